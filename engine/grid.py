@@ -1,0 +1,204 @@
+"""The grid model, and the words the whole project uses.
+
+Throughout this project we have (code, CLI, database columns and docs use exactly these words):
+
+box size  ``box`` = b, 2..5. The grid is n x n with ``size`` = n = b * b: 4x4, 9x9, 16x16 or 25x25.
+cell      one square of the grid, numbered row-major 0 .. n*n - 1 (cell = row * n + column). The CLI and the
+          "row column value" format count rows and columns from 1; Python counts from 0.
+row       the n cells of one horizontal line.      column  the n cells of one vertical line.
+box       one of the n b x b squares, numbered row-major from the top left.
+band      a row of b boxes (b consecutive rows).     stack   a column of b boxes (b consecutive columns).
+house     a row, a column or a box: any unit that must hold every digit once. There are 3n houses.
+peer      another cell sharing a house with a cell (20 of them on 9x9: 3n - 2b - 1).
+digit     a value 1..n placed in a cell; 0 means blank. Above 9, text shows 10.. as A.. (A = 10, ..., P = 25).
+candidate a digit that a blank cell could still hold without a conflict with its peers.
+clue      a filled cell of a puzzle.               given   a clue that is locked: solving never changes it.
+grid      any n x n arrangement of digits and blanks (the :class:`Grid` class).
+board     a complete, valid grid (every cell filled, no conflict): what generators make.
+puzzle    a grid with blanks, meant to have exactly one solution; carving makes puzzles from boards.
+solution  a board that agrees with every clue of a puzzle.
+conflict  why a digit cannot stand in a cell: a peer in the same row, column and/or box holds it.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from .geometry import Geometry, box_for_ncells, geometry
+
+DIGIT_DTYPE = np.int8
+
+
+class Conflict(enum.Flag):
+    """Why a digit is invalid in a cell; several reasons can hold at once (``ROW | BOX``)."""
+
+    NONE = 0
+    ROW = enum.auto()
+    COLUMN = enum.auto()
+    BOX = enum.auto()
+
+    def describe(self) -> str:
+        """``"row, column and box conflict"`` style text; ``"valid"`` for NONE."""
+        names = [name for flag, name in ((Conflict.ROW, "row"), (Conflict.COLUMN, "column"), (Conflict.BOX, "box"))
+                 if flag in self]
+        if not names:
+            return "valid"
+        text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"{text} conflict"
+
+
+class LockedCellError(ValueError):
+    """Raised when a given (locked) cell is changed."""
+
+
+class Grid:
+    """An n x n grid of digits (0 = blank) with an optional set of givens (locked cells).
+
+    ``cells`` is a flat int8 numpy array of length n*n, row-major; it is the grid's own copy.
+    """
+
+    __slots__ = ("box", "cells", "givens")
+
+    def __init__(self, cells: Iterable[int] | np.ndarray, box: int | None = None,
+                 givens: np.ndarray | None = None):
+        arr = np.array(cells, dtype=np.int64).reshape(-1)
+        self.box = box_for_ncells(arr.size) if box is None else box
+        geo = geometry(self.box)
+        if arr.size != geo.ncells:
+            raise ValueError(f"a {geo.size}x{geo.size} grid has {geo.ncells} cells, got {arr.size}")
+        if arr.size and (arr.min() < 0 or arr.max() > geo.size):
+            raise ValueError(f"digits of a {geo.size}x{geo.size} grid are 0..{geo.size}")
+        self.cells = arr.astype(DIGIT_DTYPE)
+        self.givens = (np.zeros(geo.ncells, dtype=bool) if givens is None
+                       else np.array(givens, dtype=bool).reshape(geo.ncells))
+
+    # -- construction -------------------------------------------------------------------------------------------
+    @classmethod
+    def empty(cls, box: int = 3) -> "Grid":
+        return cls(np.zeros(geometry(box).ncells, dtype=DIGIT_DTYPE), box)
+
+    @classmethod
+    def puzzle(cls, cells: Iterable[int] | np.ndarray, box: int | None = None) -> "Grid":
+        """A grid whose filled cells are all givens (how a puzzle is read from a file)."""
+        g = cls(cells, box)
+        g.givens = g.cells != 0
+        return g
+
+    def copy(self) -> "Grid":
+        return Grid(self.cells.copy(), self.box, self.givens.copy())
+
+    # -- shape --------------------------------------------------------------------------------------------------
+    @property
+    def geometry(self) -> Geometry:
+        return geometry(self.box)
+
+    @property
+    def size(self) -> int:
+        return self.box * self.box
+
+    def _cell(self, row: int, column: int) -> int:
+        n = self.size
+        if not (0 <= row < n and 0 <= column < n):
+            raise IndexError(f"cell ({row}, {column}) is outside a {n}x{n} grid")
+        return row * n + column
+
+    # -- set / get / clear --------------------------------------------------------------------------------------
+    def get(self, row: int, column: int) -> int:
+        return int(self.cells[self._cell(row, column)])
+
+    def set(self, row: int, column: int, digit: int, *, given: bool = False) -> None:
+        """Place ``digit`` (1..n) in a cell, even when it conflicts (use :meth:`conflicts` to ask first)."""
+        c = self._cell(row, column)
+        if not 1 <= digit <= self.size:
+            raise ValueError(f"digit must be 1..{self.size}, got {digit}")
+        if self.givens[c] and self.cells[c] != digit:
+            raise LockedCellError(f"r{row + 1}c{column + 1} is a given")
+        self.cells[c] = digit
+        if given:
+            self.givens[c] = True
+
+    def clear(self, row: int, column: int) -> None:
+        c = self._cell(row, column)
+        if self.givens[c]:
+            raise LockedCellError(f"r{row + 1}c{column + 1} is a given")
+        self.cells[c] = 0
+
+    def is_given(self, row: int, column: int) -> bool:
+        return bool(self.givens[self._cell(row, column)])
+
+    # -- validity -----------------------------------------------------------------------------------------------
+    def conflicts(self, row: int, column: int, digit: int) -> Conflict:
+        """Why ``digit`` may not stand in this cell (``Conflict.NONE`` when it may).
+
+        The cell's own content is ignored, so asking about a filled cell tells whether its digit clashes.
+        """
+        c = self._cell(row, column)
+        if not 1 <= digit <= self.size:
+            raise ValueError(f"digit must be 1..{self.size}, got {digit}")
+        geo = self.geometry
+        found = Conflict.NONE
+        for flag, house in zip((Conflict.ROW, Conflict.COLUMN, Conflict.BOX), geo.cell_houses[c]):
+            members = geo.houses[house]
+            others = members[members != c]
+            if np.any(self.cells[others] == digit):
+                found |= flag
+        return found
+
+    def is_valid_value(self, row: int, column: int, digit: int) -> bool:
+        return self.conflicts(row, column, digit) == Conflict.NONE
+
+    def invalid_cells(self) -> list[tuple[int, int, int, Conflict]]:
+        """Every filled cell whose digit clashes with a peer: ``(row, column, digit, reasons)``, reading order."""
+        out = []
+        n = self.size
+        for c in np.flatnonzero(self.cells):
+            r, col = divmod(int(c), n)
+            why = self.conflicts(r, col, int(self.cells[c]))
+            if why:
+                out.append((r, col, int(self.cells[c]), why))
+        return out
+
+    def invalid_count(self) -> int:
+        """How many cells are invalid (the seed 000 demonstration prints this; 0 for a good board)."""
+        return len(self.invalid_cells())
+
+    @property
+    def clue_count(self) -> int:
+        return int(np.count_nonzero(self.cells))
+
+    def is_complete(self) -> bool:
+        return bool(np.all(self.cells != 0))
+
+    def is_valid(self) -> bool:
+        """No filled cell conflicts with a peer (blanks allowed)."""
+        return not self.invalid_cells()
+
+    def is_solved(self) -> bool:
+        """Complete and valid: a board."""
+        return self.is_complete() and self.is_valid()
+
+    def candidates(self, row: int, column: int) -> list[int]:
+        """Digits that could stand in this blank cell without conflict (empty for a filled cell)."""
+        if self.get(row, column):
+            return []
+        return [d for d in range(1, self.size + 1) if not self.conflicts(row, column, d)]
+
+    # -- views --------------------------------------------------------------------------------------------------
+    def as_matrix(self) -> np.ndarray:
+        return self.cells.reshape(self.size, self.size)
+
+    def rows(self) -> Iterator[list[int]]:
+        for r in self.as_matrix():
+            yield [int(v) for v in r]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Grid) and self.box == other.box and np.array_equal(self.cells, other.cells)
+
+    def __hash__(self) -> int:
+        return hash((self.box, self.cells.tobytes()))
+
+    def __repr__(self) -> str:
+        from .formats import SYMBOLS
+        return f"Grid({''.join(SYMBOLS[int(v)] for v in self.cells)!r}, box={self.box})"
