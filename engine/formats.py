@@ -1,12 +1,46 @@
-"""Readers and writers for the formats people exchange (being extended: see the formats issue)."""
+"""Readers and writers for the formats people exchange grids in, shared by every command.
+
+Formats (names for ``fmt``): ``line`` (81 symbols on a line; files of one puzzle per line, tdoku's
+``puzzle:count:solution`` lines too), ``block`` (n rows of symbols, spaces, ``|`` and ``-+-`` rules allowed),
+``rcv`` ("row column value" triples, 1-based, seed 002), ``pretty`` (box-drawing picture, seed 004), ``json``,
+``txt`` (the catalogue's N.txt files: digits for n <= 9, space-separated numbers above); ``svg`` is written only.
+Symbols above 9 are A-P (A = 10 ... P = 25); ``.`` or ``0`` is a blank. See :func:`detect` for how a format is
+recognised. Readers never raise on bad input: each grid that cannot be read becomes one :class:`FormatError`
+(``source:line:column: message``) in the result and reading goes on with the next grid. Givens that conflict are
+not a parse error; :func:`conflict_errors` names them.
+"""
 from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from .geometry import box_for_ncells
+from .formats_base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, is_skipped, split_lines
+from .formats_json import read_json, to_json
+from .formats_pretty import BOX_DRAWING, read_pretty, to_pretty
+from .formats_svg import to_svg
+from .formats_text import (cells_from_field, from_txt, is_triple, line_field, read_blocks, read_line_file, read_rcv,
+                           read_txt, size_directive, to_block, to_rcv, to_txt)
+from .geometry import check_box, geometry
+from .grid import Conflict, Grid
 
-#: digit -> symbol in the line and block formats: 0 is '.', 1-9, then A = 10 ... P = 25
-SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
+__all__ = ["SYMBOLS", "FORMATS", "WRITE_FORMATS", "FormatError", "Parsed", "parse", "read_grids", "detect", "write",
+           "write_many", "conflict_errors", "conflict_pairs", "to_line", "from_line", "to_block", "to_txt", "from_txt",
+           "to_pretty", "to_rcv", "to_json", "to_svg"]
+
+#: formats that can be read (and written)
+FORMATS = ("line", "block", "rcv", "pretty", "json", "txt")
+#: formats that can be written
+WRITE_FORMATS = FORMATS + ("svg",)
+
+_READERS: dict[str, Callable[[str, str, int | None], Iterator]] = {
+    "line": read_line_file,
+    "block": read_blocks,
+    "rcv": read_rcv,
+    "pretty": read_pretty,
+    "json": read_json,
+    "txt": read_txt,
+}
 
 
 def to_line(cells: np.ndarray, box: int | None = None, blank: str = ".") -> str:
@@ -15,17 +49,137 @@ def to_line(cells: np.ndarray, box: int | None = None, blank: str = ".") -> str:
     return s if blank == "." else s.replace(".", blank)
 
 
-def from_line(text: str, box: int | None = None) -> np.ndarray:
-    """A flat int8 grid from a line of symbols (``.`` or ``0`` blank); raises ValueError on bad input."""
-    text = text.strip()
-    b = box_for_ncells(len(text)) if box is None else box
-    n = b * b
-    out = np.zeros(len(text), dtype=np.int8)
-    for i, ch in enumerate(text.upper()):
-        if ch in ".0":
+def from_line(text: str, box: int | None = None, source: str = "<line>") -> np.ndarray:
+    """A flat int8 grid from a line of symbols (``.`` or ``0`` blank); raises FormatError (a ValueError) on bad
+    input, e.g. ``<line>:1:12: 'x' is not a symbol ...``."""
+    field, column = text.strip(), len(text) - len(text.lstrip()) + 1
+    if box is not None:
+        check_box(box)
+    return cells_from_field(field, source, 1, column, box)
+
+
+# -- detection --------------------------------------------------------------------------------------------------
+def detect(text: str) -> str:
+    """The name of the format ``text`` is written in, judged from the text alone.
+
+    In order: ``json`` if it starts with ``[`` or ``{``; ``pretty`` if it holds box-drawing characters; ``rcv``
+    if most lines are three whole numbers; ``line`` if most lines (before any ``:count:solution``) hold 81, 256 or
+    625 symbols, or 16 symbols that could all be 4x4 digits (16 rows of 16 that use digits above 4 are a 16x16
+    block); ``txt`` if most lines are whitespace-separated whole numbers; otherwise ``block``.
+    Blank and ``#`` comment lines are left out of every count.
+    """
+    head = text.lstrip()
+    if head[:1] in ("[", "{"):
+        return "json"
+    if BOX_DRAWING.search(text):
+        return "pretty"
+    lines = [line for line in split_lines(text) if not is_skipped(line)]
+    if not lines:  # comments only: an empty rcv grid keeps its size in a "# size N" comment
+        return "rcv" if any(size_directive(line) for line in split_lines(text)) else "line"
+
+    def most(test) -> bool:
+        return 2 * sum(1 for line in lines if test(line)) > len(lines)
+
+    if most(is_triple):
+        return "rcv"
+    fields = [line_field(line)[0] for line in lines]
+    if 2 * sum(len(f) in (81, 256, 625) for f in fields) > len(lines) or most(lambda line: ":" in line):
+        return "line"
+    if 2 * sum(len(f) == 16 for f in fields) > len(lines):
+        above_four = any(int(decode_symbols(f).max(initial=0)) > 4 for f in fields if len(f) == 16)
+        return "block" if above_four and len(lines) % 16 == 0 else "line"
+    if most(lambda line: len(line.split()) >= 2 and all(w.isdigit() and w.isascii() for w in line.split())):
+        return "txt"
+    return "block"
+
+
+# -- reading ----------------------------------------------------------------------------------------------------
+def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int | None = None
+          ) -> list[Parsed | FormatError]:
+    """Every grid in ``text``, in file order: a :class:`Parsed` for each good one, a :class:`FormatError` for
+    each bad one. ``fmt`` forces a format (default: :func:`detect`); ``box`` forces the box size."""
+    if fmt is None:
+        fmt = detect(text)
+    if fmt not in _READERS:
+        raise ValueError(f"unknown input format {fmt!r}: choose from {', '.join(FORMATS)}")
+    if box is not None:
+        check_box(box)
+    out: list[Parsed | FormatError] = []
+    for entry in _READERS[fmt](text, source, box):
+        if isinstance(entry, FormatError):
+            out.append(entry)
+        else:
+            line, cells, b = entry
+            out.append(Parsed(Grid.puzzle(cells, b), source, line, len(out)))
+    return out
+
+
+def read_grids(text: str, source: str, fmt: str | None = None, box: int | None = None
+               ) -> tuple[list[Parsed], list[FormatError]]:
+    """:func:`parse`, split into the good grids and the errors (each list in file order)."""
+    entries = parse(text, source, fmt, box)
+    return ([e for e in entries if isinstance(e, Parsed)], [e for e in entries if isinstance(e, FormatError)])
+
+
+# -- writing ----------------------------------------------------------------------------------------------------
+def write(grid_or_cells, fmt: str, box: int | None = None) -> str:
+    """One grid (a Grid, or a flat or n x n array) in format ``fmt``, without a final newline.
+
+    For ``svg``, a Grid's givens are the puzzle and its other filled cells are drawn as the solution.
+    """
+    if fmt == "line":
+        cells, _ = as_cells(grid_or_cells, box)
+        return to_line(cells)
+    if fmt == "svg":
+        if isinstance(grid_or_cells, Grid) and grid_or_cells.givens.any():
+            g = grid_or_cells
+            return to_svg(np.where(g.givens, g.cells, 0), g.box, g.cells)
+        return to_svg(grid_or_cells, box)
+    writers = {"block": to_block, "rcv": to_rcv, "pretty": to_pretty, "json": to_json, "txt": to_txt}
+    if fmt not in writers:
+        raise ValueError(f"unknown output format {fmt!r}: choose from {', '.join(WRITE_FORMATS)}")
+    return writers[fmt](grid_or_cells, box)
+
+
+def write_many(grids: Iterable, fmt: str, box: int | None = None) -> str:
+    """Several grids in one text that :func:`parse` reads back grid for grid: one per line for ``line``, a blank
+    line between grids otherwise. Ends with a newline (empty text for no grids). ``svg`` holds one grid only."""
+    if fmt == "svg":
+        raise ValueError("an SVG picture holds one grid: write one file per grid")
+    texts = [write(g, fmt, box) for g in grids]
+    return ("\n" if fmt == "line" else "\n\n").join(texts) + ("\n" if texts else "")
+
+
+# -- conflicting givens -----------------------------------------------------------------------------------------
+def conflict_pairs(grid: Grid) -> list[tuple[int, int, int, Conflict]]:
+    """Every pair of peers holding the same digit: ``(cell_a, cell_b, digit, shared houses)``, cell_a < cell_b,
+    in reading order."""
+    geo = geometry(grid.box)
+    cells = grid.cells
+    same = (cells[geo.peers] == cells[:, None]) & (cells[:, None] != 0) & (geo.peers > np.arange(geo.ncells)[:, None])
+    out = []
+    for a, k in zip(*np.nonzero(same)):
+        b = int(geo.peers[a, k])
+        why = Conflict.NONE
+        for flag, table in ((Conflict.ROW, geo.row_of), (Conflict.COLUMN, geo.col_of), (Conflict.BOX, geo.box_of)):
+            if table[a] == table[b]:
+                why |= flag
+        out.append((int(a), b, int(cells[a]), why))
+    return out
+
+
+def conflict_errors(parsed: Parsed | Iterable[Parsed | FormatError]) -> list[FormatError]:
+    """One FormatError per grid whose givens conflict, naming every clashing pair, e.g.
+    ``puzzles.txt:3: r1c4 and r1c9 both hold 7 (row conflict)``. Errors in the input are passed over."""
+    items = [parsed] if isinstance(parsed, Parsed) else list(parsed)
+    out = []
+    for p in items:
+        if not isinstance(p, Parsed):
             continue
-        v = SYMBOLS.find(ch)
-        if v <= 0 or v > n:
-            raise ValueError(f"column {i + 1}: {ch!r} is not a symbol of a {n}x{n} grid")
-        out[i] = v
+        n = p.grid.size
+        pairs = conflict_pairs(p.grid)
+        if pairs:
+            text = "; ".join(f"r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1} both hold {d} ({why.describe()})"
+                             for a, b, d, why in pairs)
+            out.append(FormatError(p.source, p.line, None, text))
     return out

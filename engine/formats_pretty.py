@@ -1,0 +1,103 @@
+"""Box-drawing pictures of grids (the style of seed 004), written exactly in that style and read back.
+
+    ╔═══╤═══╦═══╤═══╗        double lines (═ ║) frame the grid and part the boxes,
+    ║ 1 │   ║   │ 4 ║        single lines (─ │) part the cells inside a box;
+    ╟───┼───╫───┼───╢        a blank cell is spaces; digits above 9 are A-P.
+    ...
+    ╚═══╧═══╩═══╧═══╝
+
+The reader is lenient about how a picture was drawn: any of ║ │ ┃ | part cells (so ASCII pictures with ``|`` and
+``+---+`` rules read too, given ``--input-format pretty``), cells may be wider than three characters, ``.`` and
+``0`` also mean blank, and a number like ``12`` is accepted in a wide cell. A line with a top corner (╔ ┌ ┏)
+starts a grid; a bottom corner (╚ └ ┗) or a line of plain text ends it.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+import numpy as np
+
+from .formats_base import SYMBOLS, as_cells, decode_symbols, split_lines
+from .formats_text import Entry, Row, grids_of_run, is_separator, number_value
+
+BOX_DRAWING = re.compile("[\u2500-\u257f]")
+_VERTICAL = "║│┃|"
+_TOP, _BOTTOM = "╔┌┏", "╚└┗"
+
+
+def to_pretty(grid_or_cells, box: int | None = None) -> str:
+    """The grid drawn with box-drawing characters, exactly as in seed 004. No final newline."""
+    cells, b = as_cells(grid_or_cells, box)
+    n = b * b
+
+    def rule(left: str, fill: str, thin: str, thick: str, right: str) -> str:
+        joins = [thick if (c + 1) % b == 0 else thin for c in range(n - 1)] + [right]
+        return left + "".join(fill * 3 + j for j in joins)
+
+    def row(r: int) -> str:
+        parts = ["║"]
+        for c in range(n):
+            v = int(cells[r * n + c])
+            parts.append(f" {SYMBOLS[v] if v else ' '} " + ("║" if (c + 1) % b == 0 else "│"))
+        return "".join(parts)
+
+    out = [rule("╔", "═", "╤", "╦", "╗")]
+    for r in range(n):
+        if r:
+            out.append(rule("╠", "═", "╪", "╬", "╣") if r % b == 0 else rule("╟", "─", "┼", "╫", "╢"))
+        out.append(row(r))
+    out.append(rule("╚", "═", "╧", "╩", "╝"))
+    return "\n".join(out)
+
+
+def _kind(line: str) -> str:
+    """'text' (no box-drawing: ends a grid), 'top', 'bottom', 'rule' or 'row'."""
+    drawing = {ch for ch in line if BOX_DRAWING.match(ch)}
+    if not drawing:  # ASCII pictures: "+---+---+" rules and "| 5 |   |" rows
+        return "rule" if line.strip() and is_separator(line) else "row" if "|" in line else "text"
+    if drawing & set(_TOP):
+        return "top"
+    if drawing & set(_BOTTOM):
+        return "bottom"
+    return "rule" if drawing - set(_VERTICAL) else "row"
+
+
+def picture_row(line: str, number: int) -> Row:
+    """The cells between the first and the last vertical bar of a picture row."""
+    bars = [i for i, ch in enumerate(line) if ch in _VERTICAL]
+    values, texts, columns = [], [], []
+    for left, right in zip(bars, bars[1:]):
+        segment = line[left + 1:right]
+        text = segment.strip()
+        column = left + 2 + (len(segment) - len(segment.lstrip()) if text else len(segment) // 2)
+        if not text:
+            value = 0
+        elif len(text) == 1:
+            value = int(decode_symbols(text)[0])
+        else:
+            value = number_value(text)  # a number in a wide cell, e.g. "12"
+        values.append(value)
+        texts.append(text or " ")
+        columns.append(column)
+    end = (bars[-1] + 2) if bars else len(line) + 1  # just after the last bar, where a missing cell would go
+    return Row(number, np.array(values, dtype=np.int16), texts, columns, end)
+
+
+def read_pretty(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
+    run: list[Row] = []
+    top = 0  # line of the top border of the grid being read, which is where the grid starts
+
+    def flush() -> Iterator[Entry]:
+        for i, entry in enumerate(grids_of_run(run, source, box)):
+            yield (top, *entry[1:]) if i == 0 and top and not isinstance(entry, Exception) else entry
+
+    for number, line in enumerate(split_lines(text), start=1):
+        kind = _kind(line)
+        if kind == "row":
+            run.append(picture_row(line, number))
+        elif kind != "rule":  # text, a top or a bottom border: the grid so far is complete
+            yield from flush()
+            run = []
+            top = number if kind == "top" else 0
+    yield from flush()

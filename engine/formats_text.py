@@ -1,0 +1,308 @@
+"""Plain-text formats: one grid per line, blocks of rows, the catalogue's N.txt style, and row-column-value triples.
+
+Every reader takes the whole text and yields, in file order, either ``(line, cells, box)`` for a grid or a
+:class:`FormatError` for a grid it could not read, then goes on with the next grid. Blank lines and ``#`` comment
+lines are ignored everywhere (the row-column-value reader also reads a ``# size N`` comment as the grid size).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from .formats_base import (NCELLS, NOT_A_SYMBOL, SIZES, SYMBOLS, FormatError, as_cells, check_symbols,
+                           decode_symbols, is_skipped, not_a_symbol, out_of_range, size_for_ncells_message,
+                           split_lines)
+from .geometry import box_for_ncells, box_for_size
+
+Entry = "tuple[int, np.ndarray, int] | FormatError"
+
+
+# -- one grid per line (.sdm style, and tdoku's puzzle:count:solution data files) ------------------------------
+def line_field(line: str) -> tuple[str, int]:
+    """The puzzle field of a line (text before the first ``:``, spaces trimmed) and its 1-based column."""
+    stripped = line.lstrip()
+    return stripped.split(":", 1)[0].rstrip(), len(line) - len(stripped) + 1
+
+
+def read_line_file(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
+    for number, line in enumerate(split_lines(text), start=1):
+        if is_skipped(line):
+            continue
+        field, column = line_field(line)
+        try:
+            cells = cells_from_field(field, source, number, column, box)
+        except FormatError as e:
+            yield e
+        else:
+            yield number, cells, box_for_ncells(cells.size)
+
+
+def cells_from_field(field: str, source: str, line: int, column: int, box: int | None) -> np.ndarray:
+    """The cells of one line of symbols starting at ``column``; FormatError at the first bad character."""
+    values = decode_symbols(field)
+    check_symbols(values, field, None, source, line, column)
+    got = len(field)
+    # without a box, measure against the nearest size so the column points where the line went wrong
+    expected = (box * box) ** 2 if box is not None else min(NCELLS, key=lambda k: abs(k - got))
+    if got != expected:
+        # point at the first missing symbol (end of a short line) or at the first extra one
+        raise FormatError(source, line, column + min(got, expected), size_for_ncells_message(got, box))
+    check_symbols(values, field, box_for_ncells(got) ** 2, source, line, column)
+    return values.astype(np.int8)
+
+
+# -- rows of symbols (block) or of numbers (txt), grouped into grids --------------------------------------------
+@dataclass
+class Row:
+    line: int
+    values: np.ndarray  # digit per cell, NOT_A_SYMBOL for an unreadable one
+    texts: list[str]  # the text of each cell as written
+    columns: list[int]  # 1-based column of each cell
+    end: int  # 1-based column just after the last cell, where a missing one would go
+
+
+_SEPARATOR = re.compile(r"^[\s|+=-]*[+=-][\s|+=-]*$")
+_TOKEN = re.compile(r"\S+")
+
+
+def is_separator(line: str) -> bool:
+    """``------+-------+------`` style lines people put between bands."""
+    return bool(_SEPARATOR.match(line))
+
+
+def symbol_row(line: str, number: int) -> Row:
+    """Cells of a block row: every character except spaces, tabs and ``|``."""
+    columns = [i + 1 for i, ch in enumerate(line) if ch not in " \t|"]
+    texts = [line[c - 1] for c in columns]
+    return Row(number, decode_symbols("".join(texts)), texts, columns, len(line.rstrip()) + 1)
+
+
+def number_row(line: str, number: int) -> Row:
+    """Cells of a txt row: whitespace-separated numbers, or one run of digits (the n <= 9 style)."""
+    tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line)]
+    if len(tokens) == 1 and len(tokens[0][1]) > 2:  # "530070000": one symbol per character
+        start, word = tokens[0]
+        return Row(number, decode_symbols(word), list(word), list(range(start, start + len(word))), start + len(word))
+    values = np.array([number_value(w) for _, w in tokens], dtype=np.int16)
+    return Row(number, values, [w for _, w in tokens], [c for c, _ in tokens], len(line.rstrip()) + 1)
+
+
+def number_value(word: str) -> int:
+    """A whole number written in a cell; huge ones are capped (any value above 25 is out of range anyway)."""
+    if not (word.isdigit() and word.isascii()):
+        return NOT_A_SYMBOL
+    return min(int(word), 999)
+
+
+def read_blocks(text: str, source: str, box: int | None = None, numbers: bool = False) -> Iterator[Entry]:
+    """Grids of n rows; a blank or comment line ends a grid, separator lines are skipped.
+
+    A run of rows with no blank line between grids is split every n rows.
+    """
+    make_row = number_row if numbers else symbol_row
+    run: list[Row] = []
+    for number, line in enumerate(split_lines(text), start=1):
+        if is_skipped(line):
+            yield from grids_of_run(run, source, box, numbers)
+            run = []
+        elif not is_separator(line):
+            run.append(make_row(line, number))
+    yield from grids_of_run(run, source, box, numbers)
+
+
+def read_txt(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
+    return read_blocks(text, source, box, numbers=True)
+
+
+def grids_of_run(run: list[Row], source: str, box: int | None, numbers: bool = False) -> Iterator[Entry]:
+    """The grids in a run of consecutive rows: n is the box's size if given, else the most common row length
+    (or the number of rows), so one short or long row is reported as such rather than changing the size."""
+    if not run:
+        return
+    first = run[0].line
+    if box is not None:
+        n = box * box
+    else:
+        common = Counter(len(r.values) for r in run).most_common(1)[0][0]
+        n = common if common in SIZES else len(run) if len(run) in SIZES else 0
+        if not n:
+            yield FormatError(source, first, run[0].columns[0] if run[0].columns else 1,
+                              f"rows of {common} cells: a grid has 4, 9, 16 or 25 rows of as many cells")
+            return
+    if len(run) % n:
+        need = f"{n} rows" if len(run) < n else f"a multiple of {n} rows (separate grids with a blank line)"
+        yield FormatError(source, first, 1, f"expected {need} for a {n}x{n} grid, got {len(run)}")
+        return
+    for start in range(0, len(run), n):
+        rows = run[start:start + n]
+        try:
+            yield rows[0].line, np.concatenate([_checked(r, n, source, numbers) for r in rows]).astype(np.int8), \
+                box_for_size(n)
+        except FormatError as e:
+            yield e
+
+
+def _checked(row: Row, n: int, source: str, numbers: bool) -> np.ndarray:
+    kind = "numbers" if numbers else "symbols"
+    bad = np.flatnonzero(row.values == NOT_A_SYMBOL)
+    if bad.size:
+        i = int(bad[0])
+        text = row.texts[i]
+        message = f"{text!r} is not a number (0 = blank, 1-{n})" if numbers else not_a_symbol(text)
+        raise FormatError(source, row.line, row.columns[i], message)
+    if len(row.values) != n:
+        column = row.end if len(row.values) < n else row.columns[n]
+        raise FormatError(source, row.line, column, f"expected {n} {kind} in a row of a {n}x{n} grid, "
+                                                    f"got {len(row.values)}")
+    high = np.flatnonzero(row.values > n)
+    if high.size:
+        i = int(high[0])
+        text, value = row.texts[i], int(row.values[i])
+        message = (f"{text} is out of range for a {n}x{n} grid (0-{n}, 0 = blank)" if numbers and text.isdigit()
+                   else out_of_range(text, value, n))
+        raise FormatError(source, row.line, row.columns[i], message)
+    return row.values
+
+
+# -- row column value triples (seed 002) ------------------------------------------------------------------------
+_RCV_TOKEN = re.compile(r"[^\s,;]+")
+_SIZE_DIRECTIVE = re.compile(r"^\s*#\s*size\s+(\d+)\b", re.IGNORECASE)
+_RCV_HEADER = ("row", "column", "value")
+
+
+def is_triple(line: str) -> bool:
+    tokens = _RCV_TOKEN.findall(line)
+    return len(tokens) == 3 and all(t.isdigit() and t.isascii() for t in tokens)
+
+
+def size_directive(line: str) -> int | None:
+    m = _SIZE_DIRECTIVE.match(line)
+    return int(m.group(1)) if m else None
+
+
+def read_rcv(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
+    """One grid per group of non-blank lines; ``# size N`` in a group fixes its size."""
+    group: list[tuple[int, str]] = []
+    for number, line in enumerate(split_lines(text), start=1):
+        if line.strip():
+            group.append((number, line))
+            continue
+        yield from _rcv_grid(group, source, box)
+        group = []
+    yield from _rcv_grid(group, source, box)
+
+
+def _rcv_grid(group: list[tuple[int, str]], source: str, box: int | None) -> Iterator[Entry]:
+    triples: list[tuple[int, list[tuple[int, int]]]] = []  # line, [(column, integer)] * 3
+    size, size_line = None, 0
+    try:
+        for number, line in group:
+            if is_skipped(line):
+                if size_directive(line) is not None and size is None:
+                    size, size_line = size_directive(line), number
+                continue
+            tokens = [(m.start() + 1, m.group()) for m in _RCV_TOKEN.finditer(line)]
+            if len(tokens) == 3 and all(t.lower().startswith(p) for (_, t), p in zip(tokens, ("row", "col", "val"))):
+                continue  # a "row column value" header line
+            for column, word in tokens[:3]:
+                if not (word.isdigit() and word.isascii()):
+                    raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), "
+                                                              f"got {word!r}")
+            if len(tokens) != 3:
+                column = tokens[3][0] if len(tokens) > 3 else len(line.rstrip()) + 1
+                raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), "
+                                                          f"got {len(tokens)}")
+            triples.append((number, [(c, int(w)) for c, w in tokens]))
+        if not triples and size is None:
+            return  # only comments: no grid here
+        n = _rcv_size(triples, size, size_line, box, source)
+        cells = np.zeros(n * n, dtype=np.int8)
+        seen: dict[int, int] = {}
+        for number, ((rc, r), (cc, c), (vc, v)) in triples:
+            for what, column, x in (("row", rc, r), ("column", cc, c), ("value", vc, v)):
+                if not 1 <= x <= n:
+                    raise FormatError(source, number, column, f"{what} {x} is out of range 1-{n} for a {n}x{n} grid")
+            cell = (r - 1) * n + (c - 1)
+            if cell in seen:
+                raise FormatError(source, number, rc, f"r{r}c{c} is given twice (first on line {seen[cell]})")
+            seen[cell] = number
+            cells[cell] = v
+        yield group[0][0], cells, box_for_size(n)
+    except FormatError as e:
+        yield e
+
+
+def _rcv_size(triples, size: int | None, size_line: int, box: int | None, source: str) -> int:
+    """The grid size: ``box`` if given, else the ``# size`` comment, else the largest number rounded up."""
+    if size is not None and size not in SIZES:
+        raise FormatError(source, size_line, 1, f"size {size} is not 4, 9, 16 or 25")
+    if box is not None:
+        if size is not None and size != box * box:
+            raise FormatError(source, size_line, 1, f"the file says size {size} but box {box} was asked for")
+        return box * box
+    if size is not None:
+        return size
+    largest = max(max(x for _, x in tokens) for _, tokens in triples)
+    for n in SIZES:
+        if largest <= n:
+            return n
+    for number, tokens in triples:  # name the first number no grid can hold
+        for (column, x), what in zip(tokens, _RCV_HEADER):
+            if x > SIZES[-1]:
+                raise FormatError(source, number, column, f"{what} {x} is out of range 1-25 (largest grid 25x25)")
+    raise AssertionError("unreachable")
+
+
+# -- writers ----------------------------------------------------------------------------------------------------
+def to_block(grid_or_cells, box: int | None = None, spaced: bool = True) -> str:
+    """n rows of symbols; ``spaced`` puts spaces between cells, ``|`` between boxes and ``-+-`` rules between
+    bands (how people write grids), otherwise each row is n symbols in a row. No final newline."""
+    cells, b = as_cells(grid_or_cells, box)
+    n = b * b
+    rows = ["".join(SYMBOLS[int(v)] for v in cells[r * n:(r + 1) * n]) for r in range(n)]
+    if not spaced:
+        return "\n".join(rows)
+    out = []
+    rule = "-+-".join("-" * (2 * b - 1) for _ in range(b))
+    for r, row in enumerate(rows):
+        if r and r % b == 0:
+            out.append(rule)
+        out.append(" | ".join(" ".join(row[s:s + b]) for s in range(0, n, b)))
+    return "\n".join(out)
+
+
+def to_txt(grid_or_cells, box: int | None = None) -> str:
+    """The catalogue's N.txt style: n rows, digits run together for n <= 9, space-separated numbers above
+    (0 = blank). No final newline."""
+    cells, b = as_cells(grid_or_cells, box)
+    n = b * b
+    sep = "" if n <= 9 else " "
+    return "\n".join(sep.join(str(int(v)) for v in cells[r * n:(r + 1) * n]) for r in range(n))
+
+
+def from_txt(text: str, box: int | None = None, source: str = "<txt>") -> np.ndarray:
+    """The cells of one grid in txt style; FormatError if it holds no grid, a bad one, or several."""
+    entries = list(read_txt(text, source, box))
+    if not entries:
+        raise FormatError(source, 1, 1, "no grid found")
+    if isinstance(entries[0], FormatError):
+        raise entries[0]
+    if len(entries) > 1:
+        second = entries[1]
+        raise FormatError(source, second.line if isinstance(second, FormatError) else second[0], 1,
+                          f"expected one grid, found {len(entries)}")
+    return entries[0][1]
+
+
+def to_rcv(grid_or_cells, box: int | None = None, header: bool = True) -> str:
+    """``row column value`` lines (1-based) for the filled cells, after a ``# size N`` comment that keeps the size
+    of a sparse grid (or an empty one) when read back. No final newline."""
+    cells, b = as_cells(grid_or_cells, box)
+    n = b * b
+    lines = [f"# size {n} (box {b}): row column value, 1-based"] if header else []
+    lines += [f"{c // n + 1} {c % n + 1} {int(cells[c])}" for c in np.flatnonzero(cells)]
+    return "\n".join(lines)
