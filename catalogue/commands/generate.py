@@ -1,5 +1,217 @@
-"""catalogue generate (being written)."""
+"""``catalogue generate``: print complete boards made by one of the generators (and seed 000's demonstration).
+
+Data (the boards) goes to stdout; the run seed and WFC's contradictions go to stderr, so
+``catalogue generate --count 1000 > boards.txt`` keeps a clean file. Board k (1-based) of a run is
+``engine.generators.<method>.generate(box, derive_seeds(seed, count)[k - 1])``: the same as the library's
+``generate_many(box, count, seed)``, so a run is remade by its ``--seed`` alone.
+
+Contradictions (seed 000: "display an error message and try again"): for each WFC board, the first
+:data:`SHOWN` contradictions are reported one line each ("board 3: contradiction at r4c7 (no candidates left)
+after 63 of 81 cells, restarting"), then one line with how many more there were. A run stops telling them one by
+one after :data:`RUN_LINES` lines (a 20,000-board run meets about 15,000) and ends with one summary line.
+"""
+from __future__ import annotations
+
+import enum
+import queue
+import secrets
+import sys
+import threading
+from typing import Annotated, Iterator, Optional
+
+import click
+import typer
+
+from engine.formats import write
+from engine.generators import GenerationError, derive_seeds, get_generator
+from engine.geometry import box_for_size
+from engine.grid import Grid
+
+from ..errors import UsageError, UserError, report
+
+SHOWN = 3  # contradictions reported one by one per board; the rest are counted in one line
+RUN_LINES = 20  # contradiction lines per run; after that only the closing summary
+AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
+SEED_MAX = 2**63 - 1
 
 
-def register(app):
-    pass
+class Method(str, enum.Enum):
+    wfc = "wfc"
+    backtrack = "backtrack"
+    pattern = "pattern"
+
+
+class Format(str, enum.Enum):
+    line = "line"
+    block = "block"
+    pretty = "pretty"
+    txt = "txt"
+    json = "json"
+
+
+def _size(value: int) -> int:
+    try:
+        box_for_size(value)
+    except ValueError:
+        raise typer.BadParameter("a grid has 4, 9, 16 or 25 rows") from None
+    return value
+
+
+def _seeds(seed: int, count: Optional[int]) -> Iterator[int]:
+    """The board seeds of a run: ``derive_seeds(seed, count)``, or its endless continuation when count is None
+    (derive_seeds of a longer count starts with the same seeds, so both agree)."""
+    if count is not None:
+        yield from (int(s) for s in derive_seeds(seed, count))
+        return
+    made, block = 0, 64
+    while True:
+        fresh = derive_seeds(seed, made + block)[made:]
+        yield from (int(s) for s in fresh)
+        made, block = made + block, block * 2
+
+
+def _make(method: str, box: int, seed: int, options: dict):
+    """(board, contradictions) of one seed; only WFC has contradictions to tell."""
+    module = get_generator(method)
+    if method == "wfc":
+        return module.generate_traced(box, seed, **options)
+    return module.generate(box, seed, **options), []
+
+
+def _boards(method: str, box: int, seeds: Iterator[int], options: dict):
+    """Boards made in a daemon thread, handed over through a bounded queue.
+
+    Why a thread: a kernel holds the main thread until it returns (a plain-WFC 25x25 board can take minutes),
+    and Python only sees Ctrl-C between bytecodes of the main thread. Waiting on the queue with a timeout keeps
+    the main thread free to take Ctrl-C at once (exit 130); the daemon thread dies with the process.
+    """
+    out: queue.Queue = queue.Queue(maxsize=AHEAD)
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for s in seeds:
+                item = _make(method, box, s, options)
+                while not stop.is_set():
+                    try:
+                        out.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            out.put(None)
+        except BaseException as e:  # handed to the main thread, which reports it
+            out.put(e)
+
+    threading.Thread(target=work, name="generate", daemon=True).start()
+    try:
+        while True:
+            try:
+                item = out.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+
+
+class _Teller:
+    """Tells WFC's contradictions on stderr: the first ones line by line, then only a summary at the end."""
+
+    def __init__(self) -> None:
+        self.lines = self.total = self.boards = 0
+
+    def board(self, number: int, board, events) -> None:
+        self.boards += 1
+        self.total += board.restarts
+        lines = [f"board {number}: {e.describe()}, restarting" for e in events[:SHOWN]]
+        if board.restarts > SHOWN:
+            lines.append(f"board {number}: {board.restarts - SHOWN} more contradictions "
+                         f"({board.restarts} restarts in all)")
+        for line in lines:
+            if self.lines < RUN_LINES:
+                report(line)
+            self.lines += 1
+
+    def close(self) -> None:
+        if self.lines > RUN_LINES:
+            report(f"{self.total} contradictions in {self.boards} boards ({self.total / self.boards:.2f} per "
+                   f"board; the first {RUN_LINES} lines shown), each followed by a restart")
+
+
+def _show(number: int, board, fmt: str, with_count: bool) -> str:
+    text = write(board.cells, fmt, board.box)
+    if with_count:
+        invalid = Grid(board.cells, board.box).invalid_count()
+        text += (f"\n{invalid} invalid cell{'' if invalid == 1 else 's'}"
+                 f"  (board {number}, seed {board.seed}, {board.restarts} restarts)")
+    return text
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def generate(
+        size: Annotated[int, typer.Option(callback=_size, help="Rows of the grid: 4, 9, 16 or 25.")] = 9,
+        method: Annotated[Method, typer.Option(help="wfc (seed 000), backtrack (seeds 002/004) or pattern "
+                                                    "(seed 003).")] = Method.wfc,
+        count: Annotated[Optional[int], typer.Option(min=1, help="Boards to print [default: 1; "
+                                                                 "--interactive: until q].")] = None,
+        seed: Annotated[Optional[int], typer.Option(min=0, max=SEED_MAX, help="Run seed; the same seed prints "
+                                                    "the same boards [default: random, shown on stderr].")] = None,
+        propagate: Annotated[Optional[bool], typer.Option("--propagate/--no-propagate", help="wfc only: "
+                             "collapse naked and hidden singles after each pick [default: on for 25x25 only].")
+                             ] = None,
+        shuffle: Annotated[bool, typer.Option(help="pattern only: also permute rows and columns within bands "
+                                                   "and stacks (reaches more boards).")] = False,
+        fmt: Annotated[Optional[Format], typer.Option("--format", help="line, block, pretty, txt or json "
+                                                      "[default: line; --interactive: pretty].")] = None,
+        interactive: Annotated[bool, typer.Option(help="Seed 000's demonstration: show a board and its invalid "
+                                                       "cells, wait for Enter; q or end of input quits.")] = False,
+    ) -> None:
+        """Print complete boards made by a generator: one per line, or separated by blank lines.
+
+        The pretty format shows the number of invalid cells under each board (always 0 for a board). WFC's
+        contradictions and restarts are reported on stderr.
+        """
+        if propagate is not None and method is not Method.wfc:
+            raise UsageError("--propagate/--no-propagate applies to --method wfc only")
+        if shuffle and method is not Method.pattern:
+            raise UsageError("--shuffle applies to --method pattern only")
+        box = box_for_size(size)
+        if seed is None:
+            seed = secrets.randbits(31)
+            report(f"seed {seed} (use --seed {seed} to print these boards again)")
+        options = {"propagate": propagate} if method is Method.wfc else {}
+        if method is Method.pattern:
+            options["shuffle"] = shuffle
+        if method is Method.wfc and size == 25 and propagate is False:
+            report("plain WFC meets tens of thousands of contradictions per 25x25 board: seconds to minutes each")
+        fmt_name = (fmt.value if fmt else ("pretty" if interactive else "line"))
+        total = count if (count is not None or interactive) else 1
+        boards = _boards(method.value, box, _seeds(seed, total), options)
+        teller = _Teller()
+        try:
+            for number, (board, events) in enumerate(boards, start=1):
+                teller.board(number, board, events)
+                text = _show(number, board, fmt_name, with_count=interactive or fmt_name == "pretty")
+                separator = "" if number == 1 or fmt_name == "line" else "\n"
+                click.echo(separator + text)
+                if interactive and number != total and not _wait_for_enter():
+                    return
+        except GenerationError as e:
+            raise UserError(str(e)) from None
+        finally:
+            boards.close()  # stops the worker thread when we leave early (q, end of input, an error)
+            teller.close()
+
+
+def _wait_for_enter() -> bool:
+    """False when the user typed q (or input ended); Ctrl-C raises KeyboardInterrupt (exit 130)."""
+    click.echo("Enter: next board, q: quit", err=True)
+    line = sys.stdin.readline()
+    return bool(line) and line.strip().lower() not in ("q", "quit")

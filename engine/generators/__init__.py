@@ -31,8 +31,12 @@ class GeneratedBoard:
     box: int
     method: str
     seed: int  # the seed that remakes exactly this board with generate(box, seed)
-    restarts: int = 0  # wfc: contradictions met, each one a restart; others 0
+    restarts: int = 0  # wfc: contradictions (each one a restart); backtrack: attempts cut at its node limit
     seconds: float = 0.0
+
+
+class GenerationError(RuntimeError):
+    """A generator stopped before finishing a board (only when a restart limit was asked for and reached)."""
 
 
 def derive_seeds(seed: int, count: int, stream: int = 0) -> np.ndarray:

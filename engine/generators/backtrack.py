@@ -1,0 +1,91 @@
+"""Boards from a randomized depth-first search on an empty grid (seeds 002 and 004).
+
+Seed 002, step 1: "use the sudoku solver algorithm applied to an empty grid. Need to add a random element";
+seed 004's solver: take the next empty cell in reading order, try the digits in order, keep the first valid one
+and recurse, take it back on a dead end. Here the cells go in reading order, the digits of each cell in a random
+order (seed 003's backtracker: "each square starts with 9 random numbers"), with an explicit stack in a compiled
+kernel (:mod:`engine.generators._backtrack_kernel`).
+
+Two additions, both needed only on the larger grids and both on by default only there (measured with
+bench/bench_generate.py):
+
+* ``node_limit``: after that many placements an attempt is abandoned and the search starts again from an empty
+  grid (counted in ``GeneratedBoard.restarts``). Depth-first search in reading order has a heavy tail: on 16x16
+  without a limit, 100 boards took a median of 0.17 ms but a mean of 1.0 s and a maximum of 100 s (CPU time);
+  with restarts every 10,000 placements the same seeds took a median of 0.14 ms and a maximum of 2 ms.
+  Default 0 (no limit) on 4x4 and 9x9, 10,000 on 16x16, 200,000 on 25x25.
+* ``lookahead``: a digit is refused when it leaves a later peer of its cell with no valid digit (forward
+  checking). Without it not one 25x25 board came out in two minutes (node limit 2,000): the search wanders
+  under a cell that died many rows above the cursor. With it a 25x25 board takes about a second. Default on
+  for 25x25 only.
+
+What it reaches and its bias: every board (the search can choose any board's digits in order, none of them is
+ever invalid), so all 6.67e21 9x9 boards. It is not uniform: a board's probability is the product of 1/(valid
+digits) along its cells in reading order, corrected by dead ends, and boards whose early rows leave many
+options later are favoured. Restarts do not change the set reached, only which boards the tail produces.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry import check_box, geometry
+from . import GeneratedBoard
+from ._backtrack_kernel import backtrack_boards
+from ._common import check_seed, make_boards, run_array, run_seeds, timed
+
+METHOD = "backtrack"
+#: per box size: (node_limit, lookahead) used when not asked otherwise
+DEFAULTS = {2: (0, False), 3: (0, False), 4: (10_000, False), 5: (200_000, True)}
+
+
+def default_options(box: int) -> dict:
+    node_limit, lookahead = DEFAULTS[check_box(box)]
+    return {"node_limit": node_limit, "lookahead": lookahead}
+
+
+def _options(box: int, node_limit, lookahead) -> tuple[int, bool]:
+    defaults = default_options(box)
+    node_limit = defaults["node_limit"] if node_limit is None else node_limit
+    if isinstance(node_limit, bool) or not isinstance(node_limit, (int, np.integer)) or node_limit < 0:
+        raise ValueError(f"node_limit must be 0 (no limit) or a positive integer, got {node_limit!r}")
+    if 0 < node_limit < geometry(box).ncells:  # an attempt places every cell at least once: it could never end
+        raise ValueError(f"node_limit must be 0 or at least the {geometry(box).ncells} cells of the grid")
+    lookahead = defaults["lookahead"] if lookahead is None else bool(lookahead)
+    return int(node_limit), lookahead
+
+
+def _runner(node_limit: int, lookahead: bool):
+    def run(box: int, seeds: np.ndarray, boards: np.ndarray, restarts: np.ndarray) -> None:
+        geo = geometry(box)
+        backtrack_boards(geo.size, box, seeds, node_limit, lookahead, geo.peers, boards, restarts)
+    return run
+
+
+def generate_seeds(box: int, seeds, *, node_limit: int | None = None, lookahead: bool | None = None,
+                   threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Boards ``(m, ncells) int8`` and restarts ``(m,) int32``, one per seed (one kernel call per thread)."""
+    return run_seeds(_runner(*_options(box, node_limit, lookahead)), box, seeds, threads)
+
+
+def generate_array(box: int, count: int, seed: int, *, node_limit: int | None = None,
+                   lookahead: bool | None = None, threads: int = 1):
+    """``(boards (count, ncells) int8, seeds (count,) int64, restarts (count,) int32)`` in one kernel call
+    per thread; row k is ``generate(box, seeds[k])``."""
+    return run_array(_runner(*_options(box, node_limit, lookahead)), box, count, seed, threads)
+
+
+def generate_many(box: int, count: int, seed: int, *, node_limit: int | None = None,
+                  lookahead: bool | None = None, threads: int = 1) -> list[GeneratedBoard]:
+    """``count`` boards; board k is ``generate(box, derive_seeds(seed, count)[k])``."""
+    (boards, seeds, restarts), seconds = timed(generate_array, box, count, seed, node_limit=node_limit,
+                                               lookahead=lookahead, threads=threads)
+    return make_boards(METHOD, box, boards, seeds, restarts, seconds)
+
+
+def generate(box: int, seed: int, *, node_limit: int | None = None, lookahead: bool | None = None
+             ) -> GeneratedBoard:
+    """The board of ``seed`` (0 .. 2**63 - 1); options default per size (:func:`default_options`)."""
+    seed = check_seed(seed)
+    (boards, restarts), seconds = timed(generate_seeds, box, np.array([seed], dtype=np.int64),
+                                        node_limit=node_limit, lookahead=lookahead)
+    return make_boards(METHOD, box, boards, np.array([seed]), restarts, seconds)[0]

@@ -1,0 +1,149 @@
+"""Wave Function Collapse boards, exactly as seed 000 describes them.
+
+The algorithm (seed 000, task 1): every cell starts with all n candidates. Repeat until every cell holds a
+fact: pick a cell with the fewest candidates left (ties broken uniformly at random among ALL cells with that
+fewest count), pick one of its candidates uniformly at random, make it the cell's digit, and remove that digit
+from the candidates of the cell's row, column and box peers. "Should there ever exist a box with 0 possibilities,
+then the grid is invalid. Display an error message and try again": a peer left with no candidate is a
+contradiction; it is counted (``GeneratedBoard.restarts``), recorded (:func:`generate_traced` gives the cell for
+the CLI's message), and the board starts again from an empty grid, its random stream going on where it was.
+
+``propagate=True`` adds singles propagation after each collapse: cells left with one candidate are collapsed at
+once (naked singles) and so is a digit left with one place in a house (hidden singles), repeated until nothing
+is forced; a digit with no place left in a house is then a contradiction too. Forced moves draw no random
+numbers, and the random choices are the same as above.
+
+Default: plain WFC (the seed's algorithm) on 4x4, 9x9 and 16x16; propagation on 25x25 only. Plain WFC does
+finish 25x25, but it meets about 60,000 contradictions per board (mean of 4 boards; one seed needed 3,472,
+another 99,158) and takes about 4 CPU seconds per board, against 15 restarts and 12 ms with
+propagation: too slow to fill a catalogue, fine for a demonstration (``propagate=False``). Measured with
+bench/bench_generate.py, per board (restarts mean; CPU time):
+
+=======  ===========================  ==========================
+size     plain (the seed's)           propagate=True
+=======  ===========================  ==========================
+4x4      0.05 restarts, 1.4 us        0.00 restarts, 1.9 us
+9x9      0.78 restarts, 25 us         0.07 restarts, 40 us
+16x16    33 restarts, 1.3 ms          0.9 restarts, 0.44 ms
+25x25    61,000 restarts, 4.4 s       15 restarts, 12 ms
+=======  ===========================  ==========================
+
+What it reaches and its bias: any board can come out (every board is a possible sequence of choices: at each
+step its own digit is among the candidates), so WFC reaches all 6.67e21 9x9 boards. It is not uniform: the
+probability of a board is a sum over the orders of choices that build it, corrected by the contradictions
+discarded, and nothing makes those sums equal. For uniform boards one would need rejection or a Markov chain;
+the catalogue only needs reach and reproducibility.
+
+Every function is deterministic for a given seed; see :mod:`engine.generators._common` for why
+``generate_many`` equals ``generate`` over :func:`~engine.generators.derive_seeds`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..geometry import check_box, geometry
+from . import GeneratedBoard
+from ._common import check_finished, check_seed, make_boards, run_array, run_seeds, timed
+from ._wfc_kernel import CELL_EMPTY, wfc_boards
+
+METHOD = "wfc"
+#: box sizes where propagation is on unless asked otherwise (plain WFC restarts ~60,000 times per 25x25 board)
+PROPAGATE_BY_DEFAULT = frozenset({5})
+MAX_TRACE = 64  # contradictions recorded per board by generate_traced (all of them are counted)
+
+
+def default_propagate(box: int) -> bool:
+    return check_box(box) in PROPAGATE_BY_DEFAULT
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """One dead end of a WFC attempt: an empty cell, or (with propagation) a digit with no place in a house."""
+
+    kind: int  # 0: cell ``where`` has no candidate left; 1: house ``where`` has no place left for ``digit``
+    where: int  # a cell (0-based, row-major) or a house (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)
+    digit: int  # kind 0: the digit whose removal emptied the cell; kind 1: the digit with no place
+    filled: int  # cells collapsed when it happened
+    box: int
+
+    def describe(self) -> str:
+        """``"contradiction at r4c7 (no candidates left) after 63 of 81 cells"`` style text (1-based)."""
+        n = self.box * self.box
+        if self.kind == CELL_EMPTY:
+            r, c = divmod(self.where, n)
+            what = f"at r{r + 1}c{c + 1} (no candidates left)"
+        else:
+            kind, index = divmod(self.where, n)
+            what = f"in {('row', 'column', 'box')[kind]} {index + 1} (no place left for {self.digit})"
+        return f"contradiction {what} after {self.filled} of {n * n} cells"
+
+
+def _options(box: int, propagate, max_restarts) -> tuple[bool, int]:
+    propagate = default_propagate(box) if propagate is None else bool(propagate)
+    if isinstance(max_restarts, bool) or not isinstance(max_restarts, (int, np.integer)) or max_restarts < 0:
+        raise ValueError(f"max_restarts must be 0 (no limit) or a positive integer, got {max_restarts!r}")
+    return propagate, int(max_restarts)
+
+
+def _runner(propagate: bool, max_restarts: int, trace: np.ndarray | None = None):
+    def run(box: int, seeds: np.ndarray, boards: np.ndarray, restarts: np.ndarray) -> None:
+        geo = geometry(box)
+        events = trace if trace is not None else np.zeros((seeds.size, 0, 4), dtype=np.int32)
+        wfc_boards(geo.size, seeds, propagate, max_restarts, geo.peers, geo.houses, boards, restarts, events)
+    return run
+
+
+def generate_seeds(box: int, seeds, *, propagate: bool | None = None, max_restarts: int = 0,
+                   threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Boards ``(m, ncells) int8`` and restarts ``(m,) int32``, one per seed (one kernel call per thread)."""
+    propagate, max_restarts = _options(box, propagate, max_restarts)
+    boards, restarts = run_seeds(_runner(propagate, max_restarts), box, seeds, threads)
+    check_finished(METHOD, boards, np.asarray(seeds).reshape(-1), restarts)
+    return boards, restarts
+
+
+def generate_array(box: int, count: int, seed: int, *, propagate: bool | None = None, max_restarts: int = 0,
+                   threads: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(boards (count, ncells) int8, seeds (count,) int64, restarts (count,) int32)`` in one kernel call
+    per thread; row k is ``generate(box, seeds[k])``."""
+    propagate, max_restarts = _options(box, propagate, max_restarts)
+    boards, seeds, restarts = run_array(_runner(propagate, max_restarts), box, count, seed, threads)
+    check_finished(METHOD, boards, seeds, restarts)
+    return boards, seeds, restarts
+
+
+def generate_many(box: int, count: int, seed: int, *, propagate: bool | None = None, max_restarts: int = 0,
+                  threads: int = 1) -> list[GeneratedBoard]:
+    """``count`` boards; board k is ``generate(box, derive_seeds(seed, count)[k])``."""
+    (boards, seeds, restarts), seconds = timed(generate_array, box, count, seed, propagate=propagate,
+                                               max_restarts=max_restarts, threads=threads)
+    return make_boards(METHOD, box, boards, seeds, restarts, seconds)
+
+
+def generate_traced(box: int, seed: int, *, propagate: bool | None = None,
+                    max_restarts: int = 0) -> tuple[GeneratedBoard, list[Contradiction]]:
+    """The board of ``seed`` and its first :data:`MAX_TRACE` contradictions, in the order they happened.
+
+    ``board.restarts`` counts all of them. Raises :class:`~engine.generators.GenerationError` when
+    ``max_restarts`` stops it.
+    """
+    seed = check_seed(seed)
+    propagate, max_restarts = _options(box, propagate, max_restarts)
+    seeds = np.array([seed], dtype=np.int64)
+    trace = np.zeros((1, MAX_TRACE, 4), dtype=np.int32)
+    (boards, restarts), seconds = timed(run_seeds, _runner(propagate, max_restarts, trace), box, seeds)
+    check_finished(METHOD, boards, seeds, restarts)
+    board = make_boards(METHOD, box, boards, seeds, restarts, seconds)[0]
+    events = [Contradiction(int(k), int(w), int(d), int(f), box)
+              for k, w, d, f in trace[0, :min(int(restarts[0]), MAX_TRACE)]]
+    return board, events
+
+
+def generate(box: int, seed: int, *, propagate: bool | None = None, max_restarts: int = 0) -> GeneratedBoard:
+    """The WFC board of ``seed`` (0 .. 2**63 - 1); ``propagate=None`` means :func:`default_propagate`."""
+    seed = check_seed(seed)
+    (boards, restarts), seconds = timed(generate_seeds, box, np.array([seed], dtype=np.int64),
+                                        propagate=propagate, max_restarts=max_restarts)
+    return make_boards(METHOD, box, boards, np.array([seed]), restarts, seconds)[0]

@@ -1,0 +1,117 @@
+"""``catalogue generate`` through typer's CliRunner: counts, formats, seeds, the seed-000 demonstration, errors."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from catalogue.cli import app
+from engine.formats import from_line
+from engine.generators import wfc
+from engine.grid import Grid
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(app, ["generate", *args], input=input)
+    return result, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("method", ["wfc", "backtrack", "pattern"])
+@pytest.mark.parametrize("size", [4, 9, 16])
+def test_line_format_prints_one_valid_board_per_line(method, size):
+    result, out, _ = run("--size", str(size), "--method", method, "--count", "5", "--seed", "7")
+    assert result.exit_code == 0, result.output
+    lines = out.splitlines()
+    assert len(lines) == 5
+    for line in lines:
+        assert len(line) == size * size
+        assert Grid(from_line(line)).is_solved()
+
+
+def test_seed_remakes_the_output_and_matches_the_library():
+    first = run("--count", "4", "--seed", "42")[1]
+    assert first == run("--count", "4", "--seed", "42")[1]
+    assert first != run("--count", "4", "--seed", "43")[1]
+    library = [b.cells for b in wfc.generate_many(3, 4, 42)]
+    assert [from_line(line).tolist() for line in first.splitlines()] == [c.tolist() for c in library]
+
+
+def test_without_seed_a_random_one_is_told_and_remakes_the_run():
+    result, out, err = run("--count", "2")
+    seed = re.search(r"seed (\d+) \(use --seed \1", err).group(1)
+    assert run("--count", "2", "--seed", seed)[1] == out
+
+
+def test_pretty_shows_zero_invalid_cells_under_each_board():
+    result, out, _ = run("--format", "pretty", "--count", "3", "--seed", "1")
+    assert result.exit_code == 0
+    assert out.count("0 invalid cells") == 3
+    assert out.count("╔") == 3 and out.count("\n\n") == 2
+
+
+@pytest.mark.parametrize("fmt,lines_per_board", [("block", 11), ("txt", 9), ("json", 11)])
+def test_other_formats_separate_boards_by_a_blank_line(fmt, lines_per_board):
+    result, out, _ = run("--format", fmt, "--count", "3", "--seed", "2", "--method", "backtrack")
+    assert result.exit_code == 0
+    boards = out.rstrip("\n").split("\n\n")
+    assert len(boards) == 3 and all(len(b.splitlines()) == lines_per_board for b in boards)
+    assert "invalid" not in out
+
+
+def test_wfc_contradictions_go_to_stderr():
+    # a run seed whose one board meets contradictions (its board seed is derive_seeds(seed, 1)[0])
+    seed = next(s for s in range(50) if wfc.generate_many(3, 1, s)[0].restarts > 0)
+    restarts = wfc.generate_many(3, 1, seed)[0].restarts
+    result, out, err = run("--seed", str(seed))
+    assert len(out.splitlines()) == 1
+    told = [line for line in err.splitlines() if "contradiction at r" in line]
+    assert len(told) == min(restarts, 3)
+    assert told[0].startswith("catalogue: board 1: contradiction at r") and told[0].endswith(", restarting")
+
+
+def test_interactive_shows_a_board_per_enter_until_q():
+    result, out, err = run("--interactive", "--seed", "3", input="\n\nq\n")
+    assert result.exit_code == 0
+    assert out.count("0 invalid cells") == 3 and out.count("╔") == 3
+    assert err.count("Enter: next board, q: quit") == 3
+
+
+def test_interactive_ends_at_end_of_input_and_at_count():
+    result, out, _ = run("--interactive", "--seed", "3", "--size", "4", input="\n")
+    assert result.exit_code == 0 and out.count("0 invalid cells") == 2
+    result, out, _ = run("--interactive", "--seed", "3", "--count", "2", input="\n\n\n\n")
+    assert result.exit_code == 0 and out.count("0 invalid cells") == 2
+
+
+def test_propagate_changes_wfc_and_shuffle_changes_pattern():
+    plain = run("--count", "20", "--seed", "9", "--no-propagate")[1]
+    assert plain == run("--count", "20", "--seed", "9")[1]  # plain is the 9x9 default
+    assert plain != run("--count", "20", "--seed", "9", "--propagate")[1]
+    result, out, _ = run("--method", "pattern", "--shuffle", "--count", "3", "--seed", "1")
+    assert result.exit_code == 0 and out != run("--method", "pattern", "--count", "3", "--seed", "1")[1]
+
+
+@pytest.mark.parametrize("args", [
+    ["--size", "7"], ["--count", "0"], ["--seed", "-1"], ["--method", "magic"], ["--format", "svg"],
+    ["--method", "backtrack", "--propagate"], ["--method", "wfc", "--shuffle"], ["--bogus"],
+])
+def test_bad_options_exit_2(args):
+    result, _, _ = run(*args)
+    assert result.exit_code == 2, (args, result.output)
+    assert "Traceback" not in result.output
+
+
+def test_help_names_the_methods():
+    result = CliRunner().invoke(app, ["generate", "--help"])
+    assert result.exit_code == 0
+    assert all(word in result.stdout for word in ("wfc", "backtrack", "pattern", "--interactive", "--propagate"))
+
+
+def test_long_runs_tell_the_first_contradictions_then_a_summary():
+    result, out, err = run("--count", "300", "--seed", "1")
+    assert result.exit_code == 0 and len(out.splitlines()) == 300
+    told = [line for line in err.splitlines() if line.startswith("catalogue: board ")]
+    assert len(told) == 20
+    total = sum(b.restarts for b in wfc.generate_many(3, 300, 1))
+    assert f"catalogue: {total} contradictions in 300 boards" in err
