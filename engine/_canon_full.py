@@ -1,0 +1,63 @@
+"""Kernel: full-equivalence keys for a batch of grids in one nogil call (private; use :mod:`engine.canonical`).
+
+Each grid goes to the search that fits it: complete valid boards to :func:`engine._canon_board.board_key`,
+other grids without conflicts (puzzles) to :func:`engine._canon_grid.grid_key`. Grids with a conflict get no
+key (status CONFLICT): relabelling and line moves are defined for them, but the catalogue never stores them and
+the searches rely on each digit appearing at most once per house.
+
+Caution (measured): numba's on-disk cache keys a kernel on its own file only, so after editing
+``_canon_board.py`` or ``_canon_grid.py`` the cached :func:`full_keys` may keep running the old code of the
+kernels it calls (a 2x slowdown was seen this way). Delete ``engine/__pycache__/_canon_*.nb*`` after such edits.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._canon_board import board_key
+from ._canon_grid import TOO_MANY_STATES, grid_key
+from ._jit import kernel
+
+OK = 0
+TOO_MANY = TOO_MANY_STATES
+CONFLICT = 2
+
+BOARD = 0
+PUZZLE = 1
+
+
+@kernel
+def classify(cells, b):
+    """BOARD (complete, no conflict), PUZZLE (blanks, no conflict) or CONFLICT."""
+    n = b * b
+    seen = np.zeros((3, n, n + 1), dtype=np.bool_)
+    blanks = False
+    for r in range(n):
+        for c in range(n):
+            d = cells[r * n + c]
+            if d == 0:
+                blanks = True
+                continue
+            k = (r // b) * b + c // b
+            if seen[0, r, d] or seen[1, c, d] or seen[2, k, d]:
+                return CONFLICT
+            seen[0, r, d] = True
+            seen[1, c, d] = True
+            seen[2, k, d] = True
+    return PUZZLE if blanks else BOARD
+
+
+@kernel
+def full_keys(grids, b, out, perms, status, max_states):
+    """Keys of every row of ``grids`` (m, ncells) into ``out``, the permutations into ``perms`` and per-grid
+    status (OK, TOO_MANY, CONFLICT) into ``status``."""
+    for k in range(grids.shape[0]):
+        kind = classify(grids[k], b)
+        if kind == CONFLICT:
+            status[k] = CONFLICT
+            out[k, :] = 0
+            perms[k, :] = 0
+        elif kind == BOARD:
+            board_key(grids[k], b, out[k], perms[k])
+            status[k] = OK
+        else:
+            status[k] = grid_key(grids[k], b, out[k], perms[k], max_states)
