@@ -1,0 +1,57 @@
+"""engine: Sudoku grids of every box size 2..5, formats, solvers, generators, canonical keys, carving, grading.
+
+Usable as a library on its own; no I/O beyond what you pass in. The public API::
+
+    from engine import Grid, solve, count_solutions, generate, canonical_key, key_text, carve, grade
+    board = generate(box=3, method="wfc", seed=7)            # GeneratedBoard: .cells, .seed, .restarts
+    puzzle = carve(board.cells, box=3, seed=7)                # CarveResult: .puzzle, .clues, ...
+    result = solve(Grid.puzzle(puzzle.puzzle), limit=2)       # SolveResult: .count, .solution, .metrics
+    key = key_text(board.cells, box=3, equivalence="d4")      # the catalogue's UNIQUE key
+    print(grade(puzzle.puzzle, box=3).level)
+
+Names are loaded on first use (PEP 562), so ``import engine`` stays cheap for callers that only need the grid
+model and formats, and numba is imported only when a compiled part is asked for.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+
+from .geometry import BOX_SIZES, geometry
+from .grid import Conflict, Grid, LockedCellError
+
+_LAZY = {
+    # formats
+    "FORMATS": "engine.formats", "FormatError": "engine.formats", "parse": "engine.formats",
+    "read_grids": "engine.formats", "write": "engine.formats", "to_line": "engine.formats",
+    "from_line": "engine.formats",
+    # solvers
+    "SOLVERS": "engine.solvers", "solve": "engine.solvers", "count_solutions": "engine.solvers",
+    "is_unique": "engine.solvers", "SolveResult": "engine.solvers", "Metrics": "engine.solvers",
+    # generators
+    "GENERATORS": "engine.generators", "generate": "engine.generators", "generate_many": "engine.generators",
+    "GeneratedBoard": "engine.generators",
+    # canonical keys
+    "EQUIVALENCES": "engine.canonical", "canonical_key": "engine.canonical", "canonical_keys": "engine.canonical",
+    "key_text": "engine.canonical", "same_class": "engine.canonical",
+    # carving
+    "SYMMETRIES": "engine.carve", "carve": "engine.carve", "carve_many": "engine.carve",
+    "CarveResult": "engine.carve",
+    # grading
+    "grade": "engine.grade", "grade_many": "engine.grade", "LEVELS": "engine.grade", "TECHNIQUES": "engine.grade",
+    "Grade": "engine.grade",
+}
+
+__all__ = ["BOX_SIZES", "geometry", "Conflict", "Grid", "LockedCellError", *_LAZY]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(__all__)
