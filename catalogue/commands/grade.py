@@ -1,0 +1,125 @@
+"""catalogue grade: how hard each puzzle in a file is for a person, and with --steps how a person solves it."""
+from __future__ import annotations
+
+import enum
+import json
+from typing import Annotated, Optional
+
+import typer
+
+from engine.formats import FORMATS, FormatError, Parsed, conflict_errors, read_grids
+from engine.grade import Contradiction, Grade, grade
+
+from ..errors import UserError, report
+from ..io import read_text
+
+InputFormat = enum.Enum("InputFormat", {name: name for name in ("auto", *FORMATS)}, type=str)
+
+
+class OutputFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+    line = "line"
+
+
+TABLE_HEADERS = ("#", "line", "clues", "level", "score", "hardest", "steps")
+
+
+def _stuck_note(entry: Parsed, g: Grade) -> str:
+    blanks = int((entry.grid.cells == 0).sum()) - sum(len(s.placements) for s in g.steps)
+    return f"no technique makes progress now: the other {blanks} cells need guessing"
+
+
+def explanation(entry: Parsed, g: Grade) -> list[str]:
+    """The numbered steps, and where the logic stops when the puzzle needs guessing."""
+    lines = [f"{i}. {s.explanation}" for i, s in enumerate(g.steps, start=1)]
+    if g.needs_guessing:
+        lines.append(_stuck_note(entry, g))
+    return lines
+
+
+def record(entry: Parsed, g: Grade, steps: bool) -> dict:
+    rec = {"index": entry.index + 1, "source": entry.source, "line": entry.line, "clues": entry.grid.clue_count,
+           "level": g.level, "score": g.score, "hardest": g.hardest, "steps": g.steps_by_technique,
+           "needs_guessing": g.needs_guessing}
+    if steps:
+        rec["explanation"] = [s.explanation for s in g.steps]
+        if g.needs_guessing:
+            rec["explanation"].append(_stuck_note(entry, g))
+    return rec
+
+
+def grade_entry(entry: Parsed, steps: bool) -> Grade | None:
+    """The grade, or None after one line on stderr (conflicting givens, no solution)."""
+    clashes = conflict_errors(entry)
+    if clashes:
+        report(f"{entry.source}:{entry.line}: conflicting givens: {clashes[0].message}")
+        return None
+    try:
+        return grade(entry.grid.cells, entry.grid.box, explain=steps)
+    except Contradiction as e:
+        report(f"{entry.source}:{entry.line}: {e}")
+        return None
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("grade")
+    def grade_command(
+        path: Annotated[str, typer.Argument(help="File of puzzles (any input format), or - for stdin.",
+                                            show_default=False)],
+        steps: Annotated[bool, typer.Option("--steps", help="Also print every step, explained the way a person "
+                                                            "would follow it.")] = False,
+        output_format: Annotated[OutputFormat, typer.Option(
+            "--format", help="table (one row per puzzle), json (an array of objects) or line "
+                             "('level score hardest' per puzzle).")] = OutputFormat.table,
+        input_format: Annotated[InputFormat, typer.Option(  # type: ignore[valid-type]
+            "--input-format", "-f", case_sensitive=False,
+            help="Format of PATH (auto: detect it from the text).")] = InputFormat("auto"),
+        box: Annotated[Optional[int], typer.Option(min=2, max=5, show_default=False,
+                                                   help="Box size (2-5) when the input cannot tell.")] = None,
+    ) -> None:
+        """Grade every puzzle in PATH the way a person would solve it.
+
+        The grader applies the easiest technique that makes progress, every time (singles, locked candidates,
+        subsets, fish, wings, colouring, chains); the hardest one needed gives the score (Sudoku Explainer's
+        scale) and the level: easy, medium, hard, expert, or extreme when no technique gets through and the
+        puzzle needs guessing. A puzzle with several solutions always ends up needing guessing. Grids that
+        cannot be read, conflict or have no solution get one line on stderr; the others are still graded,
+        and the exit code is then 1.
+        """
+        text, source = read_text(path)
+        fmt = getattr(input_format, "value", input_format)
+        grids, errors = read_grids(text, source, None if fmt == "auto" else fmt, box)
+        if not grids and not errors:
+            raise UserError(f"{source}: no puzzle found")
+        graded: list[tuple[Parsed, Grade]] = []
+        failed = False
+        # file order, so stderr lines for bad grids come between the grades of their neighbours
+        for entry in sorted([*grids, *errors], key=lambda e: e.line):
+            if isinstance(entry, FormatError):
+                report(str(entry))
+                failed = True
+                continue
+            g = grade_entry(entry, steps)
+            if g is None:
+                failed = True
+                continue
+            graded.append((entry, g))
+            if output_format is OutputFormat.line:
+                typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
+                for text_line in explanation(entry, g) if steps else ():
+                    typer.echo(f"  {text_line}")
+        if output_format is OutputFormat.json:
+            typer.echo(json.dumps([record(e, g, steps) for e, g in graded], indent=2))
+        elif output_format is OutputFormat.table and graded:
+            from tabulate import tabulate
+
+            rows = [(e.index + 1, e.line, e.grid.clue_count, g.level, g.score, g.hardest, g.step_count)
+                    for e, g in graded]
+            typer.echo(tabulate(rows, headers=TABLE_HEADERS, floatfmt=".1f"))
+            for e, g in graded if steps else ():
+                typer.echo(f"\n#{e.index + 1} (line {e.line}): {g.level}, score {g.score:.1f}, hardest {g.hardest}")
+                for text_line in explanation(e, g):
+                    typer.echo(f"  {text_line}")
+        if failed:
+            raise typer.Exit(1)

@@ -1,0 +1,66 @@
+"""Basic fish: X-Wing (2), Swordfish (3), Jellyfish (4), on a grid of any size.
+
+If a digit's places in k rows (the base) all lie in the same k columns (the cover), those k rows put the digit
+in those k columns, so no other cell of the k columns can hold it; the same with rows and columns swapped.
+Only base lines with 2..k places take part. Search order: digits ascending, rows as base before columns, then
+line combinations ascending. Ratings: X-Wing 3.2, Swordfish 3.8, Jellyfish 5.2.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .state import State, Step, describe_eliminations
+
+SIZES = {2: ("x-wing", "X-Wing", 3.2), 3: ("swordfish", "Swordfish", 3.8), 4: ("jellyfish", "Jellyfish", 5.2)}
+
+
+def find_fish(state: State, k: int) -> Step | None:
+    name, title, rating = SIZES[k]
+    t = state.t
+    n = t.n
+    cands = state.cands
+    for digit in range(1, n + 1):
+        bit = 1 << (digit - 1)
+        for base_kind, lines, crosses in ((0, t.rows, t.columns), (1, t.columns, t.rows)):
+            # places[i]: bitmask over cross-line indices where the digit may go in base line i
+            places = {}
+            for i, line in enumerate(lines):
+                mask = 0
+                for j, c in enumerate(line):
+                    if cands[c] & bit:
+                        mask |= 1 << j
+                if 2 <= mask.bit_count() <= k:
+                    places[i] = mask
+            if len(places) < k:
+                continue
+            for base in combinations(places, k):
+                cover = 0
+                for i in base:
+                    cover |= places[i]
+                if cover.bit_count() != k:
+                    continue
+                covers = [j for j in range(n) if cover >> j & 1]
+                eliminations = tuple(sorted((c, digit) for j in covers for i, c in enumerate(crosses[j])
+                                            if cands[c] & bit and i not in base))
+                if eliminations:
+                    base_word, cover_word = ("rows", "columns") if base_kind == 0 else ("columns", "rows")
+                    cells = tuple(sorted(c for i in base for c in lines[i] if cands[c] & bit))
+                    houses = tuple(base_kind * n + i for i in base) + tuple((1 - base_kind) * n + j for j in covers)
+                    return Step(name, rating,
+                                f"{title} on {digit} in {base_word} {','.join(str(i + 1) for i in base)} "
+                                f"{cover_word} {','.join(str(j + 1) for j in covers)}: "
+                                f"removes {describe_eliminations(t, eliminations)}",
+                                eliminations=eliminations, cells=cells, houses=houses)
+    return None
+
+
+def find_x_wing(state: State) -> Step | None:
+    return find_fish(state, 2)
+
+
+def find_swordfish(state: State) -> Step | None:
+    return find_fish(state, 3)
+
+
+def find_jellyfish(state: State) -> Step | None:
+    return find_fish(state, 4)

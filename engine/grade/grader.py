@@ -1,0 +1,174 @@
+"""Grading a puzzle the way a person would solve it: the easiest technique that makes progress, every time.
+
+The grader tries the techniques of :data:`~engine.grade.techniques.TECHNIQUES` in order (easiest first), applies
+the first deduction found, and starts again from the easiest; so a harder technique is used only when nothing
+easier helps. When no technique makes progress the puzzle needs guessing (or has several solutions).
+
+Two paths give the same grade (the tests hold them to it on many puzzles):
+
+- the step-recording path (:func:`grade` with ``explain=True``) runs the Python techniques and keeps every
+  :class:`~engine.grade.state.Step` with its explanation;
+- the fast path (``explain=False`` and :func:`grade_many`) runs the same techniques, in the same order, as one
+  compiled kernel (:mod:`engine.grade._fast`) that only counts steps. It releases the GIL, so the catalogue's
+  checker threads grade in parallel.
+
+The score is the highest rating of a step used (Sudoku Explainer's scale); the level follows from the score
+(:data:`LEVEL_LIMITS`), and a puzzle that needs guessing is ``extreme`` with score :data:`GUESSING_RATING`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..geometry import box_for_ncells, check_box
+from . import hidden_single
+from .state import Contradiction, State, Step
+from .techniques import GUESSING, GUESSING_RATING, REGISTRY, TECHNIQUES
+
+LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+#: the highest score of each level but the last: singles only; locked candidates and naked pairs; up to
+#: XYZ-Wing (X-Wing, hidden pairs, triples, Swordfish, wings); everything else logic can do (quads,
+#: Jellyfish, colouring, chains). A puzzle that needs guessing is extreme.
+LEVEL_LIMITS = (("easy", 2.3), ("medium", 3.0), ("hard", 4.4), ("expert", 7.0))
+#: what ``hardest`` says when the puzzle had no blank cell
+NOTHING = "none"
+
+# The counters both paths keep: hidden singles in a box and in a line apart (their ratings differ), then one
+# per technique after hidden single.
+COUNTER_NAMES = ("hidden-single",) + TECHNIQUES
+COUNTER_RATINGS = (hidden_single.RATING_BOX,) + tuple(t.rating for t in REGISTRY)
+NCOUNTERS = len(COUNTER_NAMES)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """How hard a puzzle is for a person. ``steps`` is empty when the grade came from the fast path."""
+
+    level: str
+    score: float
+    hardest: str
+    steps_by_technique: dict[str, int]
+    steps: list[Step] = field(default_factory=list, compare=False)
+    needs_guessing: bool = False
+    solved: bool = True
+
+    @property
+    def step_count(self) -> int:
+        return sum(self.steps_by_technique.values())
+
+    def as_dict(self) -> dict:
+        """The compact form for JSON and the catalogue database (no step list)."""
+        return {"level": self.level, "score": self.score, "hardest": self.hardest,
+                "techniques": dict(self.steps_by_technique), "needs_guessing": self.needs_guessing,
+                "solved": self.solved}
+
+
+def level_of(score: float, needs_guessing: bool = False) -> str:
+    if needs_guessing:
+        return "extreme"
+    for level, limit in LEVEL_LIMITS:
+        if score <= limit + 1e-9:
+            return level
+    return "extreme"
+
+
+def grade_from_counts(counts, solved: bool, steps: list[Step] | None = None) -> Grade:
+    """The grade of a run that made ``counts[i]`` steps of counter i and ended solved or stuck."""
+    by_technique: dict[str, int] = {}
+    score, hardest = 0.0, NOTHING
+    for name, rating, count in zip(COUNTER_NAMES, COUNTER_RATINGS, counts):
+        count = int(count)
+        if count:
+            by_technique[name] = by_technique.get(name, 0) + count
+            if rating > score:
+                score, hardest = rating, name
+    if not solved:
+        score, hardest = GUESSING_RATING, GUESSING
+    return Grade(level=level_of(score, not solved), score=score, hardest=hardest, steps_by_technique=by_technique,
+                 steps=list(steps or ()), needs_guessing=not solved, solved=solved)
+
+
+def counter_of(step: Step) -> int:
+    """Which counter a step adds to (hidden singles split by rating)."""
+    if step.technique == "hidden-single" and step.rating == hidden_single.RATING_BOX:
+        return 0
+    return TECHNIQUES.index(step.technique) + 1
+
+
+def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool]:
+    """Apply the easiest technique that makes progress until solved or stuck: ``(steps, solved)``.
+
+    ``techniques`` (easiest first) may be a part of the registry, to ask what a puzzle needs. Raises
+    :class:`Contradiction` when it gets stuck because the puzzle has no solution."""
+    steps: list[Step] = []
+    cells = state.cells
+    while 0 in cells:
+        for technique in techniques:
+            step = technique.find(state)
+            if step is not None:
+                break
+        else:
+            why = state.contradiction()
+            if why:
+                raise Contradiction(f"the puzzle has no solution ({why})")
+            return steps, False
+        state.apply(step)
+        steps.append(step)
+    return steps, True
+
+
+def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
+    if hasattr(cells, "cells") and hasattr(cells, "box"):  # a Grid
+        cells, box = cells.cells, cells.box if box is None else box
+    arr = np.asarray(cells).reshape(-1)
+    box = box_for_ncells(arr.size) if box is None else check_box(box)
+    if arr.size != box ** 4:
+        raise ValueError(f"a puzzle with box size {box} has {box ** 4} cells, got {arr.size}")
+    return arr, box
+
+
+def grade(cells, box: int | None = None, *, explain: bool = True) -> Grade:
+    """Grade one puzzle (flat digits, 0 = blank, or a :class:`~engine.grid.Grid`).
+
+    ``explain=True`` records every step with its explanation; ``explain=False`` takes the compiled fast path
+    and leaves ``steps`` empty (same grade, much faster). Raises ValueError (:class:`Contradiction`) when
+    the clues conflict or the puzzle has no solution.
+    """
+    arr, box = _as_puzzle(cells, box)
+    if not explain:
+        try:
+            return grade_many(arr.reshape(1, -1), box)[0]
+        except Contradiction as e:  # one puzzle: no "puzzle 0:" in front
+            raise Contradiction(str(e).split(": ", 1)[1]) from None
+    state = State.from_puzzle(arr, box)
+    steps, solved = solve_logically(state)
+    counts = [0] * NCOUNTERS
+    for step in steps:
+        counts[counter_of(step)] += 1
+    return grade_from_counts(counts, solved, steps)
+
+
+def grade_many(puzzles, box: int | None = None) -> list[Grade]:
+    """Grade each row of ``puzzles`` (m, ncells) with the compiled fast path (no steps recorded).
+
+    Releases the GIL while it works, so threads grade batches in parallel. Raises ValueError naming the first
+    puzzle whose clues conflict or that has no solution."""
+    from ._fast import grade_counts
+
+    arr = np.asarray(puzzles)
+    if arr.ndim != 2:
+        raise ValueError("puzzles must be a 2-d array, one puzzle per row")
+    box = box_for_ncells(arr.shape[1]) if box is None else check_box(box)
+    if arr.shape[1] != box ** 4:
+        raise ValueError(f"a puzzle with box size {box} has {box ** 4} cells, got {arr.shape[1]}")
+    if arr.size and (arr.min() < 0 or arr.max() > box * box):
+        raise ValueError(f"digits of a {box * box}x{box * box} puzzle are 0..{box * box}")
+    counts, solved, bad = grade_counts(arr, box)
+    if bad >= 0:  # let the step path say why, with the cells named
+        try:
+            solve_logically(State.from_puzzle(arr[bad], box))
+        except Contradiction as e:
+            raise Contradiction(f"puzzle {bad}: {e}") from None
+        raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
+    return [grade_from_counts(counts[i], bool(solved[i])) for i in range(arr.shape[0])]

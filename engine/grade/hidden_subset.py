@@ -1,0 +1,62 @@
+"""Hidden pair, triple and quad: k digits of a house whose places together are just k cells.
+
+Those k cells must hold those k digits, so every other candidate leaves them. Only digits with 2..k places in
+the house take part. Search order: houses as numbered (rows, columns, boxes), then digit combinations ascending.
+Ratings: pair 3.4, triple 4.0, quad 5.4.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .state import State, Step, cell_list, describe_eliminations, digits_of
+
+SIZES = {2: ("hidden-pair", "hidden pair", 3.4), 3: ("hidden-triple", "hidden triple", 4.0),
+         4: ("hidden-quad", "hidden quad", 5.4)}
+
+
+def find_subset(state: State, k: int) -> Step | None:
+    name, title, rating = SIZES[k]
+    t = state.t
+    cands = state.cands
+    for h, house in enumerate(t.houses):
+        # places[d]: bitmask over the house's positions 0..n-1 where digit d may go
+        places = {}
+        for digit in range(1, t.n + 1):
+            bit = 1 << (digit - 1)
+            mask = 0
+            for i, c in enumerate(house):
+                if cands[c] & bit:
+                    mask |= 1 << i
+            if 2 <= mask.bit_count() <= k:
+                places[digit] = mask
+        if len(places) < k:
+            continue
+        for subset in combinations(places, k):
+            union = 0
+            for d in subset:
+                union |= places[d]
+            if union.bit_count() != k:
+                continue
+            keep = 0
+            for d in subset:
+                keep |= 1 << (d - 1)
+            cells = tuple(house[i] for i in range(t.n) if union >> i & 1)
+            eliminations = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))
+            if eliminations:
+                return Step(name, rating,
+                            f"{title} {','.join(map(str, subset))} in {cell_list(t, cells)} ({t.house_name(h)}): "
+                            f"removes {describe_eliminations(t, eliminations)}",
+                            eliminations=eliminations, cells=cells, houses=(h,))
+    return None
+
+
+def find_pair(state: State) -> Step | None:
+    return find_subset(state, 2)
+
+
+def find_triple(state: State) -> Step | None:
+    return find_subset(state, 3)
+
+
+def find_quad(state: State) -> Step | None:
+    return find_subset(state, 4)

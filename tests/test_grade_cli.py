@@ -1,0 +1,121 @@
+"""`catalogue grade`: the grade of each puzzle as a table, JSON or lines; --steps explains; bad grids go to stderr."""
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from catalogue.cli import app
+
+NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+SINGLES_ONLY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+SMALL = "1...\n..2.\n.3..\n...4\n"
+
+
+def run(*args, stdin=None):
+    return CliRunner().invoke(app, ["grade", *args], input=stdin)
+
+
+def write(tmp_path, text, name="puzzles.txt"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_table(tmp_path):
+    result = run(write(tmp_path, f"{NEEDS_POINTING}\n{SINGLES_ONLY}\n{EASTER_MONSTER}\n"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "  #    line    clues  level      score  hardest          steps\n"
+        "---  ------  -------  -------  -------  -------------  -------\n"
+        "  1       1       17  medium       2.6  pointing            71\n"
+        "  2       2       32  easy         1.2  hidden-single       49\n"
+        "  3       3       21  extreme     10.0  guessing             0\n")
+    assert result.stderr == ""
+
+
+def test_line_format(tmp_path):
+    result = run(write(tmp_path, f"{NEEDS_POINTING}\n{SINGLES_ONLY}\n{EASTER_MONSTER}\n"), "--format", "line")
+    assert result.exit_code == 0
+    assert result.stdout == "medium 2.6 pointing\neasy 1.2 hidden-single\nextreme 10.0 guessing\n"
+
+
+def test_json_format(tmp_path):
+    result = run(write(tmp_path, f"{NEEDS_POINTING}\n{EASTER_MONSTER}\n"), "--format", "json")
+    assert result.exit_code == 0
+    got = json.loads(result.stdout)
+    assert got == [
+        {"index": 1, "source": str(tmp_path / "puzzles.txt"), "line": 1, "clues": 17, "level": "medium",
+         "score": 2.6, "hardest": "pointing", "steps": {"hidden-single": 60, "naked-single": 4, "pointing": 7},
+         "needs_guessing": False},
+        {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 21, "level": "extreme",
+         "score": 10.0, "hardest": "guessing", "steps": {}, "needs_guessing": True},
+    ]
+
+
+def test_steps_in_a_table(tmp_path):
+    result = run(write(tmp_path, SMALL), "--steps")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "  #    line    clues  level      score  hardest          steps\n"
+        "---  ------  -------  -------  -------  -------------  -------\n"
+        "  1       1        4  easy         1.2  hidden-single       12\n"
+        "\n"
+        "#1 (line 1): easy, score 1.2, hardest hidden-single\n"
+        "  1. r1c2: hidden single 2 in box 1\n"
+        "  2. r2c1: hidden single 3 in box 1\n"
+        "  3. r2c2: hidden single 4 in box 1\n"
+        "  4. r2c4: hidden single 1 in box 2\n"
+        "  5. r1c3: hidden single 4 in box 2\n"
+        "  6. r1c4: hidden single 3 in box 2\n"
+        "  7. r4c2: hidden single 1 in box 3\n"
+        "  8. r3c1: hidden single 4 in box 3\n"
+        "  9. r4c1: hidden single 2 in box 3\n"
+        "  10. r3c3: hidden single 1 in box 4\n"
+        "  11. r3c4: hidden single 2 in box 4\n"
+        "  12. r4c3: hidden single 3 in box 4\n")
+
+
+def test_steps_in_lines_and_json(tmp_path):
+    path = write(tmp_path, f"{NEEDS_POINTING}\n{EASTER_MONSTER}\n")
+    lines = run(path, "--steps", "--format", "line").stdout.splitlines()
+    assert lines[:5] == ["medium 2.6 pointing", "  1. r6c2: hidden single 4 in box 4",
+                         "  2. r8c3: hidden single 3 in box 7", "  3. r8c6: hidden single 1 in box 8",
+                         "  4. pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3"]
+    assert lines[-2:] == ["extreme 10.0 guessing",
+                          "  no technique makes progress now: the other 60 cells need guessing"]
+    got = json.loads(run(path, "--steps", "--format", "json").stdout)
+    assert len(got[0]["explanation"]) == 71 and got[0]["explanation"][6] == "r1c6: naked single 9"
+    assert got[1]["explanation"] == ["no technique makes progress now: the other 60 cells need guessing"]
+
+
+def test_bad_grids_get_one_line_each_and_exit_1(tmp_path):
+    text = ("12..\n..3.\n..4.\n....\n\n"   # no solution: r1c3 can be neither 3 nor 4
+            + SMALL + "\n"
+            + "11..\n....\n....\n....\n\n"  # conflicting givens
+            + "12x.\n")                     # unreadable
+    result = run(write(tmp_path, text, "bad.txt"), "--format", "line", "--input-format", "block")
+    assert result.exit_code == 1
+    assert result.stdout == "easy 1.2 hidden-single\n"
+    source = str(tmp_path / "bad.txt")
+    assert result.stderr.splitlines() == [
+        f"catalogue: {source}:1: the puzzle has no solution (r1c3 has no candidate left)",
+        f"catalogue: {source}:11: conflicting givens: r1c1 and r1c2 both hold 1 (row and box conflict)",
+        f"catalogue: {source}:16:1: expected 4 rows for a 4x4 grid, got 1",
+    ]
+
+
+def test_stdin_and_empty_input(tmp_path):
+    result = run("-", "--format", "line", stdin=SINGLES_ONLY + "\n")
+    assert result.exit_code == 0 and result.stdout == "easy 1.2 hidden-single\n"
+    result = run(write(tmp_path, "\n\n", "empty.txt"))
+    assert result.exit_code == 1 and "empty file" in result.stderr
+    result = run(str(tmp_path / "missing.txt"))
+    assert result.exit_code == 1 and result.stderr == f"catalogue: {tmp_path / 'missing.txt'}: no such file\n"
+
+
+def test_help_names_the_levels():
+    result = CliRunner().invoke(app, ["grade", "--help"])
+    assert result.exit_code == 0
+    assert "extreme" in result.stdout and "--steps" in result.stdout

@@ -1,0 +1,209 @@
+"""The compiled fast path against its slow twin, the Python techniques (the slow twin rule).
+
+Three levels: each technique kernel against its Python module on random candidate states (same first deduction,
+same resulting candidates); whole grades from grade_many against grade(explain=True) on many puzzles of every
+size; and the kernels once more as plain Python (NUMBA_DISABLE_JIT=1, in a subprocess) so their lines run.
+The random states keep every solution digit, so each Python deduction must also agree with the board.
+"""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.geometry import geometry
+from engine.grade import _fast, grade, grade_many
+from engine.grade.grader import COUNTER_NAMES
+from engine.grade.state import State
+from engine.grade.techniques import BY_NAME, TECHNIQUES
+
+try:
+    from test_grade_naive import fast_carver, minimal_puzzles, random_board
+except ImportError:  # tests/ collected as a package
+    from tests.test_grade_naive import fast_carver, minimal_puzzles, random_board
+
+
+def _kernel_call(name: str, cells: np.ndarray, cands: np.ndarray, box: int) -> bool:
+    g = geometry(box)
+    n = g.size
+    f = _fast
+    geo = (g.row_of, g.col_of, g.box_of)
+    calls = {
+        "hidden-single": lambda: f._hidden_single(cells, cands, g.houses, g.peers, n) > 0,
+        "naked-single": lambda: f._naked_single(cells, cands, g.peers),
+        "pointing": lambda: f._pointing(cands, g.houses, *geo, n),
+        "claiming": lambda: f._claiming(cands, g.houses, g.box_of, n),
+        "naked-pair": lambda: f._naked_subset(cands, g.houses, *geo, n, 2),
+        "naked-triple": lambda: f._naked_subset(cands, g.houses, *geo, n, 3),
+        "naked-quad": lambda: f._naked_subset(cands, g.houses, *geo, n, 4),
+        "hidden-pair": lambda: f._hidden_subset(cands, g.houses, n, 2),
+        "hidden-triple": lambda: f._hidden_subset(cands, g.houses, n, 3),
+        "hidden-quad": lambda: f._hidden_subset(cands, g.houses, n, 4),
+        "x-wing": lambda: f._fish(cands, g.houses, n, 2),
+        "swordfish": lambda: f._fish(cands, g.houses, n, 3),
+        "jellyfish": lambda: f._fish(cands, g.houses, n, 4),
+        "xy-wing": lambda: f._wing(cands, g.peers, *geo, False),
+        "xyz-wing": lambda: f._wing(cands, g.peers, *geo, True),
+        "simple-colouring": lambda: f._colouring(cands, g.houses, g.peers, *geo, n),
+        "x-chain": lambda: f._x_chain(cands, g.houses, g.peers, *geo, n),
+        "xy-chain": lambda: f._xy_chain(cands, g.peers, *geo, n),
+        "aic": lambda: f._aic(cands, g.houses, g.peers, *geo, n),
+    }
+    assert set(calls) == set(TECHNIQUES)
+    return bool(calls[name]())
+
+
+def random_state(box: int, rng: random.Random, blanks: float, thin: float) -> tuple[State, np.ndarray]:
+    """A board with ``blanks`` of its cells blanked, then each candidate that is not the board's digit dropped
+    with probability ``thin``: a state the board still solves, full of patterns for every technique."""
+    board = random_board(box, rng)
+    puzzle = board.copy()
+    puzzle[rng.sample(range(board.size), int(board.size * blanks))] = 0
+    state = State.from_puzzle(puzzle, box)
+    for c in range(board.size):
+        for d in range(1, box * box + 1):
+            if d != board[c] and state.has(c, d) and rng.random() < thin:
+                state.cands[c] &= ~(1 << (d - 1))
+    return state, board
+
+
+def check_state(state: State, board: np.ndarray, box: int) -> int:
+    """Every technique: Python and kernel make the same first deduction; it agrees with the board."""
+    fired = 0
+    for name in TECHNIQUES:
+        slow = state.copy()
+        step = BY_NAME[name].find(slow)
+        cells, cands = state.to_arrays()
+        assert _kernel_call(name, cells, cands, box) == (step is not None), name
+        if step is None:
+            continue
+        fired += 1
+        assert step.technique == name
+        for c, d in step.placements:
+            assert board[c] == d, step.explanation
+        for c, d in step.eliminations:
+            assert board[c] != d, step.explanation
+        slow.apply(step)
+        assert cells.tolist() == slow.cells, step.explanation
+        assert cands.tolist() == slow.cands, step.explanation
+    return fired
+
+
+def test_counter_order_matches():
+    assert _fast.COUNTER_ORDER == COUNTER_NAMES
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), blanks=st.floats(0.45, 0.7), thin=st.floats(0.0, 0.6))
+def test_each_kernel_matches_its_python_technique_9x9(seed, blanks, thin):
+    state, board = random_state(3, random.Random(seed), blanks, thin)
+    check_state(state, board, 3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), blanks=st.floats(0.3, 0.9), thin=st.floats(0.0, 0.5))
+def test_each_kernel_matches_its_python_technique_4x4(seed, blanks, thin):
+    state, board = random_state(2, random.Random(seed), blanks, thin)
+    check_state(state, board, 2)
+
+
+def test_each_kernel_matches_its_python_technique_16x16():
+    rng = random.Random(16)
+    fired = 0
+    for _ in range(3):
+        state, board = random_state(4, rng, 0.5, 0.75)
+        fired += check_state(state, board, 4)
+    assert fired >= 10
+
+
+def test_the_kernels_fire_on_random_states():
+    """The random states above do exercise the techniques (not just agree on 'nothing found')."""
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(30):
+        state, _ = random_state(3, rng, rng.uniform(0.5, 0.7), rng.uniform(0.2, 0.6))
+        for name in TECHNIQUES:
+            if BY_NAME[name].find(state.copy()) is not None:
+                seen.add(name)
+    assert seen == set(TECHNIQUES), sorted(set(TECHNIQUES) - seen)
+
+
+def _same(slow, fast) -> None:
+    assert (fast.level, fast.score, fast.hardest, fast.steps_by_technique, fast.needs_guessing, fast.solved) == \
+           (slow.level, slow.score, slow.hardest, slow.steps_by_technique, slow.needs_guessing, slow.solved)
+    assert fast.steps == [] and len(slow.steps) == slow.step_count
+
+
+@pytest.fixture(scope="module")
+def minimal_9x9():
+    # the plain-Python carver takes about half a second a puzzle: fewer puzzles without engine.carve
+    return minimal_puzzles(200 if fast_carver() else 30, 3, seed=11)
+
+
+def test_grade_many_matches_the_step_path_on_minimal_puzzles(minimal_9x9):
+    puzzles = np.array([p for p, _ in minimal_9x9])
+    fast = grade_many(puzzles, 3)
+    for puzzle, f in zip(puzzles, fast):
+        _same(grade(puzzle, 3), f)
+        assert grade(puzzle, 3, explain=False) == f
+
+
+@pytest.mark.parametrize("box,blanks,count", [(2, 0.7, 40), (3, 0.6, 30), (4, 0.55, 4)])
+def test_grade_many_matches_on_puzzles_with_many_blanks(box, blanks, count):
+    """Not necessarily unique: the techniques run deep (and often get stuck), which is what the twin needs."""
+    rng = random.Random(box)
+    puzzles = []
+    for _ in range(count):
+        board = random_board(box, rng)
+        board[rng.sample(range(board.size), int(board.size * blanks))] = 0
+        puzzles.append(board)
+    for puzzle, f in zip(puzzles, grade_many(np.array(puzzles), box)):
+        _same(grade(puzzle, box), f)
+
+
+def test_the_batch_kernel_releases_the_gil():
+    assert _fast._grade_many.targetoptions.get("nogil") is True
+    assert not _fast._grade_many.targetoptions.get("parallel")
+
+
+def test_grade_many_from_threads(minimal_9x9):
+    puzzles = np.array([p for p, _ in minimal_9x9])
+    expected = grade_many(puzzles, 3)
+    results = {}
+
+    def work(k):
+        results[k] = grade_many(puzzles[k::2], 3)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] == expected[0::2] and results[1] == expected[1::2]
+
+
+def test_kernels_as_plain_python():
+    """NUMBA_DISABLE_JIT=1 runs the kernels' source as Python: the same grades (and coverage sees the lines)."""
+    script = (
+        "import random, numpy as np\n"
+        "from engine.grade import grade, grade_many\n"
+        "from test_grade_naive import random_board\n"
+        "rng = random.Random(4)\n"
+        "for box, blanks in ((2, 0.75), (3, 0.62), (3, 0.66)):\n"
+        "    b = random_board(box, rng); b[rng.sample(range(b.size), int(b.size * blanks))] = 0\n"
+        "    f, s = grade_many(b[None], box)[0], grade(b, box)\n"
+        "    assert (f.score, f.steps_by_technique, f.solved) == (s.score, s.steps_by_technique, s.solved), (f, s)\n"
+        "print('ok')\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    here = os.path.dirname(os.path.abspath(__file__))
+    env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok"

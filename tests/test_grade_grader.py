@@ -1,0 +1,190 @@
+"""The grader as a whole: levels, scores, guessing, bad puzzles, the correctness guard and symmetry invariance."""
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.formats import from_line
+from engine.grade import (GUESSING, GUESSING_RATING, LEVELS, RATINGS, REGISTRY, TECHNIQUES, Contradiction, State,
+                          grade, grade_many, level_of, solve_logically)
+from engine.grid import Grid
+
+try:
+    from test_grade_naive import minimal_puzzles, random_board, transform
+except ImportError:  # tests/ collected as a package
+    from tests.test_grade_naive import minimal_puzzles, random_board, transform
+
+SINGLES_ONLY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """(puzzle, solution) pairs: random minimal 9x9 puzzles."""
+    return minimal_puzzles(40, 3, seed=2024)
+
+
+def test_singles_only_is_easy():
+    g = grade(from_line(SINGLES_ONLY), 3)
+    assert (g.level, g.score, g.hardest, g.solved, g.needs_guessing) == ("easy", 1.2, "hidden-single", True, False)
+    assert g.steps_by_technique == {"hidden-single": 49}
+    assert g.steps[0].explanation == "r2c2: hidden single 6 in box 1"
+
+
+def test_steps_a_person_can_follow():
+    g = grade(from_line(NEEDS_POINTING), 3)
+    assert (g.level, g.score, g.hardest) == ("medium", 2.6, "pointing")
+    assert g.steps_by_technique == {"hidden-single": 60, "naked-single": 4, "pointing": 7}
+    texts = [s.explanation for s in g.steps]
+    assert texts[0] == "r6c2: hidden single 4 in box 4"
+    assert "pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3" in texts
+
+
+def test_a_puzzle_that_needs_guessing():
+    g = grade(from_line(EASTER_MONSTER), 3)
+    assert (g.level, g.score, g.hardest, g.needs_guessing, g.solved) == ("extreme", GUESSING_RATING, GUESSING,
+                                                                         True, False)
+    assert grade_many(from_line(EASTER_MONSTER)[None], 3)[0] == g
+
+
+def test_several_solutions_get_stuck_like_guessing():
+    g = grade(np.zeros(16, dtype=np.int8), 2)
+    assert g.needs_guessing and g.steps_by_technique == {} and g.hardest == GUESSING
+
+
+def test_conflicting_clues_are_refused():
+    with pytest.raises(Contradiction, match="clues conflict: r1c1 and r1c2 both hold 1"):
+        grade(from_line("11" + "." * 14), 2)
+    with pytest.raises(ValueError, match="puzzle 1: clues conflict"):
+        grade_many(np.array([from_line("1" + "." * 15), from_line("11" + "." * 14)]), 2)
+
+
+def test_a_puzzle_without_solution_is_refused():
+    no_solution = from_line("12......" + "..3...4.")  # r1c3 can be neither 3 nor 4
+    with pytest.raises(Contradiction, match="no solution"):
+        grade(no_solution, 2)
+    with pytest.raises(Contradiction, match="puzzle 0: the puzzle has no solution"):
+        grade_many(no_solution[None], 2)
+
+
+@pytest.mark.parametrize("score,level", [(1.2, "easy"), (1.5, "easy"), (2.3, "easy"), (2.6, "medium"),
+                                         (3.0, "medium"), (3.2, "hard"), (4.4, "hard"), (5.0, "expert"),
+                                         (7.0, "expert"), (GUESSING_RATING, "extreme")])
+def test_level_thresholds(score, level):
+    assert level_of(score) == level
+    assert level_of(score, needs_guessing=True) == "extreme"
+
+
+def test_ratings_and_order():
+    assert TECHNIQUES[:4] == ("hidden-single", "naked-single", "pointing", "claiming")
+    assert {"x-wing", "swordfish", "jellyfish", "xy-wing", "xyz-wing", "simple-colouring", "x-chain"} <= set(TECHNIQUES)
+    assert list(RATINGS.values()) == sorted(RATINGS.values())
+    assert RATINGS["naked-single"] == 2.3 and RATINGS["x-wing"] == 3.2 and RATINGS["xyz-wing"] == 4.4
+    assert max(RATINGS.values()) < GUESSING_RATING
+    assert LEVELS == ("easy", "medium", "hard", "expert", "extreme")
+
+
+def test_grades_are_consistent(pool):
+    for puzzle, _ in pool:
+        g = grade(puzzle, 3)
+        assert g.level == level_of(g.score, g.needs_guessing)
+        assert g.step_count == len(g.steps) and set(g.steps_by_technique) <= set(TECHNIQUES)
+        if g.solved:
+            assert g.score == max(s.rating for s in g.steps)
+            assert (g.level == "easy") == (set(g.steps_by_technique) <= {"hidden-single", "naked-single"})
+
+
+def test_every_deduction_agrees_with_the_solution(pool):
+    """The correctness guard: placements match the unique solution, eliminations never remove its digit."""
+    solved = 0
+    for puzzle, board in pool:
+        solution = board.tolist()
+        state = State.from_puzzle(puzzle, 3)
+        g = grade(puzzle, 3)
+        for step in g.steps:
+            for c, d in step.placements:
+                assert solution[c] == d, (step.explanation, "".join(map(str, puzzle)))
+            for c, d in step.eliminations:
+                assert solution[c] != d, (step.explanation, "".join(map(str, puzzle)))
+            state.apply(step)
+            assert all(state.cands[c] >> (solution[c] - 1) & 1 for c in range(81) if not state.cells[c])
+        if g.solved:
+            solved += 1
+            assert state.cells == solution
+    assert solved >= len(pool) // 2
+
+
+def test_the_hardest_technique_is_needed(pool):
+    """Without the hardest technique (and those after it) the puzzle gets stuck: nothing easier would do."""
+    checked = 0
+    for puzzle, _ in pool:
+        g = grade(puzzle, 3, explain=False)
+        if g.needs_guessing or g.hardest in ("hidden-single", "none"):
+            continue
+        easier = REGISTRY[:TECHNIQUES.index(g.hardest)]
+        _, solved = solve_logically(State.from_puzzle(puzzle, 3), easier)
+        assert not solved, g.hardest
+        checked += 1
+    assert checked >= 10
+
+
+@settings(max_examples=30, deadline=None)
+@given(index=st.integers(0, 39), seed=st.integers(0, 2 ** 32 - 1))
+def test_grade_is_invariant_under_symmetries(pool, index, seed):
+    """Rotations, reflections, transposition, band/stack/row/column moves and relabelled digits keep the grade
+    (level, score, hardest, guessing). Step counts per technique can differ: when several deductions are
+    available, which comes first depends on where they sit."""
+    puzzle = pool[index][0]
+    other = transform(puzzle, 3, random.Random(seed))
+    a, b = grade_many(np.array([puzzle, other]), 3)
+    assert (a.level, a.score, a.hardest, a.needs_guessing, a.solved) == \
+           (b.level, b.score, b.hardest, b.needs_guessing, b.solved)
+
+
+def test_as_dict_is_json():
+    g = grade(from_line(NEEDS_POINTING), 3)
+    d = json.loads(json.dumps(g.as_dict()))
+    assert d == {"level": "medium", "score": 2.6, "hardest": "pointing", "needs_guessing": False, "solved": True,
+                 "techniques": {"hidden-single": 60, "naked-single": 4, "pointing": 7}}
+    assert json.loads(json.dumps(g.steps[0].as_dict()))["explanation"] == g.steps[0].explanation
+
+
+@pytest.mark.parametrize("box,blanks", [(2, 0.7), (4, 0.5), (5, 0.4)])
+def test_other_sizes(box, blanks):
+    rng = random.Random(box)
+    board = random_board(box, rng)
+    puzzle = board.copy()
+    puzzle[rng.sample(range(board.size), int(board.size * blanks))] = 0
+    g = grade(puzzle, box)
+    assert g.steps and g.steps_by_technique
+    for step in g.steps:  # sound deductions hold in every solution, the board among them
+        assert all(board[c] == d for c, d in step.placements)
+        assert all(board[c] != d for c, d in step.eliminations)
+    assert grade_many(puzzle[None], box)[0] == g
+
+
+def test_names_on_16x16_count_from_1_without_letters():
+    board = random_board(4, random.Random(7))
+    puzzle = board.copy()
+    puzzle[np.arange(0, 256, 3)] = 0
+    text = " ".join(s.explanation for s in grade(puzzle, 4).steps)
+    assert "r16c" in text or "c16" in text
+    assert all(ch not in text for ch in "ABCDEFG")
+
+
+def test_input_checks():
+    g = grade(Grid.puzzle(from_line(SINGLES_ONLY)))
+    assert g.level == "easy"
+    with pytest.raises(ValueError, match="81 cells"):
+        grade(np.zeros(80, dtype=np.int8), 3)
+    with pytest.raises(ValueError, match="digits of a 4x4"):
+        grade_many(np.full((1, 16), 5), 2)
+    with pytest.raises(ValueError, match="2-d array"):
+        grade_many(np.zeros(16), 2)
+    assert grade(from_line("1234341221434321"), 2).hardest == "none"

@@ -1,0 +1,234 @@
+"""Each technique on small hand-made candidate states: where it must fire (exact step) and where it must not.
+
+States are built directly: every cell blank with every candidate, then a few cells get chosen candidates and a
+few digits are confined to chosen cells. Each technique's ``find`` is called on its own, so easier techniques
+that would also apply to these artificial states do not get in the way.
+"""
+from __future__ import annotations
+
+import pytest
+
+from engine.grade import claiming, fish, hidden_single, hidden_subset, naked_single, naked_subset, pointing
+from engine.grade import simple_colouring, x_chain, xy_wing, xyz_wing
+from engine.grade.state import State, tables
+
+
+def cell(name: str, box: int = 3) -> int:
+    r, c = name[1:].split("c")
+    return (int(r) - 1) * box * box + int(c) - 1
+
+
+def make(box: int = 3, cands: dict[str, str] | None = None, only: dict[int, list[str]] | None = None) -> State:
+    """A state with every cell blank and every candidate, then ``cands={"r1c1": "12"}`` gives cells exactly
+    those candidates (digits as characters, or comma-separated numbers above 9) and ``only={5: [...]}`` leaves
+    digit 5 in the listed cells and nowhere else."""
+    t = tables(box)
+    state = State(t, [0] * t.ncells, [t.all_digits] * t.ncells)
+    for name, digits in (cands or {}).items():
+        values = digits.split(",") if "," in digits else list(digits)
+        state.cands[cell(name, box)] = sum(1 << (int(d) - 1) for d in values)
+    for digit, names in (only or {}).items():
+        keep = {cell(nm, box) for nm in names}
+        for c in range(t.ncells):
+            if c not in keep:
+                state.cands[c] &= ~(1 << (digit - 1))
+    return state
+
+
+def names(cells, box: int = 3) -> list[str]:
+    t = tables(box)
+    return [t.cell_name(c) for c in cells]
+
+
+def test_hidden_single_in_a_box_before_a_row():
+    # 5 has one place in box 6 (r4c7) and is everywhere outside the box, so rows and columns have no single
+    state = make(only={5: ["r4c7"] + [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)
+                                      if not (r in (4, 5, 6) and c in (7, 8, 9))]})
+    step = hidden_single.find(state)
+    assert step.explanation == "r4c7: hidden single 5 in box 6"
+    assert step.placements == ((cell("r4c7"), 5),) and step.rating == 1.2
+
+
+def test_hidden_single_in_a_row():
+    state = make(only={8: ["r2c9"] + [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if r != 2]})
+    step = hidden_single.find(state)
+    assert step.explanation == "r2c9: hidden single 8 in row 2" and step.rating == 1.5
+
+
+def test_hidden_single_not_when_every_digit_has_two_places():
+    assert hidden_single.find(make()) is None
+
+
+def test_naked_single():
+    step = naked_single.find(make(cands={"r2c3": "7", "r5c5": "4"}))
+    assert step.explanation == "r2c3: naked single 7" and step.placements == ((cell("r2c3"), 7),)
+    assert naked_single.find(make(cands={"r2c3": "17"})) is None
+
+
+def test_pointing():
+    box1 = [f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)]
+    rest = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if f"r{r}c{c}" not in box1]
+    step = pointing.find(make(only={4: ["r1c1", "r1c2"] + rest}))
+    assert step.explanation == ("pointing 4 in box 1 (r1c1, r1c2) along row 1: removes 4 from "
+                                "r1c4, r1c5, r1c6, r1c7, r1c8, r1c9")
+    assert sorted(step.eliminations) == [(cell(f"r1c{c}"), 4) for c in range(4, 10)]
+    # nothing left to remove in the row: no step
+    assert pointing.find(make(only={4: ["r1c1", "r1c2"] + [nm for nm in rest if nm[1] != "1"]})) is None
+
+
+def test_pointing_along_a_column():
+    everywhere = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
+    step = pointing.find(make(only={6: ["r4c5", "r6c5"] + [nm for nm in everywhere if nm[1] not in "456"]}))
+    assert "along column 5" in step.explanation and step.houses == (2 * 9 + 4, 9 + 4)
+    assert sorted(names(c for c, _ in step.eliminations)) == ["r1c5", "r2c5", "r3c5", "r7c5", "r8c5", "r9c5"]
+
+
+def test_claiming():
+    others = [f"r{r}c{c}" for r in range(2, 10) for c in range(1, 10)]
+    step = claiming.find(make(only={3: ["r1c1", "r1c3"] + others}))
+    assert step.explanation == ("claiming 3 in row 1 (r1c1, r1c3) inside box 1: removes 3 from "
+                                "r2c1, r2c2, r2c3, r3c1, r3c2, r3c3")
+    # spread over two boxes: no claim
+    assert claiming.find(make(only={3: ["r1c1", "r1c4"] + others})) is None
+
+
+def test_naked_pair_in_a_row():
+    step = naked_subset.find_pair(make(cands={"r1c1": "12", "r1c5": "12"}))
+    assert step.technique == "naked-pair" and step.rating == 3.0
+    assert step.explanation.startswith("naked pair 1,2 in r1c1, r1c5 (row 1): removes 1 from r1c2, r1c3")
+    assert sorted(step.eliminations) == sorted((cell(f"r1c{c}"), d) for c in (2, 3, 4, 6, 7, 8, 9) for d in (1, 2))
+
+
+def test_locked_pair_clears_row_and_box():
+    step = naked_subset.find_pair(make(cands={"r1c1": "12", "r1c2": "12"}))
+    assert "(row 1, box 1)" in step.explanation
+    cleared = {c for c, _ in step.eliminations}
+    assert cell("r2c3") in cleared and cell("r1c9") in cleared and cell("r2c4") not in cleared
+
+
+def test_naked_pair_not_with_three_digits():
+    assert naked_subset.find_pair(make(cands={"r1c1": "12", "r1c5": "13"})) is None
+
+
+def test_naked_triple_and_quad():
+    step = naked_subset.find_triple(make(cands={"r1c2": "12", "r4c2": "23", "r9c2": "13"}))
+    assert step.explanation.startswith("naked triple 1,2,3 in r1c2, r4c2, r9c2 (column 2): removes 1 from r2c2")
+    quad = make(cands={"r4c4": "12", "r4c5": "23", "r5c6": "34", "r6c4": "14"})
+    step = naked_subset.find_quad(quad)
+    assert step.technique == "naked-quad" and "(box 5)" in step.explanation
+    assert {c for c, _ in step.eliminations} == {cell(n) for n in ("r4c6", "r5c4", "r5c5", "r6c5", "r6c6")}
+    assert naked_subset.find_triple(make(cands={"r1c2": "12", "r4c2": "23", "r9c2": "14"})) is None
+
+
+def test_hidden_pair():
+    row = [f"r{r}c{c}" for r in range(2, 10) for c in range(1, 10)]
+    state = make(only={1: ["r1c1", "r1c5"] + row, 2: ["r1c1", "r1c5"] + row})
+    step = hidden_subset.find_pair(state)
+    assert step.explanation.startswith("hidden pair 1,2 in r1c1, r1c5 (row 1): removes 3 from r1c1, r1c5;")
+    assert sorted(step.eliminations) == sorted((cell(n), d) for n in ("r1c1", "r1c5") for d in range(3, 10))
+    state = make(only={1: ["r1c1", "r1c5"] + row, 2: ["r1c1", "r1c6"] + row})
+    assert hidden_subset.find_pair(state) is None
+
+
+def test_hidden_triple_and_quad():
+    col = [f"r{r}c{c}" for r in range(1, 10) for c in range(2, 10)]
+    state = make(only={4: ["r1c1", "r5c1"] + col, 5: ["r5c1", "r9c1"] + col, 6: ["r1c1", "r9c1"] + col})
+    step = hidden_subset.find_triple(state)
+    assert step.explanation.startswith("hidden triple 4,5,6 in r1c1, r5c1, r9c1 (column 1): removes 1 from")
+    assert {d for _, d in step.eliminations} == {1, 2, 3, 7, 8, 9}
+    out = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if not (r < 4 and c < 4)]
+    state = make(only={d: ["r1c1", "r2c2", "r3c3", "r1c3"] + out for d in (6, 7, 8, 9)})
+    step = hidden_subset.find_quad(state)
+    assert step.technique == "hidden-quad" and {d for _, d in step.eliminations} == {1, 2, 3, 4, 5}
+
+
+def test_x_wing():
+    others = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if r not in (2, 8)]
+    step = fish.find_x_wing(make(only={7: ["r2c3", "r2c5", "r8c3", "r8c5"] + others}))
+    assert step.explanation == ("X-Wing on 7 in rows 2,8 columns 3,5: removes 7 from r1c3, r1c5, r3c3, r3c5, "
+                                "r4c3, r4c5, r5c3, r5c5, r6c3, r6c5, r7c3, r7c5, r9c3, r9c5")
+    assert step.cells == tuple(cell(n) for n in ("r2c3", "r2c5", "r8c3", "r8c5"))
+    assert fish.find_x_wing(make(only={7: ["r2c3", "r2c5", "r8c3", "r8c6"] + others})) is None
+
+
+def test_x_wing_with_columns_as_base():
+    others = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if c not in (1, 9)]
+    step = fish.find_x_wing(make(only={2: ["r3c1", "r7c1", "r3c9", "r7c9"] + others}))
+    assert step.explanation.startswith("X-Wing on 2 in columns 1,9 rows 3,7: removes 2 from r3c2")
+
+
+def test_swordfish_and_jellyfish():
+    others = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if r not in (1, 5, 9)]
+    base = ["r1c1", "r1c4", "r5c4", "r5c7", "r9c1", "r9c7"]
+    step = fish.find_swordfish(make(only={9: base + others}))
+    assert step.explanation.startswith("Swordfish on 9 in rows 1,5,9 columns 1,4,7: removes 9 from r2c1, r2c4")
+    assert fish.find_swordfish(make(only={9: base[:-1] + ["r9c8"] + others})) is None
+    others = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if r not in (1, 3, 5, 7)]
+    base = ["r1c1", "r1c2", "r3c2", "r3c3", "r5c3", "r5c4", "r7c4", "r7c1"]
+    step = fish.find_jellyfish(make(only={1: base + others}))
+    assert step.explanation.startswith("Jellyfish on 1 in rows 1,3,5,7 columns 1,2,3,4: removes 1 from r2c1")
+
+
+def test_x_wing_on_16x16_and_25x25():
+    for box in (4, 5):
+        n = box * box
+        others = [f"r{r}c{c}" for r in range(1, n + 1) for c in range(1, n + 1) if r not in (2, n)]
+        state = make(box, only={n: ["r2c3", "r2c11", f"r{n}c3", f"r{n}c11"] + others})
+        step = fish.find_x_wing(state)
+        assert step.explanation.startswith(f"X-Wing on {n} in rows 2,{n} columns 3,11: removes {n} from r1c3, r1c11")
+        assert len(step.eliminations) == 2 * (n - 2)
+
+
+def test_hidden_single_names_on_16x16():
+    n = 16
+    state = make(4, only={13: ["r10c12"] + [f"r{r}c{c}" for r in range(1, n + 1) for c in range(1, n + 1)
+                                            if not (9 <= r <= 12 and 9 <= c <= 12)]})
+    assert hidden_single.find(state).explanation == "r10c12: hidden single 13 in box 11"
+
+
+def test_xy_wing():
+    state = make(cands={"r1c1": "12", "r1c5": "13", "r3c2": "23"})
+    step = xy_wing.find(state)
+    assert step.explanation == ("XY-Wing pivot r1c1 (1,2), pincers r1c5 (1,3), r3c2 (2,3): "
+                                "removes 3 from r1c2, r1c3, r3c4, r3c5, r3c6")
+    assert xy_wing.find(make(cands={"r1c1": "12", "r1c5": "13", "r3c2": "24"})) is None
+
+
+def test_xyz_wing():
+    step = xyz_wing.find(make(cands={"r1c1": "123", "r1c5": "13", "r2c2": "23"}))
+    assert step.explanation == ("XYZ-Wing pivot r1c1 (1,2,3), pincers r1c5 (1,3), r2c2 (2,3): "
+                                "removes 3 from r1c2, r1c3")
+    assert xyz_wing.find(make(cands={"r1c1": "123", "r1c5": "13", "r2c2": "24"})) is None
+
+
+def test_simple_colouring_wrap():
+    state = make(only={1: ["r1c1", "r1c5", "r5c5", "r5c2", "r2c2", "r3c3"]})
+    step = simple_colouring.find(state)
+    assert step.explanation == ("simple colouring on 1 (A: r1c1, r2c2, r5c5; B: r1c5, r5c2): r1c1 and r2c2 are "
+                                "both A and share a house, so A is false: removes 1 from r1c1, r2c2, r5c5")
+
+
+def test_simple_colouring_trap():
+    cells = ["r1c1", "r1c5", "r4c5", "r6c6", "r6c1", "r6c3", "r8c1", "r8c3", "r5c2"]
+    step = simple_colouring.find(make(only={1: cells}))
+    assert step.explanation == ("simple colouring on 1 (A: r1c1, r4c5; B: r1c5, r6c6): cells that see both "
+                                "colours: removes 1 from r6c1")
+    # a cluster with every cell coloured and no wrap leaves nothing to remove
+    assert simple_colouring.find(make(only={1: ["r1c1", "r1c5", "r5c5", "r5c2", "r3c3"]})) is None
+
+
+def test_x_chain_skyscraper():
+    cells = ["r1c1", "r7c1", "r3c4", "r7c4", "r7c7", "r1c5", "r1c6", "r3c2", "r3c3"]
+    step = x_chain.find(make(only={4: cells}))
+    assert step.explanation == ("X-chain on 4: r1c1=r7c1-r7c4=r3c4: one end holds 4, "
+                                "removes 4 from r1c5, r1c6, r3c2, r3c3")
+    assert x_chain.find(make(only={4: cells[:5]})) is None
+
+
+@pytest.mark.parametrize("finder", [hidden_single.find, naked_single.find, pointing.find, claiming.find,
+                                    naked_subset.find_pair, hidden_subset.find_quad, fish.find_jellyfish,
+                                    xy_wing.find, xyz_wing.find, simple_colouring.find, x_chain.find])
+def test_nothing_on_a_solved_grid(finder):
+    t = tables(2)
+    board = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    assert finder(State(t, board, [0] * 16)) is None
