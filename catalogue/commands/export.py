@@ -1,0 +1,131 @@
+"""catalogue export: one board and its puzzle in any format: text, line, block, rcv, box drawing, JSON, SVG.
+
+Like `query`, this sits on a start-up budget (<= 300 ms from the shell): typer only at import time; the
+database layer and engine.formats (numpy) load when the command runs, and only if the format needs them.
+"""
+from __future__ import annotations
+
+import enum
+import math
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..config import DbOption, OutOption
+from ..errors import UsageError, UserError, report
+
+
+class ExportFormat(str, enum.Enum):
+    txt = "txt"
+    line = "line"
+    block = "block"
+    rcv = "rcv"
+    pretty = "pretty"
+    json = "json"
+    svg = "svg"
+
+
+#: formats that show both puzzle and solution when neither --puzzle nor --solution is given
+BOTH_BY_DEFAULT = {ExportFormat.pretty, ExportFormat.svg, ExportFormat.json}
+
+
+def board_record(board: dict) -> dict:
+    """`--format json` without --puzzle/--solution: the board, its puzzle and everything known about them."""
+    import json
+
+    record = {key: board[key] for key in ("number", "size", "equivalence", "method", "seed", "restarts",
+                                          "generate_seconds", "run_id")}
+    puzzle = board["puzzle"] or {}
+    record["puzzle"] = puzzle.get("puzzle")
+    record["solution"] = board["board"]
+    for key, value in puzzle.items():
+        if key != "puzzle":
+            record[key] = value
+    if record.get("techniques"):
+        record["techniques"] = json.loads(record["techniques"])
+    return record
+
+
+def render(board: dict, fmt: ExportFormat, show: str) -> str:
+    """The exported text; ``show`` is "puzzle", "solution" or "both"."""
+    puzzle_line = board["puzzle"]["puzzle"] if board["puzzle"] else None
+    solution_line = board["board"]
+    if fmt is ExportFormat.json and show == "both":
+        import json
+
+        return json.dumps(board_record(board), indent=2)
+    if fmt is ExportFormat.line:  # the stored text itself: `--solution` prints exactly the board's line
+        return solution_line if show == "solution" else puzzle_line
+
+    from engine import formats
+
+    box = math.isqrt(board["size"])
+    puzzle = formats.from_line(puzzle_line, box) if puzzle_line is not None else None
+    solution = formats.from_line(solution_line, box)
+    if fmt is ExportFormat.svg:  # a printable page: the puzzle, and its solution in a second grid beside it
+        n = board["size"]
+        if show == "solution":
+            return formats.to_svg(solution, box, title=f"board {board['number']}: {n}x{n} solution")
+        title = f"board {board['number']}: {n}x{n} puzzle, {board['puzzle']['clues']} clues"
+        if show == "both":
+            return formats.to_svg(puzzle, box, solution=solution, beside=True, title=f"{title}, with solution")
+        return formats.to_svg(puzzle, box, title=title)
+    if show == "both":  # pretty: the puzzle, then its solution
+        return "\n".join((f"board {board['number']}: puzzle, {board['puzzle']['clues']} clues",
+                          formats.write(puzzle, fmt.value, box).rstrip("\n"), "",
+                          f"board {board['number']}: solution",
+                          formats.write(solution, fmt.value, box).rstrip("\n")))
+    return formats.write(puzzle if show == "puzzle" else solution, fmt.value, box)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("export")
+    def export(
+        number: Annotated[int, typer.Argument(metavar="ID", help="The board number (0, 1, 2, ...).")],
+        fmt: Annotated[ExportFormat, typer.Option("--format", help="Output format.")] = ExportFormat.txt,
+        puzzle: Annotated[bool, typer.Option("--puzzle", help="Only the puzzle (the default for most formats).")]
+        = False,
+        solution: Annotated[bool, typer.Option("--solution", help="Only the solution: the complete board.")]
+        = False,
+        output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE", dir_okay=False,
+                                                       help="Write to FILE (whole or not at all), not stdout.")]
+        = None,
+        db: DbOption = None,
+        out: OutOption = None,
+    ) -> None:
+        """Print one board and its puzzle.
+
+        By default the puzzle; pretty, svg and json show the puzzle and its solution unless --puzzle or
+        --solution says otherwise. `--format line --solution` prints exactly the board's line.
+        """
+        if puzzle and solution:
+            raise UsageError("--puzzle and --solution exclude each other: give one, or neither")
+        show = "solution" if solution else "puzzle" if puzzle or fmt not in BOTH_BY_DEFAULT else "both"
+
+        from ..config import resolve
+        from ..db import reading
+        from ..repository import get_board
+
+        settings = resolve(db, out)
+        with reading(settings) as conn:
+            board = get_board(conn, number)
+        if board is None:
+            raise UserError(f"no board number {number} in {settings.db_label}")
+        if board["puzzle"] is None and show != "solution":
+            raise UserError(f"board {number} has no puzzle in {settings.db_label}: use --solution for the board")
+        try:
+            text = render(board, fmt, show)
+        except ValueError as e:  # a row edited by hand, or written by a broken version: say so, no traceback
+            raise UserError(f"board {number} in {settings.db_label} cannot be read: {e}") from None
+        text = text if text.endswith("\n") else text + "\n"
+        if output is None:
+            typer.echo(text, nl=False)
+            return
+        from ..io import write_atomic
+
+        try:
+            write_atomic(output, text)
+        except OSError as e:
+            raise UserError(f"{output}: cannot write ({e.strerror})") from None
+        report(f"wrote board {number} ({fmt.value}) to {output}")

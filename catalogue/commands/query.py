@@ -1,0 +1,128 @@
+"""catalogue query: list puzzles from the catalogue by clue count, size, method, grade; sorted and limited.
+
+Start-up time is part of this command's contract (<= 200 ms on a 50,000-board catalogue, bench/bench_query.py),
+so the module imports only typer at load time; SQLAlchemy and the repository are imported when it runs.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import typer
+
+from ..config import DbOption, OutOption
+from ..errors import UsageError, report
+
+#: --order-by choices: exactly the keys of catalogue.repository.ORDER_KEYS (kept here so that `--help` and
+#: parsing do not import SQLAlchemy; tests/test_query_cli.py checks the two agree)
+ORDER_CHOICES = ("number", "size", "clues", "nodes", "guesses", "backtracks", "checks", "max_depth",
+                 "solve_seconds", "carve_checks", "carve_seconds", "score", "level")
+DEFAULT_LIMIT = 100
+
+#: the columns of the default table (all fields are in csv and json); solve time in milliseconds, for people
+TABLE_FIELDS = ("number", "size", "clues", "nodes", "guesses", "backtracks", "max_depth", "solve_ms",
+                "level", "score", "hardest", "puzzle")
+
+
+class QueryFormat(str, enum.Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    line = "line"
+
+
+OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_CHOICES}, type=str)
+
+
+class Equivalence(str, enum.Enum):
+    d4 = "d4"
+    full = "full"
+    none = "none"
+
+
+class Level(str, enum.Enum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    expert = "expert"
+    extreme = "extreme"
+
+
+def render(rows: list[dict], fmt: str) -> str:
+    """The text of a query result in ``fmt`` (no trailing newline for an empty table or line list)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps(rows, indent=2)
+    if fmt == "line":
+        return "\n".join(row["puzzle"] for row in rows)
+    if fmt == "csv":
+        import csv
+        import io
+
+        from ..repository import RESULT_FIELDS
+
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=RESULT_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return buffer.getvalue().rstrip("\n")
+    if not rows:
+        return ""
+    from tabulate import tabulate
+
+    table = [[round(row["solve_seconds"] * 1000, 3) if field == "solve_ms" else row[field]
+              for field in TABLE_FIELDS] for row in rows]
+    return tabulate(table, headers=TABLE_FIELDS, floatfmt="g", missingval="-")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("query")
+    def query(
+        min_clues: Annotated[Optional[int], typer.Option("--min-clues", min=0, metavar="A",
+                                                         help="Only puzzles with at least A clues.")] = None,
+        max_clues: Annotated[Optional[int], typer.Option("--max-clues", min=0, metavar="B",
+                                                         help="Only puzzles with at most B clues.")] = None,
+        size: Annotated[Optional[int], typer.Option("--size", min=1, metavar="N",
+                                                    help="Only N x N boards (4, 9, 16, ...).")] = None,
+        equivalence: Annotated[Optional[Equivalence], typer.Option(
+            help="Only boards made unique under this equivalence.")] = None,
+        method: Annotated[Optional[str], typer.Option(
+            metavar="NAME", help="Only boards from this generator (wfc, backtrack, pattern).")] = None,
+        level: Annotated[Optional[Level], typer.Option(help="Only puzzles graded at this level.")] = None,
+        technique: Annotated[Optional[str], typer.Option(
+            metavar="NAME", help="Only puzzles whose hardest technique is NAME (e.g. x-wing).")] = None,
+        order_by: Annotated[OrderKey, typer.Option("--order-by", help="Sort key.")] = OrderKey.number,
+        desc: Annotated[bool, typer.Option("--desc", help="Sort in descending order.")] = False,
+        limit: Annotated[int, typer.Option(
+            min=0, metavar="N", help="At most N puzzles; 0 for all.")] = DEFAULT_LIMIT,
+        fmt: Annotated[QueryFormat, typer.Option("--format", help="Output format.")] = QueryFormat.table,
+        db: DbOption = None,
+        out: OutOption = None,
+    ) -> None:
+        """List puzzles with their board number, clue count, solver metrics and grade.
+
+        json and csv records carry every field, including the puzzle and its solution in the line format;
+        `--format line` prints only the puzzles, one per line. An empty result is not an error.
+        """
+        if min_clues is not None and max_clues is not None and min_clues > max_clues:
+            raise UsageError(f"--min-clues {min_clues} is above --max-clues {max_clues}")
+        from ..config import resolve
+        from ..db import reading
+        from ..repository import query_puzzles
+
+        with reading(resolve(db, out)) as conn:
+            # one row more than asked tells whether the default limit cut the result short
+            rows = query_puzzles(conn, min_clues=min_clues, max_clues=max_clues, size=size,
+                                 equivalence=equivalence.value if equivalence else None, method=method,
+                                 level=level.value if level else None, technique=technique,
+                                 order_by=order_by.value, desc=desc, limit=(limit + 1) if limit else None)
+        truncated = bool(limit) and len(rows) > limit
+        rows = rows[:limit] if limit else rows
+        text = render(rows, fmt.value)
+        if text:
+            typer.echo(text)
+        if not rows:
+            report("no puzzles match")
+        elif truncated and limit == DEFAULT_LIMIT:
+            report(f"showing the first {limit} puzzles: --limit N for more, --limit 0 for all")

@@ -1,0 +1,129 @@
+"""The catalogue's tables as SQLAlchemy 2.x typed models: runs, boards and the puzzles carved from them.
+
+The schema is binding (see the README's storage section); migrations in ``migrations/versions`` build exactly
+these tables, and a test runs ``alembic check`` to prove models and migrations agree.
+
+- ``boards.number`` is the public id: 0, 1, 2, ... contiguous, assigned by the writer as ``max(number) + 1``
+  while it holds the database write lock (``catalogue.db.write_transaction``), never from a sequence, because
+  PostgreSQL sequences leave gaps after conflicts and rollbacks. ``boards.id`` is a surrogate and may have gaps.
+- ``boards.key`` is the line text of the board's canonical representative under ``equivalence``; the UNIQUE
+  constraint on (size, equivalence, key) is what rejects duplicates, also across processes.
+- Grids are stored in the line format (``engine.formats.to_line``): n*n symbols, ``.`` for blanks.
+- JSON fields (``parameters``, ``stage_stats``, ``techniques``) are JSON text, so SQLite and PostgreSQL store
+  the same bytes.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Optional
+
+from sqlalchemy import (BigInteger, CheckConstraint, DateTime, Float, ForeignKey, Integer, MetaData, String,
+                        Text, UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: constraint and index names are derived, not left to each database, so migrations can name what they alter
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+#: the states of a fill run; `exhausted` means the space of classes ran out (e.g. 4x4) before the count
+RUN_STATUSES = ("running", "completed", "interrupted", "failed", "exhausted")
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Run(Base):
+    """One `catalogue fill`: its parameters (to reproduce it), its counts and its throughput."""
+
+    __tablename__ = "runs"
+    __table_args__ = (
+        CheckConstraint("status IN ('running', 'completed', 'interrupted', 'failed', 'exhausted')",
+                        name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[Optional[dt.datetime]] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(16), default="running")
+    program_version: Mapped[str] = mapped_column(String(32))
+    command: Mapped[str] = mapped_column(Text)
+    size: Mapped[int] = mapped_column(Integer)
+    method: Mapped[str] = mapped_column(String(32))
+    equivalence: Mapped[str] = mapped_column(String(16))
+    symmetry: Mapped[str] = mapped_column(String(16))
+    target_clues: Mapped[Optional[int]] = mapped_column(Integer)
+    #: `fill --level L`: the grade carving aimed for (added with the grading columns, migration 0002)
+    level: Mapped[Optional[str]] = mapped_column(String(16))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    generators: Mapped[int] = mapped_column(Integer)
+    checkers: Mapped[int] = mapped_column(Integer)
+    queue_size: Mapped[int] = mapped_column(Integer)
+    parameters: Mapped[str] = mapped_column(Text, default="{}")
+    generated: Mapped[int] = mapped_column(Integer, default=0)
+    accepted: Mapped[int] = mapped_column(Integer, default=0)
+    duplicates: Mapped[int] = mapped_column(Integer, default=0)
+    contradictions: Mapped[int] = mapped_column(Integer, default=0)
+    elapsed_seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    stage_stats: Mapped[str] = mapped_column(Text, default="{}")
+    #: the highest board number whose N.txt this run wrote (None before its first file)
+    files_through: Mapped[Optional[int]] = mapped_column(Integer)
+
+
+class Board(Base):
+    """A complete grid, unique in the catalogue up to its equivalence."""
+
+    __tablename__ = "boards"
+    __table_args__ = (UniqueConstraint("size", "equivalence", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    number: Mapped[int] = mapped_column(Integer, unique=True)
+    size: Mapped[int] = mapped_column(Integer)
+    equivalence: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(Text)
+    board: Mapped[str] = mapped_column(Text)
+    method: Mapped[str] = mapped_column(String(32))
+    #: `generate(box, seed)` with this method remakes the board
+    seed: Mapped[int] = mapped_column(BigInteger)
+    restarts: Mapped[int] = mapped_column(Integer, default=0)
+    generate_seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id"))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Puzzle(Base):
+    """Givens carved from a board, with how hard they were to carve, to solve, and (0002) to solve by hand."""
+
+    __tablename__ = "puzzles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    board_number: Mapped[int] = mapped_column(ForeignKey("boards.number"), index=True)
+    puzzle: Mapped[str] = mapped_column(Text)
+    clues: Mapped[int] = mapped_column(Integer, index=True)
+    symmetry: Mapped[str] = mapped_column(String(16))
+    target_clues: Mapped[Optional[int]] = mapped_column(Integer)
+    carve_seed: Mapped[int] = mapped_column(BigInteger)
+    carve_checks: Mapped[int] = mapped_column(Integer)
+    carve_seconds: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+    # solver metrics (engine/solvers/base.py defines them) of the fast solver on this puzzle
+    nodes: Mapped[int] = mapped_column(Integer)
+    guesses: Mapped[int] = mapped_column(Integer)
+    backtracks: Mapped[int] = mapped_column(Integer)
+    checks: Mapped[int] = mapped_column(Integer)
+    max_depth: Mapped[int] = mapped_column(Integer)
+    solve_seconds: Mapped[float] = mapped_column(Float)
+    # human-style grade (migration 0002); None for puzzles stored before grading existed
+    level: Mapped[Optional[str]] = mapped_column(String(16), index=True)
+    score: Mapped[Optional[float]] = mapped_column(Float)
+    hardest: Mapped[Optional[str]] = mapped_column(String(32), index=True)
+    techniques: Mapped[Optional[str]] = mapped_column(Text)

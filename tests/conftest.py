@@ -1,0 +1,163 @@
+"""Shared fixtures: real catalogue databases (a SQLite file, a fresh PostgreSQL schema) and sample rows.
+
+``pg_url`` gives each test its own schema in the database ``test`` on 127.0.0.1:5432 (user postgres), selected
+through the connection's ``search_path``, and drops it afterwards; it skips only when no server answers.
+``catalogue_url`` runs a test on both.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+
+PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    """A SQLite catalogue file that does not exist yet (the first open creates and migrates it)."""
+    return f"sqlite:///{tmp_path / 'catalogue.db'}"
+
+
+def _pg_admin_engine():
+    from sqlalchemy import create_engine
+
+    return create_engine(PG_SERVER, connect_args={"connect_timeout": 3}, isolation_level="AUTOCOMMIT")
+
+
+@pytest.fixture
+def pg_url():
+    """A PostgreSQL URL whose default schema is new and empty; dropped after the test."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import OperationalError
+
+    admin = _pg_admin_engine()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except OperationalError as e:
+        admin.dispose()
+        pytest.skip(f"no PostgreSQL server answers at 127.0.0.1:5432 ({str(e.orig).strip().splitlines()[0]})")
+    try:
+        # every connection made from this URL sees the new schema first: tables, alembic_version, all of it
+        yield f"{PG_SERVER}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def catalogue_url(request) -> str:
+    """The same test on a SQLite file and on PostgreSQL."""
+    if request.param == "postgresql":
+        request.applymarker(pytest.mark.postgres)
+        return request.getfixturevalue("pg_url")
+    return request.getfixturevalue("sqlite_url")
+
+
+# --- sample rows -----------------------------------------------------------------------------------------
+
+def pattern_board(box: int, shift: int = 0) -> str:
+    """A valid complete board in the line format: the classic band pattern with its digits relabelled.
+
+    Cell (r, c) holds ((r mod box) * box + r div box + c) mod n, then digit d becomes (d + shift) mod n + 1.
+    """
+    from engine.formats import SYMBOLS
+
+    n = box * box
+    return "".join(SYMBOLS[((r % box) * box + r // box + c + shift) % n + 1] for r in range(n) for c in range(n))
+
+
+def carve_line(board: str, keep_every: int, offset: int = 0) -> str:
+    """Givens for the read-side tests: keep every k-th cell (not a unique puzzle; these tests only read)."""
+    return "".join(ch if (i + offset) % keep_every == 0 else "." for i, ch in enumerate(board))
+
+
+#: puzzles of the sample catalogue: (board number, box, clue step, nodes, guesses, level, score, hardest)
+SAMPLE = [
+    (0, 3, 3, 120, 4, "easy", 1.5, "hidden-single"),
+    (1, 3, 4, 480, 30, "hard", 4.2, "x-wing"),
+    (2, 3, 2, 90, 0, "easy", 1.2, "naked-single"),
+    (3, 2, 2, 7, 0, None, None, None),
+    (4, 3, 4, 480, 12, "expert", 6.1, "xy-wing"),
+]
+
+
+def sample_rows() -> list[dict]:
+    """The sample puzzles as the query API returns them (before the database adds anything)."""
+    rows = []
+    for number, box, step, nodes, guesses, level, score, hardest in SAMPLE:
+        board = pattern_board(box, shift=number)
+        puzzle = carve_line(board, step, offset=number)
+        rows.append({
+            "number": number, "size": box * box, "equivalence": "d4" if box == 3 else "none",
+            "method": "wfc" if number % 2 == 0 else "backtrack",
+            "clues": sum(ch != "." for ch in puzzle), "symmetry": "none",
+            "nodes": nodes, "guesses": guesses, "backtracks": guesses // 2, "checks": nodes * 3,
+            "max_depth": guesses // 3, "solve_seconds": nodes / 1e6, "carve_checks": 50 + number,
+            "carve_seconds": 0.001 * (number + 1), "level": level, "score": score, "hardest": hardest,
+            "puzzle": puzzle, "solution": board,
+        })
+    return rows
+
+
+def fill_sample(url: str) -> list[dict]:
+    """Open (and migrate) the catalogue at ``url``, insert the sample through the models; return sample_rows()."""
+    import json
+
+    from sqlalchemy.orm import Session
+
+    from catalogue.config import resolve
+    from catalogue.db import open_catalogue
+    from catalogue.models import Board, Puzzle, Run
+
+    rows = sample_rows()
+    engine = open_catalogue(resolve(url))
+    started = dt.datetime(2024, 6, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
+    with Session(engine) as session, session.begin():
+        run = Run(started_at=started, finished_at=started + dt.timedelta(seconds=2), status="completed",
+                  program_version="0.1.0", command="catalogue fill --count 5", size=9, method="wfc",
+                  equivalence="d4", symmetry="none", seed=42, generators=2, checkers=2, queue_size=64,
+                  parameters="{}", generated=9, accepted=5, duplicates=3, contradictions=1,
+                  elapsed_seconds=2.0, stage_stats=json.dumps({"generate": {"items": 9}}), files_through=4)
+        session.add(run)
+        session.flush()
+        for row in rows:
+            session.add(Board(number=row["number"], size=row["size"], equivalence=row["equivalence"],
+                              key=row["solution"], board=row["solution"], method=row["method"],
+                              seed=1000 + row["number"], restarts=row["number"], generate_seconds=0.01,
+                              run_id=run.id, created_at=started))
+        session.flush()
+        for row in rows:
+            techniques = json.dumps({row["hardest"]: 1}) if row["hardest"] else None
+            session.add(Puzzle(board_number=row["number"], puzzle=row["puzzle"], clues=row["clues"],
+                               symmetry="none", target_clues=None, carve_seed=7, carve_checks=row["carve_checks"],
+                               carve_seconds=row["carve_seconds"], attempts=1,
+                               **{k: row[k] for k in ("nodes", "guesses", "backtracks", "checks", "max_depth",
+                                                      "solve_seconds", "level", "score", "hardest")},
+                               techniques=techniques))
+    engine.dispose()
+    return rows
+
+
+@pytest.fixture
+def sample_url(catalogue_url) -> str:
+    """A catalogue (SQLite and PostgreSQL) holding the five sample puzzles."""
+    fill_sample(catalogue_url)
+    return catalogue_url
+
+
+@pytest.fixture
+def sample_sqlite(sqlite_url) -> str:
+    """The sample catalogue on SQLite only (CLI tests, where the database does not change the output)."""
+    fill_sample(sqlite_url)
+    return sqlite_url
+
+
+@pytest.fixture
+def fill_catalogue():
+    """``fill_sample`` as a fixture, for tests that insert the sample into a catalogue they prepared."""
+    return fill_sample

@@ -1,0 +1,141 @@
+"""`catalogue export` through the real CLI app: each format, puzzle / solution / both, files, and errors."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from catalogue.cli import app
+from engine import formats
+
+from conftest import sample_rows
+
+runner = CliRunner()
+ROWS = sample_rows()
+
+
+def export(url, *args):
+    return runner.invoke(app, ["export", "--db", url, *args])
+
+
+def cells(line):
+    return formats.from_line(line)
+
+
+def test_line_solution_is_exactly_the_board(sample_sqlite):
+    result = export(sample_sqlite, "4", "--format", "line", "--solution")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, ROWS[4]["solution"] + "\n", "")
+
+
+@pytest.mark.postgres
+def test_line_solution_on_postgresql(pg_url, fill_catalogue):
+    fill_catalogue(pg_url)
+    result = export(pg_url, "1", "--format", "line", "--solution")
+    assert (result.exit_code, result.stdout) == (0, ROWS[1]["solution"] + "\n")
+
+
+def test_default_is_the_puzzle_as_txt(sample_sqlite):
+    result = export(sample_sqlite, "3")
+    assert (result.exit_code, result.stdout) == (0, "0103\n0301\n0204\n0402\n")
+    assert export(sample_sqlite, "3", "--solution").stdout == "4123\n2341\n1234\n3412\n"
+    assert export(sample_sqlite, "3", "--format", "line").stdout == ".1.3.3.1.2.4.4.2\n"
+
+
+@pytest.mark.parametrize("fmt", ["txt", "line", "block", "rcv", "json"])
+@pytest.mark.parametrize("which", ["--puzzle", "--solution"])
+def test_each_text_format_is_the_formats_writer_and_reads_back(sample_sqlite, fmt, which):
+    row = ROWS[0]
+    grid = cells(row["puzzle"] if which == "--puzzle" else row["solution"])
+    result = export(sample_sqlite, "0", "--format", fmt, which)
+    assert result.exit_code == 0
+    assert result.stdout == formats.write(grid, fmt, 3).rstrip("\n") + "\n"
+    (parsed,) = formats.parse(result.stdout, "<export>", fmt=fmt)
+    assert np.array_equal(parsed.grid.cells, grid)
+
+
+def test_pretty_shows_both_unless_told(sample_sqlite):
+    result = export(sample_sqlite, "3", "--format", "pretty")
+    puzzle, solution = cells(ROWS[3]["puzzle"]), cells(ROWS[3]["solution"])
+    assert result.stdout == (f"board 3: puzzle, 8 clues\n{formats.write(puzzle, 'pretty', 2)}\n\n"
+                             f"board 3: solution\n{formats.write(solution, 'pretty', 2)}\n")
+    assert export(sample_sqlite, "3", "--format", "pretty", "--puzzle").stdout == \
+        formats.write(puzzle, "pretty", 2) + "\n"
+
+
+def test_json_record_has_board_puzzle_and_metrics(sample_sqlite):
+    result = export(sample_sqlite, "1", "--format", "json")
+    record = json.loads(result.stdout)
+    row = ROWS[1]
+    assert {k: record[k] for k in ("number", "size", "equivalence", "method", "seed", "puzzle", "solution",
+                                   "clues", "nodes", "guesses", "level", "score", "hardest", "techniques")} == {
+        "number": 1, "size": 9, "equivalence": "d4", "method": "backtrack", "seed": 1001,
+        "puzzle": row["puzzle"], "solution": row["solution"], "clues": 20, "nodes": 480, "guesses": 30,
+        "level": "hard", "score": 4.2, "hardest": "x-wing", "techniques": {"x-wing": 1}}
+
+
+@pytest.mark.parametrize("which, title, grids", [
+    ([], "board 0: 9x9 puzzle, 27 clues, with solution", 2),
+    (["--puzzle"], "board 0: 9x9 puzzle, 27 clues", 1),
+    (["--solution"], "board 0: 9x9 solution", 1),
+])
+def test_svg_is_a_printable_picture(sample_sqlite, which, title, grids):
+    result = export(sample_sqlite, "0", "--format", "svg", *which)
+    assert result.exit_code == 0
+    svg = result.stdout
+    assert svg.startswith("<svg xmlns=\"http://www.w3.org/2000/svg\"") and svg.endswith("</svg>\n")
+    assert f"<title>{title}</title>" in svg and svg.count('<g class="grid"') == grids
+
+
+def test_output_file_is_written_whole(sample_sqlite, tmp_path):
+    target = tmp_path / "pages" / "board.svg"
+    result = export(sample_sqlite, "2", "--format", "svg", "-o", str(target))
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr == f"catalogue: wrote board 2 (svg) to {target}\n"
+    assert target.read_text() == export(sample_sqlite, "2", "--format", "svg").stdout
+    assert [p.name for p in target.parent.iterdir()] == ["board.svg"]  # no temp file left behind
+
+
+def test_unknown_id_is_one_line_exit_1(sample_sqlite):
+    path = sample_sqlite.removeprefix("sqlite:///")
+    for number in ("123", "99999999999", "-1"):
+        result = export(sample_sqlite, "--", number)
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr == f"catalogue: no board number {number} in {path}\n"
+
+
+def test_bad_ids_and_flags_are_usage_errors(sample_sqlite):
+    assert export(sample_sqlite, "abc").exit_code == 2
+    assert export(sample_sqlite, "1", "--format", "png").exit_code == 2
+    result = export(sample_sqlite, "1", "--puzzle", "--solution")
+    assert result.exit_code == 2
+    assert result.stderr == "catalogue: --puzzle and --solution exclude each other: give one, or neither\n"
+
+
+def test_board_without_a_puzzle(sample_sqlite):
+    from sqlalchemy import insert
+
+    from catalogue.db import make_engine
+    from catalogue.models import Board
+
+    board = ROWS[3]["solution"][::-1]  # reversing a valid board keeps it valid
+    engine = make_engine(sample_sqlite)
+    with engine.begin() as conn:
+        conn.execute(insert(Board).values(number=5, size=4, equivalence="none", key=board, board=board,
+                                          method="wfc", seed=5, restarts=0, generate_seconds=0.0, run_id=1))
+    engine.dispose()
+    result = export(sample_sqlite, "5")
+    assert result.exit_code == 1 and "board 5 has no puzzle" in result.stderr
+    assert export(sample_sqlite, "5", "--format", "line", "--solution").stdout == board + "\n"
+
+
+def test_a_damaged_row_is_one_line(sample_sqlite):
+    import sqlite3
+
+    path = sample_sqlite.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE boards SET board = 'not a board' WHERE number = 2")
+    result = export(sample_sqlite, "2", "--format", "pretty")
+    assert result.exit_code == 1 and result.stderr.startswith(f"catalogue: board 2 in {path} cannot be read: ")
+    assert result.stderr.count("\n") == 1

@@ -1,0 +1,149 @@
+"""`catalogue query` through the real CLI app: exact output per format, errors, and hostile input."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from catalogue.cli import app
+from catalogue.commands.query import DEFAULT_LIMIT, ORDER_CHOICES
+from catalogue.repository import ORDER_KEYS
+
+from conftest import sample_rows
+
+runner = CliRunner()
+
+
+def query(url, *args, env=None):
+    return runner.invoke(app, ["query", "--db", url, *args], env=env)
+
+
+def test_json_is_every_record_with_every_field(sample_sqlite):
+    result = query(sample_sqlite, "--format", "json")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout == json.dumps(sample_rows(), indent=2) + "\n"
+
+
+@pytest.mark.postgres
+def test_json_on_postgresql(pg_url, fill_catalogue):
+    fill_catalogue(pg_url)
+    result = query(pg_url, "--format", "json", "--order-by", "clues", "--desc")
+    assert result.exit_code == 0
+    assert [r["number"] for r in json.loads(result.stdout)] == [2, 0, 4, 1, 3]
+
+
+def test_csv_exact(sample_sqlite):
+    result = query(sample_sqlite, "--format", "csv", "--size", "4")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "number,size,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,solve_seconds,"
+        "carve_checks,carve_seconds,level,score,hardest,puzzle,solution\n"
+        "3,4,none,backtrack,8,none,7,0,0,21,0,7e-06,53,0.004,,,,.1.3.3.1.2.4.4.2,4123234112343412\n")
+
+
+def test_line_is_puzzles_only(sample_sqlite):
+    result = query(sample_sqlite, "--format", "line", "--min-clues", "21", "--order-by", "clues")
+    assert result.exit_code == 0
+    rows = {r["number"]: r["puzzle"] for r in sample_rows()}
+    assert result.stdout == f"{rows[4]}\n{rows[0]}\n{rows[2]}\n"
+
+
+def test_table_exact(sample_sqlite):
+    result = query(sample_sqlite, "--level", "hard", "--technique", "x-wing")
+    assert result.exit_code == 0
+    puzzle = sample_rows()[1]["puzzle"]
+    assert result.stdout.splitlines() == [
+        "  number    size    clues    nodes    guesses    backtracks    max_depth    solve_ms  level      score"
+        "  hardest    puzzle",
+        "--------  ------  -------  -------  ---------  ------------  -----------  ----------  -------  -------"
+        "  ---------  " + "-" * 81,
+        "       1       9       20      480         30            15           10        0.48  hard         4.2"
+        "  x-wing     " + puzzle,
+    ]
+
+
+@pytest.mark.parametrize("fmt, stdout", [("table", ""), ("line", ""), ("json", "[]\n"),
+                                         ("csv", None)])
+def test_empty_result_is_not_an_error(sample_sqlite, fmt, stdout):
+    result = query(sample_sqlite, "--min-clues", "80", "--format", fmt)
+    assert result.exit_code == 0
+    assert result.stderr == "catalogue: no puzzles match\n"
+    if stdout is not None:
+        assert result.stdout == stdout
+    else:
+        assert result.stdout.count("\n") == 1 and result.stdout.startswith("number,size,")
+
+
+def test_a_new_catalogue_is_created_and_empty(tmp_path):
+    result = query(str(tmp_path / "new" / "cat.db"), "--format", "json")
+    assert (result.exit_code, result.stdout) == (0, "[]\n")
+    assert (tmp_path / "new" / "cat.db").is_file()
+
+
+def test_bad_order_key_is_a_usage_error(sample_sqlite):
+    result = query(sample_sqlite, "--order-by", "clues; DROP TABLE boards")
+    assert result.exit_code == 2 and "Invalid value for '--order-by'" in result.stderr
+    assert query(sample_sqlite, "--format", "line").stdout.count("\n") == 5
+
+
+@pytest.mark.parametrize("option, value", [("--method", "wfc' OR '1'='1"),
+                                           ("--technique", "x'); DROP TABLE puzzles; --")])
+def test_injection_in_a_filter_is_harmless(sample_sqlite, option, value):
+    result = query(sample_sqlite, option, value, "--format", "json")
+    assert (result.exit_code, result.stdout) == (0, "[]\n")
+    assert query(sample_sqlite, "--format", "line").stdout.count("\n") == 5
+
+
+def test_min_above_max_is_a_usage_error(sample_sqlite):
+    result = query(sample_sqlite, "--min-clues", "30", "--max-clues", "20")
+    assert result.exit_code == 2
+    assert result.stderr == "catalogue: --min-clues 30 is above --max-clues 20\n"
+
+
+def test_environment_variable_names_the_catalogue(sample_sqlite):
+    result = runner.invoke(app, ["query", "--format", "line", "--size", "4"], env={"CATALOGUE_DB": sample_sqlite})
+    assert (result.exit_code, result.stdout) == (0, sample_rows()[3]["puzzle"] + "\n")
+
+
+def test_default_limit_says_when_it_cut(sqlite_url, fill_catalogue):
+    from sqlalchemy import insert
+
+    from catalogue.db import make_engine
+    from catalogue.models import Puzzle
+
+    fill_catalogue(sqlite_url)
+    row = sample_rows()[0]
+    engine = make_engine(sqlite_url)
+    with engine.begin() as conn:  # 100 more copies of puzzle 0 on board 0
+        conn.execute(insert(Puzzle), [dict(board_number=0, puzzle=row["puzzle"], clues=row["clues"], symmetry="none",
+                                           carve_seed=1, carve_checks=1, carve_seconds=0.0, nodes=1, guesses=0,
+                                           backtracks=0, checks=0, max_depth=0, solve_seconds=0.0)] * DEFAULT_LIMIT)
+    engine.dispose()
+    cut = query(sqlite_url, "--format", "line")
+    assert cut.stdout.count("\n") == DEFAULT_LIMIT
+    assert cut.stderr == (f"catalogue: showing the first {DEFAULT_LIMIT} puzzles: --limit N for more, "
+                          "--limit 0 for all\n")
+    everything = query(sqlite_url, "--format", "line", "--limit", "0")
+    assert (everything.stdout.count("\n"), everything.stderr) == (DEFAULT_LIMIT + 5, "")
+    assert query(sqlite_url, "--format", "line", "--limit", "3").stderr == ""
+
+
+def test_unreachable_database_is_one_line():
+    result = query("postgresql://postgres@127.0.0.1:1/test")
+    assert result.exit_code == 1
+    assert result.stderr == ("catalogue: cannot open database postgresql+psycopg://postgres@127.0.0.1:1/test: "
+                             "connection refused\n")
+
+
+def test_order_choices_are_the_repository_keys():
+    assert set(ORDER_CHOICES) == set(ORDER_KEYS)
+
+
+@pytest.mark.parametrize("command", [["query"], ["export"], ["stats"], ["db"], ["db", "upgrade"],
+                                     ["db", "current"]])
+def test_help(command):
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0 and "Usage:" in result.stdout
+    if command != ["db"]:
+        assert "--db" in result.stdout and "--out" in result.stdout

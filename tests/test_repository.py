@@ -1,0 +1,189 @@
+"""Read-side queries against hand-inserted rows, through every kind of connection the commands use:
+the stdlib sqlite3 fast path, SQLAlchemy on SQLite, and SQLAlchemy on PostgreSQL. Each result is compared with a
+plain-Python twin that filters and sorts the same sample."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from catalogue import repository
+from catalogue.config import resolve
+from catalogue.db import make_engine, open_catalogue, reading
+from catalogue.repository import LEVELS, ORDER_KEYS, get_board, query_puzzles, stats
+
+from conftest import fill_sample, sample_rows
+
+
+@pytest.fixture(params=["sqlite3", "sqlalchemy-sqlite", "postgresql"])
+def conn(request):
+    """A connection on the sample catalogue, of each kind the repository accepts."""
+    if request.param == "postgresql":
+        request.applymarker(pytest.mark.postgres)
+        url = request.getfixturevalue("pg_url")
+    else:
+        url = request.getfixturevalue("sqlite_url")
+    fill_sample(url)
+    if request.param == "sqlalchemy-sqlite":
+        engine = make_engine(url)
+        with engine.connect() as c:
+            yield c
+        engine.dispose()
+        return
+    with reading(resolve(url)) as c:
+        assert isinstance(c, sqlite3.Connection) == (request.param == "sqlite3")
+        yield c
+
+
+def twin(rows, min_clues=None, max_clues=None, size=None, equivalence=None, method=None, level=None,
+         technique=None, order_by="number", desc=False, limit=None):
+    """The slow, obvious version of query_puzzles on the sample rows."""
+    keep = [r for r in rows
+            if (min_clues is None or r["clues"] >= min_clues) and (max_clues is None or r["clues"] <= max_clues)
+            and (size is None or r["size"] == size) and (equivalence is None or r["equivalence"] == equivalence)
+            and (method is None or r["method"] == method) and (level is None or r["level"] == level)
+            and (technique is None or r["hardest"] == technique)]
+    rank = {name: i for i, name in enumerate(LEVELS)}
+
+    def value(r):
+        return rank.get(r["level"], len(LEVELS)) if order_by == "level" else r[order_by]
+
+    present = sorted((r for r in keep if value(r) is not None), key=lambda r: (value(r), r["number"]),
+                     reverse=desc)
+    missing = sorted((r for r in keep if value(r) is None), key=lambda r: r["number"], reverse=desc)
+    keep = present + missing  # NULLs (ungraded) last in both directions
+    return keep if limit is None else keep[:limit]
+
+
+def numbers(rows):
+    return [r["number"] for r in rows]
+
+
+def test_all_puzzles_with_every_field(conn):
+    assert query_puzzles(conn) == sample_rows()
+    assert tuple(query_puzzles(conn, limit=1)[0]) == repository.RESULT_FIELDS
+
+
+@pytest.mark.parametrize("filters, expected", [
+    ({"min_clues": 21}, [0, 2, 4]),
+    ({"max_clues": 21}, [1, 3, 4]),
+    ({"min_clues": 20, "max_clues": 21}, [1, 4]),
+    ({"size": 4}, [3]),
+    ({"equivalence": "none"}, [3]),
+    ({"method": "wfc"}, [0, 2, 4]),
+    ({"level": "easy"}, [0, 2]),
+    ({"technique": "x-wing"}, [1]),
+    ({"min_clues": 21, "method": "wfc", "level": "easy"}, [0, 2]),
+    ({"min_clues": 99}, []),
+])
+def test_filters(conn, filters, expected):
+    assert numbers(query_puzzles(conn, **filters)) == expected
+    assert query_puzzles(conn, **filters) == twin(sample_rows(), **filters)
+
+
+@pytest.mark.parametrize("key", sorted(ORDER_KEYS))
+@pytest.mark.parametrize("desc", [False, True])
+def test_every_order_key_both_ways(conn, key, desc):
+    got = query_puzzles(conn, order_by=key, desc=desc)
+    assert numbers(got) == numbers(twin(sample_rows(), order_by=key, desc=desc))
+
+
+def test_ungraded_puzzles_sort_last_both_ways(conn):
+    assert numbers(query_puzzles(conn, order_by="score")) == [2, 0, 1, 4, 3]
+    assert numbers(query_puzzles(conn, order_by="score", desc=True)) == [4, 1, 0, 2, 3]
+    assert numbers(query_puzzles(conn, order_by="level")) == [0, 2, 1, 4, 3]
+
+
+def test_limit(conn):
+    assert numbers(query_puzzles(conn, order_by="clues", limit=2)) == [3, 1]
+    assert numbers(query_puzzles(conn, limit=0)) == []
+
+
+def test_unknown_order_key_is_refused_before_any_sql(conn):
+    with pytest.raises(KeyError):
+        query_puzzles(conn, order_by="clues; DROP TABLE boards")
+
+
+@pytest.mark.parametrize("field, value", [
+    ("method", "wfc' OR '1'='1"),
+    ("technique", "x'); DROP TABLE boards; --"),
+    ("equivalence", "d4\" OR 1=1 --"),
+])
+def test_injection_in_filters_is_just_a_value(conn, field, value):
+    assert query_puzzles(conn, **{field: value}) == []
+    assert len(query_puzzles(conn)) == 5  # nothing was dropped
+
+
+def test_get_board(conn):
+    board = get_board(conn, 1)
+    row = sample_rows()[1]
+    assert (board["number"], board["size"], board["board"], board["seed"], board["method"]) == \
+        (1, 9, row["solution"], 1001, "backtrack")
+    assert board["puzzle"]["puzzle"] == row["puzzle"] and board["puzzle"]["clues"] == row["clues"]
+    assert board["puzzle"]["techniques"] == '{"x-wing": 1}' and board["puzzle"]["nodes"] == 480
+    assert get_board(conn, 99) is None and get_board(conn, -1) is None
+
+
+def test_stats(conn):
+    s = stats(conn)
+    assert (s["boards"], s["puzzles"], s["generated"], s["duplicates"], s["contradictions"]) == (5, 5, 9, 3, 1)
+    assert s["by_size"] == [{"size": 4, "equivalence": "none", "boards": 1, "puzzles": 1},
+                            {"size": 9, "equivalence": "d4", "boards": 4, "puzzles": 4}]
+    assert s["clues"] == [{"size": 4, "clues": 8, "puzzles": 1}, {"size": 9, "clues": 20, "puzzles": 1},
+                          {"size": 9, "clues": 21, "puzzles": 1}, {"size": 9, "clues": 27, "puzzles": 1},
+                          {"size": 9, "clues": 41, "puzzles": 1}]
+    assert s["metrics"]["nodes"] == {"min": 7, "median": 120, "max": 480}
+    assert s["metrics"]["score"] == {"min": 1.2, "median": pytest.approx(2.85), "max": 6.1}  # 4 graded: mean of 2
+    assert s["metrics"]["restarts"] == {"min": 0, "median": 2, "max": 4}
+    assert s["levels"] == {"easy": 2, "medium": 0, "hard": 1, "expert": 1, "extreme": 0, "ungraded": 1}
+    (run,) = s["runs"]
+    assert run["started_at"] == "2024-06-01T12:00:00Z" and run["finished_at"] == "2024-06-01T12:00:02Z"
+    assert (run["status"], run["accepted"], run["boards_per_second"]) == ("completed", 5, 2.5)
+    assert run["stage_stats"] == {"generate": {"items": 9}}
+
+
+def test_stats_of_an_empty_catalogue(sqlite_url):
+    open_catalogue(resolve(sqlite_url)).dispose()
+    with reading(resolve(sqlite_url)) as c:
+        s = stats(c)
+    assert (s["boards"], s["puzzles"], s["duplicates"], s["by_size"], s["clues"], s["runs"]) == (0, 0, 0, [], [], [])
+    assert s["metrics"]["nodes"] == {"min": None, "median": None, "max": None}
+
+
+def test_levels_match_the_grader():
+    grade = pytest.importorskip("engine.grade")
+    if not hasattr(grade, "LEVELS"):
+        pytest.skip("engine.grade has no LEVELS yet")
+    assert LEVELS == tuple(grade.LEVELS)
+
+
+@pytest.fixture(scope="module")
+def fast_conn(tmp_path_factory):
+    url = f"sqlite:///{tmp_path_factory.mktemp('repo') / 'catalogue.db'}"
+    fill_sample(url)
+    with reading(resolve(url)) as c:
+        yield c
+
+
+@settings(max_examples=60, deadline=None)
+@given(min_clues=st.none() | st.integers(0, 45), max_clues=st.none() | st.integers(0, 45),
+       size=st.none() | st.sampled_from([4, 9, 16]), method=st.none() | st.sampled_from(["wfc", "backtrack"]),
+       level=st.none() | st.sampled_from(LEVELS), order_by=st.sampled_from(sorted(ORDER_KEYS)),
+       desc=st.booleans(), limit=st.none() | st.integers(0, 6))
+def test_any_query_matches_the_twin(fast_conn, min_clues, max_clues, size, method, level, order_by, desc, limit):
+    options = dict(min_clues=min_clues, max_clues=max_clues, size=size, method=method, level=level,
+                   order_by=order_by, desc=desc, limit=limit)
+    assert query_puzzles(fast_conn, **options) == twin(sample_rows(), **options)
+
+
+@pytest.mark.parametrize("row_cost", [0, 10**9], ids=["always-index", "always-scan"])
+@pytest.mark.parametrize("options", [
+    dict(min_clues=21), dict(max_clues=21, order_by="nodes", desc=True), dict(level="easy", limit=1),
+    dict(level="hard", technique="x-wing"), dict(min_clues=20, max_clues=30, level="easy", order_by="score"),
+    dict(size=9, min_clues=21, order_by="size", limit=2), dict(technique="naked-single", order_by="level"),
+])
+def test_sqlite_plan_choice_never_changes_the_rows(fast_conn, monkeypatch, row_cost, options):
+    """The index-or-scan choice for SQLite (repository._prefer_scan) picks a plan, never different rows."""
+    monkeypatch.setattr(repository, "INDEX_ROW_COST", row_cost)
+    assert query_puzzles(fast_conn, **options) == twin(sample_rows(), **options)
