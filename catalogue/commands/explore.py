@@ -1,5 +1,111 @@
-"""catalogue explore (being written)."""
+"""catalogue explore: seed 001's experiment on random grids with K valid clues (see :mod:`engine.explore`)."""
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import json
+import sys
+from typing import Annotated, Optional
+
+import typer
+from tabulate import tabulate
+
+from engine.explore import DEFAULT_NODE_LIMIT, Exploration, explore, plot_svg
+from engine.geometry import box_for_size
+from engine.solvers import SOLVERS
+
+from ..errors import UsageError, report
+from ..io import write_atomic
+
+SolverName = enum.Enum("SolverName", {name: name for name in SOLVERS}, type=str)
+SolverName.__doc__ = "Solvers (see engine.solvers)."
+
+_COLUMNS = [("solver", "solver"), ("clues", "clues"), ("trials", "trials"), ("solved", "has a solution"),
+            ("none", "no solution"), ("timeout", "timed out"), ("median_nodes", "median nodes"),
+            ("median_ms", "median ms")]
 
 
-def register(app):
-    pass
+class TableFormat(str, enum.Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def parse_clues(text: str, ncells: int) -> list[int]:
+    """``"10,20,30"`` -> [10, 20, 30]; a UsageError names the bad item."""
+    out = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item.isdigit():
+            raise UsageError(f"--clues: {item!r} is not a whole number (give a list like 10,20,30,40)")
+        if int(item) > ncells:
+            raise UsageError(f"--clues: {item} is more than the {ncells} cells of the grid")
+        out.append(int(item))
+    return list(dict.fromkeys(out))
+
+
+def render(result: Exploration, fmt: TableFormat) -> str:
+    rows = [r.as_dict() for r in result.rows]
+    short = any(abs(r["mean_placed"] - r["clues"]) > 1e-9 for r in rows)  # some grids could not take every clue
+    columns = _COLUMNS + ([("mean_placed", "clues placed")] if short else [])
+    if fmt is TableFormat.json:
+        return json.dumps(result.as_dict(), indent=2)
+    if fmt is TableFormat.csv:
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow([key for key, _ in columns])
+        for r in rows:
+            writer.writerow([round(r[key], 3) if isinstance(r[key], float) else r[key] for key, _ in columns])
+        return buf.getvalue().rstrip("\n")
+    floatfmt = [".1f" if key == "median_nodes" else ".2f" for key, _ in columns]
+    return tabulate([[r[key] for key, _ in columns] for r in rows], headers=[h for _, h in columns],
+                    floatfmt=floatfmt, intfmt=",")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("explore")
+    def explore_cmd(
+        clues: Annotated[str, typer.Option(help="Clue counts to try, comma-separated.")] = "10,20,30,40",
+        trials: Annotated[int, typer.Option(min=1, help="Random grids per clue count.")] = 100,
+        solver: Annotated[Optional[list[SolverName]], typer.Option(
+            show_default=False, metavar="<" + "|".join(SOLVERS) + ">",
+            help="Solver to time; repeat to compare several on the same grids [default: stack].")] = None,
+        node_limit: Annotated[int, typer.Option(min=1, help="Give up on a grid after this many nodes "
+                                                            "(a timeout).")] = DEFAULT_NODE_LIMIT,
+        size: Annotated[int, typer.Option(help="Grid size: 4, 9, 16 or 25.")] = 9,
+        seed: Annotated[int, typer.Option(min=0, help="Seed of the random grids: the same seed gives the same "
+                                                      "grids and node counts.")] = 0,
+        plot: Annotated[Optional[str], typer.Option(show_default=False, metavar="FILE.svg",
+                                                    help="Also draw the results as an SVG chart.")] = None,
+        output_format: Annotated[TableFormat, typer.Option("--format", help="How to print the results.")
+                                 ] = TableFormat.table,
+    ) -> None:
+        """Seed 001's experiment: for each clue count, build random grids whose clues are valid when placed,
+        solve each with a node limit, and report how many have a solution, how many have none and how many
+        time out, with the median nodes and time. Results to stdout; progress to stderr on a terminal."""
+        try:
+            box = box_for_size(size)
+        except ValueError as e:
+            raise UsageError(f"--size: {e}") from None
+        counts = parse_clues(clues, size * size)
+        names = [s.value for s in solver] if solver else ["stack"]
+        names = list(dict.fromkeys(names))
+        progress = _progress_printer() if sys.stderr.isatty() else None
+        try:
+            result = explore(counts, trials, names, node_limit, box, seed, progress)
+        finally:
+            if progress is not None:
+                sys.stderr.write("\n")
+        typer.echo(render(result, output_format))
+        if plot:
+            write_atomic(plot, plot_svg(result))
+            report(f"wrote {plot}")
+
+
+def _progress_printer():
+    def show(done: int, total: int) -> None:
+        if done == total or done % 10 == 0:
+            sys.stderr.write(f"\rcatalogue: explore: {done}/{total} solves")
+            sys.stderr.flush()
+    return show

@@ -1,5 +1,208 @@
-"""catalogue solve (being written)."""
+"""catalogue solve: solve or count every puzzle of a file, or watch one solver at work.
+
+Output rules (data on stdout, messages on stderr):
+
+* ``--format line`` (default) prints one solution line per solved puzzle and nothing else on stdout, so the
+  output can be piped; ``block``/``pretty`` print each solution as a picture, a blank line between puzzles;
+  ``json`` prints one array with a record per puzzle (status, count, solution, metrics).
+* ``--count`` prints the number of solutions, up to ``--limit`` (default 2), one line per puzzle.
+* A puzzle that fails gets one stderr line naming ``file:line`` and prints nothing on stdout; the other puzzles
+  are still solved and the exit code is 1 at the end. Failing means: its givens conflict (the line names the
+  cells and the house they share), it has no solution (without ``--count``; with it, 0 is an answer), the node
+  limit stopped the search ("gave up after N nodes"), or it could not be read.
+* ``--metrics`` adds a table of the solver's metrics per puzzle: on stdout after the solutions for ``block`` and
+  ``pretty``; on stderr for ``line`` and ``--count``, whose stdout must stay one value per line; inside each
+  record for ``json``.
+"""
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass
+from typing import Annotated, Optional
+
+import numpy as np
+import typer
+from tabulate import tabulate
+
+from engine.formats import FORMATS, FormatError, Parsed, conflict_errors, read_grids, to_line, write
+from engine.solvers import DEFAULT_SOLVER, SOLVERS, get_solver
+from engine.solvers.base import METRIC_NAMES, SolveResult
+
+from ..errors import UsageError, UserError, report
+from ..io import read_text
+from ..watch import watch
+
+SolverName = enum.Enum("SolverName", {name: name for name in SOLVERS}, type=str)
+SolverName.__doc__ = "Solvers (see engine.solvers)."
+InputFormat = enum.Enum("InputFormat", {"auto": "auto", **{name: name for name in FORMATS}}, type=str)
+InputFormat.__doc__ = "Input formats (auto = recognise from the text)."
 
 
-def register(app):
-    pass
+class OutputFormat(str, enum.Enum):
+    line = "line"
+    block = "block"
+    pretty = "pretty"
+    json = "json"
+
+
+@dataclass
+class Outcome:
+    """One puzzle's result, ready to print."""
+
+    parsed: Parsed
+    result: SolveResult | None  # None when the givens conflict (nothing to search)
+    problem: str | None  # the stderr line when this puzzle fails
+
+    @property
+    def where(self) -> str:
+        return f"{self.parsed.source}:{self.parsed.line}"
+
+    def status(self, counting: bool) -> str:
+        if self.result is None:
+            return "conflicting givens"
+        if self.result.gave_up:
+            return "gave up"
+        if counting:
+            return "counted"
+        return "solved" if self.result.count else "no solution"
+
+
+def solve_one(parsed: Parsed, solver: str, limit: int, node_limit: int, counting: bool) -> Outcome:
+    clashes = conflict_errors(parsed)
+    if clashes:
+        return Outcome(parsed, None, f"{parsed.source}:{parsed.line}: conflicting givens: {clashes[0].message}")
+    grid = parsed.grid
+    result = get_solver(solver)(grid.cells, grid.box, limit, node_limit)
+    where = f"{parsed.source}:{parsed.line}"
+    problem = None
+    if result.gave_up:
+        found = f" ({result.count} solution{'s' if result.count != 1 else ''} found so far)" if counting else ""
+        problem = f"{where}: gave up after {result.metrics.nodes} nodes{found}"
+    elif not counting and result.count == 0:
+        problem = f"{where}: no solution"
+    return Outcome(parsed, result, problem)
+
+
+def metrics_table(outcomes: list[Outcome], solver: str, counting: bool) -> str:
+    headers = ["puzzle", "solver", "status", "count", *METRIC_NAMES[:-1], "ms"]
+    rows = []
+    for o in outcomes:
+        r = o.result
+        if r is None:  # conflicting givens: nothing was searched, so no metrics to show
+            rows.append([o.where, solver, o.status(counting), 0] + [None] * len(METRIC_NAMES))
+            continue
+        values = [getattr(r.metrics, name) for name in METRIC_NAMES[:-1]] + [r.metrics.seconds * 1000]
+        rows.append([o.where, solver, o.status(counting), r.count, *values])
+    return tabulate(rows, headers=headers, floatfmt=".2f", intfmt=",", missingval="-")
+
+
+def record(o: Outcome, counting: bool, with_metrics: bool) -> dict:
+    r = o.result
+    rec = {"source": o.parsed.source, "line": o.parsed.line, "puzzle": to_line(o.parsed.grid.cells),
+           "status": o.status(counting), "count": 0 if r is None else r.count,
+           "solution": None if r is None or r.solution is None else to_line(r.solution)}
+    if o.problem:
+        rec["message"] = o.problem
+    if with_metrics and r is not None:
+        rec["metrics"] = r.metrics.as_dict()
+    return rec
+
+
+def run_watch(grids: list[Parsed], solver: str, node_limit: int, delay: int) -> bool:
+    ok = True
+    for p in grids:
+        clashes = conflict_errors(p)
+        if clashes:
+            report(f"{p.source}:{p.line}: conflicting givens: {clashes[0].message}")
+            ok = False
+            continue
+        shown = watch(p.grid.cells, p.grid.box, solver, node_limit, delay, title=f"{p.source}:{p.line}")
+        ok = ok and shown.result.count > 0 and not shown.result.gave_up
+    return ok
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def solve(
+        path: Annotated[str, typer.Argument(help="File of puzzles (one or many), or - for stdin.", show_default=False)],
+        solver: Annotated[SolverName, typer.Option(
+            help="fast: compiled, with singles; mrv: fewest-candidates search; stack: seed 001's stack search; "
+                 "backtrack: seed 002's recursion.")] = SolverName(DEFAULT_SOLVER),
+        count: Annotated[bool, typer.Option("--count", help="Print the number of solutions (up to --limit) "
+                                                             "instead of a solution.")] = False,
+        limit: Annotated[Optional[int], typer.Option(min=1, show_default=False,
+                                                     help="With --count: count up to this many solutions "
+                                                          "[default: 2, so 1 means unique].")] = None,
+        node_limit: Annotated[int, typer.Option(min=0, help="Give up on a puzzle after this many nodes "
+                                                            "(0 = never).")] = 0,
+        metrics: Annotated[bool, typer.Option("--metrics", help="Add a table of the solver's metrics per "
+                                                                 "puzzle (stderr with line/count output).")] = False,
+        output_format: Annotated[Optional[OutputFormat], typer.Option(
+            "--format", show_default=False, help="How to print solutions [default: line].")] = None,
+        input_format: Annotated[InputFormat, typer.Option(
+            "--input-format", "-f", case_sensitive=False,
+            help="Format of the input; auto recognises it from the text.")] = InputFormat.auto,
+        box: Annotated[Optional[int], typer.Option(min=2, max=5, show_default=False,
+                                                   help="Box size (2-5) when the input cannot tell.")] = None,
+        watch_it: Annotated[bool, typer.Option("--watch", help="Show the solver placing and taking back digits "
+                                                               "(a live board on a terminal, a grid per "
+                                                               "completed band otherwise).")] = False,
+        delay: Annotated[int, typer.Option(min=0, help="With --watch on a terminal: pause after each move, "
+                                                       "in milliseconds.")] = 10,
+    ) -> None:
+        """Solve every puzzle in a file (or count its solutions) with the chosen solver. Exit 0 when every puzzle
+        is answered, 1 when any has conflicting givens, no solution, hits the node limit or cannot be read."""
+        if watch_it and (count or metrics or limit is not None or output_format is not None):
+            raise UsageError("--watch shows one solve at a time: it does not go with --count, --limit, --metrics "
+                             "or --format")
+        if limit is not None and not count:
+            raise UsageError("--limit goes with --count (solving stops at the first solution)")
+        fmt = output_format or OutputFormat.line
+        text, source = read_text(path)
+        grids, errors = read_grids(text, source, None if input_format.value == "auto" else input_format.value, box)
+        if not grids:
+            if not errors:
+                raise UserError(f"{source}: no puzzle found")
+            more = f" (and {len(errors) - 1} more unreadable)" if len(errors) > 1 else ""
+            raise UserError(f"{errors[0]}{more}")
+        if watch_it:
+            for e in errors:
+                report(str(e))
+            if not run_watch(grids, solver.value, node_limit, delay) or errors:
+                raise typer.Exit(1)
+            return
+
+        limit_used = (limit or 2) if count else 1
+        if metrics:  # load compiled kernels first, so the first puzzle's time is its solve, not the JIT cache load
+            get_solver(solver.value)(np.zeros(16, dtype=np.int8), 2)
+        outcomes: list[Outcome] = []
+        printed = 0
+        # file order, so stderr lines for unreadable grids come between the answers of their neighbours
+        for entry in sorted([*grids, *errors], key=lambda e: e.line):
+            if isinstance(entry, FormatError):
+                report(str(entry))
+                continue
+            o = solve_one(entry, solver.value, limit_used, node_limit, count)
+            outcomes.append(o)
+            if o.problem:
+                report(o.problem)
+            if fmt is OutputFormat.json:
+                continue
+            if count:
+                if o.result is not None and not o.result.gave_up:
+                    typer.echo(str(o.result.count))
+            elif o.problem is None:
+                if fmt is OutputFormat.line:
+                    typer.echo(to_line(o.result.solution))
+                else:
+                    typer.echo(("\n" if printed else "") + write(o.result.solution, fmt.value, entry.grid.box))
+                printed += 1
+        if fmt is OutputFormat.json:
+            typer.echo(json.dumps([record(o, count, metrics) for o in outcomes], indent=2))
+        elif metrics:
+            to_stderr = count or fmt is OutputFormat.line
+            table = metrics_table(outcomes, solver.value, count)
+            typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
+        if errors or any(o.problem for o in outcomes):
+            raise typer.Exit(1)

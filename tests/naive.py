@@ -1,0 +1,111 @@
+"""Slow, obviously-correct reference twins that every test compares the real code against.
+
+Nothing here imports the engine: the rules of Sudoku are written out again from scratch with plain lists and
+sets, so a mistake in the engine's geometry tables or solvers cannot hide in its own reference.
+
+Grids are any sequence of n*n ints (0 = blank), row-major, n = box * box.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+
+def _box_of(n: int) -> int:
+    box = int(round(n ** 0.5))
+    if box * box != n:
+        raise ValueError(f"{n} is not a square number of rows")
+    return box
+
+
+def _size(cells: Sequence[int]) -> int:
+    n = int(round(len(cells) ** 0.5))
+    if n * n != len(cells):
+        raise ValueError(f"{len(cells)} cells do not make a square grid")
+    return n
+
+
+@lru_cache(maxsize=None)
+def house_cells(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every house as a list of cells: the n rows, the n columns, then the n boxes."""
+    box = _box_of(n)
+    rows = [[r * n + c for c in range(n)] for r in range(n)]
+    cols = [[r * n + c for r in range(n)] for c in range(n)]
+    boxes = [[(br * box + i) * n + bc * box + j for i in range(box) for j in range(box)]
+             for br in range(box) for bc in range(box)]
+    return tuple(tuple(h) for h in rows + cols + boxes)
+
+
+@lru_cache(maxsize=None)
+def peers(n: int) -> tuple[frozenset[int], ...]:
+    """For each cell, the other cells sharing a row, column or box with it."""
+    out = [set() for _ in range(n * n)]
+    for house in house_cells(n):
+        for cell in house:
+            out[cell].update(house)
+    return tuple(frozenset(s - {cell}) for cell, s in enumerate(out))
+
+
+def conflicts(cells: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Pairs of filled cells ``(a, b, digit)``, a < b, that share a house and hold the same digit."""
+    n = _size(cells)
+    found = set()
+    for house in house_cells(n):
+        for i, a in enumerate(house):
+            for b in house[i + 1:]:
+                if cells[a] and cells[a] == cells[b]:
+                    found.add((min(a, b), max(a, b), int(cells[a])))
+    return sorted(found)
+
+
+def is_valid(cells: Sequence[int]) -> bool:
+    """No two filled cells of a house hold the same digit, and every digit is 0..n."""
+    n = _size(cells)
+    return all(0 <= int(v) <= n for v in cells) and not conflicts(cells)
+
+
+def is_board(cells: Sequence[int]) -> bool:
+    """Complete and valid: every house holds every digit 1..n exactly once."""
+    n = _size(cells)
+    return all(sorted(int(cells[c]) for c in house) == list(range(1, n + 1)) for house in house_cells(n))
+
+
+def is_solution(puzzle: Sequence[int], solution: Sequence[int]) -> bool:
+    """``solution`` is a board and keeps every clue of ``puzzle``."""
+    return (len(puzzle) == len(solution) and is_board(solution)
+            and all(int(p) == 0 or int(p) == int(s) for p, s in zip(puzzle, solution)))
+
+
+def candidates(cells: Sequence[int], cell: int) -> set[int]:
+    """Digits no peer of ``cell`` holds (computed from scratch every time)."""
+    n = _size(cells)
+    return set(range(1, n + 1)) - {int(cells[p]) for p in peers(n)[cell]}
+
+
+def count_solutions(cells: Sequence[int], limit: int = 2) -> tuple[int, list[int] | None]:
+    """``(number of solutions up to limit, the first one found or None)`` by plain recursion.
+
+    Branches on the blank with the fewest candidates (recomputed from scratch at every step) only to keep 9x9
+    and easy 16x16 puzzles to a few seconds; any order of cells gives the same count.
+    """
+    grid = [int(v) for v in cells]
+    if not is_valid(grid):
+        return 0, None
+    found: list[list[int]] = []
+
+    def search() -> None:
+        blanks = [c for c, v in enumerate(grid) if v == 0]
+        if not blanks:
+            found.append(list(grid))
+            return
+        options = {c: candidates(grid, c) for c in blanks}
+        cell = min(blanks, key=lambda c: len(options[c]))
+        for digit in sorted(options[cell]):
+            grid[cell] = digit
+            search()
+            grid[cell] = 0
+            if len(found) >= limit:
+                return
+
+    search()
+    return len(found), (found[0] if found else None)

@@ -1,0 +1,225 @@
+"""`catalogue solve` end to end through typer's CliRunner: exact stdout, one stderr line per problem, exit codes."""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import naive
+from catalogue.cli import app
+from engine.formats import from_line, to_block, to_line
+from engine.solvers import SOLVERS
+
+runner = CliRunner()
+
+UNIQUE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+EMPTY_4X4 = "." * 16
+CLASH = "55" + UNIQUE[2:]
+
+
+def no_solution_puzzle() -> str:
+    """UNIQUE with one clue changed to a digit its peers allow but the solution does not: no solution."""
+    cells = from_line(UNIQUE).tolist()
+    for cell, digit in enumerate(cells):
+        if digit:
+            for other in sorted(naive.candidates(cells, cell) - {digit}):
+                trial = list(cells)
+                trial[cell] = other
+                if naive.count_solutions(trial, 1)[0] == 0:
+                    return to_line(trial)
+    raise AssertionError("no such puzzle")
+
+
+NO_SOLUTION = no_solution_puzzle()
+
+
+def run(args, input=None):
+    return runner.invoke(app, args, input=input)
+
+
+@pytest.fixture
+def puzzles(tmp_path):
+    def write(*lines: str, name: str = "p.txt") -> str:
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n")
+        return str(path)
+    return write
+
+
+def test_help():
+    r = run(["solve", "--help"])
+    assert r.exit_code == 0
+    for option in ("--solver", "--count", "--limit", "--node-limit", "--metrics", "--format", "--input-format",
+                   "--watch", "--delay"):
+        assert option in r.stdout
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+def test_line_output_is_one_solution_per_puzzle(puzzles, solver):
+    path = puzzles(UNIQUE, "# a comment", UNIQUE.replace(".", "0"))
+    r = run(["solve", path, "--solver", solver])
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"{SOLUTION}\n{SOLUTION}\n"
+    assert r.stderr == ""
+
+
+def test_stdin():
+    r = run(["solve", "-", "--solver", "mrv"], input=UNIQUE + "\n")
+    assert r.exit_code == 0 and r.stdout == SOLUTION + "\n"
+
+
+def test_4x4_and_a_multi_solution_puzzle_prints_a_valid_solution(puzzles):
+    r = run(["solve", puzzles(EMPTY_4X4), "--solver", "stack"])
+    assert r.exit_code == 0
+    assert naive.is_board(from_line(r.stdout.strip()).tolist())
+
+
+def test_count(puzzles):
+    path = puzzles(UNIQUE, EMPTY_4X4, NO_SOLUTION)
+    r = run(["solve", path, "--count"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout == "1\n2\n0\n"
+    r = run(["solve", path, "--count", "--limit", "5", "--solver", "backtrack"])
+    assert r.stdout == "1\n5\n0\n"
+
+
+def test_no_solution_is_reported_and_the_rest_still_solved(puzzles):
+    path = puzzles(NO_SOLUTION, UNIQUE)
+    r = run(["solve", path, "--solver", "stack"])
+    assert r.exit_code == 1
+    assert r.stdout == SOLUTION + "\n"
+    assert r.stderr == f"catalogue: {path}:1: no solution\n"
+
+
+def test_conflicting_givens_name_the_cells(puzzles):
+    path = puzzles(UNIQUE, CLASH)
+    r = run(["solve", path])
+    assert r.exit_code == 1
+    assert r.stdout == SOLUTION + "\n"
+    assert r.stderr == (f"catalogue: {path}:2: conflicting givens: r1c1 and r1c2 both hold 5 "
+                        f"(row and box conflict)\n")
+
+
+def test_node_limit(puzzles):
+    path = puzzles(UNIQUE)
+    r = run(["solve", path, "--solver", "stack", "--node-limit", "100"])
+    assert r.exit_code == 1
+    assert r.stdout == ""
+    assert r.stderr == f"catalogue: {path}:1: gave up after 100 nodes\n"
+
+
+def test_missing_and_bad_files_give_one_line(tmp_path, puzzles):
+    r = run(["solve", str(tmp_path / "nope.txt")])
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "nope.txt: no such file" in r.stderr
+    bad = puzzles("this is not a puzzle", "nor is this", name="bad.txt")
+    r = run(["solve", bad])
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"catalogue: {bad}:1:")
+
+
+def test_a_bad_line_among_good_ones(puzzles):
+    path = puzzles(UNIQUE, UNIQUE[:-1] + "x", UNIQUE)
+    r = run(["solve", path])
+    assert r.exit_code == 1
+    assert r.stdout == f"{SOLUTION}\n{SOLUTION}\n"
+    assert re.fullmatch(rf"catalogue: {re.escape(path)}:2:81: .*\n", r.stderr)
+
+
+def test_block_and_pretty_formats(puzzles):
+    path = puzzles(UNIQUE, UNIQUE)
+    r = run(["solve", path, "--format", "block"])
+    block = to_block(from_line(SOLUTION), 3)
+    assert r.exit_code == 0 and r.stdout == f"{block}\n\n{block}\n"
+    r = run(["solve", path, "--format", "pretty"])
+    assert r.exit_code == 0 and r.stdout.count("╔") == 2
+
+
+def test_metrics_go_to_stderr_with_line_output_and_stdout_otherwise(puzzles):
+    path = puzzles(UNIQUE, CLASH)
+    r = run(["solve", path, "--metrics", "--solver", "stack"])
+    assert r.stdout == SOLUTION + "\n"
+    assert "nodes" in r.stderr and "guesses" in r.stderr and "conflicting givens" in r.stderr
+    assert "4,208" in r.stderr  # stack's nodes on this puzzle (limit 1)
+    r = run(["solve", path, "--metrics", "--format", "block", "--solver", "stack"])
+    head, table = r.stdout.split("\n\n")
+    assert head == to_block(from_line(SOLUTION), 3)
+    assert table.splitlines()[0].split()[:4] == ["puzzle", "solver", "status", "count"]
+    r = run(["solve", path, "--metrics", "--count", "--solver", "mrv"])
+    assert r.stdout == "1\n"
+    assert "counted" in r.stderr
+
+
+def test_json(puzzles):
+    path = puzzles(UNIQUE, CLASH, NO_SOLUTION)
+    r = run(["solve", path, "--format", "json", "--metrics", "--solver", "backtrack"])
+    assert r.exit_code == 1
+    records = json.loads(r.stdout)
+    assert [rec["status"] for rec in records] == ["solved", "conflicting givens", "no solution"]
+    assert records[0]["solution"] == SOLUTION and records[0]["metrics"]["nodes"] == 4208
+    assert records[1]["solution"] is None and "r1c1 and r1c2" in records[1]["message"]
+    assert [rec["line"] for rec in records] == [1, 2, 3]
+
+
+def test_usage_errors(puzzles):
+    path = puzzles(UNIQUE)
+    assert run(["solve", path, "--limit", "3"]).exit_code == 2
+    assert run(["solve", path, "--watch", "--count"]).exit_code == 2
+    assert run(["solve", path, "--solver", "magic"]).exit_code == 2
+    assert run(["solve", path, "--count", "--limit", "0"]).exit_code == 2
+
+
+# -- watch ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("solver", ["stack", "fast"])
+def test_watch_without_a_terminal_prints_each_band_as_it_completes(puzzles, solver):
+    r = run(["solve", puzzles(UNIQUE), "--watch", "--solver", solver])
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    heads = re.findall(r"band (\d) complete \(rows (\d)-(\d)\) after (\d+) nodes:", out)
+    assert sorted(b for b, _, _, _ in heads) == ["1", "2", "3"]  # each band once, in the order it completed
+    assert all((int(lo), int(hi)) == (3 * int(b) - 2, 3 * int(b)) for b, lo, hi, _ in heads)
+    snapshots = re.findall(r"nodes:\n((?:.*\n){11})", out)
+    assert len(snapshots) == 3
+    for snap, (band, _, _, _) in zip(snapshots, heads):  # the band just completed is full in its snapshot
+        rows = [line for line in snap.splitlines() if "+" not in line]
+        b = int(band) - 1
+        assert all("." not in line for line in rows[3 * b:3 * b + 3])
+    assert out.rstrip().endswith(to_block(from_line(SOLUTION), 3))
+    assert "Solved!" in out
+
+
+def test_watch_stack_bands_complete_in_order_with_its_node_counts(puzzles):
+    r = run(["solve", puzzles(UNIQUE), "--watch", "--solver", "stack"])
+    nodes = [int(n) for n in re.findall(r"after (\d+) nodes", r.stdout)]
+    assert nodes == sorted(nodes) and nodes[-1] == 4208
+    assert "Solved! (4208 nodes" in r.stdout
+
+
+def test_watch_no_solution(puzzles):
+    r = run(["solve", puzzles(NO_SOLUTION), "--watch", "--solver", "mrv"])
+    assert r.exit_code == 1
+    assert "No solution!" in r.stdout
+
+
+def test_watch_conflicting_givens(puzzles):
+    path = puzzles(CLASH)
+    r = run(["solve", path, "--watch"])
+    assert r.exit_code == 1 and "conflicting givens" in r.stderr
+
+
+def test_watch_terminal_view_draws_and_ends_with_the_verdict():
+    """The live (terminal) view, driven directly with a forced terminal console writing into a buffer."""
+    import io
+
+    from catalogue.watch import watch
+
+    buf = io.StringIO()
+    outcome = watch(from_line(UNIQUE), 3, "backtrack", 0, 0, out=buf, terminal=True, title="t")
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", buf.getvalue())
+    assert outcome.result.count == 1 and outcome.events == 4208 + 4157
+    assert "Solved!" in text and to_block(from_line(SOLUTION), 3).splitlines()[0] in text
+    assert np.array_equal(outcome.result.solution, from_line(SOLUTION))
