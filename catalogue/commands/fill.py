@@ -1,0 +1,212 @@
+"""catalogue fill: add N new unique boards, with carved, graded puzzles, to the catalogue (the main job).
+
+The command only parses options, draws the progress bar and prints the summary; the work is
+:func:`catalogue.pipeline.run.fill`. Progress and messages go to stderr (the bar only when stderr is a terminal);
+the summary goes to stdout.
+"""
+from __future__ import annotations
+
+import enum
+import os
+import shlex
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ..config import DbOption, OutOption
+from ..errors import EXIT_INTERRUPTED, UserError, report
+
+
+class Method(str, enum.Enum):
+    wfc = "wfc"
+    backtrack = "backtrack"
+    pattern = "pattern"
+
+
+class Equivalence(str, enum.Enum):
+    d4 = "d4"
+    full = "full"
+    none = "none"
+
+
+class Symmetry(str, enum.Enum):
+    none = "none"
+    rot180 = "rot180"
+    rot90 = "rot90"
+    mirror = "mirror"
+    diagonal = "diagonal"
+
+
+class Level(str, enum.Enum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    expert = "expert"
+    extreme = "extreme"
+
+
+def _progress_bar(count: int):
+    """A rich progress bar on stderr, or None when stderr is not a terminal (logs stay clean)."""
+    if not sys.stderr.isatty():
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(
+        TextColumn("fill"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:>7.0f} boards/s"),
+        TextColumn("dup {task.fields[duplicates]}"), TextColumn("contra {task.fields[contradictions]}"),
+        TextColumn("ETA"), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True)
+    task = progress.add_task("fill", total=count, rate=0.0, duplicates=0, contradictions=0)
+
+    def update(snapshot: dict) -> None:
+        elapsed = snapshot["elapsed"]
+        progress.update(task, completed=snapshot["accepted"], duplicates=snapshot["duplicates"],
+                        contradictions=snapshot["contradictions"],
+                        rate=snapshot["accepted"] / elapsed if elapsed > 0 else 0.0)
+    return progress, update
+
+
+def _spinner():
+    if not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    return lambda text: console.status(text)
+
+
+def format_summary(s) -> str:
+    """The end-of-run summary (stdout): counts, numbers, time, seed, and each stage's throughput."""
+    from tabulate import tabulate
+
+    numbers = (f"numbers {s.first_number}..{s.last_number}" if s.first_number is not None else "no new numbers")
+    lines = [
+        f"status          {s.status} (run {s.run_id})",
+        f"accepted        {s.accepted:,} of {s.requested:,} new boards ({numbers})",
+        f"duplicates      {s.duplicates:,}",
+        f"contradictions  {s.contradictions:,} (generator restarts)",
+        f"generated       {s.generated:,}" + (f" ({s.surplus:,} not needed: the count was already covered)"
+                                             if s.surplus else ""),
+    ]
+    if s.dropped:
+        lines.append(f"in flight       {s.dropped:,} boards were still in the pipeline when it stopped (not stored)")
+    if s.off_level:
+        lines.append(f"off level       {s.off_level:,} puzzles did not reach the level within the tries "
+                     f"(stored with the closest level)")
+    rate = s.accepted / s.elapsed if s.elapsed > 0 else 0.0
+    lines.append(f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} boards/s (kernels loaded in {s.warm_seconds:.2f} s)")
+    lines.append(f"seed            {s.seed}")
+    rows = []
+    for name, st in s.stage_stats.items():
+        extra = ""
+        if name == "write":
+            extra = f"db {st.get('db_seconds', 0):.2f} s, files {st.get('file_seconds', 0):.2f} s"
+        rows.append([name, st["actors"], st["in"], st["out"], st["per_second"], st["capacity_per_second"],
+                     st["busy_seconds"], st.get("cpu_seconds", 0.0), extra])
+    table = tabulate(rows, headers=["stage", "actors", "in", "out", "out/s", "capacity/s", "busy s", "cpu s", ""],
+                     floatfmt=".1f")
+    return "\n".join(lines) + "\n\n" + table
+
+
+def repeat_command(**options) -> str:
+    """The fill command line that makes the same kind of boards with the same seed (stored with the run)."""
+    parts = ["catalogue", "fill"]
+    for name, value in options.items():
+        if value is not None:
+            parts += [f"--{name.replace('_', '-')}", shlex.quote(str(value))]
+    return " ".join(parts)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("fill")
+    def fill(
+        count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many NEW unique boards to add.")],
+        size: Annotated[int, typer.Option(help="Grid size n (4, 9, 16, 25).")] = 9,
+        method: Annotated[Method, typer.Option(help="Board generator.")] = Method.wfc,
+        equivalence: Annotated[Equivalence, typer.Option(
+            help="When two boards are the same: d4 (rotations and flips), full (every validity-preserving "
+                 "transformation and relabelling), none (cell for cell).")] = Equivalence.d4,
+        generators: Annotated[Optional[int], typer.Option(
+            min=1, show_default=False, help="Generator threads (default: one per core, $CATALOGUE_GENERATORS).")
+        ] = None,
+        checkers: Annotated[Optional[int], typer.Option(
+            min=1, show_default=False,
+            help="Checker threads: keys, carving, grading (default: one per core, $CATALOGUE_CHECKERS).")] = None,
+        queue_size: Annotated[Optional[int], typer.Option(
+            min=1, show_default=False,
+            help="Boards the queue between generators and checkers holds (default $CATALOGUE_QUEUE_SIZE or 256).")
+        ] = None,
+        batch: Annotated[Optional[int], typer.Option(
+            min=1, show_default=False,
+            help="Boards per kernel call and per database transaction (default: 256 up to 9x9, 16 for 16x16, "
+                 "1 for 25x25).")] = None,
+        seed: Annotated[Optional[int], typer.Option(
+            min=0, show_default=False, help="Run seed (default: a random one, printed and stored).")] = None,
+        symmetry: Annotated[Symmetry, typer.Option(help="Symmetry of the clue pattern of carved puzzles.")
+                            ] = Symmetry.none,
+        target_clues: Annotated[Optional[int], typer.Option(
+            min=0, show_default=False, help="Try several removal orders and keep the fewest clues, stopping early "
+                                            "at K or fewer.")] = None,
+        level: Annotated[Optional[Level], typer.Option(
+            show_default=False, help="Carve again (new removal orders) until each puzzle has this grade.")] = None,
+        level_tries: Annotated[int, typer.Option(min=1, help="Carvings per board at most, with --level.")] = 20,
+        give_up_after: Annotated[int, typer.Option(
+            min=1, help="Stop after this many duplicates in a row: the space of classes looks exhausted.")
+        ] = 10_000,
+        db: DbOption = None,
+        out: OutOption = None,
+    ) -> None:
+        """Add COUNT new unique boards to the catalogue, each with a carved minimal puzzle, its solver metrics
+        and its grade; board N is also written to OUT/N.txt. Numbers continue from the catalogue's last board.
+        Ctrl-C stops cleanly (everything accepted is kept, exit 130); a second Ctrl-C quits at once."""
+        from ..config import resolve
+        from ..pipeline.run import fill as run_fill
+
+        settings = resolve(db, out)
+        bar, update = _progress_bar(count)
+        if seed is None:  # chosen here so that the stored command line repeats this very run
+            import secrets
+            seed = secrets.randbelow(2 ** 31)
+        command = repeat_command(count=count, size=size, method=method.value, equivalence=equivalence.value,
+                                 seed=seed, symmetry=symmetry.value, target_clues=target_clues,
+                                 level=level.value if level else None, level_tries=level_tries if level else None,
+                                 batch=batch)
+        try:
+            if bar is not None:
+                bar.start()
+            summary = run_fill(
+                settings, count, size=size, method=method.value, equivalence=equivalence.value,
+                generators=generators, checkers=checkers, queue_size=queue_size, batch=batch, seed=seed,
+                symmetry=symmetry.value, target_clues=target_clues, level=level.value if level else None,
+                level_tries=level_tries, give_up_after=give_up_after, progress=update, spinner=_spinner(),
+                command=command)
+        finally:
+            if bar is not None:
+                bar.stop()
+        recovered = summary.recovered
+        if recovered is not None:
+            if recovered.repaired:
+                report(f"recovered {recovered.repaired} board files left missing or torn by an earlier run: "
+                       f"{recovered.describe()}")
+            if recovered.closed_runs:
+                report(f"closed run{'s' if len(recovered.closed_runs) > 1 else ''} "
+                       f"{', '.join(map(str, recovered.closed_runs))} left running by a process that died")
+            if recovered.strays:
+                report(f"{len(recovered.strays)} stray files past the last board in {settings.out_dir} "
+                       f"({', '.join(recovered.strays[:3])}): run `catalogue verify` to list them")
+        typer.echo(format_summary(summary))
+        if summary.stuck:  # a thread that would not stop would keep the process alive: leave without it
+            report(summary.error or "the run failed")
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(1)
+        if summary.message:
+            report(summary.message)
+        if summary.status == "failed":
+            raise UserError(summary.error or "the run failed")
+        if summary.status == "interrupted":
+            report(f"interrupted: {summary.accepted:,} boards saved with their files")
+            raise typer.Exit(EXIT_INTERRUPTED)

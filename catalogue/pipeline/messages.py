@@ -1,0 +1,155 @@
+"""The messages that flow between the fill pipeline's actors, and the run-wide counters they share.
+
+Messages are frozen dataclasses whose numpy arrays are made read-only when the message is built: once a stage
+hands a batch downstream nobody can change it, so no lock is needed around a message. A batch (not a board) is
+the unit of work everywhere: one kernel call per batch in the CPU stages, one transaction per batch in the writer.
+
+::
+
+    GeneratorActor --BoardBatch--> CheckerActor --CheckedBatch--> WriterActor
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def frozen(array: np.ndarray) -> np.ndarray:
+    """The array itself, made read-only (a message's arrays never change after it is sent)."""
+    array.flags.writeable = False
+    return array
+
+
+@dataclass(frozen=True)
+class BoardBatch:
+    """Complete boards from one ``generate_array`` call of one generator actor."""
+
+    origin: str  # the actor that made it, e.g. "generator-1"
+    index: int  # the batch number within that actor
+    boards: np.ndarray  # (m, ncells) int8
+    seeds: np.ndarray  # (m,) int64: generate(box, seed) remakes board i
+    restarts: np.ndarray  # (m,) int32: contradictions met (wfc), each one a restart
+    seconds: float  # wall time of the kernel call that made the batch
+
+    def __post_init__(self):
+        for name in ("boards", "seeds", "restarts"):
+            frozen(getattr(self, name))
+
+    def __len__(self) -> int:
+        return int(self.boards.shape[0])
+
+
+@dataclass(frozen=True)
+class CheckedBatch:
+    """Boards whose keys are new to this run, each with its carved puzzle, solver metrics and grade.
+
+    Row i of every array describes board i. Text columns (lines, keys, grades) are tuples of str, ready for the
+    database, so the single writer thread does no per-board formatting work beyond building rows.
+    """
+
+    origin: str
+    boards: np.ndarray  # (m, ncells) int8
+    board_lines: tuple[str, ...]  # line format of each board
+    keys: tuple[str, ...]  # key_text of the canonical representative
+    seeds: np.ndarray  # (m,) int64
+    restarts: np.ndarray  # (m,) int32
+    generate_seconds: np.ndarray  # (m,) float64: the batch's kernel time shared out evenly
+    puzzle_lines: tuple[str, ...]
+    clues: np.ndarray  # (m,) int
+    carve_seeds: np.ndarray  # (m,) int64
+    carve_checks: np.ndarray
+    carve_seconds: np.ndarray
+    attempts: np.ndarray  # carvings tried per board (more than 1 with --level or --target-clues)
+    metrics: np.ndarray  # (m, 6) float64: nodes, guesses, backtracks, checks, max_depth, seconds
+    levels: tuple[str | None, ...]
+    scores: tuple[float | None, ...]
+    hardest: tuple[str | None, ...]
+    techniques: tuple[str | None, ...]  # JSON text: steps per technique
+
+    def __post_init__(self):
+        for name, value in self.__dict__.items():
+            if isinstance(value, np.ndarray):
+                frozen(value)
+
+    def __len__(self) -> int:
+        return int(self.boards.shape[0])
+
+
+@dataclass
+class StageStats:
+    """Work done by one stage (all its actors together): items in and out, and the busy time of the kernels."""
+
+    items_in: int = 0
+    items_out: int = 0
+    busy_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    actors: int = 0
+
+    def as_dict(self, elapsed: float) -> dict:
+        # per wall second is what the run got from the stage; capacity is what its actors could do if they
+        # never waited on a queue (items per busy second, times the actors): the stage with the lowest capacity
+        # is the bottleneck
+        capacity = self.items_out * self.actors / self.busy_seconds if self.busy_seconds > 0 else 0.0
+        return {
+            "actors": self.actors,
+            "in": self.items_in,
+            "out": self.items_out,
+            "busy_seconds": round(self.busy_seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "per_second": round(self.items_out / elapsed, 1) if elapsed > 0 else 0.0,
+            "capacity_per_second": round(capacity, 1),
+        }
+
+
+@dataclass
+class Counters:
+    """Run-wide counts, updated by every actor under one lock and read by the supervisor for progress.
+
+    ``reserved`` is how many target slots checkers have claimed: a checker carves only as many new boards as
+    are still needed, so a run that reaches its count does not carve hundreds of boards it will throw away.
+    ``streak`` is the number of duplicates met since the last new key: it is how a run notices that the space
+    of classes is exhausted (4x4) instead of spinning forever.
+    """
+
+    target: int
+    generated: int = 0
+    contradictions: int = 0
+    duplicates: int = 0  # in-run repeats + keys already in the catalogue
+    accepted: int = 0
+    surplus: int = 0  # new boards not needed because the count was reached
+    off_level: int = 0  # puzzles that never reached --level within the tries
+    dropped: int = 0  # boards in flight when the run stopped early (Ctrl-C, failure), never checked
+    streak: int = 0
+    reserved: int = 0
+    first_number: int | None = None
+    last_number: int | None = None
+    stages: dict[str, StageStats] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def stage(self, name: str) -> StageStats:
+        with self.lock:
+            return self.stages.setdefault(name, StageStats())
+
+    def reserve(self, wanted: int) -> int:
+        """Claim up to ``wanted`` of the slots still open; returns how many were granted."""
+        with self.lock:
+            granted = max(0, min(wanted, self.target - self.reserved))
+            self.reserved += granted
+            return granted
+
+    def all_reserved(self) -> bool:
+        with self.lock:
+            return self.reserved >= self.target
+
+    def release(self, count: int) -> None:
+        """Give back slots a checker claimed but the writer could not fill (duplicates found at insert time)."""
+        with self.lock:
+            self.reserved -= count
+
+    def snapshot(self) -> dict:
+        with self.lock:
+            return {k: getattr(self, k) for k in (
+                "target", "generated", "contradictions", "duplicates", "accepted", "surplus", "off_level",
+                "dropped", "streak", "first_number", "last_number")}

@@ -1,0 +1,327 @@
+"""``fill``: run the pipeline that adds new unique boards (and their puzzles) to the catalogue.
+
+::
+
+    generator-1 ┐                     ┌ checker-1 ┐
+    generator-2 ┴─▶ [boards queue] ─▶ ┴ checker-2 ┴─▶ [checked queue] ─▶ writer ─▶ DB commit ─▶ N.txt
+     make boards     bounded           keys, dedupe,     bounded            numbers, rows, files
+     (kernel)                          carve, grade
+
+The main thread only supervises: it opens the catalogue (migrations, file recovery), compiles or loads the
+kernels before any worker starts, starts the actors downstream first, then waits on the supervisor's event with
+a timeout, reporting progress. Every ending goes through one ordered shutdown, upstream first: generators stop,
+checkers finish the batch in hand, the writer commits everything handed to it and writes its files, and only
+then is the run row closed. Boards still queued unchecked are counted as dropped, never silently lost.
+
+Ctrl-C (or SIGTERM) once: the same shutdown, status ``interrupted``. Twice: exit at once (code 130); what was
+committed stays, missing files are rewritten by the next open.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import threading
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from typing import Callable, ContextManager
+
+from sqlalchemy import insert, update
+from sqlalchemy.exc import DBAPIError
+
+from .. import __version__
+from ..config import Settings
+from ..db import describe_error, open_catalogue
+from ..errors import UsageError
+from ..files import FileReport, check_at_open
+from ..models import Run, utcnow
+from .actor import Channel, Supervisor
+from .messages import Counters
+from .stages import CheckerActor, GeneratorActor, Kernels, Plan, SeenKeys
+from .writer import WriterActor
+
+PROGRESS_SECONDS = 0.2
+#: how long an ordered shutdown waits for one stage; a stage still running then is reported, never waited on
+JOIN_SECONDS = 30.0
+EXIT_INTERRUPTED = 130
+#: boards per batch by box size: a batch is one kernel call, and a checker finishes its batch before it stops,
+#: so big grids (16x16 carving ~25 ms a board) get small batches to keep Ctrl-C within a few seconds
+DEFAULT_BATCH = {2: 256, 3: 256, 4: 16, 5: 1}
+
+
+@dataclass
+class FillSummary:
+    run_id: int | None
+    status: str  # completed | interrupted | failed | exhausted
+    seed: int
+    requested: int
+    accepted: int = 0
+    generated: int = 0
+    duplicates: int = 0
+    contradictions: int = 0
+    surplus: int = 0
+    dropped: int = 0
+    off_level: int = 0
+    first_number: int | None = None
+    last_number: int | None = None
+    elapsed: float = 0.0
+    warm_seconds: float = 0.0
+    stage_stats: dict = field(default_factory=dict)
+    recovered: FileReport | None = None
+    message: str | None = None  # exhaustion, level misses: said on stderr
+    error: str | None = None  # the one-line reason of a failed run
+    stuck: list[str] = field(default_factory=list)  # actors that did not stop in time
+
+
+class _Interrupts:
+    """SIGINT/SIGTERM while the pipeline runs: the first asks for an orderly stop, the second exits at once."""
+
+    def __init__(self, wake: threading.Event):
+        self.count = 0
+        self.wake = wake
+        self.saved: dict = {}
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.saved[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+
+    def _handle(self, signum, frame):
+        self.count += 1
+        if self.count >= 2:
+            os.write(2, b"\ncatalogue: interrupted again: exiting now (committed boards are safe)\n")
+            os._exit(EXIT_INTERRUPTED)
+        os.write(2, b"\ncatalogue: stopping: saving the boards in flight (Ctrl-C again to quit at once)\n")
+        self.wake.set()
+
+
+def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kernels) -> None:
+    if count < 1:
+        raise UsageError(f"--count must be at least 1, got {count}")
+    for name, value in (("--generators", generators), ("--checkers", checkers), ("--queue-size", queue_size),
+                        ("--batch", plan.batch)):
+        if value < 1:
+            raise UsageError(f"{name} must be at least 1, got {value}")
+    ncells = plan.size * plan.size
+    if plan.target_clues is not None and not 0 <= plan.target_clues <= ncells:
+        raise UsageError(f"--target-clues must be between 0 and {ncells} for {plan.size}x{plan.size}")
+    kernels.validate(plan)
+
+
+def fill(settings: Settings, count: int, *, size: int = 9, method: str = "wfc", equivalence: str = "d4",
+         generators: int | None = None, checkers: int | None = None, queue_size: int | None = None,
+         batch: int | None = None, seed: int | None = None, symmetry: str = "none", target_clues: int | None = None,
+         level: str | None = None, level_tries: int = 20, give_up_after: int = 10_000,
+         progress: Callable[[dict], None] | None = None,
+         spinner: Callable[[str], ContextManager] | None = None, command: str = "") -> FillSummary:
+    """Add ``count`` new unique boards, with their carved and graded puzzles, to the catalogue.
+
+    Returns the summary whatever happens; ``status`` says how it ended (a failed worker gives ``failed`` and
+    ``error``, Ctrl-C gives ``interrupted``). Raises UsageError for bad options, UserError if the catalogue
+    cannot be opened.
+    """
+    from engine.geometry import box_for_size
+
+    try:
+        box = box_for_size(size)
+    except ValueError as e:
+        raise UsageError(f"--size: {e}") from None
+    batch = batch or DEFAULT_BATCH[box]
+    generators = generators or settings.generators
+    checkers = checkers or settings.checkers
+    queue_size = queue_size or settings.queue_size
+    seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
+    plan = Plan(box=box, method=method, equivalence=equivalence, symmetry=symmetry, target_clues=target_clues,
+                level=level, level_tries=level_tries,
+                batch=batch, seed=seed, give_up_after=give_up_after)
+    kernels = Kernels(method)
+    _validate(count, plan, generators, checkers, queue_size, kernels)
+
+    engine = open_catalogue(settings)
+    try:
+        recovered = check_at_open(engine, settings.out_dir)
+        started = time.perf_counter()
+        with spinner("loading the compiled kernels") if spinner else nullcontext():
+            kernels.warm(plan)
+        warm_seconds = time.perf_counter() - started
+        run = _Run(engine, settings, plan, count, generators, checkers, queue_size, kernels, command)
+        summary = run.execute(progress)
+        summary.recovered, summary.warm_seconds = recovered, warm_seconds
+        return summary
+    finally:
+        engine.dispose()
+
+
+class _Run:
+    def __init__(self, engine, settings, plan: Plan, count, generators, checkers, queue_size, kernels, command):
+        self.engine, self.settings, self.plan, self.kernels = engine, settings, plan, kernels
+        self.count, self.n_generators, self.n_checkers, self.queue_size = count, generators, checkers, queue_size
+        self.command = command
+        self.counters = Counters(target=count)
+        self.supervisor = Supervisor()
+        self.run_id = self._create_run()
+
+    # -- the run row ----------------------------------------------------------------------------------------------
+    def _create_run(self) -> int:
+        p = self.plan
+        parameters = {"count": self.count, "batch": p.batch, "queue_size": self.queue_size,
+                      "level_tries": p.level_tries, "give_up_after": p.give_up_after,
+                      "carve_attempts": p.carve_attempts, "pid": os.getpid(), "host": socket.gethostname(),
+                      "out": str(self.settings.out_dir)}
+        with self.engine.begin() as conn:
+            return conn.execute(insert(Run).values(
+                started_at=utcnow(), status="running", program_version=__version__, command=self.command,
+                size=p.size, method=p.method, equivalence=p.equivalence, symmetry=p.symmetry,
+                target_clues=p.target_clues, level=p.level, seed=p.seed, generators=self.n_generators,
+                checkers=self.n_checkers, queue_size=self.queue_size, parameters=json.dumps(parameters),
+            ).returning(Run.id)).scalar_one()
+
+    def _close_run(self, summary: FillSummary, files_through) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(Run).where(Run.id == self.run_id).values(
+                finished_at=utcnow(), status=summary.status, generated=summary.generated,
+                accepted=summary.accepted, duplicates=summary.duplicates, contradictions=summary.contradictions,
+                elapsed_seconds=summary.elapsed, stage_stats=json.dumps(summary.stage_stats),
+                files_through=files_through))
+
+    # -- actors -------------------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        plan, counters, sup = self.plan, self.counters, self.supervisor
+        self.gen_stop, self.chk_stop, self.wrt_stop = threading.Event(), threading.Event(), threading.Event()
+        # the queue size is counted in boards (what a user can picture); channels hold whole batches
+        self.boards_q = Channel("boards", max(1, -(-self.queue_size // plan.batch)))
+        self.checked_q = Channel("checked", max(2, self.n_checkers))
+        seen = SeenKeys()
+        self.writer = WriterActor("writer", sup, self.wrt_stop, self.checked_q, plan, counters, self.engine,
+                                  self.settings.out_dir, self.run_id)
+        self.checkers = [CheckerActor(f"checker-{i + 1}", sup, self.chk_stop, self.boards_q, self.checked_q,
+                                      self.wrt_stop, plan, counters, seen, self.engine, self.kernels)
+                         for i in range(self.n_checkers)]
+        self.generators = [GeneratorActor(f"generator-{i + 1}", sup, self.gen_stop, self.boards_q, plan, counters,
+                                          i + 1, self.kernels.generate_array)
+                           for i in range(self.n_generators)]
+        for name, actors in (("generate", self.generators), ("check", self.checkers), ("write", [self.writer])):
+            counters.stage(name).actors = len(actors)
+
+    def execute(self, progress) -> FillSummary:
+        self._build()
+        started = time.perf_counter()
+        self.interrupted = False
+        with _Interrupts(self.supervisor.wake) as interrupts:
+            try:
+                for actor in [self.writer, *self.checkers, *self.generators]:  # downstream first: nobody waits
+                    actor.start()
+                while not self.supervisor.wake.wait(PROGRESS_SECONDS):
+                    if progress:
+                        progress({**self.counters.snapshot(), "elapsed": time.perf_counter() - started})
+                    if not all(a.is_alive() for a in self._actors()) and self.supervisor.failure is None:
+                        dead = next(a.name for a in self._actors() if not a.is_alive())
+                        self.supervisor.fail(dead, RuntimeError("stopped without a reason"))
+            except KeyboardInterrupt:  # only if our handler could not be installed (not the main thread)
+                interrupts.count += 1
+            except BaseException as exc:  # noqa: BLE001 - e.g. a progress callback: still shut down in order
+                self.supervisor.fail("supervisor", exc)
+            self.interrupted = interrupts.count > 0
+            stuck = self._shutdown()
+            elapsed = time.perf_counter() - started
+            if progress:
+                progress({**self.counters.snapshot(), "elapsed": elapsed, "final": True})
+            summary = self._summary(elapsed, self.interrupted or interrupts.count > 0, stuck)
+            try:
+                self._close_run(summary, self.writer.files_through)
+            except DBAPIError as e:
+                summary.status = "failed"
+                summary.error = summary.error or f"cannot record the run: {describe_error(e)}"
+        return summary
+
+    def _actors(self):
+        return [*self.generators, *self.checkers, self.writer]
+
+    def _shutdown(self) -> list[str]:
+        """Stop upstream first; returns the names of actors that did not stop within JOIN_SECONDS."""
+        failure = self.supervisor.failure
+        if failure is not None and failure[0] == self.writer.name:
+            self.wrt_stop.set()  # nobody will store what the checkers hold: let their puts give up
+        stuck = []
+        self.gen_stop.set()
+        stuck += _join(self.generators)
+        self.chk_stop.set()  # a checker finishes the batch in hand and hands it to the writer
+        stuck += _join(self.checkers)
+        queued = sum(len(b) for b in self.boards_q.drain())
+        with self.counters.lock:
+            # boards never checked: surplus when the run got what it wanted, work lost in flight otherwise
+            if self.supervisor.outcome is not None and failure is None and not self.interrupted:
+                self.counters.surplus += queued
+            else:
+                self.counters.dropped += queued
+        if self.writer.is_alive():
+            try:
+                self.checked_q.close(self.wrt_stop)  # the writer stores everything before the marker, then ends
+            except Exception:  # noqa: BLE001 - the writer's stop was set: it is failing; counted below
+                pass
+            stuck += _join([self.writer])
+        left = self.checked_q.drain()
+        if left:
+            with self.counters.lock:
+                self.counters.dropped += sum(len(b) for b in left)
+        if stuck:
+            for event in (self.gen_stop, self.chk_stop, self.wrt_stop):
+                event.set()
+        return stuck
+
+    def _summary(self, elapsed: float, interrupted: bool, stuck: list[str]) -> FillSummary:
+        c, plan = self.counters.snapshot(), self.plan
+        failure = self.supervisor.failure
+        if failure is not None or stuck:
+            status = "failed"
+        elif interrupted:
+            status = "interrupted"
+        elif self.supervisor.outcome == "exhausted" and c["accepted"] < c["target"]:
+            status = "exhausted"
+        else:
+            status = "completed"
+        if status in ("completed", "exhausted"):  # the run got all it could: unchecked boards were not needed
+            c["surplus"], c["dropped"] = c["surplus"] + c["dropped"], 0
+        summary = FillSummary(
+            run_id=self.run_id, status=status, seed=plan.seed, requested=self.count, accepted=c["accepted"],
+            generated=c["generated"], duplicates=c["duplicates"], contradictions=c["contradictions"],
+            surplus=c["surplus"], dropped=c["dropped"], off_level=c["off_level"], first_number=c["first_number"],
+            last_number=c["last_number"], elapsed=elapsed, stage_stats=self._stage_stats(elapsed), stuck=stuck)
+        if failure is not None:
+            actor, exc = failure
+            text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            summary.error = f"{actor} failed: {type(exc).__name__}" + (f": {text}" if text else "")
+        elif stuck:
+            summary.error = f"{', '.join(stuck)} did not stop within {JOIN_SECONDS:.0f} s"
+        if status == "exhausted":
+            summary.message = (f"only {summary.accepted} new boards found: the {plan.size}x{plan.size} "
+                               f"{plan.equivalence} space looks exhausted after {c['streak']} consecutive "
+                               f"duplicates")
+        return summary
+
+    def _stage_stats(self, elapsed: float) -> dict:
+        stats = {}
+        for name, actors in (("generate", self.generators), ("check", self.checkers), ("write", [self.writer])):
+            stage = self.counters.stage(name)
+            stage.busy_seconds = sum(a.busy_seconds for a in actors)
+            stage.cpu_seconds = sum(a.cpu_seconds for a in actors)
+            stats[name] = stage.as_dict(elapsed)
+        stats["write"]["db_seconds"] = round(self.writer.db_seconds, 3)
+        stats["write"]["file_seconds"] = round(self.writer.file_seconds, 3)
+        return stats
+
+
+def _join(actors) -> list[str]:
+    deadline = time.monotonic() + JOIN_SECONDS
+    for actor in actors:
+        actor.join(max(0.0, deadline - time.monotonic()))
+    return [a.name for a in actors if a.is_alive()]
+

@@ -1,0 +1,325 @@
+"""The CPU stages of fill: generator actors make boards, checker actors key, dedupe, carve and grade them.
+
+Every kernel call covers a whole batch and releases the GIL (``nogil=True``), so two actors of a stage really run
+on two cores. The Python work per board that is left (key and line text, result rows) is done with numpy in one
+go per batch, because any per-cell Python loop here holds the GIL and serialises the threads again.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.formats import SYMBOLS
+
+from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
+from .messages import BoardBatch, CheckedBatch, Counters
+from .store import known_keys
+
+_SYMBOL_BYTES = np.frombuffer(SYMBOLS.encode("ascii"), dtype=np.uint8)
+
+
+def lines_of(grids: np.ndarray) -> tuple[str, ...]:
+    """The line format of each row of ``grids`` (m, ncells): ``engine.formats.to_line`` for a whole batch."""
+    grids = np.asarray(grids)
+    m, ncells = grids.shape
+    text = _SYMBOL_BYTES[grids.astype(np.intp)].tobytes().decode("ascii")
+    return tuple(text[i * ncells:(i + 1) * ncells] for i in range(m))
+
+
+def batch_seed(run_seed: int, stream: int, index: int) -> int:
+    """The seed of batch ``index`` of generator ``stream``: independent streams from the one run seed."""
+    state = np.random.SeedSequence([int(run_seed) & 0xFFFFFFFF, int(run_seed) >> 32, stream, index])
+    return int(state.generate_state(1, dtype=np.uint32)[0] & 0x7FFFFFFF)
+
+
+def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
+    """The carving seed of each board for its ``attempt``-th carving, a function of the board's own seed.
+
+    Deriving it from the board (not from the checker that happens to take the batch) keeps a run reproducible
+    whatever the thread scheduling: the same board is always carved the same way. SplitMix64's mixer.
+    """
+    with np.errstate(over="ignore"):
+        z = board_seeds.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(attempt + 1) * np.uint64(
+            0xD1B54A32D192ED03)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return (z & np.uint64(0x7FFFFFFF)).astype(np.int64)
+
+
+class Kernels:
+    """The engine functions fill calls, bound once per run (and importable before the actors start).
+
+    Importing here rather than at module level keeps ``catalogue --help`` fast: numba and the kernels load
+    only when a fill runs.
+    """
+
+    def __init__(self, method: str):
+        from engine.generators import GENERATORS, get_generator
+
+        if method not in GENERATORS:
+            from ..errors import UsageError
+            raise UsageError(f"--method: unknown method {method!r}; choose from {', '.join(GENERATORS)}")
+        self.method = method
+        self.generate_array = get_generator(method).generate_array
+
+    def validate(self, plan: "Plan") -> None:
+        from engine.canonical import EQUIVALENCES
+        from engine.carve import SYMMETRIES
+        from engine.grade import LEVELS
+
+        from ..errors import UsageError
+        for option, value, choices in (("--equivalence", plan.equivalence, EQUIVALENCES),
+                                       ("--symmetry", plan.symmetry, SYMMETRIES)):
+            if value not in choices:
+                raise UsageError(f"{option}: unknown value {value!r}; choose from {', '.join(choices)}")
+        if plan.level is not None and plan.level not in LEVELS:
+            raise UsageError(f"--level: unknown level {plan.level!r}; choose from {', '.join(LEVELS)}")
+        if plan.level_tries < 1:
+            raise UsageError(f"--level-tries must be at least 1, got {plan.level_tries}")
+
+    @staticmethod
+    def key_texts(boards, box, equivalence) -> list[str]:
+        """The stored key of each board: the line text of its canonical representative (one kernel call)."""
+        from engine.canonical import key_texts
+        return key_texts(boards, box, equivalence)
+
+    @staticmethod
+    def carve(boards, box, seeds, symmetry, target_clues, attempts):
+        from engine.carve import carve_many
+        return carve_many(boards, box, seeds, symmetry=symmetry, target_clues=target_clues, attempts=attempts)
+
+    @staticmethod
+    def grade_many(puzzles, box):
+        from engine.grade import grade_many
+        return grade_many(puzzles, box)
+
+    @staticmethod
+    def level_rank(level: str) -> int:
+        from engine.grade import LEVELS
+        return LEVELS.index(level)
+
+    def warm(self, plan: "Plan") -> None:
+        """Run every kernel once on two boards in the calling (main) thread: numba compiles or loads its cache
+        here, before any worker starts, instead of in several threads at once in the middle of the run."""
+        boards, seeds, _ = self.generate_array(plan.box, 2, plan.seed)
+        self.key_texts(boards, plan.box, plan.equivalence)
+        results = self.carve(boards, plan.box, carve_seeds(np.asarray(seeds, dtype=np.int64), 0), plan.symmetry,
+                             plan.target_clues, plan.carve_attempts)
+        self.grade_many(np.stack([r.puzzle for r in results]), plan.box)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run makes: the options every stage needs, fixed before the actors start."""
+
+    box: int
+    method: str
+    equivalence: str
+    symmetry: str = "none"
+    target_clues: int | None = None
+    level: str | None = None
+    level_tries: int = 20
+    carve_attempts: int | None = None  # carve_many's default: 1, or 20 orders with target_clues
+    batch: int = 256
+    seed: int = 0
+    give_up_after: int = 10_000
+
+    @property
+    def size(self) -> int:
+        return self.box * self.box
+
+
+class GeneratorActor(Actor):
+    """Makes batches of complete boards until stopped; each actor draws from its own seed stream."""
+
+    stage = "generate"
+
+    def __init__(self, name, supervisor: Supervisor, stop: threading.Event, out: Channel, plan: Plan,
+                 counters: Counters, stream: int, generate_array, fail_at=None):
+        super().__init__(name, supervisor, stop, fail_at=fail_at)
+        self.out, self.plan, self.counters, self.stream = out, plan, counters, stream
+        self.generate_array = generate_array
+
+    def work(self) -> None:
+        stats = self.counters.stage(self.stage)
+        while not self.stop.is_set():
+            if self.counters.all_reserved():
+                # every slot is claimed by a batch being checked or written: wait instead of making boards
+                # nobody needs (slots come back if the writer finds duplicates at insert time)
+                self.stop.wait(POLL_SECONDS)
+                continue
+            self.tick()
+            started = time.perf_counter()
+            boards, seeds, restarts = self.generate_array(
+                self.plan.box, self.plan.batch, batch_seed(self.plan.seed, self.stream, self.units))
+            seconds = time.perf_counter() - started
+            self.busy_seconds += seconds
+            batch = BoardBatch(self.name, self.units, boards, seeds.astype(np.int64), restarts.astype(np.int32),
+                               seconds)
+            with self.counters.lock:
+                self.counters.generated += len(batch)
+                self.counters.contradictions += int(batch.restarts.sum())
+                stats.items_out += len(batch)
+            try:
+                self.out.put(batch, self.stop)
+            except Stopped:
+                with self.counters.lock:
+                    self.counters.dropped += len(batch)
+                raise
+
+
+class SeenKeys:
+    """The keys met in this run, shared by the checkers: a repeat is dropped before anyone carves it."""
+
+    def __init__(self):
+        self._keys: set[str] = set()
+        self._lock = threading.Lock()
+
+    def claim(self, keys: tuple[str, ...]) -> np.ndarray:
+        """A mask of the keys that are new to the run; they are recorded as seen."""
+        fresh = np.zeros(len(keys), dtype=bool)
+        with self._lock:
+            for i, key in enumerate(keys):
+                if key not in self._keys:
+                    self._keys.add(key)
+                    fresh[i] = True
+        return fresh
+
+
+class CheckerActor(Actor):
+    """Keys a batch, drops repeats (in the run and in the catalogue), carves and grades what is new."""
+
+    stage = "check"
+
+    def __init__(self, name, supervisor: Supervisor, stop: threading.Event, inbox: Channel, out: Channel,
+                 out_stop: threading.Event, plan: Plan, counters: Counters, seen: SeenKeys, engine, kernels,
+                 fail_at=None):
+        super().__init__(name, supervisor, stop, inbox=inbox, fail_at=fail_at)
+        self.out, self.out_stop, self.plan, self.counters, self.seen = out, out_stop, plan, counters, seen
+        self.engine = engine
+        self.kernels = kernels  # Kernels: key_texts, carve, grade_many
+        self.counted: BoardBatch | None = None  # the batch whose duplicates and surplus are counted ...
+        self.unaccounted = 0  # ... and how many of its boards are not (yet in the writer's hands)
+
+    def on_failure(self, exc: BaseException) -> None:
+        if self.current is not None:  # the batch in hand will never be stored: count it, do not lose it quietly
+            unaccounted = self.unaccounted if self.counted is self.current else len(self.current)
+            with self.counters.lock:
+                self.counters.dropped += unaccounted
+        super().on_failure(exc)
+
+    # -- one batch ----------------------------------------------------------------------------------------------
+    def handle(self, batch: BoardBatch) -> None:
+        plan, counters = self.plan, self.counters
+        stats = counters.stage(self.stage)
+        keys = tuple(self.kernels.key_texts(batch.boards, plan.box, plan.equivalence))
+        fresh = self.seen.claim(keys)
+        if fresh.any():
+            # A read (never blocks the writer in WAL mode): keys an earlier run stored are dropped before carving.
+            # The writer checks again under the write lock; this only saves work, it guarantees nothing.
+            candidates = [keys[i] for i in np.flatnonzero(fresh)]
+            with self.engine.connect() as conn:
+                stored = known_keys(conn, plan.size, plan.equivalence, candidates)
+            if stored:
+                fresh &= np.array([k not in stored for k in keys])
+        new = np.flatnonzero(fresh)
+        with counters.lock:
+            for is_new in fresh:  # the streak of duplicates since the last new key, in the batch's order
+                counters.streak = 0 if is_new else counters.streak + 1
+            counters.duplicates += len(keys) - len(new)
+            streak = counters.streak
+            stats.items_in += len(keys)
+        if streak >= plan.give_up_after:
+            self.supervisor.finish("exhausted")
+        granted = counters.reserve(len(new))
+        if granted < len(new):
+            with counters.lock:
+                counters.surplus += len(new) - granted
+            new = new[:granted]
+        self.counted, self.unaccounted = batch, len(new)  # duplicates and surplus are counted already
+        if not len(new):
+            return
+        checked = self.check(batch, new, keys)
+        with counters.lock:
+            stats.items_out += len(checked)
+        try:
+            self.out.put(checked, self.out_stop)
+        except Stopped:  # the writer is gone (failed): this batch will never be stored
+            counters.release(len(checked))
+            with counters.lock:
+                counters.dropped += len(checked)
+            raise
+        self.unaccounted = 0  # the writer has them now
+
+    def check(self, batch: BoardBatch, new: np.ndarray, keys: tuple[str, ...]) -> CheckedBatch:
+        boards = np.ascontiguousarray(batch.boards[new])
+        seeds = batch.seeds[new]
+        results, grades, tries, carve_seeds_kept = self.carve_and_grade(boards, seeds)
+        m = len(new)
+        puzzles = np.stack([r.puzzle for r in results]).astype(np.int8)
+        metrics = np.array([[r.metrics.nodes, r.metrics.guesses, r.metrics.backtracks, r.metrics.checks,
+                             r.metrics.max_depth, r.metrics.seconds] for r in results], dtype=np.float64)
+        return CheckedBatch(
+            origin=self.name,
+            boards=boards,
+            board_lines=lines_of(boards),
+            keys=tuple(keys[i] for i in new),
+            seeds=seeds.copy(),
+            restarts=batch.restarts[new].copy(),
+            generate_seconds=np.full(m, batch.seconds / max(1, len(batch))),  # the batch's kernel time, shared
+            puzzle_lines=lines_of(puzzles),
+            clues=np.array([r.clues for r in results], dtype=np.int64),
+            carve_seeds=carve_seeds_kept,
+            carve_checks=np.array([r.checks for r in results], dtype=np.int64),
+            carve_seconds=np.array([r.seconds for r in results], dtype=np.float64),
+            attempts=tries,
+            metrics=metrics.reshape(m, 6),
+            levels=tuple(g.level for g in grades),
+            scores=tuple(float(g.score) for g in grades),
+            hardest=tuple(g.hardest for g in grades),
+            techniques=tuple(json.dumps(g.steps_by_technique, sort_keys=True) for g in grades),
+        )
+
+    def carve_and_grade(self, boards: np.ndarray, seeds: np.ndarray):
+        """Carve and grade every board once; with ``--level``, carve the misses again (new seeds), up to
+        ``level_tries`` carvings in all. A board whose puzzle never reaches the level keeps the carving whose
+        level came closest (they are counted as off level).
+
+        Returns (carve results, grades, removal orders tried per board, carve seed of each kept puzzle).
+        """
+        plan, k = self.plan, self.kernels
+        kept_seeds = carve_seeds(seeds, 0)
+        results = k.carve(boards, plan.box, kept_seeds, plan.symmetry, plan.target_clues, plan.carve_attempts)
+        grades = k.grade_many(np.stack([r.puzzle for r in results]), plan.box)
+        tries = np.array([r.attempts_used for r in results], dtype=np.int64)
+        if plan.level is None:
+            return results, grades, tries, kept_seeds
+        want = k.level_rank(plan.level)
+        distance = np.array([abs(k.level_rank(g.level) - want) for g in grades])
+        for attempt in range(1, plan.level_tries):
+            miss = np.flatnonzero(distance > 0)
+            if not len(miss) or self.stop_now():
+                break
+            seeds_now = carve_seeds(seeds[miss], attempt)
+            again = k.carve(boards[miss], plan.box, seeds_now, plan.symmetry, plan.target_clues,
+                            plan.carve_attempts)
+            regrades = k.grade_many(np.stack([r.puzzle for r in again]), plan.box)
+            for j, i in enumerate(miss):
+                tries[i] += again[j].attempts_used
+                d = abs(k.level_rank(regrades[j].level) - want)
+                if d < distance[i]:
+                    results[i], grades[i], distance[i], kept_seeds[i] = again[j], regrades[j], d, seeds_now[j]
+        missed = int((distance > 0).sum())
+        if missed:
+            with self.counters.lock:
+                self.counters.off_level += missed
+        return results, grades, tries, kept_seeds
+
+    def stop_now(self) -> bool:
+        """Level retries stop early on a shutdown: the puzzles in hand are stored as they are."""
+        return self.stop.is_set()

@@ -1,0 +1,107 @@
+"""The writer actor: the only thread that writes the catalogue and the board files.
+
+For each checked batch: one transaction (numbers, boards, puzzles; see :mod:`.store`), then the batch's ``N.txt``
+files, then the watermark ``files_through`` (recorded in the next batch's transaction, and by the final run
+update). The order matters for recovery: a file exists only for a committed board, and every number at or below
+the recorded watermark has its file. A crash between commit and files leaves boards without files above the
+watermark, which the next open finds and rewrites (``catalogue.files.check_at_open``).
+
+Why a single writer rather than checkers inserting their own claims: measured with ``bench/bench_fill.py
+--claims`` (see the README's figures), the difference on SQLite is within noise because the write lock serialises
+the inserts anyway; one writer keeps numbers and files in commit order, which is what makes one watermark per
+run enough.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from ..files import render, write_files
+from .actor import Actor, Channel, Supervisor
+from .messages import CheckedBatch, Counters
+from .stages import Plan
+from .store import store_rows
+
+class WriterActor(Actor):
+    stage = "write"
+
+    def __init__(self, name, supervisor: Supervisor, stop: threading.Event, inbox: Channel, plan: Plan,
+                 counters: Counters, engine, out: Path, run_id: int, fail_at=None):
+        super().__init__(name, supervisor, stop, inbox=inbox, fail_at=fail_at)
+        self.plan, self.counters, self.engine, self.out, self.run_id = plan, counters, engine, Path(out), run_id
+        self.files_through: int | None = None  # highest number whose file this run wrote
+        self._recorded: int | None = None  # the watermark already in the database
+        self.db_seconds = 0.0
+        self.file_seconds = 0.0
+        self.committed: CheckedBatch | None = None  # the last batch whose transaction committed
+
+    def on_start(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+
+    def on_failure(self, exc: BaseException) -> None:
+        if self.current is not None and self.committed is not self.current:  # never reached the database
+            with self.counters.lock:
+                self.counters.dropped += len(self.current)
+        super().on_failure(exc)
+
+    def handle(self, batch: CheckedBatch) -> None:
+        counters, stats = self.counters, self.counters.stage(self.stage)
+        remaining = counters.target - counters.accepted
+        if remaining <= 0:  # the count was reached by an earlier batch (belt: reservations prevent it)
+            with counters.lock:
+                counters.surplus += len(batch)
+            return
+        boards, puzzles = self.rows(batch)
+        started = time.perf_counter()
+        numbers = store_rows(self.engine, boards, puzzles, limit=remaining, run_id=self.run_id,
+                             files_through=self.files_through if self.files_through != self._recorded else None)
+        self._recorded = self.files_through
+        self.db_seconds += time.perf_counter() - started
+        self.committed = batch  # from here on the batch is accepted, whatever happens to its files
+        kept = [i for i, n in enumerate(numbers) if n is not None]
+        rejected = len(batch) - len(kept)
+        if rejected:  # keys stored since the checker looked (another process), or past the count
+            counters.release(rejected)
+        with counters.lock:
+            counters.accepted += len(kept)
+            counters.duplicates += rejected
+            stats.items_in += len(batch)
+            stats.items_out += len(kept)
+            if kept:
+                if counters.first_number is None:
+                    counters.first_number = numbers[kept[0]]
+                counters.last_number = numbers[kept[-1]]
+            done = counters.accepted >= counters.target
+        started = time.perf_counter()
+        if kept:
+            payloads = render(batch.boards[kept], self.plan.box)
+            write_files(self.out, [numbers[i] for i in kept], payloads)
+            self.files_through = numbers[kept[-1]]
+        self.file_seconds += time.perf_counter() - started
+        if done:
+            self.supervisor.finish("completed")
+
+    def rows(self, batch: CheckedBatch) -> tuple[list[dict], list[dict]]:
+        return batch_rows(batch, self.plan, self.run_id)
+
+
+def batch_rows(batch: CheckedBatch, plan: Plan, run_id: int) -> tuple[list[dict], list[dict]]:
+    """The board and puzzle rows of a checked batch (row i of each for board i)."""
+    boards = [
+        {"size": plan.size, "equivalence": plan.equivalence, "key": batch.keys[i], "board": batch.board_lines[i],
+         "method": plan.method, "seed": int(batch.seeds[i]), "restarts": int(batch.restarts[i]),
+         "generate_seconds": float(batch.generate_seconds[i]), "run_id": run_id}
+        for i in range(len(batch))]
+    metrics = batch.metrics.tolist()
+    puzzles = []
+    for i in range(len(batch)):
+        m = metrics[i]
+        puzzles.append({
+            "puzzle": batch.puzzle_lines[i], "clues": int(batch.clues[i]), "symmetry": plan.symmetry,
+            "target_clues": plan.target_clues, "carve_seed": int(batch.carve_seeds[i]),
+            "carve_checks": int(batch.carve_checks[i]), "carve_seconds": float(batch.carve_seconds[i]),
+            "attempts": int(batch.attempts[i]), "nodes": int(m[0]), "guesses": int(m[1]), "backtracks": int(m[2]),
+            "checks": int(m[3]), "max_depth": int(m[4]), "solve_seconds": m[5], "level": batch.levels[i],
+            "score": batch.scores[i], "hardest": batch.hardest[i], "techniques": batch.techniques[i]})
+    return boards, puzzles

@@ -1,0 +1,139 @@
+"""`catalogue fill` and `catalogue verify` through the CLI: options, exit codes, messages, concurrent processes."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
+
+from catalogue.cli import app
+from catalogue.pipeline.actor import FAIL_ENV
+from test_pipeline import assert_consistent
+
+runner = CliRunner()
+CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
+
+
+def where(tmp_path: Path, url: str | None = None) -> list[str]:
+    return ["--db", url or str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")]
+
+
+def url_of(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'c.db'}"
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "Missing option '--count'"),
+    (["--count", "0"], "--count"),
+    (["--count", "5", "--size", "5"], "--size"),
+    (["--count", "5", "--method", "magic"], "--method"),
+    (["--count", "5", "--equivalence", "d8"], "--equivalence"),
+    (["--count", "5", "--level", "impossible"], "--level"),
+    (["--count", "5", "--checkers", "0"], "--checkers"),
+    (["--count", "5", "--target-clues", "82"], "--target-clues must be between 0 and 81"),
+])
+def test_usage_errors_exit_2_with_one_line(tmp_path, args, message):
+    result = runner.invoke(app, ["fill", *args, *where(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert not (tmp_path / "boards").exists()  # nothing was started
+
+
+def test_fill_prints_a_summary_and_verify_says_ok(tmp_path):
+    result = runner.invoke(app, ["fill", "--count", "30", "--batch", "16", "--seed", "7", *where(tmp_path)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "status          completed (run 1)" in out
+    assert "accepted        30 of 30 new boards (numbers 0..29)" in out
+    assert "seed            7" in out
+    for stage in ("generate", "check", "write"):
+        assert stage in out
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+    assert_consistent(url_of(tmp_path), tmp_path / "boards")
+    engine = create_engine(url_of(tmp_path))
+    with engine.connect() as conn:
+        command, status, seed = conn.execute(text("SELECT command, status, seed FROM runs")).one()
+    engine.dispose()
+    assert (status, seed) == ("completed", 7)
+    assert command == ("catalogue fill --count 30 --size 9 --method wfc --equivalence d4 --seed 7 --symmetry none "
+                       "--batch 16")  # the stored command repeats the run
+    result = runner.invoke(app, ["fill", "-n", "5", "--seed", "8", *where(tmp_path)])
+    assert "(numbers 30..34)" in result.stdout
+    result = runner.invoke(app, ["verify", *where(tmp_path)])
+    assert result.exit_code == 0 and result.stdout.endswith("ok\n")
+    assert "boards        35 (numbers 0..34)" in result.stdout
+
+
+def test_fill_without_seed_picks_and_prints_one(tmp_path):
+    result = runner.invoke(app, ["fill", "--count", "3", *where(tmp_path)])
+    line = next(l for l in result.stdout.splitlines() if l.startswith("seed"))
+    assert int(line.split()[1]) >= 0
+
+
+def test_verify_reports_then_repairs(tmp_path):
+    runner.invoke(app, ["fill", "--count", "20", "--seed", "1", *where(tmp_path)])
+    (tmp_path / "boards" / "4.txt").unlink()
+    (tmp_path / "boards" / "9.txt").write_text("12")
+    (tmp_path / "boards" / "20.txt").write_text("stray")
+    result = runner.invoke(app, ["verify", *where(tmp_path)])
+    assert result.exit_code == 1
+    assert "files         20 checked: 1 missing (4.txt), 1 torn (9.txt), 1 stray (20.txt)" in result.stdout
+    assert "catalogue: 2 problems found in the catalogue" in result.stderr
+    result = runner.invoke(app, ["verify", "--repair", "--full", *where(tmp_path)])
+    assert result.exit_code == 0 and "repaired      2 files rewritten" in result.stdout
+    assert "1 stray files have no board (left in place): 20.txt" in result.stderr
+    assert (tmp_path / "boards" / "20.txt").exists()
+    assert_consistent(url_of(tmp_path), tmp_path / "boards")
+
+
+def test_exhaustion_exits_0_with_a_message(tmp_path):
+    result = runner.invoke(app, ["fill", "--count", "20", "--size", "4", "--equivalence", "full",
+                                 "--give-up-after", "300", *where(tmp_path)])
+    assert result.exit_code == 0
+    assert "status          exhausted" in result.stdout
+    assert "catalogue: only 2 new boards found: the 4x4 full space looks exhausted after" in result.stderr
+
+
+def test_failing_worker_exits_1_with_one_line(tmp_path):
+    result = runner.invoke(app, ["fill", "--count", "100000", "--batch", "16", "--checkers", "1", *where(tmp_path)],
+                           env={FAIL_ENV: "check:2"})
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "catalogue: checker-1 failed: InjectedFailure: injected failure in checker-1 (unit 2)"]
+    assert "status          failed" in result.stdout
+    assert_consistent(url_of(tmp_path), tmp_path / "boards")
+
+
+def _two_processes(tmp_path: Path, db: str, extra: list[str]) -> list[subprocess.CompletedProcess]:
+    procs = [subprocess.Popen([*CLI, "fill", "--seed", str(seed), "--db", db, "--out", str(tmp_path / "boards"),
+                               *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for seed in (1, 2)]
+    return [subprocess.CompletedProcess(p.args, p.wait(timeout=120), *p.communicate()) for p in procs]
+
+
+def test_two_processes_on_one_sqlite_file(tmp_path):
+    """4x4 boards without equivalence: the two runs meet the same boards often, and must not both keep one."""
+    db = str(tmp_path / "c.db")
+    runner.invoke(app, ["fill", "--count", "1", "--size", "4", "--equivalence", "none", *where(tmp_path)])
+    done = _two_processes(tmp_path, db, ["--count", "60", "--size", "4", "--equivalence", "none", "--batch", "8"])
+    assert [d.returncode for d in done] == [0, 0], [d.stderr for d in done]
+    rows = assert_consistent(url_of(tmp_path), tmp_path / "boards")
+    assert len(rows) == 121 and len({r.board for r in rows}) == 121
+
+
+@pytest.mark.postgres
+def test_two_processes_on_postgresql(tmp_path, pg_url):
+    runner.invoke(app, ["fill", "--count", "1", "--size", "4", "--equivalence", "none", *where(tmp_path, pg_url)])
+    done = _two_processes(tmp_path, pg_url, ["--count", "60", "--size", "4", "--equivalence", "none",
+                                             "--batch", "8"])
+    assert [d.returncode for d in done] == [0, 0], [d.stderr for d in done]
+    assert len(assert_consistent(pg_url, tmp_path / "boards")) == 121
+
+
+def test_fill_and_verify_have_help():
+    for command in ("fill", "verify"):
+        result = runner.invoke(app, [command, "--help"])
+        assert result.exit_code == 0 and "--db" in result.stdout and "--out" in result.stdout

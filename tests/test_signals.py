@@ -1,0 +1,109 @@
+"""Ctrl-C, a second Ctrl-C and SIGKILL on a real `catalogue fill` process, and what the next command repairs."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from test_pipeline import assert_consistent
+
+CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def start_fill(tmp_path: Path, batch: int = 32) -> subprocess.Popen:
+    return subprocess.Popen([*CLI, "fill", "--count", "1000000", "--batch", str(batch), "--seed", "1",
+                             "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_files(proc: subprocess.Popen, out: Path, count: int, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if out.is_dir() and sum(1 for _ in out.iterdir()) >= count:
+            return
+        if proc.poll() is not None:
+            raise AssertionError(f"fill ended early: {proc.communicate()}")
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("fill made no files in time")
+
+
+def run_row(tmp_path: Path):
+    engine = create_engine(f"sqlite:///{tmp_path / 'c.db'}")
+    with engine.connect() as conn:
+        row = conn.execute(text("SELECT status, accepted, files_through FROM runs ORDER BY id LIMIT 1")).one()
+    engine.dispose()
+    return row
+
+
+def cli(*args, tmp_path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args, "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_first_signal_saves_everything_and_exits_130(tmp_path, sig):
+    proc = start_fill(tmp_path)
+    wait_for_files(proc, tmp_path / "boards", 100)
+    proc.send_signal(sig)
+    sent = time.monotonic()
+    stdout, stderr = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 10, "did not stop within a few seconds"
+    assert proc.returncode == 130, stderr
+    assert "status          interrupted" in stdout
+    assert "catalogue: interrupted:" in stderr and "boards saved with their files" in stderr
+    rows = assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards")
+    status, accepted, files_through = run_row(tmp_path)
+    assert status == "interrupted" and accepted == len(rows) >= 100 and files_through == len(rows) - 1
+
+
+def test_second_ctrl_c_exits_at_once_and_the_next_command_repairs(tmp_path):
+    # big batches: after the first Ctrl-C each checker still finishes a batch of 1024 (a second or more), so the
+    # second Ctrl-C surely lands during the orderly stop
+    proc = start_fill(tmp_path, batch=1024)
+    wait_for_files(proc, tmp_path / "boards", 1024)
+    proc.send_signal(signal.SIGINT)
+    first = proc.stderr.readline() + proc.stderr.readline()  # a blank line, then the message
+    assert "stopping: saving the boards in flight (Ctrl-C again to quit at once)" in first
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    stdout, stderr = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 2
+    assert proc.returncode == 130 and "interrupted again: exiting now" in stderr
+    assert "status" not in stdout  # it did not wait for the summary
+    result = cli("verify", "--repair", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards")
+
+
+def test_sigkill_loses_nothing_committed_and_the_next_fill_repairs(tmp_path):
+    proc = start_fill(tmp_path)
+    wait_for_files(proc, tmp_path / "boards", 150)
+    proc.kill()
+    proc.wait(timeout=10)
+    status, _, files_through = run_row(tmp_path)
+    assert status == "running"  # the killed process could not close its run
+    # The crash window: boards committed whose files were not written yet (or half written). Make it certain:
+    # every file above the run's watermark goes, and the last one is torn.
+    engine = create_engine(f"sqlite:///{tmp_path / 'c.db'}")
+    with engine.connect() as conn:
+        top = conn.execute(text("SELECT max(number) FROM boards")).scalar()
+    engine.dispose()
+    watermark = -1 if files_through is None else files_through
+    out = tmp_path / "boards"
+    for n in range(watermark + 1, top):
+        (out / f"{n}.txt").unlink(missing_ok=True)
+    (out / f"{top}.txt").write_text("123")
+    result = cli("fill", "--count", "10", "--seed", "2", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"recovered {top - watermark} board files" in result.stderr
+    assert "closed run 1 left running by a process that died" in result.stderr
+    rows = assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards")
+    assert len(rows) == top + 11
+    assert run_row(tmp_path)[0] == "interrupted"
