@@ -33,7 +33,7 @@ def lines_of(grids: np.ndarray) -> tuple[str, ...]:
 def batch_seed(run_seed: int, stream: int, index: int) -> int:
     """The seed of batch ``index`` of generator ``stream``: independent streams from the one run seed."""
     state = np.random.SeedSequence([int(run_seed) & 0xFFFFFFFF, int(run_seed) >> 32, stream, index])
-    return int(state.generate_state(1, dtype=np.uint32)[0] & 0x7FFFFFFF)
+    return int(state.generate_state(1, dtype=np.uint64)[0] & np.uint64(0x7FFF_FFFF_FFFF_FFFF))
 
 
 def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
@@ -48,7 +48,7 @@ def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))
-    return (z & np.uint64(0x7FFFFFFF)).astype(np.int64)
+    return (z & np.uint64(0x7FFF_FFFF_FFFF_FFFF)).astype(np.int64)
 
 
 class Kernels:

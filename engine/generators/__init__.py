@@ -40,9 +40,13 @@ class GenerationError(RuntimeError):
 
 
 def derive_seeds(seed: int, count: int, stream: int = 0) -> np.ndarray:
-    """``count`` independent 31-bit seeds from one run seed (and a stream number, one per actor)."""
-    ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFF, int(stream)])
-    return (ss.generate_state(count, dtype=np.uint32) & 0x7FFFFFFF).astype(np.int64)
+    """``count`` independent 63-bit seeds from one run seed (and a stream number, one per actor).
+
+    63 bits, not 31: with 31-bit seeds about one pair in a 50,000-board fill shared a seed (the birthday bound),
+    and so the same board. 63 bits fit the signed 64-bit seed column.
+    """
+    ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFF, int(seed) >> 32, int(stream)])
+    return (ss.generate_state(count, dtype=np.uint64) & np.uint64(0x7FFF_FFFF_FFFF_FFFF)).astype(np.int64)
 
 
 def get_generator(method: str):
