@@ -1,0 +1,79 @@
+"""The compiled grader's candidate state: bit tricks, placing a digit, the questions every technique kernel asks.
+
+Candidates are int64 bitmasks (bit d-1 = digit d), so boxes up to 5 (25 digits) fit. ``cells`` holds the placed
+digits (0 blank); ``cands`` the candidates of each blank cell (0 once the cell is filled).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+
+
+@kernel
+def _popcount(x):
+    """Set bits of x (0 <= x < 2**63), branch-free: counting bits one at a time was a tenth of the run time."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+@kernel
+def _digit_of(bit):
+    """The digit of a one-bit mask."""
+    return _popcount(bit - 1) + 1
+
+
+@kernel
+def _sees(a, b, row_of, col_of, box_of):
+    return a != b and (row_of[a] == row_of[b] or col_of[a] == col_of[b] or box_of[a] == box_of[b])
+
+
+@kernel
+def _place(cells, cands, peers, cell, digit):
+    cells[cell] = digit
+    cands[cell] = 0
+    clear = ~(np.int64(1) << (digit - 1))
+    for p in peers[cell]:
+        cands[p] &= clear
+
+
+@kernel
+def _in_house(cell, houses, h, n):
+    for i in range(n):
+        if houses[h, i] == cell:
+            return True
+    return False
+
+
+@kernel
+def _places(cands, houses, h, bit, n):
+    """Bitmask over the positions 0..n-1 of house ``h`` whose cell may hold ``bit``."""
+    mask = np.int64(0)
+    for i in range(n):
+        if cands[houses[h, i]] & bit:
+            mask |= np.int64(1) << i
+    return mask
+
+
+@kernel
+def _contradiction(cells, cands, houses, n):
+    """A blank cell without candidates, or a house where some digit can no longer go."""
+    full = (np.int64(1) << n) - 1
+    for c in range(cells.size):
+        if cells[c] == 0 and cands[c] == 0:
+            return True
+    for h in range(3 * n):
+        covered = np.int64(0)
+        for i in range(n):
+            c = houses[h, i]
+            covered |= cands[c]
+            if cells[c]:
+                covered |= np.int64(1) << (cells[c] - 1)
+        if covered != full:
+            return True
+    return False

@@ -1,0 +1,125 @@
+"""Compiled naked and hidden subsets (pairs, triples, quads), and the search they share with fish.
+
+Naked subset, hidden subset and fish are one pattern: k things (cells, digits, base lines) whose places together
+are just k (digits, cells, cover lines). :func:`_next_confined` walks the k-combinations in the order
+``itertools.combinations`` does, as the Python modules (naked_subset.py, hidden_subset.py, fish.py) do, so every
+kernel still makes the same first deduction as its twin.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ._fast_state import _places, _popcount
+
+
+@kernel
+def _next_combination(idx, k, m):
+    """Advance ``idx`` (k increasing indices below m) to the next combination in lexicographic order, like
+    itertools.combinations; False after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == m - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+@kernel
+def _next_confined(masks, m, k, idx, first):
+    """The union of the next k-combination of ``masks[:m]`` whose union has exactly k bits, the combination left
+    in ``idx``; 0 when none is left. ``first``: start from the first combination, else from the one after ``idx``.
+    """
+    if first:
+        if m < k:
+            return np.int64(0)
+        for j in range(k):
+            idx[j] = j
+    elif not _next_combination(idx, k, m):
+        return np.int64(0)
+    while True:
+        union = np.int64(0)
+        for j in range(k):
+            union |= masks[idx[j]]
+        if _popcount(union) == k:
+            return union
+        if not _next_combination(idx, k, m):
+            return np.int64(0)
+
+
+@kernel
+def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
+    small = np.empty(n, np.int64)  # the house's cells with 2..k candidates
+    masks = np.empty(n, np.int64)  # and their candidates
+    idx = np.empty(k, np.int64)
+    shared = np.empty(3, np.int64)
+    for h in range(3 * n):
+        m = 0
+        for i in range(n):
+            c = houses[h, i]
+            if 2 <= _popcount(cands[c]) <= k:
+                small[m] = c
+                masks[m] = cands[c]
+                m += 1
+        union = _next_confined(masks, m, k, idx, True)
+        while union:
+            first = small[idx[0]]
+            same_row, same_col, same_box = True, True, True
+            for j in range(1, k):
+                c = small[idx[j]]
+                same_row &= row_of[c] == row_of[first]
+                same_col &= col_of[c] == col_of[first]
+                same_box &= box_of[c] == box_of[first]
+            shared[0] = row_of[first] if same_row else -1
+            shared[1] = n + col_of[first] if same_col else -1
+            shared[2] = 2 * n + box_of[first] if same_box else -1
+            changed = False
+            for s in range(3):
+                if shared[s] < 0:
+                    continue
+                for i in range(n):
+                    c = houses[shared[s], i]
+                    if cands[c] & union:
+                        member = False
+                        for j in range(k):
+                            member |= small[idx[j]] == c
+                        if not member:
+                            cands[c] &= ~union
+                            changed = True
+            if changed:
+                return True
+            union = _next_confined(masks, m, k, idx, False)
+    return False
+
+
+@kernel
+def _hidden_subset(cands, houses, n, k):
+    digits = np.empty(n, np.int64)
+    places = np.empty(n, np.int64)  # places[j]: where digits[j] may go in the house, over positions 0..n-1
+    idx = np.empty(k, np.int64)
+    for h in range(3 * n):
+        m = 0
+        for d in range(1, n + 1):
+            mask = _places(cands, houses, h, np.int64(1) << (d - 1), n)
+            if 2 <= _popcount(mask) <= k:
+                digits[m] = d
+                places[m] = mask
+                m += 1
+        union = _next_confined(places, m, k, idx, True)
+        while union:
+            keep = np.int64(0)
+            for j in range(k):
+                keep |= np.int64(1) << (digits[idx[j]] - 1)
+            changed = False
+            for i in range(n):
+                c = houses[h, i]
+                if union >> i & 1 and cands[c] & ~keep:
+                    cands[c] &= keep
+                    changed = True
+            if changed:
+                return True
+            union = _next_confined(places, m, k, idx, False)
+    return False
