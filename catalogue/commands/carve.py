@@ -1,0 +1,164 @@
+"""catalogue carve: carve each complete board of a file into a unique (by default minimal) puzzle.
+
+Output rules (data on stdout, messages on stderr):
+
+* one puzzle per input board, in file order: a line each for ``--format line`` (default), a picture each for
+  ``block``/``pretty`` with a blank line between;
+* board k of the file (0-based, unreadable entries counted) is carved with seed ``--seed + k``, so a file carves
+  the same way every time and one board can be redone alone with its seed;
+* an entry that is not a complete valid board gets one stderr line naming ``file:line``; the other boards are
+  still carved and the exit code is 1 at the end;
+* when ``--clues`` or ``--target-clues`` is not reached the puzzle is still printed (it is unique) and a stderr
+  line says how many clues it kept; that is not an error (exit 0);
+* ``--metrics`` adds a table per puzzle (clues, removal tests, attempts, whether minimal, carve time and the fast
+  solver's metrics on the puzzle): on stderr for ``line`` (stdout stays one puzzle per line), after the pictures
+  on stdout for ``block``/``pretty``.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import numpy as np
+import typer
+from tabulate import tabulate
+
+from engine.carve import SYMMETRIES, CarveResult, carve_many, warm
+from engine.formats import FORMATS, FormatError, Parsed, conflict_errors, read_grids, to_line, write
+
+from ..errors import UsageError, UserError, report
+from ..io import read_text
+
+Symmetry = enum.Enum("Symmetry", {name: name for name in SYMMETRIES}, type=str)
+Symmetry.__doc__ = "Clue symmetries (see engine.carve)."
+InputFormat = enum.Enum("InputFormat", {"auto": "auto", **{name: name for name in FORMATS}}, type=str)
+InputFormat.__doc__ = "Input formats (auto = recognise from the text)."
+
+
+class OutputFormat(str, enum.Enum):
+    line = "line"
+    block = "block"
+    pretty = "pretty"
+
+
+def board_problem(parsed: Parsed, clues: Optional[int], target: Optional[int]) -> str | None:
+    """Why this entry cannot be carved (one line naming file:line), or None."""
+    where = f"{parsed.source}:{parsed.line}"
+    grid = parsed.grid
+    clashes = conflict_errors(parsed)
+    if clashes:
+        return f"{where}: not a valid board: {clashes[0].message}"
+    blanks = grid.cells.size - grid.clue_count
+    if blanks:
+        return f"{where}: not a complete board: {blanks} blank cell{'s' if blanks != 1 else ''} (carve needs a board)"
+    for flag, value in (("--clues", clues), ("--target-clues", target)):
+        if value is not None and value > grid.cells.size:
+            n = grid.size
+            return f"{where}: {flag} {value} is more than the {n * n} cells of a {n}x{n} board"
+    return None
+
+
+def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool) -> str:
+    headers = ["board", "seed", "clues", "minimal", "target", "tests", "attempts", "carve ms", "nodes", "guesses",
+               "backtracks", "checks", "max_depth", "solve ms"]
+    body = []
+    for parsed, seed, r in rows:
+        m = r.metrics
+        reached = ("yes" if r.target_reached else "no") if targeted else "-"
+        body.append([f"{parsed.source}:{parsed.line}", seed, r.clues, "yes" if r.minimal else "no", reached, r.checks,
+                     r.attempts_used, r.seconds * 1000, m.nodes, m.guesses, m.backtracks, m.checks, m.max_depth,
+                     m.seconds * 1000])
+    return tabulate(body, headers=headers, floatfmt=".2f", intfmt=",")
+
+
+def carve_entries(boards: list[Parsed], seed: int, options: dict) -> dict[int, tuple[int, CarveResult]]:
+    """Carve the boards, one kernel call per box size; entry index -> (seed, result)."""
+    out: dict[int, tuple[int, CarveResult]] = {}
+    for box in sorted({p.grid.box for p in boards}):
+        group = [p for p in boards if p.grid.box == box]
+        seeds = [seed + p.index for p in group]
+        results = carve_many(np.stack([p.grid.cells for p in group]), box, seeds, **options)
+        out.update({p.index: (s, r) for p, s, r in zip(group, seeds, results)})
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def carve(
+        path: Annotated[str, typer.Argument(help="File of complete boards (one or many), or - for stdin.",
+                                            show_default=False)],
+        seed: Annotated[int, typer.Option(help="Seed of the random removal order; board k of the file uses "
+                                               "seed + k.")] = 0,
+        symmetry: Annotated[Symmetry, typer.Option(
+            case_sensitive=False, help="Keep the clue pattern symmetric: rot180, rot90 (quarter turn), mirror "
+                                       "(left-right), diagonal (main diagonal).")] = Symmetry("none"),
+        clues: Annotated[Optional[int], typer.Option(min=0, show_default=False,
+                                                     help="Stop at exactly this many clues (unique, not "
+                                                          "minimal).")] = None,
+        target_clues: Annotated[Optional[int], typer.Option(min=0, show_default=False,
+                                                            help="Try up to --attempts orders, keep the fewest "
+                                                                 "clues, stop once at most this many.")] = None,
+        attempts: Annotated[Optional[int], typer.Option(min=1, show_default=False,
+                                                        help="Removal orders to try per board, fewest clues "
+                                                             "wins [default: 1, or 20 with --target-clues].")] = None,
+        node_limit: Annotated[Optional[int], typer.Option(min=0, show_default=False,
+                                                          help="Nodes one removal test may take before its clue "
+                                                               "is kept (0 = no limit) [default: 2000 on 25x25, "
+                                                               "else no limit].")] = None,
+        output_format: Annotated[OutputFormat, typer.Option("--format", help="How to print "
+                                                                            "puzzles.")] = OutputFormat.line,
+        metrics: Annotated[bool, typer.Option("--metrics", help="Add a table per puzzle: clues, tests, time and "
+                                                                 "the fast solver's metrics (stderr with "
+                                                                 "line output).")] = False,
+        input_format: Annotated[InputFormat, typer.Option(
+            "--input-format", "-f", case_sensitive=False,
+            help="Format of the input; auto recognises it from the text.")] = InputFormat.auto,
+        box: Annotated[Optional[int], typer.Option(min=2, max=5, show_default=False,
+                                                   help="Box size (2-5) when the input cannot tell.")] = None,
+    ) -> None:
+        """Carve each complete board of a file into a unique puzzle, minimal unless --clues is given: clues are
+        removed in a random order (from --seed) while the puzzle keeps exactly one solution. Exit 1 when any
+        entry is not a complete valid board (the others are still carved)."""
+        if clues is not None and target_clues is not None:
+            raise UsageError("--clues (stop at exactly K) and --target-clues (fewest over attempts) do not go "
+                             "together")
+        text, source = read_text(path)
+        grids, errors = read_grids(text, source, None if input_format.value == "auto" else input_format.value, box)
+        if not grids:
+            if not errors:
+                raise UserError(f"{source}: no board found")
+            more = f" (and {len(errors) - 1} more unreadable)" if len(errors) > 1 else ""
+            raise UserError(f"{errors[0]}{more}")
+        problems = {p.index: board_problem(p, clues, target_clues) for p in grids}
+        boards = [p for p in grids if problems[p.index] is None]
+        if metrics:  # load the compiled kernels first, so the first board's time is its carve, not the cache load
+            warm()
+        options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
+                       node_limit=node_limit)
+        carved = carve_entries(boards, seed, options) if boards else {}
+        rows: list[tuple[Parsed, int, CarveResult]] = []
+        printed = 0
+        for entry in sorted([*grids, *errors], key=lambda e: e.line):  # file order, messages between puzzles
+            if isinstance(entry, FormatError):
+                report(str(entry))
+                continue
+            if problems[entry.index]:
+                report(problems[entry.index])
+                continue
+            board_seed, r = carved[entry.index]
+            rows.append((entry, board_seed, r))
+            if not r.target_reached:
+                wanted = f"exactly {clues}" if clues is not None else f"{target_clues} or fewer"
+                report(f"{entry.source}:{entry.line}: could not reach {wanted} clues in {r.attempts_used} "
+                       f"attempt{'s' if r.attempts_used != 1 else ''}; kept {r.clues}")
+            if output_format is OutputFormat.line:
+                typer.echo(to_line(r.puzzle))
+            else:
+                typer.echo(("\n" if printed else "") + write(r.puzzle, output_format.value, entry.grid.box))
+            printed += 1
+        if metrics and rows:
+            to_stderr = output_format is OutputFormat.line
+            table = metrics_table(rows, clues is not None or target_clues is not None)
+            typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
+        if errors or any(problems.values()):
+            raise typer.Exit(1)

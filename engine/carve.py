@@ -1,0 +1,213 @@
+"""Carving: minimal unique puzzles from complete boards.
+
+Clues are removed from the board in a random order (from ``seed``), each removal kept only while the puzzle still
+has exactly one solution, so the puzzle is unique and its solution is the board. When every cell has been tried the
+puzzle is minimal: removing any remaining clue gives more than one solution (a removal that failed once fails for
+good, because removing other clues later only adds solutions). The same board, seed and options always give the
+same puzzle, compiled or not, on any thread.
+
+Options:
+
+``symmetry``      "none", "rot180" (180-degree rotation), "rot90" (quarter turn), "mirror" (left-right) or
+                  "diagonal" (main-diagonal transpose): cells are removed in orbits of that symmetry, so the clue
+                  pattern keeps it. The result is then minimal among symmetric removals only: removing one orbit
+                  more breaks uniqueness, but a single clue of an orbit might still go.
+``clues=K``       stop at exactly K clues (unique, not necessarily minimal). Orbits that would jump below K are
+                  skipped; if an order cannot get down to K (``target_reached`` False), the fewest found is kept.
+``target_clues``  try up to ``attempts`` orders (default 20), keep the puzzle with the fewest clues, stop early
+                  once one has at most N clues; ``target_reached`` says whether one did.
+``attempts``      orders to try (default 1, or 20 with ``target_clues``); the fewest clues wins.
+``node_limit``    nodes one removal test may take (0 = no limit; default :data:`DEFAULT_NODE_LIMIT`: none up to
+                  16x16, 2,000 on 25x25). A test that hits it keeps its clue: still unique, not proven minimal.
+
+Distribution of clue counts (measured: 5,000 random 9x9 boards each from the "backtrack" and "wfc" generators, no
+symmetry, one attempt): mean 24.4, sd 1.1, range 21..29, the same for both generators:
+
+    clues  21    22    23     24     25     26     27    28    29
+    share  0.2%  3.2%  16.9%  34.3%  31.0%  11.8%  2.3%  0.3%  <0.1%
+
+Random-order carving is biased towards FEWER clues than the space of all minimal 9x9 puzzles. Estimates of that
+space (Berthier's controlled-bias generator and the "real distribution of minimal puzzles" that followed) put
+its mode at 26-27 clues and its mean near 26.6, about two clues above this carver; top-down deletion generators
+measured there give 24.38 (sd 1.12), as here. More ``attempts`` push the count further down (20 attempts: mean
+about 22.5); a symmetry pushes it up (orbits go two or four cells at a time: rot180 27.5, rot90 about 31).
+
+Cost (bench/bench_carve.py on the 2-core development machine, quiet): 9x9 about 0.2 ms per board (~5,000 boards
+per second per core, x1.9 with two threads); 16x16 0.03-0.07 s; 25x25 about 0.25-0.4 s with the default node
+limit of 2,000 per removal test. On 25x25 many of the last tests hit that limit (their clues stay, so ``minimal``
+is False and ``undecided`` counts them): proving that no second solution exists with some 270 clues left can take
+millions of nodes, and larger limits buy little, not even reliably fewer clues, since a kept clue changes every
+later test. Measured on two boards, clues kept at node limits 500 / 2,000 / 20,000 / 200,000: 266 / 270 / 274 /
+266 and 278 / 279 / 278 / 275, taking about 0.1 / 0.2 / 2 / 15-18 s. ``node_limit=0`` proves minimality at any
+cost (single 25x25 tests took up to a minute).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ._carve_kernel import _carve_batch
+from .geometry import check_box, geometry
+from .solvers import fast
+from .solvers._bitmask import CHECKS
+from .solvers.base import Metrics
+
+SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
+DEFAULT_TARGET_ATTEMPTS = 20
+#: nodes one removal test may take before it is called undecided (0 = no limit), per box size; only 25x25 needs
+#: one: its last tests can take millions of nodes (measured in bench/README.md)
+DEFAULT_NODE_LIMIT = {2: 0, 3: 0, 4: 0, 5: 2000}
+_M64 = (1 << 64) - 1
+
+
+@dataclass
+class CarveResult:
+    puzzle: np.ndarray  # flat int8, 0 = blank
+    clues: int
+    checks: int  # uniqueness tests made (one per removal tried, over all attempts)
+    seconds: float
+    target_reached: bool  # clues == K / clues <= target; True when neither was asked
+    attempts_used: int
+    metrics: Metrics = field(default_factory=Metrics)  # the fast solver solving the puzzle (limit 1)
+    symmetry: str = "none"
+    minimal: bool = True  # proven: no clue (no orbit, with a symmetry) can go; False at clues=K or if undecided
+    undecided: int = 0  # removal tests that hit the node limit: their clues were kept (still unique)
+
+
+@lru_cache(maxsize=None)
+def orbits(box: int, symmetry: str) -> tuple[np.ndarray, np.ndarray]:
+    """The cells of each orbit of ``symmetry`` as (norbits, 4) int32 padded with -1, and each orbit's size."""
+    if symmetry not in SYMMETRIES:
+        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+    geo = geometry(check_box(box))
+    n = geo.size
+    maps = {
+        "none": [],
+        "rot180": [lambda r, c: (n - 1 - r, n - 1 - c)],
+        "rot90": [lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - r, n - 1 - c), lambda r, c: (n - 1 - c, r)],
+        "mirror": [lambda r, c: (r, n - 1 - c)],
+        "diagonal": [lambda r, c: (c, r)],
+    }[symmetry]
+    seen: set[int] = set()
+    rows = []
+    for cell in range(geo.ncells):
+        if cell in seen:
+            continue
+        r, c = divmod(cell, n)
+        orbit = sorted({cell} | {rr * n + cc for rr, cc in (f(r, c) for f in maps)})
+        seen.update(orbit)
+        rows.append(orbit + [-1] * (4 - len(orbit)))
+    table = np.array(rows, dtype=np.int32)
+    sizes = (table >= 0).sum(axis=1).astype(np.int32)
+    table.flags.writeable = False
+    sizes.flags.writeable = False
+    return table, sizes
+
+
+def stream_state(seed: int) -> int:
+    """The nonzero 32-bit xorshift state for ``seed`` (splitmix64 mixing, so nearby seeds give unrelated orders)."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    z ^= z >> 31
+    return ((z >> 32) ^ (z & 0xFFFFFFFF)) or 0x6D2B79F5
+
+
+def _boards(boards, box: int) -> np.ndarray:
+    geo = geometry(check_box(box))
+    arr = np.asarray(boards)
+    if arr.ndim != 2 or arr.shape[1] != geo.ncells:
+        raise ValueError(f"boards must have shape (m, {geo.ncells}) for box {box}, got {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"boards must be integers, got {arr.dtype}")
+    arr = np.array(arr, dtype=np.int8, order="C", copy=True)
+    # every house of a board holds each digit 1..n once
+    houses = np.sort(arr[:, geo.houses], axis=2)
+    bad = ~(houses == np.arange(1, geo.size + 1, dtype=np.int8)).all(axis=(1, 2))
+    if bad.any():
+        raise ValueError(f"board {int(np.flatnonzero(bad)[0])} is not a complete valid {geo.size}x{geo.size} board")
+    return arr
+
+
+def _options(ncells: int, symmetry: str, clues, target_clues, attempts) -> tuple[int, int, int]:
+    if symmetry not in SYMMETRIES:
+        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+    if clues is not None and target_clues is not None:
+        raise ValueError("give clues (stop at exactly K) or target_clues (fewest over attempts), not both")
+    for name, value in (("clues", clues), ("target_clues", target_clues)):
+        if value is not None and not 0 <= value <= ncells:
+            raise ValueError(f"{name} must be 0..{ncells}, got {value}")
+    if attempts is None:
+        attempts = DEFAULT_TARGET_ATTEMPTS if target_clues is not None else 1
+    if attempts < 1:
+        raise ValueError(f"attempts must be at least 1, got {attempts}")
+    return (-1 if clues is None else clues), (-1 if target_clues is None else target_clues), attempts
+
+
+def _share(total: float, weights: np.ndarray) -> np.ndarray:
+    w = weights.astype(np.float64)
+    return np.full(w.size, total / max(w.size, 1)) if w.sum() <= 0 else total * w / w.sum()
+
+
+def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | None = None,
+               target_clues: int | None = None, attempts: int | None = None,
+               node_limit: int | None = None) -> list[CarveResult]:
+    """Carve every row of ``boards`` (m, ncells) with its own seed, in one kernel call (the GIL is released).
+
+    ``seconds`` (and the metrics' ``seconds``) of each result is its share of the batch's wall time, apportioned
+    by the work (mask checks) each board took; for one board it is the measured time.
+    """
+    arr = _boards(boards, box)
+    seeds = [int(s) for s in np.asarray(seeds, dtype=object).reshape(-1)]
+    if len(seeds) != arr.shape[0]:
+        raise ValueError(f"need one seed per board: {arr.shape[0]} boards, {len(seeds)} seeds")
+    wanted, target, attempts = _options(arr.shape[1], symmetry, clues, target_clues, attempts)
+    budget = DEFAULT_NODE_LIMIT[box] if node_limit is None else int(node_limit)
+    if budget < 0:
+        raise ValueError(f"node_limit must be 0 (none) or positive, got {node_limit}")
+    table, sizes = orbits(box, symmetry)
+    s = fast.scratch(box)
+    m = arr.shape[0]
+    puzzles = np.zeros_like(arr)
+    out = np.zeros((m, 5), dtype=np.int64)  # clues, tests, attempts used, work (mask checks), undecided tests
+    states = np.array([stream_state(x) for x in seeds], dtype=np.int64)
+    t0 = time.perf_counter()
+    _carve_batch(arr, states, attempts, wanted, target, budget, table, sizes, s.n, s.cell_houses, s.peers, s.houses,
+                 puzzles, out, np.zeros(table.shape[0], dtype=np.int64),
+                 np.zeros(s.ncells, dtype=np.int8), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
+                 s.no_trace, s.ntrace, s.shown)
+    t1 = time.perf_counter()
+    _, stats = fast.metrics_many(puzzles, box, limit=1)
+    t2 = time.perf_counter()
+    carve_seconds = _share(t1 - t0, out[:, 3])
+    solve_seconds = _share(t2 - t1, stats[:, CHECKS])
+    results = []
+    for i in range(m):
+        k, tests, used, _, undecided = (int(v) for v in out[i])
+        reached = k == wanted if wanted >= 0 else (k <= target if target >= 0 else True)
+        st = stats[i]
+        metrics = Metrics(nodes=int(st[0]), guesses=int(st[1]), backtracks=int(st[2]), checks=int(st[3]),
+                          max_depth=int(st[4]), seconds=float(solve_seconds[i]))
+        results.append(CarveResult(puzzle=puzzles[i].copy(), clues=k, checks=tests, seconds=float(carve_seconds[i]),
+                                   target_reached=bool(reached), attempts_used=used, metrics=metrics,
+                                   symmetry=symmetry, minimal=wanted < 0 and undecided == 0, undecided=undecided))
+    return results
+
+
+def carve(board_cells, box: int, seed: int, symmetry: str = "none", clues: int | None = None,
+          target_clues: int | None = None, attempts: int | None = None, node_limit: int | None = None) -> CarveResult:
+    """Carve one complete board into a unique puzzle (minimal unless ``clues`` is given); see the module doc."""
+    return carve_many(np.asarray(board_cells).reshape(1, -1), box, [seed], symmetry, clues, target_clues,
+                      attempts, node_limit)[0]
+
+
+def warm() -> None:
+    """Compile (or load from the cache) the carving and solver kernels once, before timing or starting threads."""
+    fast.warm()
+    carve(np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.int8), 2, 0)
+
+
+__all__ = ["SYMMETRIES", "DEFAULT_NODE_LIMIT", "CarveResult", "carve", "carve_many", "orbits", "stream_state", "warm"]

@@ -1,0 +1,364 @@
+"""The fast solver against a plain-Python twin written here from the rules alone.
+
+``_naive_count`` is a recursive backtracker over lists and sets (no masks, no propagation, no engine code): it is
+slow but obviously correct, and every count, solution and removal test of the compiled solver must agree with it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.solvers import fast
+
+# --- the slow twin -------------------------------------------------------------------------------------------
+
+
+def _houses(box: int) -> list[list[int]]:
+    n = box * box
+    rows = [[r * n + c for c in range(n)] for r in range(n)]
+    cols = [[r * n + c for r in range(n)] for c in range(n)]
+    boxes = [[(br * box + i) * n + bc * box + j for i in range(box) for j in range(box)]
+             for br in range(box) for bc in range(box)]
+    return rows + cols + boxes
+
+
+def _peers(box: int) -> list[set[int]]:
+    n = box * box
+    peers = [set() for _ in range(n * n)]
+    for house in _houses(box):
+        for c in house:
+            peers[c].update(x for x in house if x != c)
+    return peers
+
+
+def _consistent(cells, box: int) -> bool:
+    """No house holds a digit twice."""
+    for house in _houses(box):
+        digits = [cells[c] for c in house if cells[c]]
+        if len(digits) != len(set(digits)):
+            return False
+    return True
+
+
+def _naive_count(cells, box: int, limit: int, forbid: tuple[int, int] | None = None):
+    """(solutions up to ``limit``, the first one found) by plain backtracking; ``forbid`` = (cell, digit) ruled out."""
+    n = box * box
+    grid = [int(v) for v in cells]
+    if not _consistent(grid, box):
+        return 0, None
+    peers = _peers(box)
+    found: list[list[int]] = []
+
+    def options(c):
+        out = set(range(1, n + 1)) - {grid[p] for p in peers[c]}
+        if forbid is not None and c == forbid[0]:
+            out.discard(forbid[1])
+        return sorted(out)
+
+    def search():
+        blanks = [c for c in range(n * n) if grid[c] == 0]
+        if not blanks:
+            found.append(list(grid))
+            return len(found) >= limit
+        cell = min(blanks, key=lambda c: len(options(c)))  # fewest options first keeps it quick, not less clear
+        for d in options(cell):
+            grid[cell] = d
+            if search():
+                return True
+            grid[cell] = 0
+        return False
+
+    search()
+    return len(found), (found[0] if found else None)
+
+
+def _is_solution(solution, puzzle, box: int) -> bool:
+    n = box * box
+    ok_clues = all(p == 0 or p == s for p, s in zip(puzzle, solution))
+    return ok_clues and all(sorted(solution[c] for c in h) == list(range(1, n + 1)) for h in _houses(box))
+
+
+def _pattern_board(box: int, rng: random.Random) -> list[int]:
+    """A random valid board without search: the band pattern with digits, rows in bands and bands shuffled."""
+    n = box * box
+    digits = rng.sample(range(1, n + 1), n)
+    rows = [b * box + r for b in rng.sample(range(box), box) for r in rng.sample(range(box), box)]
+    cols = [b * box + c for b in rng.sample(range(box), box) for c in rng.sample(range(box), box)]
+    return [digits[((r % box) * box + r // box + c) % n] for r in rows for c in cols]
+
+
+def _random_puzzle(box: int, rng: random.Random, keep: float) -> list[int]:
+    board = _pattern_board(box, rng)
+    return [v if rng.random() < keep else 0 for v in board]
+
+
+def _agree(puzzle, box: int, limits=(1, 2, 3)):
+    for limit in limits:
+        want, _ = _naive_count(puzzle, box, limit)
+        got = fast.solve(np.array(puzzle, dtype=np.int8), box, limit)
+        assert got.count == want, f"limit {limit}: puzzle {puzzle} expected {want} got {got.count}"
+        if want:
+            assert _is_solution(list(got.solution), puzzle, box)
+        else:
+            assert got.solution is None
+        if want == 1 and limit >= 2:
+            assert list(got.solution) == _naive_count(puzzle, box, 1)[1]
+
+
+# --- agreement with the twin ---------------------------------------------------------------------------------
+
+def test_4x4_random_puzzles_agree():
+    rng = random.Random(4)
+    for i in range(300):
+        puzzle = _random_puzzle(2, rng, keep=rng.random())
+        if i % 3 == 0:  # random digits anywhere: conflicting and unsolvable grids too
+            puzzle = [rng.randint(1, 4) if rng.random() < 0.3 else 0 for _ in range(16)]
+        _agree(puzzle, 2)
+
+
+def test_every_4x4_board_is_found():
+    """The empty 4x4 grid has exactly 288 solutions (a known count): the search enumerates them all."""
+    assert fast.solve(np.zeros(16, np.int8), 2, limit=1000).count == 288
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.25, 1.0))
+def test_9x9_random_puzzles_agree(seed, keep):
+    _agree(_random_puzzle(3, random.Random(seed), keep), 3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_9x9_changed_clue_agrees(seed):
+    """A board with clues removed and one clue changed: often no solution, sometimes several."""
+    rng = random.Random(seed)
+    puzzle = _random_puzzle(3, rng, keep=0.45)
+    cell = rng.choice([c for c in range(81) if puzzle[c]])
+    puzzle[cell] = rng.randint(1, 9)
+    _agree(puzzle, 3, limits=(1, 2))
+
+
+@pytest.mark.parametrize("box,keep", [(4, 0.55), (5, 0.7)])
+def test_large_grids_agree(box, keep):
+    rng = random.Random(box)
+    for _ in range(2):
+        _agree(_random_puzzle(box, rng, keep), box, limits=(1, 2))
+
+
+def test_known_hard_puzzle():
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    puzzle = [0 if ch == "." else int(ch) for ch in line]
+    got = fast.solve(np.array(puzzle, np.int8), 3, limit=2)
+    assert got.count == 1 and not got.gave_up
+    assert list(got.solution) == _naive_count(puzzle, 3, 1)[1]
+
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _data_lines():
+    for path in sorted(DATA.glob("*.txt")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip() and not line.startswith("#") and line.count(":") == 2:
+                yield f"{path.name}:{number}", line.strip()
+
+
+@pytest.mark.parametrize("where,line", list(_data_lines()))
+def test_data_files(where, line):
+    """Every ``puzzle:count:solution`` line of data/*.txt (ours and the other helpers' files)."""
+    text, count, solution = line.split(":")
+    box = {16: 2, 81: 3, 256: 4, 625: 5}[len(text)]
+    puzzle = np.array([0 if ch in ".0" else int(ch, 36) for ch in text], np.int8)
+    got = fast.solve(puzzle, box, limit=2)
+    assert got.count == int(count), f"{where}: {text} expected {count} got {got.count}"
+    if got.count == 1:
+        want = [int(ch, 36) for ch in solution]
+        assert got.solution.tolist() == want, f"{where}: {text} expected {solution} got {got.solution.tolist()}"
+    elif got.count:
+        assert _is_solution(list(got.solution), list(puzzle), box), where
+
+
+# --- edge cases ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("box", [2, 3, 4, 5])
+def test_conflicting_givens_have_no_solution(box):
+    n = box * box
+    cells = np.zeros(n * n, np.int8)
+    cells[0] = cells[n - 1] = 1  # the same digit twice in row 1
+    r = fast.solve(cells, box, limit=2)
+    assert (r.count, r.solution, r.gave_up) == (0, None, False)
+    assert r.metrics.nodes == 0 and r.metrics.guesses == 0
+
+
+@pytest.mark.parametrize("box,limit", [(2, 1), (2, 5), (3, 2), (3, 7), (4, 3), (5, 2)])
+def test_empty_grid_counts_up_to_the_limit(box, limit):
+    r = fast.solve(np.zeros(box**4, np.int8), box, limit=limit)
+    assert r.count == limit and _is_solution(list(r.solution), [0] * box**4, box)
+
+
+def test_complete_board_is_its_own_solution():
+    board = _pattern_board(3, random.Random(1))
+    r = fast.solve(np.array(board, np.int8), 3, limit=2)
+    assert r.count == 1 and list(r.solution) == board and r.metrics.nodes == 0
+
+
+def test_node_limit_gives_up_and_says_so():
+    empty = np.zeros(81, np.int8)
+    r = fast.solve(empty, 3, limit=100000, node_limit=200)
+    assert r.gave_up and 200 <= r.metrics.nodes < 200 + 81
+    assert not fast.solve(empty, 3, limit=2, node_limit=100000).gave_up
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 0.6), limit=st.integers(1, 4))
+def test_metrics_are_sane(seed, keep, limit):
+    puzzle = np.array(_random_puzzle(3, random.Random(seed), keep), np.int8)
+    m = fast.solve(puzzle, 3, limit).metrics
+    blanks = int((puzzle == 0).sum())
+    assert 0 <= m.backtracks <= m.guesses <= m.nodes and m.max_depth <= m.guesses
+    assert m.nodes >= min(blanks, 1) and m.checks > 0 and m.seconds >= 0
+    assert m.nodes - m.guesses <= blanks * (m.guesses + 1)  # each branch forces each blank at most once
+
+
+def test_input_is_never_modified():
+    puzzle = np.array(_random_puzzle(3, random.Random(9), 0.3), np.int8)
+    before = puzzle.copy()
+    puzzle.flags.writeable = False
+    fast.solve(puzzle, 3, limit=3)
+    fast.solve_many(puzzle[None, :], 3, limit=2)
+    fast.trace(puzzle, 3)
+    assert np.array_equal(puzzle, before)
+
+
+def test_bad_input_raises_value_error():
+    with pytest.raises(ValueError):
+        fast.solve(np.zeros(80, np.int8), 3)
+    with pytest.raises(ValueError):
+        fast.solve(np.full(81, 10, np.int8), 3)
+    with pytest.raises(ValueError):
+        fast.solve(np.zeros(81, np.int8), 3, limit=0)
+    with pytest.raises(ValueError):
+        fast.solve(np.zeros(81, np.int8), 6)
+    with pytest.raises(ValueError):
+        fast.solve_many(np.zeros(81, np.int8), 3)
+    with pytest.raises(ValueError):
+        fast.exists_without(np.ones(16, np.int8), 2, 0, 1)
+
+
+# --- batch, threads, trace, removal test ------------------------------------------------------------------
+
+def _mixed_batch(box: int, m: int, seed: int) -> np.ndarray:
+    rng = random.Random(seed)
+    return np.array([_random_puzzle(box, rng, rng.uniform(0.2, 0.7)) for _ in range(m)], np.int8)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_solve_many_agrees_with_solve(limit):
+    batch = _mixed_batch(3, 60, limit)
+    batch[0, :2] = 5  # conflicting givens in the middle of a batch
+    counts, solutions = fast.solve_many(batch, 3, limit)
+    assert counts.dtype == np.int32 and solutions.shape == batch.shape and solutions.dtype == np.int8
+    for i, p in enumerate(batch):
+        one = fast.solve(p, 3, limit)
+        assert counts[i] == one.count
+        assert np.array_equal(solutions[i], one.solution if one.count else np.zeros(81, np.int8))
+    assert np.array_equal(fast.count_many(batch, 3, limit), counts)
+    mcounts, stats = fast.metrics_many(batch, 3, limit)
+    assert np.array_equal(mcounts, counts) and stats.shape == (60, 6)
+    assert stats[5, 0] == fast.solve(batch[5], 3, limit).metrics.nodes
+
+
+def test_threads_give_identical_results():
+    batch = _mixed_batch(3, 200, 11)
+    want = fast.solve_many(batch, 3, 2)
+    out = {}
+
+    def work(k):
+        out[k] = [fast.solve_many(batch, 3, 2) for _ in range(3)]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for runs in out.values():
+        for counts, solutions in runs:
+            assert np.array_equal(counts, want[0]) and np.array_equal(solutions, want[1])
+
+
+@pytest.mark.parametrize("box", [2, 3])
+def test_trace_replays_to_the_solution(box):
+    puzzle = np.array(_random_puzzle(box, random.Random(box), 0.3), np.int8)
+    events = fast.trace(puzzle, box)
+    grid = puzzle.copy()
+    for cell, digit in events:
+        assert puzzle[cell] == 0  # givens are never touched
+        assert (digit == 0) == (grid[cell] != 0)  # a placement fills a blank, a take-back empties a cell
+        grid[cell] = digit
+    assert np.array_equal(grid, fast.solve(puzzle, box).solution)
+    assert len(fast.trace(puzzle, box, max_events=3)) == min(3, len(events))
+
+
+def test_trace_shows_take_backs_on_a_hard_puzzle():
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    puzzle = np.array([0 if ch == "." else int(ch) for ch in line], np.int8)
+    events = fast.trace(puzzle, 3)
+    assert (events[:, 1] == 0).any()
+    grid = puzzle.copy()
+    for cell, digit in events:
+        grid[cell] = digit
+    assert np.array_equal(grid, fast.solve(puzzle, 3).solution)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.3, 0.9))
+def test_exists_without_agrees(seed, keep):
+    rng = random.Random(seed)
+    puzzle = _random_puzzle(3, rng, keep)
+    cell = rng.randrange(81)
+    digit = rng.randint(1, 9)
+    puzzle[cell] = 0
+    want = _naive_count(puzzle, 3, 1, forbid=(cell, digit))[0] > 0
+    assert fast.exists_without(np.array(puzzle, np.int8), 3, cell, digit) == want
+
+
+_NO_JIT_SCRIPT = """
+import json, sys, numpy as np
+from engine.solvers import fast
+from engine.solvers._bits import popcount, lowbit_index
+p = np.array([1,0,0,0, 0,0,3,0, 0,4,0,0, 0,0,0,2], np.int8)
+big = fast.solve(np.array(json.loads(sys.argv[1]), np.int8), 4, limit=2)  # 16x16: locked candidates run too
+r = fast.solve(p, 2, limit=3)
+c, s = fast.solve_many(np.stack([p, np.zeros(16, np.int8)]), 2, limit=2)
+print(json.dumps({"count": r.count, "solution": r.solution.tolist(), "nodes": r.metrics.nodes,
+                  "many": c.tolist(), "sols": s.tolist(), "trace": fast.trace(p, 2).tolist(),
+                  "without": fast.exists_without(p, 2, 1, 2), "bits": [popcount(0b1011), lowbit_index(0b1000)],
+                  "big": [big.count, big.solution.tolist(), big.metrics.nodes, big.metrics.checks]}))
+"""
+
+
+def test_kernels_run_as_plain_python():
+    """NUMBA_DISABLE_JIT=1 runs the same kernel lines in Python (coverage sees them); results must not change."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    sixteen = _random_puzzle(4, random.Random(3), 0.45)
+    out = subprocess.run([sys.executable, "-c", _NO_JIT_SCRIPT, json.dumps(sixteen)], env=env, capture_output=True,
+                         text=True, timeout=120, check=True)
+    got = json.loads(out.stdout)
+    p = np.array([1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2], np.int8)
+    r = fast.solve(p, 2, limit=3)
+    big = fast.solve(np.array(sixteen, np.int8), 4, limit=2)
+    c, s = fast.solve_many(np.stack([p, np.zeros(16, np.int8)]), 2, limit=2)
+    assert got == {"count": r.count, "solution": r.solution.tolist(), "nodes": r.metrics.nodes,
+                   "many": c.tolist(), "sols": s.tolist(), "trace": fast.trace(p, 2).tolist(),
+                   "without": fast.exists_without(p, 2, 1, 2), "bits": [3, 3],
+                   "big": [big.count, big.solution.tolist(), big.metrics.nodes, big.metrics.checks]}
