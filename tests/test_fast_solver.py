@@ -225,7 +225,8 @@ def test_metrics_are_sane(seed, keep, limit):
     puzzle = np.array(_random_puzzle(3, random.Random(seed), keep), np.int8)
     m = fast.solve(puzzle, 3, limit).metrics
     blanks = int((puzzle == 0).sum())
-    assert 0 <= m.backtracks <= m.guesses <= m.nodes and m.max_depth <= m.guesses
+    assert 0 <= m.guesses <= m.nodes and m.max_depth <= m.guesses
+    assert m.backtracks <= m.nodes  # placements taken back (guesses and the moves they forced), base.py
     assert m.nodes >= min(blanks, 1) and m.checks > 0 and m.seconds >= 0
     assert m.nodes - m.guesses <= blanks * (m.guesses + 1)  # each branch forces each blank at most once
 

@@ -284,7 +284,9 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
             if depth == 0:
                 break
             d = depth - 1
-            stats[BACKTRACKS] += 1
+            # every placement made since this branch point is taken back: the guess and the moves it forced
+            # (engine/solvers/base.py defines backtracks so, the same for every solver)
+            stats[BACKTRACKS] += max(1, nsolved - branch[2, d])
             if tracing and not _emit_taken_back(stack[d], trace, ntrace, shown):
                 break
             best = branch[0, d]
