@@ -17,8 +17,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Optional
 
-from sqlalchemy import (BigInteger, CheckConstraint, DateTime, Float, ForeignKey, Integer, MetaData, String,
-                        Text, UniqueConstraint)
+from sqlalchemy import (BigInteger, Boolean, CheckConstraint, DateTime, Float, ForeignKey, Integer, MetaData,
+                        String, Text, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: constraint and index names are derived, not left to each database, so migrations can name what they alter
@@ -101,7 +101,8 @@ class Board(Base):
 
 
 class Puzzle(Base):
-    """Givens carved from a board, with how hard they were to carve, to solve, and (0002) to solve by hand."""
+    """Givens carved from a board, with how hard they were to carve, to solve, (0002) to solve by hand, and
+    (0003) whether the carving proved them minimal."""
 
     __tablename__ = "puzzles"
 
@@ -127,3 +128,8 @@ class Puzzle(Base):
     score: Mapped[Optional[float]] = mapped_column(Float)
     hardest: Mapped[Optional[str]] = mapped_column(String(32), index=True)
     techniques: Mapped[Optional[str]] = mapped_column(Text)
+    # minimality (migration 0003; None for puzzles stored before it). `minimal` is False when some removal test
+    # hit the carver's node limit (the default on 25x25): the puzzle is unique but not proven minimal, and
+    # `undecided` counts those tests (engine.carve.CarveResult)
+    minimal: Mapped[Optional[bool]] = mapped_column(Boolean)
+    undecided: Mapped[Optional[int]] = mapped_column(Integer)

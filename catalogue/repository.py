@@ -24,14 +24,18 @@ LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 #: the solver metrics stored with every puzzle (engine/solvers/base.py defines them)
 SOLVER_METRICS = ("nodes", "guesses", "backtracks", "checks", "max_depth", "solve_seconds")
 
-#: the fields of a query result, in order; `puzzle` and `solution` are in the line format
+#: the fields of a query result, in order; `puzzle` and `solution` are in the line format. `minimal` is True
+#: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;
+#: the default on 25x25), None for puzzles stored before migration 0003
 RESULT_FIELDS = ("number", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
-                 "carve_checks", "carve_seconds", "level", "score", "hardest", "puzzle", "solution")
+                 "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest", "puzzle",
+                 "solution")
 
 _RESULT_COLUMNS = ", ".join(
     ["b.number", "b.size", "b.equivalence", "b.method", "p.clues", "p.symmetry"]
     + [f"p.{name}" for name in SOLVER_METRICS]
-    + ["p.carve_checks", "p.carve_seconds", "p.level", "p.score", "p.hardest", "p.puzzle", "b.board AS solution"])
+    + ["p.carve_checks", "p.carve_seconds", "p.minimal", "p.undecided", "p.level", "p.score", "p.hardest",
+       "p.puzzle", "b.board AS solution"])
 
 _LEVEL_RANK = "CASE p.level " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(LEVELS)) \
     + f" ELSE {len(LEVELS)} END"
@@ -96,6 +100,15 @@ def fetch(conn, sql: str, params: Optional[dict[str, Any]] = None) -> list[dict[
     return [dict(row) for row in conn.execute(text(sql), params).mappings()]
 
 
+def _booleans(rows: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """Column ``name`` as True / False / None: SQLite stores a Boolean as 0 / 1 and raw SQL text gets it back as
+    an int on SQLite (either driver) but as a bool on PostgreSQL, and JSON and CSV must not differ by database."""
+    for row in rows:
+        if row[name] is not None:
+            row[name] = bool(row[name])
+    return rows
+
+
 def query_puzzles(conn, *, min_clues: Optional[int] = None, max_clues: Optional[int] = None,
                   size: Optional[int] = None, equivalence: Optional[str] = None, method: Optional[str] = None,
                   level: Optional[str] = None, technique: Optional[str] = None, order_by: str = "number",
@@ -131,7 +144,7 @@ def query_puzzles(conn, *, min_clues: Optional[int] = None, max_clues: Optional[
         chosen = f"SELECT p.id FROM puzzles p{join if board_needed else ''}{where}{order_sql} LIMIT :limit"
         sql = f"SELECT {_RESULT_COLUMNS} FROM puzzles p{join} WHERE p.id IN ({chosen}){order_sql}"
         params["limit"] = int(limit)
-    return fetch(conn, sql, params)
+    return _booleans(fetch(conn, sql, params), "minimal")
 
 
 def _is_sqlite(conn) -> bool:
@@ -179,9 +192,10 @@ def get_board(conn, number: int) -> Optional[dict[str, Any]]:
         return None
     board = rows[0]
     metrics = ", ".join(SOLVER_METRICS)
-    puzzles = fetch(conn, f"SELECT puzzle, clues, symmetry, {metrics}, carve_seed, carve_checks, carve_seconds, "
-                          f"level, score, hardest, techniques FROM puzzles WHERE board_number = :number "
-                          f"ORDER BY id LIMIT 1", {"number": int(number)})
+    puzzles = _booleans(fetch(conn, f"SELECT puzzle, clues, symmetry, {metrics}, carve_seed, carve_checks, "
+                                    f"carve_seconds, minimal, undecided, level, score, hardest, techniques "
+                                    f"FROM puzzles WHERE board_number = :number ORDER BY id LIMIT 1",
+                                    {"number": int(number)}), "minimal")
     board["puzzle"] = puzzles[0] if puzzles else None
     return board
 
@@ -224,11 +238,20 @@ def stats(conn) -> dict[str, Any]:
     """Totals, per size and equivalence, the clue histogram, metric summaries, levels and each run's throughput.
 
     ``boards`` is the total number of boards; generated, duplicates and contradictions are summed over runs.
+    Per size and equivalence, ``not_proven_minimal`` counts the puzzles whose carving hit the node limit
+    (``minimal`` False: unique, but maybe a clue could still go) and ``minimal_unknown`` those stored before
+    migration 0003 recorded minimality (``minimal`` NULL).
     """
     count = lambda table: fetch(conn, f"SELECT count(*) AS n FROM {table}")[0]["n"]  # noqa: E731
+    # `NOT minimal` is true for 0 (SQLite) and false (PostgreSQL) alike, and NULL (so not counted) for NULL
     by_size = fetch(conn, "SELECT b.size, b.equivalence, count(*) AS boards, "
-                          "CAST(coalesce(sum(pc.n), 0) AS BIGINT) AS puzzles FROM boards b LEFT JOIN "
-                          "(SELECT board_number, count(*) AS n FROM puzzles GROUP BY board_number) pc "
+                          "CAST(coalesce(sum(pc.n), 0) AS BIGINT) AS puzzles, "
+                          "CAST(coalesce(sum(pc.unproven), 0) AS BIGINT) AS not_proven_minimal, "
+                          "CAST(coalesce(sum(pc.unknown), 0) AS BIGINT) AS minimal_unknown FROM boards b LEFT JOIN "
+                          "(SELECT board_number, count(*) AS n, "
+                          "sum(CASE WHEN NOT minimal THEN 1 ELSE 0 END) AS unproven, "
+                          "sum(CASE WHEN minimal IS NULL THEN 1 ELSE 0 END) AS unknown "
+                          "FROM puzzles GROUP BY board_number) pc "
                           "ON pc.board_number = b.number GROUP BY b.size, b.equivalence "
                           "ORDER BY b.size, b.equivalence")
     clues = fetch(conn, "SELECT b.size, p.clues, count(*) AS puzzles FROM puzzles p "

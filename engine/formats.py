@@ -65,7 +65,8 @@ def detect(text: str) -> str:
     In order: ``json`` if it starts with ``[`` or ``{``; ``pretty`` if it holds box-drawing characters; ``rcv``
     if most lines are three whole numbers; ``line`` if most lines (before any ``:count:solution``) hold 81, 256 or
     625 symbols, or 16 symbols that could all be 4x4 digits (16 rows of 16 that use digits above 4 are a 16x16
-    block); ``txt`` if most lines are whitespace-separated whole numbers; otherwise ``block``.
+    block); ``txt`` if most lines are whitespace-separated whole numbers; ``line`` if there are fewer than 4 lines (no
+    block is that short, so a single line of the wrong length is reported as a line); otherwise ``block``.
     Blank and ``#`` comment lines are left out of every count.
     """
     head = text.lstrip()
@@ -90,6 +91,8 @@ def detect(text: str) -> str:
         return "block" if above_four and len(lines) % 16 == 0 else "line"
     if most(lambda line: len(line.split()) >= 2 and all(w.isdigit() and w.isascii() for w in line.split())):
         return "txt"
+    if len(lines) < 4:  # too few lines for the smallest block (4x4): a line of the wrong length, say so as such
+        return "line"
     return "block"
 
 

@@ -77,6 +77,8 @@ def carve_line(board: str, keep_every: int, offset: int = 0) -> str:
 
 
 #: puzzles of the sample catalogue: (board number, box, clue step, nodes, guesses, level, score, hardest)
+#: minimality (migration 0003): board 4's carving hit the node limit 3 times; board 3's, like a puzzle stored
+#: before 0003, was never recorded (NULL); the rest were proven minimal (see MINIMALITY)
 SAMPLE = [
     (0, 3, 3, 120, 4, "easy", 1.5, "hidden-single"),
     (1, 3, 4, 480, 30, "hard", 4.2, "x-wing"),
@@ -84,6 +86,8 @@ SAMPLE = [
     (3, 2, 2, 7, 0, None, None, None),
     (4, 3, 4, 480, 12, "expert", 6.1, "xy-wing"),
 ]
+#: board number -> (minimal, undecided) where it is not (True, 0)
+MINIMALITY = {3: (None, None), 4: (False, 3)}
 
 
 def sample_rows() -> list[dict]:
@@ -92,14 +96,15 @@ def sample_rows() -> list[dict]:
     for number, box, step, nodes, guesses, level, score, hardest in SAMPLE:
         board = pattern_board(box, shift=number)
         puzzle = carve_line(board, step, offset=number)
+        minimal, undecided = MINIMALITY.get(number, (True, 0))
         rows.append({
             "number": number, "size": box * box, "equivalence": "d4" if box == 3 else "none",
             "method": "wfc" if number % 2 == 0 else "backtrack",
             "clues": sum(ch != "." for ch in puzzle), "symmetry": "none",
             "nodes": nodes, "guesses": guesses, "backtracks": guesses // 2, "checks": nodes * 3,
             "max_depth": guesses // 3, "solve_seconds": nodes / 1e6, "carve_checks": 50 + number,
-            "carve_seconds": 0.001 * (number + 1), "level": level, "score": score, "hardest": hardest,
-            "puzzle": puzzle, "solution": board,
+            "carve_seconds": 0.001 * (number + 1), "minimal": minimal, "undecided": undecided,
+            "level": level, "score": score, "hardest": hardest, "puzzle": puzzle, "solution": board,
         })
     return rows
 
@@ -135,7 +140,8 @@ def fill_sample(url: str) -> list[dict]:
             techniques = json.dumps({row["hardest"]: 1}) if row["hardest"] else None
             session.add(Puzzle(board_number=row["number"], puzzle=row["puzzle"], clues=row["clues"],
                                symmetry="none", target_clues=None, carve_seed=7, carve_checks=row["carve_checks"],
-                               carve_seconds=row["carve_seconds"], attempts=1,
+                               carve_seconds=row["carve_seconds"], attempts=1, minimal=row["minimal"],
+                               undecided=row["undecided"],
                                **{k: row[k] for k in ("nodes", "guesses", "backtracks", "checks", "max_depth",
                                                       "solve_seconds", "level", "score", "hardest")},
                                techniques=techniques))

@@ -71,7 +71,7 @@ def test_first_open_migrates_an_empty_database_to_head(catalogue_url):
         assert current_revision(conn) == HEAD_REVISION
         assert TABLES <= set(inspect(conn).get_table_names())
         columns = {c["name"] for c in inspect(conn).get_columns("puzzles")}
-        assert {"level", "score", "hardest", "techniques", "clues", "nodes"} <= columns
+        assert {"level", "score", "hardest", "techniques", "clues", "nodes", "minimal", "undecided"} <= columns
     engine.dispose()
     open_catalogue(resolve(catalogue_url)).dispose()  # a second open finds head and changes nothing
 
@@ -111,6 +111,65 @@ def test_upgrade_from_0001_keeps_rows(catalogue_url, fill_catalogue):
         assert conn.execute(text("SELECT count(*), max(level) FROM runs")).one() == (1, None)
     engine.dispose()
     fill_catalogue(catalogue_url)  # the upgraded schema takes the full rows
+
+
+INSERT_RUN = text("INSERT INTO runs (started_at, status, program_version, command, size, method, equivalence, "
+                  "symmetry, seed, generators, checkers, queue_size, parameters, generated, accepted, duplicates, "
+                  "contradictions, elapsed_seconds, stage_stats) VALUES (CURRENT_TIMESTAMP, 'completed', '0.0.2', "
+                  "'fill', 9, 'wfc', 'd4', 'none', 1, 1, 1, 8, '{}', 1, 1, 0, 0, 0.5, '{}')")
+INSERT_BOARD = text("INSERT INTO boards (number, size, equivalence, key, board, method, seed, restarts, "
+                    "generate_seconds, run_id, created_at) VALUES (0, 9, 'd4', 'k', 'b', 'wfc', 5, 0, 0.1, "
+                    "(SELECT max(id) FROM runs), CURRENT_TIMESTAMP)")
+#: every puzzle column 0002 has, as a puzzle stored by a 0002 program would have them
+INSERT_PUZZLE_0002 = text("INSERT INTO puzzles (board_number, puzzle, clues, symmetry, carve_seed, carve_checks, "
+                          "carve_seconds, attempts, nodes, guesses, backtracks, checks, max_depth, solve_seconds, "
+                          "level, score, hardest, techniques) VALUES (0, 'p', 24, 'none', 7, 81, 0.001, 1, 30, 2, 1, "
+                          "90, 1, 0.00002, 'hard', 4.2, 'x-wing', '{\"x-wing\": 1}')")
+
+
+def test_upgrade_from_0002_keeps_rows_and_leaves_minimality_unknown(catalogue_url):
+    from alembic import command
+
+    from catalogue.repository import get_board, query_puzzles
+
+    engine = make_engine(resolve(catalogue_url).db_url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(catalogue_url, conn), "0002")
+    with engine.begin() as conn:
+        assert current_revision(conn) == "0002"
+        assert "minimal" not in {c["name"] for c in inspect(conn).get_columns("puzzles")}
+        for statement in (INSERT_RUN, INSERT_BOARD, INSERT_PUZZLE_0002):
+            conn.execute(statement)
+    engine.dispose()
+    engine = open_catalogue(resolve(catalogue_url))  # migrates 0002 -> 0003
+    with engine.connect() as conn:
+        assert current_revision(conn) == HEAD_REVISION == "0003"
+        assert conn.execute(text("SELECT board_number, puzzle, clues, level, techniques, minimal, undecided "
+                                 "FROM puzzles")).all() == [(0, "p", 24, "hard", '{"x-wing": 1}', None, None)]
+        (row,) = query_puzzles(conn)
+        assert (row["number"], row["minimal"], row["undecided"], row["level"]) == (0, None, None, "hard")
+        assert get_board(conn, 0)["puzzle"]["minimal"] is None
+    with engine.begin() as conn:  # and the new columns take values
+        conn.execute(text("UPDATE puzzles SET minimal = :m, undecided = 2"), {"m": False})
+        assert query_puzzles(conn)[0]["minimal"] is False
+    engine.dispose()
+
+
+def test_downgrade_to_0002_drops_only_the_minimality_columns(catalogue_url):
+    from alembic import command
+
+    open_catalogue(resolve(catalogue_url)).dispose()
+    engine = make_engine(resolve(catalogue_url).db_url)
+    with engine.begin() as conn:
+        for statement in (INSERT_RUN, INSERT_BOARD, INSERT_PUZZLE_0002):
+            conn.execute(statement)
+        command.downgrade(alembic_config(catalogue_url, conn), "0002")
+    with engine.connect() as conn:
+        assert current_revision(conn) == "0002"
+        columns = {c["name"] for c in inspect(conn).get_columns("puzzles")}
+        assert "minimal" not in columns and "undecided" not in columns and "techniques" in columns
+        assert conn.execute(text("SELECT count(*) FROM puzzles")).scalar() == 1
+    engine.dispose()
 
 
 def test_a_newer_schema_is_refused(sqlite_url):

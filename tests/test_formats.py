@@ -423,3 +423,10 @@ def test_bad_input_never_crashes(text):
         for entry in F.parse(text, "noise.txt", fmt=fmt):
             assert isinstance(entry, Parsed) or (isinstance(entry, FormatError) and entry.line >= 1
                                                   and (entry.column is None or entry.column >= 1))
+
+
+def test_a_single_short_line_is_reported_as_a_line_of_the_wrong_length():
+    from engine.formats import detect, parse
+    assert detect("123456789.........\n") == "line"
+    (entry,) = parse("123456789.........\n", "one.txt")
+    assert str(entry) == "one.txt:1:17: expected 16, 81, 256 or 625 symbols, got 18"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -17,8 +18,10 @@ from sqlalchemy import create_engine, text
 from catalogue.config import resolve
 from catalogue.pipeline import actor as actor_mod
 from catalogue.pipeline.actor import Actor, Channel, InjectedFailure, Stopped, Supervisor
+from catalogue.pipeline.messages import BoardBatch, Counters
 from catalogue.pipeline.run import fill
-from catalogue.pipeline.stages import batch_seed, carve_seeds, lines_of
+from catalogue.pipeline.stages import CheckerActor, Kernels, Plan, SeenKeys, batch_seed, carve_seeds, lines_of
+from catalogue.pipeline.writer import batch_rows
 from engine.formats import from_line, to_line, to_txt
 
 
@@ -155,8 +158,11 @@ def test_fill_numbers_files_and_a_second_run_continues(tmp_path):
     with engine.connect() as conn:
         run = conn.execute(text("SELECT status, accepted, files_through, seed FROM runs WHERE id = :i"),
                            {"i": first.run_id}).one()
+        minimality = conn.execute(text("SELECT minimal, undecided FROM puzzles")).all()
     engine.dispose()
     assert tuple(run) == ("completed", 150, 149, 11)
+    # 9x9 carving has no node limit: every puzzle is proven minimal (SQLite gives the Boolean back as 1)
+    assert len(minimality) == 220 and {(bool(m), u) for m, u in minimality} == {(True, 0)}
 
 
 def test_puzzles_are_unique_with_the_board_as_solution(tmp_path):
@@ -225,6 +231,61 @@ def test_failing_worker_stops_the_run_and_keeps_what_was_accepted(tmp_path, monk
     assert after.first_number == summary.accepted
 
 
+class CutOffFirstCarving(Kernels):
+    """Real kernels, except that the first carving of each board runs with a node limit of one (so its removal
+    tests are cut off: unique, not proven minimal) and is graded "hard", while every retry carves without a limit
+    and is graded "easy": with ``--level easy`` the retry is the carving kept."""
+
+    def __init__(self):
+        super().__init__("backtrack")
+        self.carvings = 0
+
+    def carve(self, boards, box, seeds, symmetry, target_clues, attempts):
+        from engine.carve import carve_many
+
+        self.carvings += 1
+        return carve_many(boards, box, seeds, symmetry=symmetry, target_clues=target_clues, attempts=attempts,
+                          node_limit=1 if self.carvings == 1 else 0)
+
+    def grade_many(self, puzzles, box):
+        level = "hard" if self.carvings == 1 else "easy"
+        return [SimpleNamespace(level=level, score=1.0, hardest="naked-single", steps_by_technique={})
+                for _ in puzzles]
+
+
+def checked_batch(level):
+    """A CheckerActor's CheckedBatch for 6 boards under CutOffFirstCarving, and the plan it ran with."""
+    from engine.generators import get_generator
+
+    boards, seeds, restarts = get_generator("backtrack").generate_array(3, 6, 17)
+    plan = Plan(box=3, method="backtrack", equivalence="d4", level=level, level_tries=3)
+    checker = CheckerActor("checker-1", Supervisor(), threading.Event(), Channel("in", 1), Channel("out", 1),
+                           threading.Event(), plan, Counters(target=6), SeenKeys(), None, CutOffFirstCarving())
+    batch = BoardBatch("generator-1", 1, boards, seeds.astype(np.int64), restarts.astype(np.int32), 0.1)
+    keys = tuple(f"k{i}" for i in range(len(batch)))
+    return checker.check(batch, np.arange(len(batch)), keys), plan, seeds
+
+
+def test_checked_batch_and_rows_carry_each_carvings_minimality():
+    checked, plan, _ = checked_batch(level=None)
+    assert checked.minimal.dtype == bool and not checked.minimal.any()
+    assert (checked.undecided > 0).all()  # a limit of one node cuts off nearly every removal test
+    _, puzzles = batch_rows(checked, plan, run_id=1)
+    assert [(p["minimal"], p["undecided"]) for p in puzzles] == \
+        [(False, int(u)) for u in checked.undecided]
+    assert all(type(p["minimal"]) is bool and type(p["undecided"]) is int for p in puzzles)  # not numpy scalars
+
+
+def test_level_retries_store_the_kept_carvings_minimality():
+    checked, plan, seeds = checked_batch(level="easy")
+    # the first carving missed the level; the retry that reached it is stored, with its own minimality
+    assert checked.levels == ("easy",) * 6 and (checked.attempts == 2).all()
+    assert (checked.carve_seeds == carve_seeds(seeds.astype(np.int64), 1)).all()
+    assert checked.minimal.all() and (checked.undecided == 0).all()
+    _, puzzles = batch_rows(checked, plan, run_id=1)
+    assert {(p["minimal"], p["undecided"]) for p in puzzles} == {(True, 0)}
+
+
 def test_level_keeps_carving_until_the_level(tmp_path):
     settings = settings_for(tmp_path)
     summary = fill(settings, 12, batch=12, seed=8, generators=1, checkers=1, level="easy", level_tries=10)
@@ -264,6 +325,11 @@ def test_fill_on_postgresql(tmp_path, pg_url):
     again = fill(settings, 30, batch=16, seed=3)  # 9x9 after 4x4: numbering is one sequence
     assert (again.first_number, again.last_number) == (40, 69)
     assert_consistent(pg_url, settings.out_dir)
+    engine = create_engine(pg_url)
+    with engine.connect() as conn:  # a real boolean on PostgreSQL
+        minimality = conn.execute(text("SELECT DISTINCT minimal, undecided FROM puzzles")).all()
+    engine.dispose()
+    assert [tuple(r) for r in minimality] == [(True, 0)]
 
 
 def test_ctrl_c_in_process_saves_everything_accepted(tmp_path):

@@ -38,8 +38,18 @@ def test_csv_exact(sample_sqlite):
     assert result.exit_code == 0
     assert result.stdout == (
         "number,size,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,solve_seconds,"
-        "carve_checks,carve_seconds,level,score,hardest,puzzle,solution\n"
-        "3,4,none,backtrack,8,none,7,0,0,21,0,7e-06,53,0.004,,,,.1.3.3.1.2.4.4.2,4123234112343412\n")
+        "carve_checks,carve_seconds,minimal,undecided,level,score,hardest,puzzle,solution\n"
+        "3,4,none,backtrack,8,none,7,0,0,21,0,7e-06,53,0.004,,,,,,.1.3.3.1.2.4.4.2,4123234112343412\n")
+
+
+def test_minimality_in_json_and_csv(sample_sqlite):
+    """Proven minimal, cut off by the node limit (board 4), and unknown (board 3, as stored before 0003)."""
+    records = json.loads(query(sample_sqlite, "--format", "json").stdout)
+    assert [(r["number"], r["minimal"], r["undecided"]) for r in records] == [
+        (0, True, 0), (1, True, 0), (2, True, 0), (3, None, None), (4, False, 3)]
+    csv_lines = query(sample_sqlite, "--format", "csv", "--technique", "xy-wing").stdout.splitlines()
+    header, row = (line.split(",") for line in csv_lines)
+    assert dict(zip(header, row))["minimal"] == "False" and dict(zip(header, row))["undecided"] == "3"
 
 
 def test_line_is_puzzles_only(sample_sqlite):

@@ -122,14 +122,20 @@ def test_get_board(conn):
         (1, 9, row["solution"], 1001, "backtrack")
     assert board["puzzle"]["puzzle"] == row["puzzle"] and board["puzzle"]["clues"] == row["clues"]
     assert board["puzzle"]["techniques"] == '{"x-wing": 1}' and board["puzzle"]["nodes"] == 480
+    # a Boolean comes back as True / False / None whatever the connection (SQLite stores 0 / 1)
+    got = [get_board(conn, n)["puzzle"] for n in (1, 4, 3)]
+    assert [(p["minimal"], p["undecided"]) for p in got] == [(True, 0), (False, 3), (None, None)]
+    assert [type(p["minimal"]) for p in got] == [bool, bool, type(None)]  # 1 == True would hide a plain int
     assert get_board(conn, 99) is None and get_board(conn, -1) is None
 
 
 def test_stats(conn):
     s = stats(conn)
     assert (s["boards"], s["puzzles"], s["generated"], s["duplicates"], s["contradictions"]) == (5, 5, 9, 3, 1)
-    assert s["by_size"] == [{"size": 4, "equivalence": "none", "boards": 1, "puzzles": 1},
-                            {"size": 9, "equivalence": "d4", "boards": 4, "puzzles": 4}]
+    assert s["by_size"] == [{"size": 4, "equivalence": "none", "boards": 1, "puzzles": 1, "not_proven_minimal": 0,
+                             "minimal_unknown": 1},
+                            {"size": 9, "equivalence": "d4", "boards": 4, "puzzles": 4, "not_proven_minimal": 1,
+                             "minimal_unknown": 0}]
     assert s["clues"] == [{"size": 4, "clues": 8, "puzzles": 1}, {"size": 9, "clues": 20, "puzzles": 1},
                           {"size": 9, "clues": 21, "puzzles": 1}, {"size": 9, "clues": 27, "puzzles": 1},
                           {"size": 9, "clues": 41, "puzzles": 1}]

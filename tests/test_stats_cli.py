@@ -18,8 +18,10 @@ def summary(mn, median, mx):
 EXPECTED = {
     "boards": 5,
     "puzzles": 5,
-    "by_size": [{"size": 4, "equivalence": "none", "boards": 1, "puzzles": 1},
-                {"size": 9, "equivalence": "d4", "boards": 4, "puzzles": 4}],
+    "by_size": [{"size": 4, "equivalence": "none", "boards": 1, "puzzles": 1, "not_proven_minimal": 0,
+                 "minimal_unknown": 1},
+                {"size": 9, "equivalence": "d4", "boards": 4, "puzzles": 4, "not_proven_minimal": 1,
+                 "minimal_unknown": 0}],
     "clues": [{"size": 4, "clues": 8, "puzzles": 1}, {"size": 9, "clues": 20, "puzzles": 1},
               {"size": 9, "clues": 21, "puzzles": 1}, {"size": 9, "clues": 27, "puzzles": 1},
               {"size": 9, "clues": 41, "puzzles": 1}],
@@ -74,6 +76,34 @@ def test_table_has_every_section(sample_sqlite):
     run_line = next(line for line in lines if "completed" in line)
     assert run_line.split() == ["1", "completed", "2024-06-01T12:00:00Z", "9", "wfc", "d4", "9", "5", "3", "1",
                                 "2.0", "2.5"]
+
+
+def by_size_table(stdout: str) -> list[str]:
+    lines = stdout.splitlines()
+    start = lines.index("by size and equivalence") + 1
+    return lines[start:lines.index("", start)]
+
+
+def test_minimality_columns_only_when_some_size_has_a_count(sample_sqlite):
+    table = by_size_table(runner.invoke(app, ["stats", "--db", sample_sqlite]).stdout)
+    assert table == [
+        "  size  equivalence      boards    puzzles    not proven minimal    minimality unknown",
+        "------  -------------  --------  ---------  --------------------  --------------------",
+        "     4  none                  1          1                     0                     1",
+        "     9  d4                    4          4                     1                     0",
+    ]
+    from sqlalchemy import text
+
+    from catalogue.db import make_engine
+
+    engine = make_engine(sample_sqlite)
+    with engine.begin() as conn:  # every puzzle proven minimal: the usual catalogue up to 16x16
+        conn.execute(text("UPDATE puzzles SET minimal = :m, undecided = 0"), {"m": True})
+    engine.dispose()
+    table = by_size_table(runner.invoke(app, ["stats", "--db", sample_sqlite]).stdout)
+    assert table[0].split() == ["size", "equivalence", "boards", "puzzles"]
+    data = json.loads(runner.invoke(app, ["stats", "--db", sample_sqlite, "--format", "json"]).stdout)
+    assert [(r["not_proven_minimal"], r["minimal_unknown"]) for r in data["by_size"]] == [(0, 0), (0, 0)]
 
 
 def test_empty_catalogue(sqlite_url):

@@ -34,9 +34,10 @@ def rows(run_id: int, keys: list[str], size: int = 9) -> tuple[list[dict], list[
     boards = [{"size": size, "equivalence": "d4", "key": k, "board": board, "method": "wfc", "seed": i,
                "restarts": 0, "generate_seconds": 0.0, "run_id": run_id} for i, k in enumerate(keys)]
     puzzles = [{"puzzle": board, "clues": 81, "symmetry": "none", "target_clues": None, "carve_seed": i,
-                "carve_checks": 0, "carve_seconds": 0.0, "attempts": 1, "nodes": 0, "guesses": 0,
-                "backtracks": 0, "checks": 0, "max_depth": 0, "solve_seconds": 0.0, "level": "easy",
-                "score": 1.0, "hardest": "naked-single", "techniques": "{}"} for i in range(len(keys))]
+                "carve_checks": 0, "carve_seconds": 0.0, "attempts": 1, "minimal": True, "undecided": 0,
+                "nodes": 0, "guesses": 0, "backtracks": 0, "checks": 0, "max_depth": 0, "solve_seconds": 0.0,
+                "level": "easy", "score": 1.0, "hardest": "naked-single", "techniques": "{}"}
+               for i in range(len(keys))]
     return boards, puzzles
 
 
@@ -53,6 +54,17 @@ def test_numbers_start_at_zero_and_continue(engine):
     assert store_rows(engine, *rows(run, ["d", "e"])) == [3, 4]
     # puzzle i belongs to board i of the batch
     assert stored(engine) == [(0, "a", 0), (1, "b", 1), (2, "c", 2), (3, "d", 0), (4, "e", 1)]
+
+
+def test_minimality_round_trips(engine):
+    boards, puzzles = rows(new_run(engine), ["a", "b", "c"])
+    puzzles[1].update(minimal=False, undecided=12)  # a 25x25-style carving: tests cut off by the node limit
+    puzzles[2].update(minimal=None, undecided=None)  # as a puzzle stored before migration 0003 reads
+    store_rows(engine, boards, puzzles)
+    with engine.connect() as conn:
+        got = conn.execute(select(Puzzle.board_number, Puzzle.minimal, Puzzle.undecided)
+                           .order_by(Puzzle.board_number)).all()
+    assert [tuple(r) for r in got] == [(0, True, 0), (1, False, 12), (2, None, None)]
 
 
 def test_duplicates_in_the_catalogue_and_in_the_batch_are_dropped(engine):

@@ -23,16 +23,11 @@ import numpy as np
 import typer
 from tabulate import tabulate
 
-from engine.carve import SYMMETRIES, CarveResult, carve_many, warm
-from engine.formats import FORMATS, FormatError, Parsed, conflict_errors, read_grids, to_line, write
+from engine.carve import CarveResult, carve_many, warm
+from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 
+from ..choices import BoxOption, InputFormat, InputFormatOption, Symmetry, read_entries
 from ..errors import UsageError, UserError, report
-from ..io import read_text
-
-Symmetry = enum.Enum("Symmetry", {name: name for name in SYMMETRIES}, type=str)
-Symmetry.__doc__ = "Clue symmetries (see engine.carve)."
-InputFormat = enum.Enum("InputFormat", {"auto": "auto", **{name: name for name in FORMATS}}, type=str)
-InputFormat.__doc__ = "Input formats (auto = recognise from the text)."
 
 
 class OutputFormat(str, enum.Enum):
@@ -110,11 +105,8 @@ def register(app: typer.Typer) -> None:
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table per puzzle: clues, tests, time and "
                                                                  "the fast solver's metrics (stderr with "
                                                                  "line output).")] = False,
-        input_format: Annotated[InputFormat, typer.Option(
-            "--input-format", "-f", case_sensitive=False,
-            help="Format of the input; auto recognises it from the text.")] = InputFormat.auto,
-        box: Annotated[Optional[int], typer.Option(min=2, max=5, show_default=False,
-                                                   help="Box size (2-5) when the input cannot tell.")] = None,
+        input_format: InputFormatOption = InputFormat.auto,
+        box: BoxOption = None,
     ) -> None:
         """Carve each complete board of a file into a unique puzzle, minimal unless --clues is given: clues are
         removed in a random order (from --seed) while the puzzle keeps exactly one solution. Exit 1 when any
@@ -122,13 +114,11 @@ def register(app: typer.Typer) -> None:
         if clues is not None and target_clues is not None:
             raise UsageError("--clues (stop at exactly K) and --target-clues (fewest over attempts) do not go "
                              "together")
-        text, source = read_text(path)
-        grids, errors = read_grids(text, source, None if input_format.value == "auto" else input_format.value, box)
+        entries = read_entries(path, input_format, box, what="board")
+        grids = [e for e in entries if not isinstance(e, FormatError)]
         if not grids:
-            if not errors:
-                raise UserError(f"{source}: no board found")
-            more = f" (and {len(errors) - 1} more unreadable)" if len(errors) > 1 else ""
-            raise UserError(f"{errors[0]}{more}")
+            more = f" (and {len(entries) - 1} more unreadable)" if len(entries) > 1 else ""
+            raise UserError(f"{entries[0]}{more}")
         problems = {p.index: board_problem(p, clues, target_clues) for p in grids}
         boards = [p for p in grids if problems[p.index] is None]
         if metrics:  # load the compiled kernels first, so the first board's time is its carve, not the cache load
@@ -138,7 +128,7 @@ def register(app: typer.Typer) -> None:
         carved = carve_entries(boards, seed, options) if boards else {}
         rows: list[tuple[Parsed, int, CarveResult]] = []
         printed = 0
-        for entry in sorted([*grids, *errors], key=lambda e: e.line):  # file order, messages between puzzles
+        for entry in entries:  # file order, messages between puzzles
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue
@@ -160,5 +150,5 @@ def register(app: typer.Typer) -> None:
             to_stderr = output_format is OutputFormat.line
             table = metrics_table(rows, clues is not None or target_clues is not None)
             typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
-        if errors or any(problems.values()):
+        if len(grids) < len(entries) or any(problems.values()):
             raise typer.Exit(1)

@@ -1,19 +1,15 @@
 """catalogue check: read grids in any input format and report, for each, whether its digits conflict."""
 from __future__ import annotations
 
-import enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from engine.formats import FORMATS, FormatError, Parsed, parse
+from engine.formats import FormatError, Parsed
 from engine.grid import Grid
 
-from ..errors import UserError, report
-from ..io import read_text
-
-InputFormat = enum.Enum("InputFormat", {"auto": "auto", **{name: name for name in FORMATS}}, type=str)
-InputFormat.__doc__ = "Input formats of `catalogue check` (auto = recognise from the text)."
+from ..choices import BoxOption, InputFormat, InputFormatOption, read_entries
+from ..errors import report
 
 
 def describe(grid: Grid) -> str:
@@ -40,22 +36,13 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def check(
         path: Annotated[str, typer.Argument(help="File of grids to check, or - for stdin.", show_default=False)],
-        input_format: Annotated[InputFormat, typer.Option(
-            "--input-format", "-f", case_sensitive=False,
-            help="Format of the input; auto recognises it from the text.")] = InputFormat.auto,
-        box: Annotated[Optional[int], typer.Option(
-            min=2, max=5, show_default=False,
-            help="Box size (2-5: grids 4x4..25x25) when the input cannot tell, e.g. sparse row-column-value files."
-        )] = None,
+        input_format: InputFormatOption = InputFormat.auto,
+        box: BoxOption = None,
     ) -> None:
         """Check every grid in a file: list each invalid cell with its reason (row, column and/or box conflict)
         and say whether the grid is a board or a puzzle with K clues. Exit 0 if every grid is valid, 1 if any is
         invalid or cannot be read (read errors go to stderr as file:line:column: message)."""
-        text, source = read_text(path)
-        fmt = None if input_format.value == "auto" else input_format.value
-        entries = parse(text, source, fmt, box)
-        if not entries:
-            raise UserError(f"{source}: no grid found")
+        entries = read_entries(path, input_format, box)
         valid = invalid = unreadable = 0
         for entry in entries:
             if isinstance(entry, FormatError):

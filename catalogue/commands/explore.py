@@ -15,11 +15,10 @@ from engine.explore import DEFAULT_NODE_LIMIT, Exploration, explore, plot_svg
 from engine.geometry import box_for_size
 from engine.solvers import SOLVERS
 
+from ..choices import SolverName
 from ..errors import UsageError, report
 from ..io import write_atomic
 
-SolverName = enum.Enum("SolverName", {name: name for name in SOLVERS}, type=str)
-SolverName.__doc__ = "Solvers (see engine.solvers)."
 
 _COLUMNS = [("solver", "solver"), ("clues", "clues"), ("trials", "trials"), ("solved", "has a solution"),
             ("none", "no solution"), ("timeout", "timed out"), ("median_nodes", "median nodes"),

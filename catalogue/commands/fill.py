@@ -6,7 +6,6 @@ the summary goes to stdout.
 """
 from __future__ import annotations
 
-import enum
 import os
 import shlex
 import sys
@@ -14,36 +13,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..choices import Equivalence, Level, Method, Symmetry
 from ..config import DbOption, OutOption
 from ..errors import EXIT_INTERRUPTED, UserError, report
-
-
-class Method(str, enum.Enum):
-    wfc = "wfc"
-    backtrack = "backtrack"
-    pattern = "pattern"
-
-
-class Equivalence(str, enum.Enum):
-    d4 = "d4"
-    full = "full"
-    none = "none"
-
-
-class Symmetry(str, enum.Enum):
-    none = "none"
-    rot180 = "rot180"
-    rot90 = "rot90"
-    mirror = "mirror"
-    diagonal = "diagonal"
-
-
-class Level(str, enum.Enum):
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-    expert = "expert"
-    extreme = "extreme"
 
 
 def _progress_bar(count: int):

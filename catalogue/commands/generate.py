@@ -27,18 +27,13 @@ from engine.generators import GenerationError, derive_seeds, get_generator
 from engine.geometry import box_for_size
 from engine.grid import Grid
 
+from ..choices import Method
 from ..errors import UsageError, UserError, report
 
 SHOWN = 3  # contradictions reported one by one per board; the rest are counted in one line
 RUN_LINES = 20  # contradiction lines per run; after that only the closing summary
 AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
 SEED_MAX = 2**63 - 1
-
-
-class Method(str, enum.Enum):
-    wfc = "wfc"
-    backtrack = "backtrack"
-    pattern = "pattern"
 
 
 class Format(str, enum.Enum):

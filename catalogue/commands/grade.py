@@ -3,17 +3,15 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from engine.formats import FORMATS, FormatError, Parsed, conflict_errors, read_grids
+from engine.formats import FormatError, Parsed, conflict_errors
 from engine.grade import Contradiction, Grade, grade
 
-from ..errors import UserError, report
-from ..io import read_text
-
-InputFormat = enum.Enum("InputFormat", {name: name for name in ("auto", *FORMATS)}, type=str)
+from ..choices import BoxOption, InputFormat, InputFormatOption, read_entries
+from ..errors import report
 
 
 class OutputFormat(str, enum.Enum):
@@ -72,11 +70,8 @@ def register(app: typer.Typer) -> None:
         output_format: Annotated[OutputFormat, typer.Option(
             "--format", help="table (one row per puzzle), json (an array of objects) or line "
                              "('level score hardest' per puzzle).")] = OutputFormat.table,
-        input_format: Annotated[InputFormat, typer.Option(  # type: ignore[valid-type]
-            "--input-format", "-f", case_sensitive=False,
-            help="Format of PATH (auto: detect it from the text).")] = InputFormat("auto"),
-        box: Annotated[Optional[int], typer.Option(min=2, max=5, show_default=False,
-                                                   help="Box size (2-5) when the input cannot tell.")] = None,
+        input_format: InputFormatOption = InputFormat.auto,
+        box: BoxOption = None,
     ) -> None:
         """Grade every puzzle in PATH the way a person would solve it.
 
@@ -87,15 +82,10 @@ def register(app: typer.Typer) -> None:
         cannot be read, conflict or have no solution get one line on stderr; the others are still graded,
         and the exit code is then 1.
         """
-        text, source = read_text(path)
-        fmt = getattr(input_format, "value", input_format)
-        grids, errors = read_grids(text, source, None if fmt == "auto" else fmt, box)
-        if not grids and not errors:
-            raise UserError(f"{source}: no puzzle found")
         graded: list[tuple[Parsed, Grade]] = []
         failed = False
         # file order, so stderr lines for bad grids come between the grades of their neighbours
-        for entry in sorted([*grids, *errors], key=lambda e: e.line):
+        for entry in read_entries(path, input_format, box, what="puzzle"):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed = True

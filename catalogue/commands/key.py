@@ -1,25 +1,17 @@
 """catalogue key: print the canonical key of every grid in a file."""
 from __future__ import annotations
 
-import enum
 from typing import Annotated
 
 import typer
 
 from engine.canonical import KeySearchError, key_text
-from engine.formats import FORMATS, conflict_errors, read_grids
+from engine.formats import FormatError, conflict_errors
 
-from ..errors import UserError, report
-from ..io import read_text
-
-
-class Equivalence(str, enum.Enum):
-    d4 = "d4"
-    full = "full"
-    none = "none"
+from ..choices import Equivalence, InputFormat, InputFormatOption, read_entries
+from ..errors import report
 
 
-InputFormat = enum.Enum("InputFormat", {name: name for name in ("auto", *FORMATS)}, type=str)
 
 
 def register(app: typer.Typer) -> None:
@@ -30,8 +22,7 @@ def register(app: typer.Typer) -> None:
             "--equivalence", "-e",
             help="d4: rotations and mirror images are the same grid; full: also band, stack, row and column "
                  "moves and relabelled digits; none: only the grid itself.")] = Equivalence.d4,
-        input_format: Annotated[InputFormat, typer.Option(  # type: ignore[valid-type]
-            "--input-format", "-f", help="Format of PATH (auto: detect it from the text).")] = InputFormat("auto"),
+        input_format: InputFormatOption = InputFormat.auto,
     ) -> None:
         """Print the canonical key of every grid in PATH, one per line, in line format.
 
@@ -39,17 +30,9 @@ def register(app: typer.Typer) -> None:
         engine.canonical). A grid that cannot be read or keyed gets one line on stderr naming file:line; the
         others are still keyed, and the exit code is then 1.
         """
-        text, source = read_text(path)
-        fmt = getattr(input_format, "value", input_format)
-        grids, errors = read_grids(text, source, None if fmt == "auto" else fmt)
-        if not grids and not errors:
-            raise UserError(f"{source}: no grid found")
-        # print in file order: keys to stdout, problems to stderr
-        entries = sorted([(g.line, 0, g) for g in grids] + [(e.line, 1, e) for e in errors],
-                         key=lambda item: (item[0], item[1]))
         failed = 0
-        for _, is_error, entry in entries:
-            if is_error:
+        for entry in read_entries(path, input_format):  # file order: keys to stdout, problems to stderr
+            if isinstance(entry, FormatError):
                 report(str(entry))
                 failed += 1
                 continue

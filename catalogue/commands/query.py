@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..choices import Equivalence, Level
 from ..config import DbOption, OutOption
 from ..errors import UsageError, report
 
@@ -32,20 +33,6 @@ class QueryFormat(str, enum.Enum):
 
 
 OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_CHOICES}, type=str)
-
-
-class Equivalence(str, enum.Enum):
-    d4 = "d4"
-    full = "full"
-    none = "none"
-
-
-class Level(str, enum.Enum):
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-    expert = "expert"
-    extreme = "extreme"
 
 
 def render(rows: list[dict], fmt: str) -> str:

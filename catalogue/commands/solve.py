@@ -25,18 +25,14 @@ import numpy as np
 import typer
 from tabulate import tabulate
 
-from engine.formats import FORMATS, FormatError, Parsed, conflict_errors, read_grids, to_line, write
-from engine.solvers import DEFAULT_SOLVER, SOLVERS, get_solver
+from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
+from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
+from ..choices import BoxOption, InputFormat, InputFormatOption, SolverName, read_entries
 from ..errors import UsageError, UserError, report
-from ..io import read_text
 from ..watch import watch
 
-SolverName = enum.Enum("SolverName", {name: name for name in SOLVERS}, type=str)
-SolverName.__doc__ = "Solvers (see engine.solvers)."
-InputFormat = enum.Enum("InputFormat", {"auto": "auto", **{name: name for name in FORMATS}}, type=str)
-InputFormat.__doc__ = "Input formats (auto = recognise from the text)."
 
 
 class OutputFormat(str, enum.Enum):
@@ -140,11 +136,8 @@ def register(app: typer.Typer) -> None:
                                                                  "puzzle (stderr with line/count output).")] = False,
         output_format: Annotated[Optional[OutputFormat], typer.Option(
             "--format", show_default=False, help="How to print solutions [default: line].")] = None,
-        input_format: Annotated[InputFormat, typer.Option(
-            "--input-format", "-f", case_sensitive=False,
-            help="Format of the input; auto recognises it from the text.")] = InputFormat.auto,
-        box: Annotated[Optional[int], typer.Option(min=2, max=5, show_default=False,
-                                                   help="Box size (2-5) when the input cannot tell.")] = None,
+        input_format: InputFormatOption = InputFormat.auto,
+        box: BoxOption = None,
         watch_it: Annotated[bool, typer.Option("--watch", help="Show the solver placing and taking back digits "
                                                                "(a live board on a terminal, a grid per "
                                                                "completed band otherwise).")] = False,
@@ -159,11 +152,10 @@ def register(app: typer.Typer) -> None:
         if limit is not None and not count:
             raise UsageError("--limit goes with --count (solving stops at the first solution)")
         fmt = output_format or OutputFormat.line
-        text, source = read_text(path)
-        grids, errors = read_grids(text, source, None if input_format.value == "auto" else input_format.value, box)
+        entries = read_entries(path, input_format, box, what="puzzle")
+        grids = [e for e in entries if not isinstance(e, FormatError)]
+        errors = [e for e in entries if isinstance(e, FormatError)]
         if not grids:
-            if not errors:
-                raise UserError(f"{source}: no puzzle found")
             more = f" (and {len(errors) - 1} more unreadable)" if len(errors) > 1 else ""
             raise UserError(f"{errors[0]}{more}")
         if watch_it:
@@ -179,7 +171,7 @@ def register(app: typer.Typer) -> None:
         outcomes: list[Outcome] = []
         printed = 0
         # file order, so stderr lines for unreadable grids come between the answers of their neighbours
-        for entry in sorted([*grids, *errors], key=lambda e: e.line):
+        for entry in entries:
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue

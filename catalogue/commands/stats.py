@@ -20,6 +20,11 @@ RUN_FIELDS = ("id", "status", "started_at", "size", "method", "equivalence", "ge
 
 STAGE_FIELDS = ("actors", "in", "out", "per_second", "capacity_per_second", "busy_seconds")
 
+SIZE_FIELDS = ("size", "equivalence", "boards", "puzzles")
+#: per-size counts the table shows only when some size has one (JSON always has them): on a catalogue of sizes
+#: up to 16x16 every puzzle is proven minimal, and two columns of zeros would only be noise
+MINIMALITY_FIELDS = {"not_proven_minimal": "not proven minimal", "minimal_unknown": "minimality unknown"}
+
 
 def number(value) -> str:
     """Numbers for people: integers whole, floats to 4 significant digits without switching large ones to
@@ -42,6 +47,12 @@ def stage_rows(runs: list[dict]) -> list[tuple]:
     return rows
 
 
+def size_rows(by_size: list[dict]) -> tuple[list[tuple], list[str]]:
+    """The rows and headers of the per-size table: the minimality columns only where a count is nonzero."""
+    fields = [*SIZE_FIELDS, *(f for f in MINIMALITY_FIELDS if any(row.get(f) for row in by_size))]
+    return [tuple(row.get(f) for f in fields) for row in by_size], [MINIMALITY_FIELDS.get(f, f) for f in fields]
+
+
 def render_tables(summary: dict) -> str:
     """The stats as titled tabulate tables, one per section."""
     from tabulate import tabulate
@@ -53,8 +64,7 @@ def render_tables(summary: dict) -> str:
     def section(title: str, rows: list, headers, **options) -> None:
         sections.append(f"{title}\n" + (tabulate(rows, headers=headers, **options) if rows else "(none)"))
 
-    section("by size and equivalence", [tuple(r.values()) for r in summary["by_size"]],
-            ("size", "equivalence", "boards", "puzzles"))
+    section("by size and equivalence", *size_rows(summary["by_size"]))
     section("clue counts", [tuple(r.values()) for r in summary["clues"]], ("size", "clues", "puzzles"))
     section("metrics", [(name, number(m["min"]), number(m["median"]), number(m["max"]))
                         for name, m in summary["metrics"].items() if m["min"] is not None],
@@ -79,7 +89,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Summarise the catalogue: boards and puzzles per size and equivalence, the clue-count histogram,
         min / median / max of the metrics, duplicates rejected, contradictions, the level distribution and
-        each run's throughput. In JSON, `boards` is the total number of boards."""
+        each run's throughput. Per size, puzzles not proven minimal (their carving hit the node limit, as on
+        25x25) are counted when there are any. In JSON, `boards` is the total number of boards."""
         from ..config import resolve
         from ..db import reading
         from ..repository import stats as collect

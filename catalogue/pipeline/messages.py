@@ -62,6 +62,8 @@ class CheckedBatch:
     carve_checks: np.ndarray
     carve_seconds: np.ndarray
     attempts: np.ndarray  # carvings tried per board (more than 1 with --level or --target-clues)
+    minimal: np.ndarray  # (m,) bool: no removal test was cut off by the node limit (CarveResult.minimal)
+    undecided: np.ndarray  # (m,) int64: removal tests cut off by the node limit (their clues were kept)
     metrics: np.ndarray  # (m, 6) float64: nodes, guesses, backtracks, checks, max_depth, seconds
     levels: tuple[str | None, ...]
     scores: tuple[float | None, ...]

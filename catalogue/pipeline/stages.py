@@ -278,6 +278,9 @@ class CheckerActor(Actor):
             carve_checks=np.array([r.checks for r in results], dtype=np.int64),
             carve_seconds=np.array([r.seconds for r in results], dtype=np.float64),
             attempts=tries,
+            # of the kept carving: with --level, results[i] is the carving whose puzzle is stored
+            minimal=np.array([r.minimal for r in results], dtype=bool),
+            undecided=np.array([r.undecided for r in results], dtype=np.int64),
             metrics=metrics.reshape(m, 6),
             levels=tuple(g.level for g in grades),
             scores=tuple(float(g.score) for g in grades),

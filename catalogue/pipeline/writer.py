@@ -101,7 +101,8 @@ def batch_rows(batch: CheckedBatch, plan: Plan, run_id: int) -> tuple[list[dict]
             "puzzle": batch.puzzle_lines[i], "clues": int(batch.clues[i]), "symmetry": plan.symmetry,
             "target_clues": plan.target_clues, "carve_seed": int(batch.carve_seeds[i]),
             "carve_checks": int(batch.carve_checks[i]), "carve_seconds": float(batch.carve_seconds[i]),
-            "attempts": int(batch.attempts[i]), "nodes": int(m[0]), "guesses": int(m[1]), "backtracks": int(m[2]),
+            "attempts": int(batch.attempts[i]), "minimal": bool(batch.minimal[i]),
+            "undecided": int(batch.undecided[i]), "nodes": int(m[0]), "guesses": int(m[1]), "backtracks": int(m[2]),
             "checks": int(m[3]), "max_depth": int(m[4]), "solve_seconds": m[5], "level": batch.levels[i],
             "score": batch.scores[i], "hardest": batch.hardest[i], "techniques": batch.techniques[i]})
     return boards, puzzles

@@ -54,7 +54,6 @@ def solve(cells, box: int, limit: int = 1, node_limit: int = 0, *, on_event: OnE
 
     def place_next() -> bool:
         """Give the top entry's cell its next untried candidate; False when the node limit stops the search."""
-        nonlocal guesses_out
         if not budget.spend():
             return False
         cell, left = stack_cell[-1], stack_left[-1]
