@@ -12,7 +12,6 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Annotated, Optional
 
-import click
 import typer
 import typer.main
 
@@ -37,8 +36,11 @@ COMMANDS = {
 }
 
 
-def load_command(name: str) -> click.Command | None:
-    """Import one command module and build the click command typer makes of it."""
+def load_command(name: str):
+    """Import one command module and build the click command typer makes of it (None for an unknown name).
+
+    Only typer's public names are used here and everywhere: typer 0.29 vendors its own click, so a separately
+    installed click would be a different library whose exceptions and contexts typer does not know."""
     module = COMMANDS.get(name)
     if module is None:
         return None
@@ -53,10 +55,10 @@ def load_command(name: str) -> click.Command | None:
 
 
 class LazyGroup(CatalogueGroup):
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: typer.Context) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: typer.Context, cmd_name: str):
         return load_command(cmd_name)
 
 

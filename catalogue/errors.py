@@ -5,7 +5,7 @@ Exit codes: 0 success (an empty query result too), 1 runtime error (unknown id, 
 """
 from __future__ import annotations
 
-import click
+import typer
 from typer.core import TyperGroup
 
 EXIT_RUNTIME = 1
@@ -33,13 +33,13 @@ class Interrupted(UserError):
 
 def report(message: str) -> None:
     """One line on stderr (messages and progress never go to stdout, which carries data)."""
-    click.echo(f"catalogue: {message}", err=True)
+    typer.echo(f"catalogue: {message}", err=True)
 
 
 class CatalogueGroup(TyperGroup):
     """Runs a command and turns user errors and Ctrl-C into one line and the right exit code."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: typer.Context):
         try:
             return super().invoke(ctx)
         except UserError as e:

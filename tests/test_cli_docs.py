@@ -1,7 +1,6 @@
 """Every command has help, and the README documents every command."""
 from pathlib import Path
 
-import click
 import typer.main
 from typer.testing import CliRunner
 
@@ -12,7 +11,7 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding=
 
 def _commands():
     group = typer.main.get_command(app)
-    ctx = click.Context(group)
+    ctx = typer.Context(group)
     for name in group.list_commands(ctx):  # the group loads each command's module lazily
         cmd = group.get_command(ctx, name)
         assert cmd is not None, f"command {name} does not load"

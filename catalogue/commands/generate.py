@@ -19,7 +19,6 @@ import sys
 import threading
 from typing import Annotated, Iterator, Optional
 
-import click
 import typer
 
 from engine.formats import write
@@ -195,7 +194,7 @@ def register(app: typer.Typer) -> None:
                 teller.board(number, board, events)
                 text = _show(number, board, fmt_name, with_count=interactive or fmt_name == "pretty")
                 separator = "" if number == 1 or fmt_name == "line" else "\n"
-                click.echo(separator + text)
+                typer.echo(separator + text)
                 if interactive and number != total and not _wait_for_enter():
                     return
         except GenerationError as e:
@@ -207,6 +206,6 @@ def register(app: typer.Typer) -> None:
 
 def _wait_for_enter() -> bool:
     """False when the user typed q (or input ended); Ctrl-C raises KeyboardInterrupt (exit 130)."""
-    click.echo("Enter: next board, q: quit", err=True)
+    typer.echo("Enter: next board, q: quit", err=True)
     line = sys.stdin.readline()
     return bool(line) and line.strip().lower() not in ("q", "quit")
