@@ -50,6 +50,13 @@ def _spinner():
     return lambda text: console.status(text)
 
 
+def _surplus_reason(status: str) -> str:
+    """Why generated boards were neither stored nor counted as duplicates."""
+    if status == "exhausted":
+        return "not checked: the run stopped when the space looked exhausted"
+    return "not needed: the count was already covered"
+
+
 def format_summary(s) -> str:
     """The end-of-run summary (stdout): counts, numbers, time, seed, and each stage's throughput."""
     from tabulate import tabulate
@@ -60,8 +67,7 @@ def format_summary(s) -> str:
         f"accepted        {s.accepted:,} of {s.requested:,} new boards ({numbers})",
         f"duplicates      {s.duplicates:,}",
         f"contradictions  {s.contradictions:,} (generator restarts)",
-        f"generated       {s.generated:,}" + (f" ({s.surplus:,} not needed: the count was already covered)"
-                                             if s.surplus else ""),
+        f"generated       {s.generated:,}" + (f" ({s.surplus:,} {_surplus_reason(s.status)})" if s.surplus else ""),
     ]
     if s.dropped:
         lines.append(f"in flight       {s.dropped:,} boards were still in the pipeline when it stopped (not stored)")
@@ -116,7 +122,8 @@ def register(app: typer.Typer) -> None:
             help="Boards per kernel call and per database transaction (default: 256 up to 9x9, 16 for 16x16, "
                  "1 for 25x25).")] = None,
         seed: Annotated[Optional[int], typer.Option(
-            min=0, show_default=False, help="Run seed (default: a random one, printed and stored).")] = None,
+            min=0, max=2**63 - 1, show_default=False,
+            help="Run seed, 0 .. 2**63-1 (default: a random one, printed and stored).")] = None,
         symmetry: Annotated[Symmetry, typer.Option(help="Symmetry of the clue pattern of carved puzzles.")
                             ] = Symmetry.none,
         target_clues: Annotated[Optional[int], typer.Option(

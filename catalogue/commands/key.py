@@ -8,7 +8,7 @@ import typer
 from engine.canonical import KeySearchError, key_text
 from engine.formats import FormatError, conflict_errors
 
-from ..choices import Equivalence, InputFormat, InputFormatOption, read_entries
+from ..choices import BoxOption, Equivalence, InputFormat, InputFormatOption, read_entries
 from ..errors import report
 
 
@@ -23,6 +23,7 @@ def register(app: typer.Typer) -> None:
             help="d4: rotations and mirror images are the same grid; full: also band, stack, row and column "
                  "moves and relabelled digits; none: only the grid itself.")] = Equivalence.d4,
         input_format: InputFormatOption = InputFormat.auto,
+        box: BoxOption = None,
     ) -> None:
         """Print the canonical key of every grid in PATH, one per line, in line format.
 
@@ -31,7 +32,7 @@ def register(app: typer.Typer) -> None:
         others are still keyed, and the exit code is then 1.
         """
         failed = 0
-        for entry in read_entries(path, input_format):  # file order: keys to stdout, problems to stderr
+        for entry in read_entries(path, input_format, box):  # file order: keys to stdout, problems to stderr
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed += 1

@@ -302,7 +302,8 @@ class _Run:
         elif stuck:
             summary.error = f"{', '.join(stuck)} did not stop within {JOIN_SECONDS:.0f} s"
         if status == "exhausted":
-            summary.message = (f"only {summary.accepted} new boards found: the {plan.size}x{plan.size} "
+            found = f"{summary.accepted} new board{'s' if summary.accepted != 1 else ''}"
+            summary.message = (f"only {found} found: the {plan.size}x{plan.size} "
                                f"{plan.equivalence} space looks exhausted after {c['streak']} consecutive "
                                f"duplicates")
         return summary
