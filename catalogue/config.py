@@ -59,7 +59,10 @@ class Settings:
         if not self.is_sqlite:
             return None
         _, _, rest = self.db_url.partition(":///")
-        rest = rest.split("?", 1)[0]
+        rest, _, query = rest.partition("?")
+        if "uri=true" in query.lower().split("&") and rest.startswith("file:"):
+            # SQLite's URI form (sqlite:///file:c.db?mode=ro&uri=true): the file is what follows "file:"
+            rest = rest.removeprefix("file:")
         return Path(rest) if rest and rest != ":memory:" else None
 
     @property
@@ -119,17 +122,22 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def resolve(db: str | None = None, out: str | None = None) -> Settings:
-    """The settings for one command: options first, then environment variables, then defaults."""
+def resolve(db: str | None = None, out: str | None = None, *, workers: bool = True) -> Settings:
+    """The settings for one command: options first, then environment variables, then defaults.
+
+    ``workers=False`` (commands that start no pipeline: query, export, stats, verify, db) leaves the worker
+    variables unread, so a bad ``$CATALOGUE_GENERATORS`` meant for fill does not stop a query.
+    """
     db_value = db if db is not None else os.environ.get(ENV_DB) or DEFAULT_DB
     out_value = out if out is not None else os.environ.get(ENV_OUT) or DEFAULT_OUT
     if not out_value.strip():
         raise UsageError("--out is empty: give a folder for the board files")
-    workers = default_workers()
+    threads = default_workers()
+    env_int = _env_int if workers else (lambda _name, default: default)
     return Settings(
         db_url=normalise_db(db_value),
         out_dir=Path(out_value).expanduser(),
-        generators=_env_int(ENV_GENERATORS, workers),
-        checkers=_env_int(ENV_CHECKERS, workers),
-        queue_size=_env_int(ENV_QUEUE_SIZE, DEFAULT_QUEUE_SIZE),
+        generators=env_int(ENV_GENERATORS, threads),
+        checkers=env_int(ENV_CHECKERS, threads),
+        queue_size=env_int(ENV_QUEUE_SIZE, DEFAULT_QUEUE_SIZE),
     )

@@ -14,7 +14,8 @@
 - ``reading(settings)`` is what the read commands (query, export, stats) use: on a SQLite file already at head
   it is a plain stdlib ``sqlite3`` connection, because importing SQLAlchemy alone takes longer than the 200 ms
   a query may take; anything else goes through open_catalogue. For the same reason this module imports
-  SQLAlchemy inside the functions that need it.
+  SQLAlchemy inside the functions that need it. Reading never creates a catalogue: a SQLite file that does not
+  exist is an error (a mistyped ``--db`` would otherwise leave an empty file behind and answer "nothing").
 """
 from __future__ import annotations
 
@@ -84,7 +85,13 @@ def make_engine(url: str) -> Engine:
 
 def _make_sqlite_parent(url: str) -> None:
     path = Settings(url, Path("."), 1, 1, 1).sqlite_path
-    if path is None or path.parent.exists():
+    if path is None:
+        return
+    if path.is_dir():  # sqlite3 would only say "unable to open database file"
+        raise UserError(f"cannot open database {path}: is a folder, not a database file")
+    if path.parent.exists():
+        if not path.parent.is_dir():
+            raise UserError(f"cannot open database {path}: {path.parent} is a file, not a folder")
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -171,11 +178,23 @@ def upgrade(engine: Engine, url: str, revision: str = "head") -> tuple[Optional[
     return before, after
 
 
-def open_catalogue(settings: Settings | None = None, *, migrate: bool = True) -> Engine:
-    """An engine on the catalogue, its schema upgraded to head if needed; user errors for bad databases."""
+def require_existing(settings: Settings) -> None:
+    """UserError unless the catalogue's SQLite file exists (servers are always 'there'; connecting tells)."""
+    path = settings.sqlite_path
+    if path is not None and not path.exists():
+        raise UserError(f"no catalogue at {path}: `catalogue fill` makes one, `catalogue db upgrade` an empty one")
+
+
+def open_catalogue(settings: Settings | None = None, *, migrate: bool = True, create: bool = True) -> Engine:
+    """An engine on the catalogue, its schema upgraded to head if needed; user errors for bad databases.
+
+    ``create=False`` (the read commands): a SQLite file that does not exist is a UserError, not a new catalogue.
+    """
     from sqlalchemy.exc import DBAPIError
 
     settings = settings or resolve()
+    if not create:
+        require_existing(settings)
     engine = make_engine(settings.db_url)
     try:
         with engine.connect() as conn:
@@ -223,7 +242,7 @@ def _sqlite_reader(settings: Settings) -> Optional[sqlite3.Connection]:
 
 @contextmanager
 def reading(settings: Settings) -> Iterator[Any]:
-    """A connection for read-only queries on a catalogue at head (created and migrated first if need be).
+    """A connection for read-only queries on a catalogue at head (migrated first if need be, never created).
 
     On an existing SQLite file at head it is a stdlib ``sqlite3.Connection`` (starting SQLAlchemy would cost
     more than `catalogue query` may take); otherwise a SQLAlchemy Connection. ``catalogue.repository``
@@ -240,7 +259,7 @@ def reading(settings: Settings) -> Iterator[Any]:
         return
     from sqlalchemy.exc import DBAPIError
 
-    engine = open_catalogue(settings)
+    engine = open_catalogue(settings, create=False)
     try:
         with engine.connect() as sa_conn:
             yield sa_conn

@@ -31,6 +31,7 @@ from sqlalchemy.engine import Engine
 from engine.formats import from_line
 from engine.geometry import box_for_ncells
 
+from .errors import UserError
 from .models import Board, Run
 
 #: how many numbers past the last board the open-time check probes for strays (a full listing is `verify`'s job)
@@ -45,6 +46,26 @@ def board_path(out: Path, number: int) -> Path:
     if number < 0:
         raise ValueError(f"board numbers are 0 or more, got {number}")
     return Path(out) / f"{number}.txt"
+
+
+def out_folder(out: Path, create: bool = True) -> Path:
+    """``--out`` checked before anything is written: a folder (made if ``create``), else one clear UserError.
+
+    Without this a file named like the folder surfaced only when the writer, mid-run, failed with
+    ``FileExistsError`` (and a failed run row), and ``verify`` crashed with NotADirectoryError.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: is a file, not a folder for the board files")
+    blocker = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise UserError(f"--out {out}: cannot create the folder ({blocker} is a file, not a folder)")
+    if create:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+    return out
 
 
 # -- rendering ------------------------------------------------------------------------------------------------
@@ -135,7 +156,7 @@ def _check_rows(out: Path, rows, report: FileReport) -> None:
         want = expected_bytes(line, size)
         try:
             got = board_path(out, number).read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # NotADirectory: a file where a parent folder should be
             report.missing.append(number)
             report._rows[number] = (line, size)
             continue
@@ -212,8 +233,7 @@ def _check_recent(engine: Engine, out: Path) -> FileReport:
 
 def repair(engine: Engine, out: Path, report: FileReport) -> int:
     """Rewrite every missing or torn file of the report from its row; strays are only reported, never deleted."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = out_folder(out)
     todo = sorted(set(report.missing) | set(report.torn))
     payloads = [expected_bytes(*report._rows[n]) for n in todo]
     write_files(out, todo, payloads)

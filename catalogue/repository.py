@@ -88,9 +88,25 @@ SUMMARY_METRICS = {
 }
 
 
+#: SQLite's INTEGER range (8 bytes, signed): every integer the catalogue stores lies inside it
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def _in_int64(value: Any) -> Any:
+    """An integer clamped into SQLite's range, anything else unchanged.
+
+    SQLite's driver refuses a bound Python int beyond 8 bytes with OverflowError (`export 99999999999999999999`,
+    `--max-clues 1e20` typed as digits). Every stored integer lies inside the range, so comparing a column with
+    the clamped bound selects the same rows as with the true one: such an id is simply not there.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return min(max(value, INT64_MIN), INT64_MAX)
+    return value
+
+
 def fetch(conn, sql: str, params: Optional[dict[str, Any]] = None) -> list[dict[str, Any]]:
     """Rows of ``sql`` as dicts, on a sqlite3 connection or a SQLAlchemy Connection/Session."""
-    params = params or {}
+    params = {name: _in_int64(value) for name, value in (params or {}).items()}
     if isinstance(conn, sqlite3.Connection):
         cursor = conn.execute(sql, params)
         names = [d[0] for d in cursor.description]

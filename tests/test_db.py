@@ -282,7 +282,9 @@ def test_unreachable_server_is_one_clear_line():
 @pytest.mark.parametrize("url, message", [
     ("nosuchdialect://x/y", "cannot open database nosuchdialect://x/y: not a usable database URL"),
     ("sqlite:///{tmp}/plain.txt", "cannot open database {tmp}/plain.txt: file is not a database"),
-    ("sqlite:///{tmp}", "cannot open database {tmp}: unable to open database file"),
+    ("sqlite:///{tmp}", "cannot open database {tmp}: is a folder, not a database file"),
+    ("sqlite:///{tmp}/plain.txt/c.db", "cannot open database {tmp}/plain.txt/c.db: {tmp}/plain.txt is a file, "
+                                      "not a folder"),
 ])
 def test_bad_databases_are_user_errors(tmp_path, url, message):
     (tmp_path / "plain.txt").write_text("not a database, but long enough to have a header " * 10)
@@ -356,3 +358,36 @@ def test_reading_on_postgresql_is_sqlalchemy(pg_url):
 
     with reading(resolve(pg_url)) as conn:
         assert conn.dialect.name == "postgresql" and current_revision(conn) == HEAD_REVISION
+
+
+def test_reading_never_creates_a_catalogue(tmp_path):
+    from catalogue.db import reading
+
+    path = tmp_path / "sub" / "typo.db"
+    with pytest.raises(UserError, match=f"^no catalogue at {path}: `catalogue fill` makes one"):
+        with reading(resolve(str(path))):
+            pass
+    assert not path.parent.exists()
+
+
+def test_db_current_only_looks(tmp_path):
+    from typer.testing import CliRunner
+    from catalogue.cli import app
+
+    path = tmp_path / "c.db"
+    result = CliRunner().invoke(app, ["db", "current", "--db", str(path)])
+    assert (result.exit_code, result.stdout) == (0, f"{path}: empty (no schema)\n")
+    assert not path.exists()  # looking must not create the file
+    open_catalogue(resolve(str(path))).dispose()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '0099'")
+    # other commands refuse a newer schema; `db current` says which revision it is
+    result = CliRunner().invoke(app, ["db", "current", "--db", str(path)])
+    assert (result.exit_code, result.stdout) == (0, f"{path}: 0099 (newer than this version of catalogue: "
+                                                    f"upgrade catalogue)\n")
+
+
+def test_sqlite_uri_form_names_its_file(tmp_path):
+    settings = resolve(f"sqlite:///file:{tmp_path}/c.db?mode=ro&uri=true")
+    assert settings.sqlite_path == tmp_path / "c.db"
+    assert resolve(f"sqlite:///{tmp_path}/file:odd.db").sqlite_path == tmp_path / "file:odd.db"  # not a URI

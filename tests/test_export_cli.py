@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import numpy as np
 import pytest
@@ -103,9 +105,19 @@ def test_output_file_is_written_whole(sample_sqlite, tmp_path):
     assert [p.name for p in target.parent.iterdir()] == ["board.svg"]  # no temp file left behind
 
 
+def test_output_under_a_file_names_the_file(sample_sqlite, tmp_path):
+    (tmp_path / "notes").write_text("x")
+    target = tmp_path / "notes" / "sub" / "board.txt"
+    result = export(sample_sqlite, "1", "-o", str(target))
+    assert (result.exit_code, result.stdout) == (1, "")
+    # not mkdir's "File exists", which names the wrong problem
+    assert result.stderr == f"catalogue: {target}: cannot write ({tmp_path / 'notes'} is a file, not a folder)\n"
+
+
 def test_unknown_id_is_one_line_exit_1(sample_sqlite):
     path = sample_sqlite.removeprefix("sqlite:///")
-    for number in ("123", "99999999999", "-1"):
+    # 2**63 and beyond: SQLite's driver raised OverflowError (a traceback) on ids it cannot bind
+    for number in ("123", "99999999999", "-1", str(2 ** 63), "99999999999999999999", str(-2 ** 64)):
         result = export(sample_sqlite, "--", number)
         assert (result.exit_code, result.stdout) == (1, "")
         assert result.stderr == f"catalogue: no board number {number} in {path}\n"
@@ -145,3 +157,19 @@ def test_a_damaged_row_is_one_line(sample_sqlite):
     result = export(sample_sqlite, "2", "--format", "pretty")
     assert result.exit_code == 1 and result.stderr.startswith(f"catalogue: board 2 in {path} cannot be read: ")
     assert result.stderr.count("\n") == 1
+
+
+def test_output_file_gets_the_mode_a_plain_write_gives(sample_sqlite, tmp_path):
+    # the atomic write's temp file is 0600: the export was unreadable to anyone else (a web server, a printer)
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.txt"
+        assert export(sample_sqlite, "1", "-o", str(fresh)).exit_code == 0
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
+        kept = tmp_path / "kept.txt"
+        kept.write_text("old")
+        kept.chmod(0o664)
+        assert export(sample_sqlite, "1", "-o", str(kept)).exit_code == 0
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o664 and kept.read_text() != "old"
+    finally:
+        os.umask(old)

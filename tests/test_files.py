@@ -13,7 +13,9 @@ from sqlalchemy import text
 
 from catalogue.config import resolve
 from catalogue.db import open_catalogue
-from catalogue.files import board_path, check_at_open, check_files, render, render_one, repair, run_alive
+from catalogue.errors import UserError
+from catalogue.files import (board_path, check_at_open, check_files, out_folder, render, render_one, repair,
+                             run_alive)
 from catalogue.pipeline.run import fill
 from engine.formats import to_txt
 from test_pipeline import assert_consistent
@@ -121,3 +123,21 @@ def test_fill_repairs_what_a_crash_left(catalogue):
     summary = fill(s, 5, batch=16, seed=3)
     assert summary.recovered.repaired == 15 and summary.recovered.closed_runs == [1]
     assert_consistent(s.db_url, s.out_dir)
+
+
+def test_out_folder_refuses_a_file_and_a_path_through_a_file(tmp_path):
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(UserError, match=r"^--out .*/f: is a file, not a folder for the board files$"):
+        out_folder(tmp_path / "f")
+    with pytest.raises(UserError, match=r"^--out .*/f/sub: cannot create the folder \(.*/f is a file, not a "
+                                        r"folder\)$"):
+        out_folder(tmp_path / "f" / "sub")
+    assert out_folder(tmp_path / "a" / "b") == tmp_path / "a" / "b" and (tmp_path / "a" / "b").is_dir()
+    assert not (tmp_path / "c").exists() and out_folder(tmp_path / "c", create=False) == tmp_path / "c"
+
+
+def test_files_under_a_file_count_as_missing(catalogue):
+    s, engine = catalogue
+    (s.out_dir.parent / "f").write_text("x")
+    report = check_files(engine, s.out_dir.parent / "f" / "boards")  # was NotADirectoryError
+    assert (report.checked, len(report.missing)) == (40, 40)

@@ -34,12 +34,28 @@ def url_of(tmp_path: Path) -> str:
     (["--count", "5", "--level", "impossible"], "--level"),
     (["--count", "5", "--checkers", "0"], "--checkers"),
     (["--count", "5", "--target-clues", "82"], "--target-clues must be between 0 and 81"),
+    # allocated whole by the kernels: this one asked for 745 GiB mid-run; every worker is an OS thread
+    (["--count", "5", "--batch", "99999999999"], "--batch must be at most 65,536, got 99,999,999,999"),
+    (["--count", "5", "--generators", "30000"], "--generators must be at most 256"),
+    (["--count", "5", "--checkers", "257"], "--checkers must be at most 256"),
 ])
 def test_usage_errors_exit_2_with_one_line(tmp_path, args, message):
     result = runner.invoke(app, ["fill", *args, *where(tmp_path)])
     assert result.exit_code == 2, result.output
     assert message in result.stderr
     assert not (tmp_path / "boards").exists()  # nothing was started
+
+
+@pytest.mark.parametrize("out", ["file", "file/sub"])
+def test_out_that_is_not_a_folder_stops_before_the_run(tmp_path, out):
+    (tmp_path / "file").write_text("x")
+    result = runner.invoke(app, ["fill", "--count", "2", "--db", str(tmp_path / "c.db"), "--out",
+                                 str(tmp_path / out)])
+    assert (result.exit_code, result.stdout) == (1, "")  # was: a run, then "writer failed: FileExistsError"
+    assert result.stderr.startswith(f"catalogue: --out {tmp_path / out}: ") and result.stderr.count("\n") == 1
+    assert not (tmp_path / "c.db").exists()  # no run recorded, no catalogue made
+    verify = runner.invoke(app, ["verify", "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / out)])
+    assert verify.exit_code == 1 and "Traceback" not in verify.output
 
 
 def test_fill_prints_a_summary_and_verify_says_ok(tmp_path):
@@ -137,3 +153,14 @@ def test_fill_and_verify_have_help():
     for command in ("fill", "verify"):
         result = runner.invoke(app, [command, "--help"])
         assert result.exit_code == 0 and "--db" in result.stdout and "--out" in result.stdout
+
+
+def test_a_read_only_catalogue_is_one_line(tmp_path):
+    # the run row's INSERT failed with a traceback; read-only here through SQLite's URI form, which root obeys too
+    assert runner.invoke(app, ["fill", "--count", "2", "--seed", "1", *where(tmp_path)]).exit_code == 0
+    url = f"sqlite:///file:{tmp_path / 'c.db'}?mode=ro&uri=true"
+    result = runner.invoke(app, ["fill", "--count", "2", "--db", url, "--out", str(tmp_path / "boards")])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"catalogue: cannot write database {tmp_path / 'c.db'}: attempt to write a readonly database\n"
+    lines = runner.invoke(app, ["query", "--db", url, "--format", "line"])  # reading it still works
+    assert (lines.exit_code, lines.stdout.count("\n")) == (0, 2)

@@ -85,10 +85,31 @@ def test_empty_result_is_not_an_error(sample_sqlite, fmt, stdout):
         assert result.stdout.count("\n") == 1 and result.stdout.startswith("number,size,")
 
 
-def test_a_new_catalogue_is_created_and_empty(tmp_path):
-    result = query(str(tmp_path / "new" / "cat.db"), "--format", "json")
+def test_a_missing_catalogue_is_an_error_and_is_not_created(tmp_path):
+    # a mistyped --db used to leave an empty catalogue behind and answer "no puzzles match"
+    path = tmp_path / "new" / "cat.db"
+    result = query(str(path), "--format", "json")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (f"catalogue: no catalogue at {path}: `catalogue fill` makes one, "
+                             f"`catalogue db upgrade` an empty one\n")
+    assert not path.exists() and not path.parent.exists()
+
+
+def test_an_empty_catalogue_answers_nothing(tmp_path):
+    path = tmp_path / "cat.db"
+    assert runner.invoke(app, ["db", "upgrade", "--db", str(path)]).exit_code == 0
+    result = query(str(path), "--format", "json")
     assert (result.exit_code, result.stdout) == (0, "[]\n")
-    assert (tmp_path / "new" / "cat.db").is_file()
+
+
+def test_filters_beyond_64_bits_select_what_they_mean(sample_sqlite):
+    # SQLite's driver raised OverflowError (a traceback) on ints beyond 8 bytes; they are clamped, same rows
+    huge = str(10 ** 20)
+    assert query(sample_sqlite, "--min-clues", huge).stderr == "catalogue: no puzzles match\n"
+    everything = query(sample_sqlite, "--format", "line", "--limit", "0").stdout
+    result = query(sample_sqlite, "--format", "line", "--max-clues", huge, "--limit", huge)
+    assert (result.exit_code, result.stdout) == (0, everything)
+    assert query(sample_sqlite, "--size", huge).exit_code == 0
 
 
 def test_bad_order_key_is_a_usage_error(sample_sqlite):
@@ -157,3 +178,9 @@ def test_help(command):
     assert result.exit_code == 0 and "Usage:" in result.stdout
     if command != ["db"]:
         assert "--db" in result.stdout and "--out" in result.stdout
+
+
+def test_fill_only_settings_do_not_stop_a_query(sample_sqlite):
+    # a bad $CATALOGUE_GENERATORS is fill's business: it used to make every read command exit 2
+    result = query(sample_sqlite, "--format", "line", env={"CATALOGUE_GENERATORS": "many", "CATALOGUE_CHECKERS": "0"})
+    assert (result.exit_code, result.stdout.count("\n")) == (0, 5)

@@ -193,3 +193,13 @@ def test_sqlite_plan_choice_never_changes_the_rows(fast_conn, monkeypatch, row_c
     """The index-or-scan choice for SQLite (repository._prefer_scan) picks a plan, never different rows."""
     monkeypatch.setattr(repository, "INDEX_ROW_COST", row_cost)
     assert query_puzzles(fast_conn, **options) == twin(sample_rows(), **options)
+
+
+@pytest.mark.parametrize("big", [2 ** 63, 10 ** 20, -2 ** 64])
+def test_integers_beyond_64_bits_are_just_absent(conn, big):
+    # the sqlite3 driver raised OverflowError on them (a traceback from `catalogue export 99999999999999999999`);
+    # clamped into SQLite's range they select exactly the rows the true value would
+    assert get_board(conn, big) is None
+    everything = numbers(query_puzzles(conn))
+    assert query_puzzles(conn, min_clues=abs(big)) == [] and query_puzzles(conn, size=big) == []
+    assert numbers(query_puzzles(conn, max_clues=abs(big), limit=abs(big))) == everything

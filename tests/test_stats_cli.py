@@ -107,8 +107,17 @@ def test_minimality_columns_only_when_some_size_has_a_count(sample_sqlite):
 
 
 def test_empty_catalogue(sqlite_url):
+    assert runner.invoke(app, ["db", "upgrade", "--db", sqlite_url]).exit_code == 0
     result = runner.invoke(app, ["stats", "--db", sqlite_url, "--format", "json"])
     data = json.loads(result.stdout)
     assert (result.exit_code, data["boards"], data["runs"], data["levels"]["ungraded"]) == (0, 0, [], 0)
     table = runner.invoke(app, ["stats", "--db", sqlite_url])
     assert table.exit_code == 0 and "runs\n(none)" in table.stdout
+
+
+def test_a_missing_catalogue_is_not_created(tmp_path):
+    path = tmp_path / "typo.db"
+    result = runner.invoke(app, ["stats", "--db", str(path)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith(f"catalogue: no catalogue at {path}: ") and result.stderr.count("\n") == 1
+    assert not path.exists()

@@ -98,7 +98,7 @@ def register(app: typer.Typer) -> None:
         from ..db import reading
         from ..repository import query_puzzles
 
-        with reading(resolve(db, out)) as conn:
+        with reading(resolve(db, out, workers=False)) as conn:
             # one row more than asked tells whether the default limit cut the result short
             rows = query_puzzles(conn, min_clues=min_clues, max_clues=max_clues, size=size,
                                  equivalence=equivalence.value if equivalence else None, method=method,

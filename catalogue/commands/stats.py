@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         from ..db import reading
         from ..repository import stats as collect
 
-        with reading(resolve(db, out)) as conn:
+        with reading(resolve(db, out, workers=False)) as conn:
             summary = collect(conn)
         if fmt is StatsFormat.json:
             import json

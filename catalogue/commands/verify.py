@@ -92,10 +92,11 @@ def register(app: typer.Typer) -> None:
         With --repair, missing or torn files are rewritten. Exit 1 if a problem remains."""
         from ..config import resolve
         from ..db import open_catalogue
-        from ..files import check_at_open, check_files, repair as repair_files
+        from ..files import check_at_open, check_files, out_folder, repair as repair_files
 
-        settings = resolve(db, out)
-        engine = open_catalogue(settings)
+        settings = resolve(db, out, workers=False)
+        out_folder(settings.out_dir, create=False)  # a file given as --out: one line, not a traceback
+        engine = open_catalogue(settings, create=False)  # verifying a mistyped --db must not make a catalogue
         try:
             database = check_database(engine, full=full)
             files = check_files(engine, settings.out_dir, full=True)

@@ -35,8 +35,8 @@ from sqlalchemy.exc import DBAPIError
 from .. import __version__
 from ..config import Settings
 from ..db import describe_error, open_catalogue
-from ..errors import UsageError
-from ..files import FileReport, check_at_open
+from ..errors import UsageError, UserError
+from ..files import FileReport, check_at_open, out_folder
 from ..models import Run, utcnow
 from .actor import Channel, Supervisor
 from .messages import Counters
@@ -50,6 +50,10 @@ EXIT_INTERRUPTED = 130
 #: boards per batch by box size: a batch is one kernel call, and a checker finishes its batch before it stops,
 #: so big grids (16x16 carving ~25 ms a board) get small batches to keep Ctrl-C within a few seconds
 DEFAULT_BATCH = {2: 256, 3: 256, 4: 16, 5: 1}
+#: upper bounds of the sizing options: a batch is allocated whole by the kernels (`--batch 99999999999` asked
+#: for 745 GiB and failed mid-run), and every worker is an OS thread (30,000 of them never got started)
+MAX_BATCH = 65_536
+MAX_WORKERS = 256
 
 
 @dataclass
@@ -110,6 +114,10 @@ def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kern
                         ("--batch", plan.batch)):
         if value < 1:
             raise UsageError(f"{name} must be at least 1, got {value}")
+    for name, value, most in (("--generators", generators, MAX_WORKERS), ("--checkers", checkers, MAX_WORKERS),
+                              ("--batch", plan.batch, MAX_BATCH)):
+        if value > most:
+            raise UsageError(f"{name} must be at most {most:,}, got {value:,}")
     ncells = plan.size * plan.size
     if plan.target_clues is not None and not 0 <= plan.target_clues <= ncells:
         raise UsageError(f"--target-clues must be between 0 and {ncells} for {plan.size}x{plan.size}")
@@ -144,6 +152,7 @@ def fill(settings: Settings, count: int, *, size: int = 9, method: str = "wfc", 
                 batch=batch, seed=seed, give_up_after=give_up_after)
     kernels = Kernels(method)
     _validate(count, plan, generators, checkers, queue_size, kernels)
+    out_folder(settings.out_dir)  # a bad --out stops here, before a run is recorded
 
     engine = open_catalogue(settings)
     try:
@@ -156,6 +165,10 @@ def fill(settings: Settings, count: int, *, size: int = 9, method: str = "wfc", 
         summary = run.execute(progress)
         summary.recovered, summary.warm_seconds = recovered, warm_seconds
         return summary
+    except DBAPIError as e:
+        # main-thread writes (recovery, the run row) on a database we may read but not write, e.g. a read-only
+        # file: one line, not a traceback (workers' errors are handled by the supervisor, not here)
+        raise UserError(f"cannot write database {settings.db_label}: {describe_error(e)}") from None
     finally:
         engine.dispose()
 
