@@ -43,6 +43,7 @@ cost (single 25x25 tests took up to a minute).
 """
 from __future__ import annotations
 
+import operator
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -53,7 +54,7 @@ from ._carve_kernel import _carve_batch
 from .geometry import check_box, geometry
 from .solvers import fast
 from .solvers._bitmask import CHECKS
-from .solvers.base import Metrics
+from .solvers.base import Metrics, check_limits
 
 SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
 DEFAULT_TARGET_ATTEMPTS = 20
@@ -137,6 +138,8 @@ def _options(ncells: int, symmetry: str, clues, target_clues, attempts) -> tuple
         raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
     if clues is not None and target_clues is not None:
         raise ValueError("give clues (stop at exactly K) or target_clues (fewest over attempts), not both")
+    clues, target_clues, attempts = (_whole(n, v) for n, v in (("clues", clues), ("target_clues", target_clues),
+                                                                ("attempts", attempts)))
     for name, value in (("clues", clues), ("target_clues", target_clues)):
         if value is not None and not 0 <= value <= ncells:
             raise ValueError(f"{name} must be 0..{ncells}, got {value}")
@@ -145,6 +148,18 @@ def _options(ncells: int, symmetry: str, clues, target_clues, attempts) -> tuple
     if attempts < 1:
         raise ValueError(f"attempts must be at least 1, got {attempts}")
     return (-1 if clues is None else clues), (-1 if target_clues is None else target_clues), attempts
+
+
+def _whole(name: str, value):
+    """``value`` as an int (None stays None): a float such as 30.5 used to be truncated without a word."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}") from None
 
 
 def _share(total: float, weights: np.ndarray) -> np.ndarray:
@@ -165,9 +180,8 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
     if len(seeds) != arr.shape[0]:
         raise ValueError(f"need one seed per board: {arr.shape[0]} boards, {len(seeds)} seeds")
     wanted, target, attempts = _options(arr.shape[1], symmetry, clues, target_clues, attempts)
-    budget = DEFAULT_NODE_LIMIT[box] if node_limit is None else int(node_limit)
-    if budget < 0:
-        raise ValueError(f"node_limit must be 0 (none) or positive, got {node_limit}")
+    # the solvers' check: an int, at least 0, clamped to the kernel's int64 (2**70 used to fail inside numba)
+    budget = DEFAULT_NODE_LIMIT[box] if node_limit is None else check_limits(1, node_limit)[1]
     table, sizes = orbits(box, symmetry)
     s = fast.scratch(box)
     m = arr.shape[0]

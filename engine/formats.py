@@ -101,6 +101,8 @@ def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int |
           ) -> list[Parsed | FormatError]:
     """Every grid in ``text``, in file order: a :class:`Parsed` for each good one, a :class:`FormatError` for
     each bad one. ``fmt`` forces a format (default: :func:`detect`); ``box`` forces the box size."""
+    if not isinstance(text, str):  # bytes or None failed deep inside a reader with an unrelated message
+        raise TypeError(f"parse takes text (str), got {type(text).__name__}; decode bytes first")
     if fmt is None:
         fmt = detect(text)
     if fmt not in _READERS:

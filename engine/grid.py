@@ -63,7 +63,11 @@ class Grid:
 
     def __init__(self, cells: Iterable[int] | np.ndarray, box: int | None = None,
                  givens: np.ndarray | None = None):
-        arr = np.array(cells, dtype=np.int64).reshape(-1)
+        raw = np.asarray(cells)
+        # Only integer input: casting floats or strings to int64 would silently truncate 1.5 to 1 or parse "7".
+        if raw.dtype.kind not in "iu" and raw.size:
+            raise TypeError(f"cells must be integers (0 = blank), got {raw.dtype}")
+        arr = raw.astype(np.int64).reshape(-1)
         self.box = box_for_ncells(arr.size) if box is None else box
         geo = geometry(self.box)
         if arr.size != geo.ncells:

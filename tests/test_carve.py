@@ -322,6 +322,15 @@ def test_bad_input_raises_value_error():
         carve_many(board[None, :], 3, [1, 2])
 
 
+def test_counts_must_be_integers_and_huge_node_limits_mean_none():
+    board = np.array(BOARDS9[0])
+    for kwargs in ({"clues": 30.5}, {"target_clues": 25.0}, {"attempts": 1.5}, {"node_limit": 2.5}):
+        with pytest.raises(TypeError, match="must be an integer"):  # used to be truncated silently
+            carve(board, 3, 1, **kwargs)
+    # 2**70 used to fail inside numba's typing; it means "no limit", like 0
+    assert carve(board, 3, 1, node_limit=2**70).puzzle.tolist() == carve(board, 3, 1, node_limit=0).puzzle.tolist()
+
+
 def test_kernels_run_as_plain_python():
     """NUMBA_DISABLE_JIT=1: the carving lines run as Python and give the very same puzzle (same random stream)."""
     script = ("import numpy as np; from engine.carve import carve; "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -138,6 +139,26 @@ def test_cli_json_csv_and_plot(tmp_path):
     rows = r.stdout.splitlines()
     assert rows[0] == "solver,clues,trials,solved,none,timeout,median_nodes,median_ms"
     assert len(rows) == 5
+
+
+def test_cli_unwritable_plot_is_one_line_before_any_work(tmp_path):
+    # --plot to a folder, or under a file, used to print the table and then a traceback from os.replace/mkstemp
+    (tmp_path / "afile").write_text("x")
+    for target in (tmp_path, tmp_path / "afile" / "x.svg"):
+        r = runner.invoke(app, ["explore", "--trials", "2", "--clues", "3", "--size", "4", "--plot", str(target)])
+        assert r.exit_code == 1
+        assert r.stdout == ""  # refused before the experiment ran
+        assert r.stderr.startswith("catalogue: ") and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_cli_plot_gets_a_normal_file_mode(tmp_path):
+    plot = tmp_path / "p.svg"
+    r = runner.invoke(app, ["explore", "--trials", "2", "--clues", "3", "--size", "4", "--plot", str(plot)])
+    assert r.exit_code == 0, r.output
+    umask = os.umask(0)
+    os.umask(umask)
+    assert plot.stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
+    assert [p.name for p in tmp_path.iterdir()] == ["p.svg"]  # no temp file left
 
 
 @pytest.mark.parametrize("args", [["--clues", "10,x"], ["--size", "7"], ["--clues", "82"], ["--trials", "0"],

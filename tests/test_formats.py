@@ -430,3 +430,10 @@ def test_a_single_short_line_is_reported_as_a_line_of_the_wrong_length():
     assert detect("123456789.........\n") == "line"
     (entry,) = parse("123456789.........\n", "one.txt")
     assert str(entry) == "one.txt:1:17: expected 16, 81, 256 or 625 symbols, got 18"
+
+
+def test_parse_refuses_non_text_clearly():
+    from engine.formats import parse as parse_text
+    for bad in (b"1234", None, 5):
+        with pytest.raises(TypeError, match="parse takes text"):
+            parse_text(bad)

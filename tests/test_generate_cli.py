@@ -1,6 +1,7 @@
 """``catalogue generate`` through typer's CliRunner: counts, formats, seeds, the seed-000 demonstration, errors."""
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -115,3 +116,14 @@ def test_long_runs_tell_the_first_contradictions_then_a_summary():
     assert len(told) == 20
     total = sum(b.restarts for b in wfc.generate_many(3, 300, 1))
     assert f"catalogue: {total} contradictions in 300 boards" in err
+
+
+def test_a_huge_count_streams_seeds_instead_of_making_them_all_first():
+    # --count 10**20 used to fail in derive_seeds(seed, count) (numpy: "Maximum allowed dimension exceeded")
+    from catalogue.commands.generate import _seeds
+    from engine.generators import derive_seeds
+
+    first = list(itertools.islice(_seeds(5, 10**20), 200))
+    assert first == [int(s) for s in derive_seeds(5, 200)]
+    assert list(_seeds(5, 70)) == [int(s) for s in derive_seeds(5, 70)]  # a count across a block boundary
+    assert list(_seeds(5, 1)) == [int(derive_seeds(5, 1)[0])]

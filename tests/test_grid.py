@@ -103,3 +103,11 @@ def test_conflicts_agree_with_a_plain_definition(box, data):
     got = g.conflicts(r, c, d)
     assert (Conflict.ROW in got, Conflict.COLUMN in got, Conflict.BOX in got) == (row, col, bx)
     assert (d in g.candidates(r, c)) == (m[r, c] == 0 and not (row or col or bx))
+
+
+def test_non_integer_cells_are_refused_not_truncated():
+    with pytest.raises(TypeError, match="integers"):
+        Grid(np.full(81, 1.5))
+    with pytest.raises(TypeError, match="integers"):
+        Grid(["1"] * 81)
+    assert Grid(np.zeros(81, dtype=np.uint8)).clue_count == 0

@@ -72,6 +72,14 @@ def test_stdin():
     assert r.exit_code == 0 and r.stdout == SOLUTION + "\n"
 
 
+def test_stdin_is_decoded_like_a_file():
+    # a BOM was dropped from files but not from stdin ("'\ufeff' is not a symbol"); bad bytes are named the same way
+    r = runner.invoke(app, ["solve", "-"], input=b"\xef\xbb\xbf" + UNIQUE.encode() + b"\r\n")
+    assert r.exit_code == 0 and r.stdout == SOLUTION + "\n", r.output
+    r = runner.invoke(app, ["solve", "-"], input=b"\xff\xfe" + UNIQUE.encode())
+    assert r.exit_code == 1 and r.stderr == "catalogue: <stdin>: not UTF-8 text (byte 1)\n"
+
+
 def test_4x4_and_a_multi_solution_puzzle_prints_a_valid_solution(puzzles):
     r = run(["solve", puzzles(EMPTY_4X4), "--solver", "stack"])
     assert r.exit_code == 0
@@ -223,3 +231,44 @@ def test_watch_terminal_view_draws_and_ends_with_the_verdict():
     assert outcome.result.count == 1 and outcome.events == 4208 + 4157
     assert "Solved!" in text and to_block(from_line(SOLUTION), 3).splitlines()[0] in text
     assert np.array_equal(outcome.result.solution, from_line(SOLUTION))
+
+
+def test_background_map_keeps_order_and_raises_in_the_caller():
+    from catalogue.errors import background_map
+
+    assert list(background_map(lambda x: x * x, range(50), ahead=2)) == [x * x for x in range(50)]
+
+    def boom(x):
+        if x == 3:
+            raise ValueError("bad 3")
+        return x
+    got = []
+    with pytest.raises(ValueError, match="bad 3"):
+        for v in background_map(boom, range(10)):
+            got.append(v)
+    assert got == [0, 1, 2]
+
+
+def test_ctrl_c_stops_a_long_kernel_at_once(tmp_path):
+    # Counting the solutions of an empty 25x25 grid runs in one compiled kernel; called from the main thread it
+    # held Ctrl-C until it returned (practically never). Now exit 130 within seconds, one line, no traceback.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "empty25.txt"
+    path.write_text("." * 625 + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "solve", str(path), "--count", "--limit",
+                             str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(5)  # imports, then well inside the kernel
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("Ctrl-C did not stop solve --count within 15 s")
+    assert proc.returncode == 130 and out == b""
+    assert err.decode() == "catalogue: interrupted\n"

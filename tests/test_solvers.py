@@ -120,6 +120,34 @@ def test_bad_arguments_raise(name):
         solve_fn(np.zeros(81, dtype=np.int8), 3, node_limit=-1)
 
 
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_limits_are_checked_the_same_way_by_every_solver(name):
+    # A float limit used to make numba compile a float specialisation (and count past 1.5); an int beyond int64
+    # raised a numba TypingError. Both are caller mistakes or "no limit": TypeError, or clamped.
+    solve_fn, empty = get_solver(name), np.zeros(81, dtype=np.int8)
+    for bad in (1.5, "2", True):
+        with pytest.raises(TypeError, match="limit must be an integer"):
+            solve_fn(empty, 3, limit=bad)
+    with pytest.raises(TypeError, match="node_limit must be an integer"):
+        solve_fn(empty, 3, node_limit=10.0)
+    r = solve_fn(empty, 3, limit=2**70, node_limit=50)
+    assert r.gave_up and r.metrics.nodes <= 50
+    assert solve_fn(empty, 3, limit=np.int64(2), node_limit=2**70).count == 2
+
+
+def test_solve_takes_cells_as_well_as_a_grid():
+    puzzle, count, _ = data_lines("puzzles-9x9.txt")[5]
+    cells = from_line(puzzle)
+    assert solve(cells, limit=2).count == count
+    assert solve(list(cells), limit=2).count == count
+    assert solve(cells.reshape(9, 9), limit=2).count == count
+    assert count_solutions(cells) == count
+    with pytest.raises(TypeError, match="parse text first"):
+        solve(puzzle)
+    with pytest.raises(ValueError):
+        solve(cells[:80])
+
+
 # -- metrics ----------------------------------------------------------------------------------------------------
 MIXED = [p for p, c, _ in data_lines("puzzles-9x9.txt")[4:13]]  # unique, multi-solution and unsolvable
 

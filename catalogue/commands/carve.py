@@ -27,7 +27,7 @@ from engine.carve import CarveResult, carve_many, warm
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 
 from ..choices import BoxOption, InputFormat, InputFormatOption, Symmetry, read_entries
-from ..errors import UsageError, UserError, report
+from ..errors import UsageError, UserError, background_map, report
 
 
 class OutputFormat(str, enum.Enum):
@@ -125,7 +125,8 @@ def register(app: typer.Typer) -> None:
             warm()
         options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
                        node_limit=node_limit)
-        carved = carve_entries(boards, seed, options) if boards else {}
+        # in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see background_map)
+        carved = next(background_map(lambda _: carve_entries(boards, seed, options), [None], "carve")) if boards else {}
         rows: list[tuple[Parsed, int, CarveResult]] = []
         printed = 0
         for entry in entries:  # file order, messages between puzzles

@@ -17,7 +17,7 @@ from engine.solvers import SOLVERS
 
 from ..choices import SolverName
 from ..errors import UsageError, report
-from ..io import write_atomic
+from ..io import check_output_path, write_atomic
 
 
 _COLUMNS = [("solver", "solver"), ("clues", "clues"), ("trials", "trials"), ("solved", "has a solution"),
@@ -88,6 +88,8 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             raise UsageError(f"--size: {e}") from None
         counts = parse_clues(clues, size * size)
+        if plot:
+            check_output_path(plot)
         names = [s.value for s in solver] if solver else ["stack"]
         names = list(dict.fromkeys(names))
         progress = _progress_printer() if sys.stderr.isatty() else None

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import enum
 import math
-import os
-import stat
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -81,16 +79,6 @@ def render(board: dict, fmt: ExportFormat, show: str) -> str:
     return formats.write(puzzle if show == "puzzle" else solution, fmt.value, box)
 
 
-def _file_mode(path: Path) -> int:
-    """The permission bits ``open(path, "w")`` would leave: the existing file's, else 0o666 less the umask."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 def register(app: typer.Typer) -> None:
     @app.command("export")
     def export(
@@ -134,18 +122,7 @@ def register(app: typer.Typer) -> None:
         if output is None:
             typer.echo(text, nl=False)
             return
-        from ..io import write_atomic
+        from ..io import check_output_path, write_atomic
 
-        # a file where a folder of the path should be: mkdir says "File exists", which names the wrong problem
-        blocker = next((p for p in output.parents if p.exists() and not p.is_dir()), None)
-        if blocker is not None:
-            raise UserError(f"{output}: cannot write ({blocker} is a file, not a folder)")
-        try:
-            mode = _file_mode(output)
-            write_atomic(output, text)
-            # write_atomic's temp file is mkstemp's 0600: give the result the mode a plain write would have
-            # (the old file's, else 0666 less the umask). TODO(io.py owner): belongs in catalogue.io.write_atomic
-            os.chmod(output, mode)
-        except OSError as e:
-            raise UserError(f"{output}: cannot write ({e.strerror})") from None
+        write_atomic(check_output_path(output), text)  # whole file or nothing; errors are one line
         report(f"wrote board {number} ({fmt.value}) to {output}")

@@ -53,15 +53,18 @@ def _size(value: int) -> int:
 
 def _seeds(seed: int, count: Optional[int]) -> Iterator[int]:
     """The board seeds of a run: ``derive_seeds(seed, count)``, or its endless continuation when count is None
-    (derive_seeds of a longer count starts with the same seeds, so both agree)."""
-    if count is not None:
-        yield from (int(s) for s in derive_seeds(seed, count))
-        return
+    (derive_seeds of a longer count starts with the same seeds, so both agree).
+
+    Always made in growing blocks, never ``derive_seeds(seed, count)`` at once: ``--count 10**20`` made numpy
+    refuse the array (a traceback), and ``--count 10**9`` would have asked for 8 GB before the first board.
+    """
     made, block = 0, 64
-    while True:
+    while count is None or made < count:
         fresh = derive_seeds(seed, made + block)[made:]
+        if count is not None:
+            fresh = fresh[:count - made]
         yield from (int(s) for s in fresh)
-        made, block = made + block, block * 2
+        made, block = made + len(fresh), block * 2
 
 
 def _make(method: str, box: int, seed: int, options: dict):

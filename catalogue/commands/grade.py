@@ -11,7 +11,7 @@ from engine.formats import FormatError, Parsed, conflict_errors
 from engine.grade import Contradiction, Grade, grade
 
 from ..choices import BoxOption, InputFormat, InputFormatOption, read_entries
-from ..errors import report
+from ..errors import background_map, report
 
 
 class OutputFormat(str, enum.Enum):
@@ -47,17 +47,19 @@ def record(entry: Parsed, g: Grade, steps: bool) -> dict:
     return rec
 
 
-def grade_entry(entry: Parsed, steps: bool) -> Grade | None:
-    """The grade, or None after one line on stderr (conflicting givens, no solution)."""
+def grade_entry(entry: Parsed, steps: bool) -> Grade | str:
+    """The grade, or the one line to report instead (conflicting givens, no solution).
+
+    Runs in a worker thread (see the command), so it returns its message rather than printing it: the caller
+    prints in file order.
+    """
     clashes = conflict_errors(entry)
     if clashes:
-        report(f"{entry.source}:{entry.line}: conflicting givens: {clashes[0].message}")
-        return None
+        return f"{entry.source}:{entry.line}: conflicting givens: {clashes[0].message}"
     try:
         return grade(entry.grid.cells, entry.grid.box, explain=steps)
     except Contradiction as e:
-        report(f"{entry.source}:{entry.line}: {e}")
-        return None
+        return f"{entry.source}:{entry.line}: {e}"
 
 
 def register(app: typer.Typer) -> None:
@@ -85,13 +87,18 @@ def register(app: typer.Typer) -> None:
         graded: list[tuple[Parsed, Grade]] = []
         failed = False
         # file order, so stderr lines for bad grids come between the grades of their neighbours
-        for entry in read_entries(path, input_format, box, what="puzzle"):
+        entries = read_entries(path, input_format, box, what="puzzle")
+
+        def graded_one(entry):
+            return entry if isinstance(entry, FormatError) else grade_entry(entry, steps)
+        # the grader's kernels run in a worker thread, so Ctrl-C stops at once (see background_map)
+        for entry, g in zip(entries, background_map(graded_one, entries, "grade")):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed = True
                 continue
-            g = grade_entry(entry, steps)
-            if g is None:
+            if isinstance(g, str):
+                report(g)
                 failed = True
                 continue
             graded.append((entry, g))

@@ -9,7 +9,7 @@ from engine.canonical import KeySearchError, key_text
 from engine.formats import FormatError, conflict_errors
 
 from ..choices import BoxOption, Equivalence, InputFormat, InputFormatOption, read_entries
-from ..errors import report
+from ..errors import background_map, report
 
 
 
@@ -32,14 +32,25 @@ def register(app: typer.Typer) -> None:
         others are still keyed, and the exit code is then 1.
         """
         failed = 0
-        for entry in read_entries(path, input_format, box):  # file order: keys to stdout, problems to stderr
+        entries = read_entries(path, input_format, box)
+
+        def keyed(entry):  # in a worker thread, so Ctrl-C stops a long key search at once (see background_map)
+            if isinstance(entry, FormatError):
+                return entry
+            try:
+                return key_text(entry.grid.cells, entry.grid.box, equivalence.value)
+            except KeySearchError as e:
+                return e
+
+        for entry, key in zip(entries, background_map(keyed, entries, "key")):  # file order: keys to stdout
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed += 1
                 continue
-            try:
-                typer.echo(key_text(entry.grid.cells, entry.grid.box, equivalence.value))
-            except KeySearchError as e:
+            if isinstance(key, str):
+                typer.echo(key)
+            else:
+                e = key
                 failed += 1
                 clash = conflict_errors(entry)
                 why = (clash[0].message if clash else str(e).split(": ", 1)[1])

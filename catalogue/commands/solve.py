@@ -30,7 +30,7 @@ from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
 from ..choices import BoxOption, InputFormat, InputFormatOption, SolverName, read_entries
-from ..errors import UsageError, UserError, report
+from ..errors import UsageError, UserError, background_map, report
 from ..watch import watch
 
 
@@ -171,11 +171,14 @@ def register(app: typer.Typer) -> None:
         outcomes: list[Outcome] = []
         printed = 0
         # file order, so stderr lines for unreadable grids come between the answers of their neighbours
-        for entry in entries:
+        def solved(entry):
+            return entry if isinstance(entry, FormatError) else solve_one(entry, solver.value, limit_used,
+                                                                           node_limit, count)
+        # kernels run in a worker thread so Ctrl-C stops even a long count at once (see background_map)
+        for entry, o in zip(entries, background_map(solved, entries, "solve")):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue
-            o = solve_one(entry, solver.value, limit_used, node_limit, count)
             outcomes.append(o)
             if o.problem:
                 report(o.problem)

@@ -10,7 +10,7 @@ from importlib import import_module
 import numpy as np
 
 from ..grid import Grid
-from .base import METRIC_NAMES, Metrics, SolveResult, Solver
+from .base import METRIC_NAMES, Metrics, SolveResult, Solver, check_limits
 
 #: solver name -> module that defines ``solve(cells, box, limit=1, node_limit=0) -> SolveResult``
 SOLVERS = {
@@ -31,10 +31,24 @@ def get_solver(name: str) -> Solver:
 
 
 def solve(grid: Grid, solver: str = DEFAULT_SOLVER, limit: int = 1, node_limit: int = 0) -> SolveResult:
-    """Solve ``grid`` with the named solver, counting up to ``limit`` solutions."""
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
+    """Solve ``grid`` with the named solver, counting up to ``limit`` solutions.
+
+    ``grid`` is a :class:`Grid` or anything :class:`Grid` accepts (a flat sequence of cells, or n x n rows), so
+    ``solve(cut.puzzle)`` works as well as ``solve(Grid.puzzle(cut.puzzle))``; the box size then follows from the
+    number of cells.
+    """
+    grid = as_grid(grid)
+    limit, node_limit = check_limits(limit, node_limit)
     return get_solver(solver)(np.ascontiguousarray(grid.cells), grid.box, limit, node_limit)
+
+
+def as_grid(grid) -> Grid:
+    """``grid`` itself when it is a :class:`Grid`, else a Grid of its cells (ValueError/TypeError when it is none)."""
+    if isinstance(grid, Grid):
+        return grid
+    if isinstance(grid, (str, bytes)):
+        raise TypeError("solve takes a Grid or an array of cells; parse text first with engine.from_line or parse")
+    return Grid(grid)
 
 
 def count_solutions(grid: Grid, limit: int = 2, solver: str = DEFAULT_SOLVER) -> int:

@@ -22,7 +22,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..geometry import geometry
-from .base import Metrics, SolveResult
+from .base import Metrics, SolveResult, check_limits
 
 #: the live view's hook: called with (cell, digit) after each change; digit 0 means the cell was emptied again
 OnEvent = Optional[Callable[[int, int], None]]
@@ -37,10 +37,7 @@ def prepare(cells, box: int, limit: int, node_limit: int) -> list[int]:
     values = [int(v) for v in arr]
     if any(v < 0 or v > geo.size for v in values):
         raise ValueError(f"digits of a {geo.size}x{geo.size} grid are 0..{geo.size}")
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
-    if node_limit < 0:
-        raise ValueError("node_limit must be 0 (no limit) or more")
+    check_limits(limit, node_limit)
     return values
 
 

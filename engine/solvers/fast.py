@@ -25,7 +25,7 @@ import numpy as np
 from ..geometry import check_box, geometry
 from ._batch import _exists_without, _solve_batch
 from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS, _solve_cells
-from .base import Metrics, SolveResult
+from .base import Metrics, SolveResult, check_limits
 
 __all__ = ["solve", "solve_many", "count_many", "trace", "exists_without", "warm", "Scratch"]
 
@@ -100,10 +100,7 @@ def _grids(puzzles, box: int) -> np.ndarray:
 def solve(cells, box: int, limit: int = 1, node_limit: int = 0) -> SolveResult:
     """Count solutions of the flat grid ``cells`` up to ``limit``; give up after ``node_limit`` nodes (0 = never)."""
     t0 = time.perf_counter()
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
-    if node_limit < 0:
-        raise ValueError("node_limit must be 0 (no limit) or positive")
+    limit, node_limit = check_limits(limit, node_limit)
     grid = _grid(cells, box)
     s = scratch(box)
     s.stats[:] = 0
@@ -115,8 +112,7 @@ def solve(cells, box: int, limit: int = 1, node_limit: int = 0) -> SolveResult:
 
 
 def _batch(puzzles, box: int, limit: int, with_stats: bool):
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
+    limit, _ = check_limits(limit, 0)
     grids = _grids(puzzles, box)
     s = scratch(box)
     m = grids.shape[0]
