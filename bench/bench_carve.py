@@ -27,24 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from engine.carve import SYMMETRIES, carve_many, warm  # noqa: E402
 from engine.solvers import fast  # noqa: E402
+from _common import random_boards, timed  # noqa: E402
 
 
-def random_boards(box: int, count: int, seed: int) -> np.ndarray:
-    try:
-        from engine.generators import generate_many
-        return np.stack([b.cells for b in generate_many(box, "backtrack", count, seed)])
-    except Exception:  # generators not available: solve grids with a few random givens instead
-        rng = np.random.default_rng(seed)
-        n = box * box
-        out = []
-        while len(out) < count:
-            grid = np.zeros(n * n, np.int8)
-            cells = rng.choice(n * n, n + 2, replace=False)
-            grid[cells] = rng.integers(1, n + 1, n + 2)
-            r = fast.solve(grid, box, node_limit=100000)
-            if r.count:
-                out.append(r.solution)
-        return np.stack(out)
 
 
 # --- the pure-Python peer -------------------------------------------------------------------------------------
@@ -88,15 +73,6 @@ def peer_carve(board, seed: int) -> list[int]:
 
 # --- measurements --------------------------------------------------------------------------------------------
 
-def timed(fn, repeats: int) -> tuple[float, float]:
-    fn()
-    walls, cpus = [], []
-    for _ in range(repeats):
-        w, c = time.perf_counter(), time.process_time()
-        fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return statistics.median(walls), statistics.median(cpus)
 
 
 def histogram(clues: np.ndarray) -> str:

@@ -32,40 +32,16 @@ sys.path.insert(0, str(ROOT))
 from engine.carve import carve_many  # noqa: E402
 from engine.formats import to_line  # noqa: E402
 from engine.solvers import fast  # noqa: E402
+from _common import random_boards, timed  # noqa: E402
 
 
-def random_boards(count: int, seed: int) -> np.ndarray:
-    try:
-        from engine.generators import generate_many
-        return np.stack([b.cells for b in generate_many(3, "backtrack", count, seed)])
-    except Exception:  # generators not available: solve grids with a few random givens instead
-        rng = np.random.default_rng(seed)
-        out = []
-        while len(out) < count:
-            grid = np.zeros(81, np.int8)
-            cells = rng.choice(81, 11, replace=False)
-            grid[cells] = rng.integers(1, 10, 11)
-            r = fast.solve(grid, 3)
-            if r.count:
-                out.append(r.solution)
-        return np.stack(out)
 
 
 def minimal_puzzles(count: int, seed: int) -> np.ndarray:
-    boards = random_boards(count, seed)
+    boards = random_boards(3, count, seed)
     return np.stack([r.puzzle for r in carve_many(boards, 3, np.arange(count) + seed)])
 
 
-def timed(fn, repeats: int) -> tuple[float, float]:
-    """Median wall and CPU (this thread) seconds of ``fn()`` over ``repeats`` runs, after one warm-up run."""
-    fn()
-    walls, cpus = [], []
-    for _ in range(repeats):
-        w, c = time.perf_counter(), time.thread_time()
-        fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.thread_time() - c)
-    return statistics.median(walls), statistics.median(cpus)
 
 
 def py_sudoku_rows(puzzles: np.ndarray, repeats: int) -> tuple[float, float]:

@@ -20,24 +20,20 @@ from hypothesis import strategies as st
 
 from engine.carve import SYMMETRIES, CarveResult, carve, carve_many
 from engine.solvers import fast
+from naive import house_cells
 
 M32, M64 = 0xFFFFFFFF, (1 << 64) - 1
 
 # --- the slow twin -------------------------------------------------------------------------------------------
 
 
-def _houses(box):
-    n = box * box
-    return ([[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
-            + [[(br * box + i) * n + bc * box + j for i in range(box) for j in range(box)]
-               for br in range(box) for bc in range(box)])
 
 
 def _naive_count(cells, box, limit):
     """Solutions up to ``limit`` by plain backtracking on a list (fewest options first)."""
     n = box * box
     grid = list(int(v) for v in cells)
-    houses = _houses(box)
+    houses = house_cells(box * box)
     of_cell = [[h for h in houses if c in h] for c in range(n * n)]
     for h in houses:
         digits = [grid[c] for c in h if grid[c]]
@@ -70,7 +66,7 @@ def _make_board(box, rng):
     """A random board by plain backtracking with a shuffled digit order."""
     n = box * box
     grid = [0] * (n * n)
-    houses = _houses(box)
+    houses = house_cells(box * box)
     of_cell = [[h for h in houses if c in h] for c in range(n * n)]
 
     def fill(c):

@@ -19,31 +19,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.solvers import fast
+from naive import house_cells, peers as naive_peers
 
 # --- the slow twin -------------------------------------------------------------------------------------------
 
 
-def _houses(box: int) -> list[list[int]]:
-    n = box * box
-    rows = [[r * n + c for c in range(n)] for r in range(n)]
-    cols = [[r * n + c for r in range(n)] for c in range(n)]
-    boxes = [[(br * box + i) * n + bc * box + j for i in range(box) for j in range(box)]
-             for br in range(box) for bc in range(box)]
-    return rows + cols + boxes
 
 
-def _peers(box: int) -> list[set[int]]:
-    n = box * box
-    peers = [set() for _ in range(n * n)]
-    for house in _houses(box):
-        for c in house:
-            peers[c].update(x for x in house if x != c)
-    return peers
 
 
 def _consistent(cells, box: int) -> bool:
     """No house holds a digit twice."""
-    for house in _houses(box):
+    for house in house_cells(box * box):
         digits = [cells[c] for c in house if cells[c]]
         if len(digits) != len(set(digits)):
             return False
@@ -56,7 +43,7 @@ def _naive_count(cells, box: int, limit: int, forbid: tuple[int, int] | None = N
     grid = [int(v) for v in cells]
     if not _consistent(grid, box):
         return 0, None
-    peers = _peers(box)
+    peers = naive_peers(box * box)
     found: list[list[int]] = []
 
     def options(c):
@@ -85,7 +72,7 @@ def _naive_count(cells, box: int, limit: int, forbid: tuple[int, int] | None = N
 def _is_solution(solution, puzzle, box: int) -> bool:
     n = box * box
     ok_clues = all(p == 0 or p == s for p, s in zip(puzzle, solution))
-    return ok_clues and all(sorted(solution[c] for c in h) == list(range(1, n + 1)) for h in _houses(box))
+    return ok_clues and all(sorted(solution[c] for c in h) == list(range(1, n + 1)) for h in house_cells(box * box))
 
 
 def _pattern_board(box: int, rng: random.Random) -> list[int]:

@@ -15,6 +15,7 @@ import threading
 import time
 
 import numpy as np
+import naive
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -53,34 +54,22 @@ class Stream:
         return m >> 32
 
 
-def houses_of(box: int) -> list[list[int]]:
-    """Rows, then columns, then boxes, as lists of cells (built here, independently of engine.geometry)."""
-    n = box * box
-    rows = [[r * n + c for c in range(n)] for r in range(n)]
-    cols = [[r * n + c for r in range(n)] for c in range(n)]
-    boxes = [[(br * box + i) * n + bc * box + j for i in range(box) for j in range(box)]
-             for br in range(box) for bc in range(box)]
-    return rows + cols + boxes
 
 
 def peers_of(box: int) -> list[list[int]]:
-    n = box * box
-    peers = [set() for _ in range(n * n)]
-    for house in houses_of(box):
-        for c in house:
-            peers[c].update(house)
-    return [sorted(p - {c}) for c, p in enumerate(peers)]
+    """Each cell's peers in ascending order: the twins scan them in this order, as the kernels do."""
+    return [sorted(p) for p in naive.peers(box * box)]
 
 
 def is_board(cells, box: int) -> bool:
     """Every house holds every digit 1..n once."""
     cells = [int(v) for v in cells]
-    return all(sorted(cells[c] for c in house) == list(range(1, box * box + 1)) for house in houses_of(box))
+    return all(sorted(cells[c] for c in house) == list(range(1, box * box + 1)) for house in naive.house_cells(box * box))
 
 
 def twin_wfc(box: int, seed: int, propagate: bool = False, on_step=None):
     """Seed 000 with sets: returns (board, restarts). ``on_step(board, cands, cell)`` sees every random pick."""
-    n, rng, peers, houses = box * box, Stream(seed), peers_of(box), houses_of(box)
+    n, rng, peers, houses = box * box, Stream(seed), peers_of(box), naive.house_cells(box * box)
     restarts = 0
     while True:
         board = [0] * (n * n)

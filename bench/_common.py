@@ -1,0 +1,37 @@
+"""What several benchmarks share: timing by medians, and random boards to work on.
+
+Benchmarks run as scripts (``python bench/bench_x.py``), so this folder is on ``sys.path`` and they import this
+module as ``_common``; it puts the repository first on the path so an uninstalled checkout works too.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def timed(fn, repeats: int) -> tuple[float, float]:
+    """Median wall and CPU seconds (the whole process: every thread) of ``fn()`` over ``repeats`` runs, after one
+    warm-up run that pays any kernel compilation or cache load."""
+    fn()
+    walls, cpus = [], []
+    for _ in range(repeats):
+        w, c = time.perf_counter(), time.process_time()
+        fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def random_boards(box: int, count: int, seed: int) -> np.ndarray:
+    """``count`` random complete boards ``(count, ncells)`` from the randomized backtracking generator."""
+    from engine.generators import generate_many
+
+    return np.stack([b.cells for b in generate_many(box, "backtrack", count, seed)])
