@@ -5,7 +5,7 @@
 
 Each figure is the median of ``--repeats`` timed runs after one warm-up call (which also compiles the kernels);
 boards per second count one kernel call per thread (``generate_array``). Restarts are per board, the mean
-over every board of every repeat. The peer is the plain-Python twin of WFC from tests/test_generators.py (sets
+over every board of every repeat. The peer is the plain-Python twin of WFC from tests/engine/generators/test_generators.py (sets
 of candidates, same random stream, same boards), run on a few boards.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ MODULES = {"wfc": wfc, "backtrack": backtrack, "pattern": pattern}
 
 
 def load_twin():
-    spec = importlib.util.spec_from_file_location("generator_twins", ROOT / "tests" / "test_generators.py")
+    spec = importlib.util.spec_from_file_location("generator_twins", ROOT / "tests" / "engine" / "generators" / "test_generators.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.twin_wfc

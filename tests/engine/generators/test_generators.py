@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 import naive
+from paths import ROOT
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -373,7 +374,7 @@ def test_kernels_run_as_plain_python_too():
             "    print(m.METHOD, ''.join(map(str, m.generate(2, 11).cells)), m.generate(2, 11).restarts)\n")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONWARNINGS": "ignore"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
-                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                         cwd=str(ROOT))
     assert out.returncode == 0, out.stderr
     expected = [f"{m.METHOD} {''.join(map(str, m.generate(2, 11).cells))} {m.generate(2, 11).restarts}"
                 for m in (wfc, backtrack, pattern)]

@@ -11,7 +11,6 @@ import random
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -150,7 +149,7 @@ def test_known_hard_puzzle():
     assert list(got.solution) == _naive_count(puzzle, 3, 1)[1]
 
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+from paths import DATA
 
 
 def _data_lines():

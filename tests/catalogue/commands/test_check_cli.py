@@ -10,7 +10,7 @@ from catalogue.cli import app
 
 PUZZLE = "7.8........38..9..4....6.7..45.12....7......9.......856.7.5...2..2...1..5....38.."
 BOARD = "758149623263875941491326578845912736376584219129637485687451392932768154514293867"
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+from paths import SAMPLES
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from catalogue.files import (board_path, check_at_open, check_files, out_folder,
                              run_alive)
 from catalogue.pipeline.run import fill
 from engine.formats import to_txt
-from test_pipeline import assert_consistent
+from consistency import assert_consistent
 
 
 def test_board_path_takes_integers_only(tmp_path):

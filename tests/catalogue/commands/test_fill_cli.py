@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from catalogue.cli import app
 from catalogue.pipeline.actor import FAIL_ENV
-from test_pipeline import assert_consistent
+from consistency import assert_consistent
 
 runner = CliRunner()
 CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]

@@ -17,7 +17,7 @@ from engine.formats_svg import SOLUTION_COLOUR
 from engine.grid import Grid
 
 SEED_004 = Path("/work/shared/seeds/004_e07b9b3f8d6e44d0.txt")
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+from paths import SAMPLES
 
 # the seed 004 picture, written out here so the test does not depend on the seed file being present
 PICTURE = """\

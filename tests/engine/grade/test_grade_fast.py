@@ -15,6 +15,8 @@ import threading
 
 import numpy as np
 import pytest
+
+from paths import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -203,7 +205,7 @@ def test_kernels_as_plain_python():
         "print('ok')\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     here = os.path.dirname(os.path.abspath(__file__))
-    env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([here, str(ROOT / "tests"), env.get("PYTHONPATH", "")])
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "ok"

@@ -22,44 +22,8 @@ from catalogue.pipeline.messages import BoardBatch, Counters
 from catalogue.pipeline.run import fill
 from catalogue.pipeline.stages import CheckerActor, Kernels, Plan, SeenKeys, batch_seed, carve_seeds, lines_of
 from catalogue.pipeline.writer import batch_rows
-from engine.formats import from_line, to_line, to_txt
-
-
-# --- the independent consistency check ---------------------------------------------------------------------
-
-def catalogue_rows(url: str) -> list:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return conn.execute(text(
-                "SELECT b.number, b.size, b.equivalence, b.key, b.board, p.puzzle, p.clues, b.run_id "
-                "FROM boards b LEFT JOIN puzzles p ON p.board_number = b.number ORDER BY b.number")).all()
-    finally:
-        engine.dispose()
-
-
-def assert_consistent(url: str, out: Path, files: bool = True) -> list:
-    """Numbers 0..N-1, unique keys, a matching puzzle per board, N.txt == board N; returns the rows."""
-    rows = catalogue_rows(url)
-    numbers = [r.number for r in rows]
-    assert numbers == list(range(len(rows))), f"numbers are not 0..{len(rows) - 1}: {numbers[:20]}"
-    keys = [(r.size, r.equivalence, r.key) for r in rows]
-    assert len(set(keys)) == len(keys), "a key is stored twice"
-    for r in rows:
-        assert r.puzzle is not None, f"board {r.number} has no puzzle"
-        board, puzzle = from_line(r.board), from_line(r.puzzle)
-        assert ((puzzle == 0) | (puzzle == board)).all(), f"puzzle {r.number} disagrees with its board"
-        assert int((puzzle != 0).sum()) == r.clues
-        if files:
-            path = Path(out) / f"{r.number}.txt"
-            assert path.exists(), f"{path} is missing"
-            assert path.read_text() == to_txt(board) + "\n", f"{path} does not hold board {r.number}"
-    return rows
-
-
-def assert_accounted(summary) -> None:
-    """Every board generated is accepted, a duplicate, not needed, or counted as dropped in flight."""
-    assert summary.generated == summary.accepted + summary.duplicates + summary.surplus + summary.dropped, summary
+from consistency import assert_accounted, assert_consistent, catalogue_rows
+from engine.formats import from_line, to_line
 
 
 def settings_for(tmp_path: Path, url: str | None = None, name: str = "boards"):

@@ -8,7 +8,6 @@ it cannot be imported these tests fail rather than skip.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +21,7 @@ from engine.solvers import SOLVERS, count_solutions, get_solver, is_unique, solv
 from engine.grid import Grid
 from engine.solvers import backtrack, mrv, stack
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+from paths import DATA
 NAIVE_SOLVERS = ("stack", "backtrack", "mrv")  # the plain-Python ones (with on_event, exact node limits)
 NODE_LIMIT = 2_000_000  # far above what any data-file puzzle needs; hitting it is a failure
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from test_pipeline import assert_consistent
+from consistency import assert_consistent
 
 CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
