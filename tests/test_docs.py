@@ -1,0 +1,128 @@
+"""The documentation: README.md and docs/ stay true to the program.
+
+- the CLI reference (docs/cli-reference.md) is what `tools/cli_reference.py` generates from --help;
+- README.md stays short (at most 10 KiB) and its test command is the one .ci/run runs;
+- every command has help and is shown (`catalogue NAME`) in the README or a docs page;
+- every relative link in README.md and docs/ points to a file that exists;
+- the README's tour runs as written, in a fresh folder.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from catalogue.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+README_LIMIT = 10 * 1024  # bytes
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _pages() -> list[Path]:
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
+def _commands():
+    group = typer.main.get_command(app)
+    ctx = typer.Context(group)
+    for name in group.list_commands(ctx):  # the group loads each command's module lazily
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, f"command {name} does not load"
+        subcommands = getattr(cmd, "commands", None)
+        if subcommands:
+            for sub in subcommands:
+                yield f"{name} {sub}"
+        else:
+            yield name
+
+
+def _fenced_block_after(text: str, marker: str) -> str:
+    """The body of the first fenced code block after the line that holds ``marker``."""
+    start = text.index(marker)
+    match = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M).search(text, start)
+    assert match, f"no fenced block after {marker!r}"
+    return match.group(1)
+
+
+def test_cli_reference_is_current():
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "cli_reference.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr.strip()
+
+
+def test_readme_is_short():
+    size = README.stat().st_size
+    assert size <= README_LIMIT, f"README.md is {size} bytes; at most {README_LIMIT}: move text into docs/"
+
+
+def test_readme_test_command_is_the_one_ci_runs():
+    text = README.read_text(encoding="utf-8")
+    command = "pip install -e '.[test]' && python -m pytest"
+    assert f"\n{command}\n" in text, "README's test command changed: keep it and .ci/run in step"
+    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_there_are_commands():
+    names = set(_commands())
+    assert {"fill", "query", "export", "stats", "verify", "db upgrade", "db current", "generate", "solve",
+            "check", "carve", "key", "grade", "explore"} <= names
+
+
+def test_every_command_has_help_and_is_documented():
+    text = "\n".join(page.read_text(encoding="utf-8") for page in _pages() if page.name != "cli-reference.md")
+    runner = CliRunner()
+    for name in _commands():
+        result = runner.invoke(app, [*name.split(), "--help"])
+        assert result.exit_code == 0, (name, result.output)
+        assert "Usage" in result.output and len(result.output.splitlines()) > 3, name
+        assert f"catalogue {name}" in text, f"neither README.md nor docs/ shows `catalogue {name}`"
+
+
+def test_version():
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("catalogue ")
+
+
+def test_relative_links_point_to_files():
+    broken = []
+    for page in _pages():
+        for target in LINK.findall(page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+                continue  # a URL or an anchor in the same page
+            path = (page.parent / target.split("#", 1)[0]).resolve()
+            if not path.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, "links to missing files: " + ", ".join(broken)
+
+
+def test_docs_index_links_every_page():
+    index = (DOCS / "README.md").read_text(encoding="utf-8")
+    linked = {(DOCS / target.split("#", 1)[0]).resolve() for target in LINK.findall(index)}
+    missing = [str(p.relative_to(ROOT)) for p in sorted(DOCS.rglob("*.md"))
+               if p != DOCS / "README.md" and p.resolve() not in linked]
+    assert not missing, f"docs/README.md does not link: {', '.join(missing)}"
+
+
+@pytest.mark.slow
+def test_readme_tour_runs_as_written(tmp_path):
+    """The block after the `<!-- tour` comment, run by bash in an empty folder; every command must exit 0."""
+    tour = _fenced_block_after(README.read_text(encoding="utf-8"), "<!-- tour")
+    assert "catalogue fill" in tour and "cd " in tour
+    env = {key: value for key, value in os.environ.items() if not key.startswith("CATALOGUE_")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    script = "set -euo pipefail\nset -x\n" + tour
+    result = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=900)
+    assert result.returncode == 0, f"the tour failed (exit {result.returncode}):\n{result.stderr[-3000:]}"
+    assert (tmp_path / "tour" / "data" / "catalogue.db").exists()
+    assert not (tmp_path / "data").exists(), "the tour wrote outside its folder"
