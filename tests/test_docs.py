@@ -4,7 +4,7 @@
 - README.md stays short (at most 10 KiB) and its test command is the one .ci/run runs;
 - every command has help and is shown (`catalogue NAME`) in the README or a docs page;
 - every relative link in README.md and docs/ points to a file that exists;
-- the README's tour runs as written, in a fresh folder.
+- the README's tour runs as written, in a fresh folder, and the Python examples marked to run do.
 """
 from __future__ import annotations
 
@@ -126,3 +126,22 @@ def test_readme_tour_runs_as_written(tmp_path):
     assert result.returncode == 0, f"the tour failed (exit {result.returncode}):\n{result.stderr[-3000:]}"
     assert (tmp_path / "tour" / "data" / "catalogue.db").exists()
     assert not (tmp_path / "data").exists(), "the tour wrote outside its folder"
+
+
+@pytest.mark.slow
+def test_python_examples_run():
+    """Every ```python block after a `<!-- runs` comment in README.md and docs/ runs from the repository root
+    (a block of `>>>` lines runs as a doctest)."""
+    marker = re.compile(r"<!-- runs[^>]*-->\n```python\n(.*?)^```", re.S | re.M)
+    blocks = [(page, code) for page in _pages() for code in marker.findall(page.read_text(encoding="utf-8"))]
+    assert len(blocks) >= 4
+    for page, code in blocks:
+        if code.lstrip().startswith(">>>"):
+            script = ("import doctest, sys\n"
+                      f"test = doctest.DocTestParser().get_doctest({code!r}, {{}}, 'example', None, 0)\n"
+                      "runner = doctest.DocTestRunner()\nrunner.run(test)\nsys.exit(1 if runner.failures else 0)\n")
+        else:
+            script = code
+        result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                                timeout=600)
+        assert result.returncode == 0, f"{page.relative_to(ROOT)}:\n{code}\n{result.stdout[-2000:]}{result.stderr[-2000:]}"
