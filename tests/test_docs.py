@@ -3,7 +3,7 @@
 - the CLI reference (docs/cli-reference.md) is what `tools/cli_reference.py` generates from --help;
 - README.md stays short (at most 10 KiB) and its test command is the one .ci/run runs;
 - every command has help and is shown (`catalogue NAME`) in the README or a docs page;
-- every relative link in README.md and docs/ points to a file that exists;
+- every relative link in README.md and docs/ points to a file that exists (and to a heading of it);
 - the README's tour runs as written, in a fresh folder, and the Python examples marked to run do.
 """
 from __future__ import annotations
@@ -93,16 +93,26 @@ def test_version():
     assert result.exit_code == 0 and result.output.startswith("catalogue ")
 
 
-def test_relative_links_point_to_files():
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub makes of a page's headings: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+    headings = re.findall(r"^#{1,6} (.+)$", text, re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def test_relative_links_point_to_files_and_headings():
     broken = []
     for page in _pages():
         for target in LINK.findall(page.read_text(encoding="utf-8")):
-            if re.match(r"[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
-                continue  # a URL or an anchor in the same page
-            path = (page.parent / target.split("#", 1)[0]).resolve()
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):
+                continue  # a URL
+            file, _, anchor = target.partition("#")
+            path = (page.parent / file).resolve() if file else page
             if not path.exists():
-                broken.append(f"{page.relative_to(ROOT)}: {target}")
-    assert not broken, "links to missing files: " + ", ".join(broken)
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and path.suffix == ".md" and anchor not in _anchors(path):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert not broken, "broken links: " + ", ".join(broken)
 
 
 def test_docs_index_links_every_page():
