@@ -133,12 +133,10 @@ def scaling(args) -> None:
 
 def claims(args) -> None:
     """The guide's point 10: checkers inserting their own claims vs handing them to the one writer (SQLite)."""
-    from catalogue.config import resolve
     from catalogue.pipeline import run as run_mod
     from catalogue.pipeline.stages import CheckerActor
-    from catalogue.pipeline.store import store_rows
     from catalogue.pipeline.writer import WriterActor, batch_rows
-    from catalogue.files import render, write_files
+    from catalogue.store import Catalogue
 
     class ClaimingChecker(CheckerActor):
         """Stores its own batch (BEGIN IMMEDIATE from this thread) and hands only the files to the writer."""
@@ -146,13 +144,13 @@ def claims(args) -> None:
         def check(self, batch, new, keys):
             checked = super().check(batch, new, keys)
             boards, puzzles = batch_rows(checked, self.plan, self.run_id)
-            return checked, store_rows(self.engine, boards, puzzles)
+            return checked, self.catalogue.store_batch(boards, puzzles)
 
     class FilesWriter(WriterActor):
         def handle(self, item):
             checked, numbers = item
             kept = [i for i, n in enumerate(numbers) if n is not None]
-            write_files(self.out, [numbers[i] for i in kept], render(checked.boards[kept], self.plan.box))
+            self.catalogue.write_board_files([numbers[i] for i in kept], checked.boards[kept], self.plan.box)
             with self.counters.lock:
                 self.counters.accepted += len(kept)
                 self.counters.last_number = max([self.counters.last_number or 0] + [numbers[i] for i in kept])
@@ -165,14 +163,15 @@ def claims(args) -> None:
     for run in range(args.runs):
         for mode in results:
             with tempfile.TemporaryDirectory() as tmp:
-                settings = resolve(str(Path(tmp) / "c.db"), str(Path(tmp) / "boards"))
+                catalogue = Catalogue.open(Path(tmp) / "c.db", Path(tmp) / "boards")
                 if mode == "checkers insert":
                     run_mod.CheckerActor, run_mod.WriterActor = ClaimingChecker, FilesWriter
                     _patch_run_id(ClaimingChecker)
                 try:
-                    summary = run_mod.fill(settings, args.count, seed=run + 1)
+                    summary = run_mod.fill(catalogue, args.count, seed=run + 1, generators=2, checkers=2)
                 finally:
                     run_mod.CheckerActor, run_mod.WriterActor = original
+                    catalogue.close()
                 results[mode].append(summary.elapsed)
                 print(f"run {run + 1} {mode:16} {summary.elapsed:6.2f} s  {summary.accepted / summary.elapsed:7.0f} "
                       f"boards/s")

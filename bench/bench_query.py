@@ -44,11 +44,11 @@ def build(url: str, rows: int, seed: int = 1) -> None:
 
     from sqlalchemy import func, insert, select
 
-    from catalogue.config import resolve
-    from catalogue.db import open_catalogue, write_transaction
-    from catalogue.models import Board, Puzzle, Run
+    from catalogue.store import Catalogue
+    from catalogue.store.database import write_transaction
+    from catalogue.store.models import Board, Puzzle, Run
 
-    engine = open_catalogue(resolve(url))
+    engine = Catalogue.open(url).engine
     with engine.connect() as conn:
         have = conn.execute(select(func.count()).select_from(Board)).scalar()
     if have >= rows:
@@ -113,11 +113,10 @@ def median_seconds(argv: list[str], runs: int) -> tuple[float, float]:
 def in_process_ms(db: str, runs: int) -> dict[str, float]:
     """The commands' own work without interpreter start and CLI import: open + SQL + formatting, median ms."""
     from catalogue.commands.query import render
-    from catalogue.config import resolve
-    from catalogue.db import reading
-    from catalogue.repository import get_board, query_puzzles
+    from catalogue.store import Catalogue
+    from catalogue.store.queries import get_board, query_puzzles
 
-    settings = resolve(db)
+    catalogue = Catalogue.open(db, create=False)
     work = {
         "query --min-clues 24 --max-clues 26 --order-by nodes --desc --limit 20":
             lambda c: render(query_puzzles(c, min_clues=24, max_clues=26, order_by="nodes", desc=True, limit=21),
@@ -130,7 +129,7 @@ def in_process_ms(db: str, runs: int) -> dict[str, float]:
         times = []
         for _ in range(runs):
             t0 = time.perf_counter()
-            with reading(settings) as conn:
+            with catalogue.reading() as conn:
                 job(conn)
             times.append(time.perf_counter() - t0)
         out[name] = statistics.median(times) * 1000

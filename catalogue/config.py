@@ -1,8 +1,17 @@
-"""Settings every catalogue command shares: where the database is, where board files go, how many workers.
+"""Every setting of the catalogue and its environment variable, in one place.
 
-Precedence, highest first: the command-line option (``--db``, ``--out``), the environment variable
-(``CATALOGUE_DB``, ``CATALOGUE_OUT``, ``CATALOGUE_GENERATORS``, ``CATALOGUE_CHECKERS``, ``CATALOGUE_QUEUE_SIZE``),
-then the defaults below. ``--db`` takes any SQLAlchemy URL or a plain file path, which means a SQLite file.
+Precedence, highest first: the command-line option, its environment variable, the default below. The
+environment variables are read by click's own ``envvar`` support on each option (so ``--help`` shows them and a
+bad value is a usage error naming the variable), never by hand: the Python API (``Catalogue.open``) reads no
+environment at all.
+
+| option           | environment variable     | default                                                |
+|------------------|--------------------------|--------------------------------------------------------|
+| ``--db``         | ``CATALOGUE_DB``         | ``./data/catalogue.db`` (a SQLite file)                |
+| ``--out``        | ``CATALOGUE_OUT``        | the folder the catalogue recorded, else beside its file |
+| ``--generators`` | ``CATALOGUE_GENERATORS`` | one per core                                           |
+| ``--checkers``   | ``CATALOGUE_CHECKERS``   | one per core                                           |
+| ``--queue-size`` | ``CATALOGUE_QUEUE_SIZE`` | 256 boards                                             |
 
 This module imports only the standard library and typer: it sits on the start-up path of ``catalogue query``
 and ``catalogue export``, which must answer in a fraction of a second.
@@ -10,7 +19,6 @@ and ``catalogue export``, which must answer in a fraction of a second.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,60 +26,44 @@ import typer
 
 from .errors import UsageError
 
-DEFAULT_DB = "sqlite:///./data/catalogue.db"
-DEFAULT_OUT = "./data/boards"
+DEFAULT_DB = "./data/catalogue.db"
+#: the board folder of a catalogue with no database file (PostgreSQL) when none is recorded or given
+DEFAULT_SERVER_FOLDER = "./data/boards"
 DEFAULT_QUEUE_SIZE = 256
-
-ENV_DB = "CATALOGUE_DB"
-ENV_OUT = "CATALOGUE_OUT"
-ENV_GENERATORS = "CATALOGUE_GENERATORS"
-ENV_CHECKERS = "CATALOGUE_CHECKERS"
-ENV_QUEUE_SIZE = "CATALOGUE_QUEUE_SIZE"
+#: upper bounds of the sizing options: every worker is an OS thread (30,000 of them never got started), and the
+#: queue is allocated in batches the kernels fill whole
+MAX_WORKERS = 256
+MAX_QUEUE_SIZE = 1_000_000
 
 # The shared typer options: every command that opens the catalogue declares `db: DbOption = None` and
-# `out: OutOption = None` and passes both to `resolve`, so names, help and precedence are the same everywhere.
+# `out: OutOption = None` and passes both to `Catalogue.open`, so names, help and precedence are the same
+# everywhere.
 DbOption = Annotated[Optional[str], typer.Option(
-    "--db", metavar="URL|PATH",
-    help=f"Catalogue database: a SQLAlchemy URL (sqlite:///file.db, postgresql+psycopg://user@host/db) or a "
-         f"SQLite file path. Default: ${ENV_DB}, else {DEFAULT_DB}.")]
+    "--db", metavar="URL|PATH", envvar="CATALOGUE_DB", show_envvar=True,
+    help=f"Catalogue database: a SQLite file path or a SQLAlchemy URL (sqlite:///file.db, "
+         f"postgresql://user@host/db). Default: {DEFAULT_DB}.")]
 OutOption = Annotated[Optional[str], typer.Option(
-    "--out", metavar="DIR",
-    help=f"Folder of the board files N.txt. Default: ${ENV_OUT}, else {DEFAULT_OUT}.")]
+    "--out", metavar="DIR", envvar="CATALOGUE_OUT", show_envvar=True,
+    help="Folder of the board files N.txt for this command, e.g. to rebuild them on another host. Default: the "
+         "folder the catalogue recorded, else one beside its database file.")]
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Where the catalogue lives and how the fill pipeline is sized."""
+def default_workers() -> int:
+    """Threads per CPU stage: one per core (the kernels release the GIL, so threads use every core)."""
+    return max(1, os.cpu_count() or 1)
 
-    db_url: str
-    out_dir: Path
-    generators: int
-    checkers: int
-    queue_size: int
 
-    @property
-    def is_sqlite(self) -> bool:
-        return self.db_url.startswith("sqlite")
+def _workers_option(flag: str, envvar: str, what: str):
+    return Annotated[Optional[int], typer.Option(
+        flag, envvar=envvar, show_envvar=True, min=1, max=MAX_WORKERS, show_default=False,
+        help=f"{what} threads (1-{MAX_WORKERS}). Default: one per core.")]
 
-    @property
-    def sqlite_path(self) -> Optional[Path]:
-        """The database file of a SQLite URL (None for PostgreSQL and for in-memory SQLite)."""
-        if not self.is_sqlite:
-            return None
-        _, _, rest = self.db_url.partition(":///")
-        rest, _, query = rest.partition("?")
-        if "uri=true" in query.lower().split("&") and rest.startswith("file:"):
-            # SQLite's URI form (sqlite:///file:c.db?mode=ro&uri=true): the file is what follows "file:"
-            rest = rest.removeprefix("file:")
-        return Path(rest) if rest and rest != ":memory:" else None
 
-    @property
-    def db_label(self) -> str:
-        """How messages name the database: the file for SQLite, the URL without its password otherwise."""
-        path = self.sqlite_path
-        if path is not None:
-            return str(path)
-        return hide_password(self.db_url)
+GeneratorsOption = _workers_option("--generators", "CATALOGUE_GENERATORS", "Board generator")
+CheckersOption = _workers_option("--checkers", "CATALOGUE_CHECKERS", "Checker (keys, carving, grading)")
+QueueSizeOption = Annotated[int, typer.Option(
+    "--queue-size", envvar="CATALOGUE_QUEUE_SIZE", show_envvar=True, min=1, max=MAX_QUEUE_SIZE,
+    help="Boards the queue between generators and checkers holds (backpressure).")]
 
 
 def hide_password(url: str) -> str:
@@ -86,13 +78,14 @@ def hide_password(url: str) -> str:
     return f"{scheme}://{user}:***@{host}"
 
 
-def normalise_db(value: str) -> str:
-    """A SQLAlchemy URL from what the user typed: URLs pass through, anything else is a SQLite file path.
+def database_url(value: Optional[str | os.PathLike] = None) -> str:
+    """A SQLAlchemy URL from what the user typed (None: the default): URLs pass through, anything else is a
+    SQLite file path.
 
     ``postgresql://`` and ``postgres://`` get the psycopg 3 driver, the one this project installs (SQLAlchemy
     would otherwise look for psycopg2).
     """
-    value = value.strip()
+    value = os.fspath(DEFAULT_DB if value is None else value).strip()
     if not value:
         raise UsageError("--db is empty: give a database URL or a SQLite file path")
     if "://" not in value:
@@ -104,40 +97,19 @@ def normalise_db(value: str) -> str:
     return value
 
 
-def _env_int(name: str, default: int, minimum: int = 1) -> int:
-    raw = os.environ.get(name)
-    if raw is None or not raw.strip():
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise UsageError(f"${name}={raw!r} is not a whole number") from None
-    if value < minimum:
-        raise UsageError(f"${name}={value} must be at least {minimum}")
-    return value
+def sqlite_path(url: str) -> Optional[Path]:
+    """The database file of a SQLite URL (None for other databases and for in-memory SQLite)."""
+    if not url.startswith("sqlite"):
+        return None
+    _, _, rest = url.partition(":///")
+    rest, _, query = rest.partition("?")
+    if "uri=true" in query.lower().split("&") and rest.startswith("file:"):
+        # SQLite's URI form (sqlite:///file:c.db?mode=ro&uri=true): the file is what follows "file:"
+        rest = rest.removeprefix("file:")
+    return Path(rest) if rest and rest != ":memory:" else None
 
 
-def default_workers() -> int:
-    """Threads per CPU stage: one per core (the kernels release the GIL, so threads use every core)."""
-    return max(1, os.cpu_count() or 1)
-
-
-def resolve(db: str | None = None, out: str | None = None, *, workers: bool = True) -> Settings:
-    """The settings for one command: options first, then environment variables, then defaults.
-
-    ``workers=False`` (commands that start no pipeline: query, export, stats, verify, db) leaves the worker
-    variables unread, so a bad ``$CATALOGUE_GENERATORS`` meant for fill does not stop a query.
-    """
-    db_value = db if db is not None else os.environ.get(ENV_DB) or DEFAULT_DB
-    out_value = out if out is not None else os.environ.get(ENV_OUT) or DEFAULT_OUT
-    if not out_value.strip():
-        raise UsageError("--out is empty: give a folder for the board files")
-    threads = default_workers()
-    env_int = _env_int if workers else (lambda _name, default: default)
-    return Settings(
-        db_url=normalise_db(db_value),
-        out_dir=Path(out_value).expanduser(),
-        generators=env_int(ENV_GENERATORS, threads),
-        checkers=env_int(ENV_CHECKERS, threads),
-        queue_size=env_int(ENV_QUEUE_SIZE, DEFAULT_QUEUE_SIZE),
-    )
+def database_label(url: str) -> str:
+    """How messages name a database: the file for SQLite, the URL without its password otherwise."""
+    path = sqlite_path(url)
+    return str(path) if path is not None else hide_password(url)

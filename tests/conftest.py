@@ -115,12 +115,11 @@ def fill_sample(url: str) -> list[dict]:
 
     from sqlalchemy.orm import Session
 
-    from catalogue.config import resolve
-    from catalogue.db import open_catalogue
-    from catalogue.models import Board, Puzzle, Run
+    from catalogue.store import Catalogue
+    from catalogue.store.models import Board, Puzzle, Run
 
     rows = sample_rows()
-    engine = open_catalogue(resolve(url))
+    engine = Catalogue.open(url).engine
     started = dt.datetime(2024, 6, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
     with Session(engine) as session, session.begin():
         run = Run(started_at=started, finished_at=started + dt.timedelta(seconds=2), status="completed",

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..config import DbOption, OutOption
+from ..config import DbOption
 from ..errors import UsageError, UserError, report
 
 
@@ -92,7 +92,6 @@ def register(app: typer.Typer) -> None:
                                                        help="Write to FILE (whole or not at all), not stdout.")]
         = None,
         db: DbOption = None,
-        out: OutOption = None,
     ) -> None:
         """Print one board and its puzzle.
 
@@ -103,21 +102,18 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--puzzle and --solution exclude each other: give one, or neither")
         show = "solution" if solution else "puzzle" if puzzle or fmt not in BOTH_BY_DEFAULT else "both"
 
-        from ..config import resolve
-        from ..db import reading
-        from ..repository import get_board
+        from ..store import Catalogue
 
-        settings = resolve(db, out, workers=False)
-        with reading(settings) as conn:
-            board = get_board(conn, number)
+        with Catalogue.open(db, create=False) as catalogue:
+            board = catalogue.board(number)
         if board is None:
-            raise UserError(f"no board number {number} in {settings.db_label}")
+            raise UserError(f"no board number {number} in {catalogue.label}")
         if board["puzzle"] is None and show != "solution":
-            raise UserError(f"board {number} has no puzzle in {settings.db_label}: use --solution for the board")
+            raise UserError(f"board {number} has no puzzle in {catalogue.label}: use --solution for the board")
         try:
             text = render(board, fmt, show)
         except ValueError as e:  # a row edited by hand, or written by a broken version: say so, no traceback
-            raise UserError(f"board {number} in {settings.db_label} cannot be read: {e}") from None
+            raise UserError(f"board {number} in {catalogue.label} cannot be read: {e}") from None
         text = text if text.endswith("\n") else text + "\n"
         if output is None:
             typer.echo(text, nl=False)

@@ -14,7 +14,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..choices import Equivalence, Level, Method, Symmetry
-from ..config import DbOption, OutOption
+from ..config import (DEFAULT_QUEUE_SIZE, CheckersOption, DbOption, GeneratorsOption, OutOption,
+                      QueueSizeOption, default_workers)
 from ..errors import EXIT_INTERRUPTED, UserError, report
 
 
@@ -107,16 +108,9 @@ def register(app: typer.Typer) -> None:
         equivalence: Annotated[Equivalence, typer.Option(
             help="When two boards are the same: d4 (rotations and flips), full (every validity-preserving "
                  "transformation and relabelling), none (cell for cell).")] = Equivalence.d4,
-        generators: Annotated[Optional[int], typer.Option(
-            min=1, show_default=False, help="Generator threads (default: one per core, $CATALOGUE_GENERATORS).")
-        ] = None,
-        checkers: Annotated[Optional[int], typer.Option(
-            min=1, show_default=False,
-            help="Checker threads: keys, carving, grading (default: one per core, $CATALOGUE_CHECKERS).")] = None,
-        queue_size: Annotated[Optional[int], typer.Option(
-            min=1, show_default=False,
-            help="Boards the queue between generators and checkers holds (default $CATALOGUE_QUEUE_SIZE or 256).")
-        ] = None,
+        generators: GeneratorsOption = None,
+        checkers: CheckersOption = None,
+        queue_size: QueueSizeOption = DEFAULT_QUEUE_SIZE,
         batch: Annotated[Optional[int], typer.Option(
             min=1, show_default=False,
             help="Boards per kernel call and per database transaction (default: 256 up to 9x9, 16 for 16x16, "
@@ -139,12 +133,12 @@ def register(app: typer.Typer) -> None:
         out: OutOption = None,
     ) -> None:
         """Add COUNT new unique boards to the catalogue, each with a carved minimal puzzle, its solver metrics
-        and its grade; board N is also written to OUT/N.txt. Numbers continue from the catalogue's last board.
+        and its grade; board N is also written to N.txt in the catalogue's board folder. Numbers continue from
+        the catalogue's last board.
         Ctrl-C stops cleanly (everything accepted is kept, exit 130); a second Ctrl-C quits at once."""
-        from ..config import resolve
         from ..pipeline.run import fill as run_fill
+        from ..store import Catalogue
 
-        settings = resolve(db, out)
         bar, update = _progress_bar(count)
         if seed is None:  # chosen here so that the stored command line repeats this very run
             import secrets
@@ -156,12 +150,13 @@ def register(app: typer.Typer) -> None:
         try:
             if bar is not None:
                 bar.start()
-            summary = run_fill(
-                settings, count, size=size, method=method.value, equivalence=equivalence.value,
-                generators=generators, checkers=checkers, queue_size=queue_size, batch=batch, seed=seed,
-                symmetry=symmetry.value, target_clues=target_clues, level=level.value if level else None,
-                level_tries=level_tries, give_up_after=give_up_after, progress=update, spinner=_spinner(),
-                command=command)
+            with Catalogue.open(db, out) as catalogue:
+                summary = run_fill(
+                    catalogue, count, size=size, method=method.value, equivalence=equivalence.value,
+                    generators=generators or default_workers(), checkers=checkers or default_workers(),
+                    queue_size=queue_size, batch=batch, seed=seed, symmetry=symmetry.value,
+                    target_clues=target_clues, level=level.value if level else None, level_tries=level_tries,
+                    give_up_after=give_up_after, progress=update, spinner=_spinner(), command=command)
         finally:
             if bar is not None:
                 bar.stop()
@@ -174,7 +169,7 @@ def register(app: typer.Typer) -> None:
                 report(f"closed run{'s' if len(recovered.closed_runs) > 1 else ''} "
                        f"{', '.join(map(str, recovered.closed_runs))} left running by a process that died")
             if recovered.strays:
-                report(f"{len(recovered.strays)} stray files past the last board in {settings.out_dir} "
+                report(f"{len(recovered.strays)} stray files past the last board in {catalogue.folder} "
                        f"({', '.join(recovered.strays[:3])}): run `catalogue verify` to list them")
         typer.echo(format_summary(summary))
         if summary.stuck:  # a thread that would not stop would keep the process alive: leave without it

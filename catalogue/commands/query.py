@@ -1,7 +1,7 @@
 """catalogue query: list puzzles from the catalogue by clue count, size, method, grade; sorted and limited.
 
 Start-up time is part of this command's contract (<= 200 ms on a 50,000-board catalogue, bench/bench_query.py),
-so the module imports only typer at load time; SQLAlchemy and the repository are imported when it runs.
+so the module imports only typer and the store's plain-SQL queries at load time (neither SQLAlchemy nor numba).
 """
 from __future__ import annotations
 
@@ -11,13 +11,10 @@ from typing import Annotated, Optional
 import typer
 
 from ..choices import Equivalence, Level
-from ..config import DbOption, OutOption
+from ..config import DbOption
 from ..errors import UsageError, report
+from ..store.queries import ORDER_KEYS, RESULT_FIELDS
 
-#: --order-by choices: exactly the keys of catalogue.repository.ORDER_KEYS (kept here so that `--help` and
-#: parsing do not import SQLAlchemy; tests/test_query_cli.py checks the two agree)
-ORDER_CHOICES = ("number", "size", "clues", "nodes", "guesses", "backtracks", "checks", "max_depth",
-                 "solve_seconds", "carve_checks", "carve_seconds", "score", "level")
 DEFAULT_LIMIT = 100
 
 #: the columns of the default table (all fields are in csv and json); solve time in milliseconds, for people
@@ -32,7 +29,7 @@ class QueryFormat(str, enum.Enum):
     line = "line"
 
 
-OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_CHOICES}, type=str)
+OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_KEYS}, type=str)
 
 
 def render(rows: list[dict], fmt: str) -> str:
@@ -46,8 +43,6 @@ def render(rows: list[dict], fmt: str) -> str:
     if fmt == "csv":
         import csv
         import io
-
-        from ..repository import RESULT_FIELDS
 
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=RESULT_FIELDS, lineterminator="\n")
@@ -85,7 +80,6 @@ def register(app: typer.Typer) -> None:
             min=0, metavar="N", help="At most N puzzles; 0 for all.")] = DEFAULT_LIMIT,
         fmt: Annotated[QueryFormat, typer.Option("--format", help="Output format.")] = QueryFormat.table,
         db: DbOption = None,
-        out: OutOption = None,
     ) -> None:
         """List puzzles with their board number, clue count, solver metrics and grade.
 
@@ -94,16 +88,14 @@ def register(app: typer.Typer) -> None:
         """
         if min_clues is not None and max_clues is not None and min_clues > max_clues:
             raise UsageError(f"--min-clues {min_clues} is above --max-clues {max_clues}")
-        from ..config import resolve
-        from ..db import reading
-        from ..repository import query_puzzles
+        from ..store import Catalogue
 
-        with reading(resolve(db, out, workers=False)) as conn:
+        with Catalogue.open(db, create=False) as catalogue:
             # one row more than asked tells whether the default limit cut the result short
-            rows = query_puzzles(conn, min_clues=min_clues, max_clues=max_clues, size=size,
-                                 equivalence=equivalence.value if equivalence else None, method=method,
-                                 level=level.value if level else None, technique=technique,
-                                 order_by=order_by.value, desc=desc, limit=(limit + 1) if limit else None)
+            rows = catalogue.puzzles(min_clues=min_clues, max_clues=max_clues, size=size,
+                                     equivalence=equivalence.value if equivalence else None, method=method,
+                                     level=level.value if level else None, technique=technique,
+                                     order_by=order_by.value, desc=desc, limit=(limit + 1) if limit else None)
         truncated = bool(limit) and len(rows) > limit
         rows = rows[:limit] if limit else rows
         text = render(rows, fmt.value)

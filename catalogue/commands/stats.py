@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..config import DbOption, OutOption
+from ..config import DbOption
 
 
 class StatsFormat(str, enum.Enum):
@@ -85,18 +85,15 @@ def register(app: typer.Typer) -> None:
     def stats(
         fmt: Annotated[StatsFormat, typer.Option("--format", help="Output format.")] = StatsFormat.table,
         db: DbOption = None,
-        out: OutOption = None,
     ) -> None:
         """Summarise the catalogue: boards and puzzles per size and equivalence, the clue-count histogram,
         min / median / max of the metrics, duplicates rejected, contradictions, the level distribution and
         each run's throughput. Per size, puzzles not proven minimal (their carving hit the node limit, as on
         25x25) are counted when there are any. In JSON, `boards` is the total number of boards."""
-        from ..config import resolve
-        from ..db import reading
-        from ..repository import stats as collect
+        from ..store import Catalogue
 
-        with reading(resolve(db, out, workers=False)) as conn:
-            summary = collect(conn)
+        with Catalogue.open(db, create=False) as catalogue:
+            summary = catalogue.stats()
         if fmt is StatsFormat.json:
             import json
 

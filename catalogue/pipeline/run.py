@@ -18,7 +18,6 @@ committed stays, missing files are rewritten by the next open.
 """
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import signal
@@ -29,15 +28,14 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Callable, ContextManager
 
-from sqlalchemy import insert, update
 from sqlalchemy.exc import DBAPIError
 
 from .. import __version__
-from ..config import Settings
-from ..db import describe_error, open_catalogue
+from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError
-from ..files import FileReport, check_at_open, out_folder
-from ..models import Run, utcnow
+from ..store import Catalogue
+from ..store.database import describe_error
+from ..store.files import FileReport
 from .actor import Channel, Supervisor
 from .messages import Counters
 from .stages import CheckerActor, GeneratorActor, Kernels, Plan, SeenKeys
@@ -53,7 +51,6 @@ DEFAULT_BATCH = {2: 256, 3: 256, 4: 16, 5: 1}
 #: upper bounds of the sizing options: a batch is allocated whole by the kernels (`--batch 99999999999` asked
 #: for 745 GiB and failed mid-run), and every worker is an OS thread (30,000 of them never got started)
 MAX_BATCH = 65_536
-MAX_WORKERS = 256
 
 
 @dataclass
@@ -124,8 +121,8 @@ def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kern
     kernels.validate(plan)
 
 
-def fill(settings: Settings, count: int, *, size: int = 9, method: str = "wfc", equivalence: str = "d4",
-         generators: int | None = None, checkers: int | None = None, queue_size: int | None = None,
+def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc", equivalence: str = "d4",
+         generators: int = 1, checkers: int = 1, queue_size: int = 256,
          batch: int | None = None, seed: int | None = None, symmetry: str = "none", target_clues: int | None = None,
          level: str | None = None, level_tries: int = 20, give_up_after: int = 10_000,
          progress: Callable[[dict], None] | None = None,
@@ -143,39 +140,34 @@ def fill(settings: Settings, count: int, *, size: int = 9, method: str = "wfc", 
     except ValueError as e:
         raise UsageError(f"--size: {e}") from None
     batch = batch or DEFAULT_BATCH[box]
-    generators = generators or settings.generators
-    checkers = checkers or settings.checkers
-    queue_size = queue_size or settings.queue_size
     seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
     plan = Plan(box=box, method=method, equivalence=equivalence, symmetry=symmetry, target_clues=target_clues,
                 level=level, level_tries=level_tries,
                 batch=batch, seed=seed, give_up_after=give_up_after)
     kernels = Kernels(method)
     _validate(count, plan, generators, checkers, queue_size, kernels)
-    out_folder(settings.out_dir)  # a bad --out stops here, before a run is recorded
 
-    engine = open_catalogue(settings)
     try:
-        recovered = check_at_open(engine, settings.out_dir)
+        # a folder of another catalogue, or a file in the way, stops here: before a run is recorded
+        catalogue.claim_folder()
+        recovered = catalogue.recover()
         started = time.perf_counter()
         with spinner("loading the compiled kernels") if spinner else nullcontext():
             kernels.warm(plan)
         warm_seconds = time.perf_counter() - started
-        run = _Run(engine, settings, plan, count, generators, checkers, queue_size, kernels, command)
+        run = _Run(catalogue, plan, count, generators, checkers, queue_size, kernels, command)
         summary = run.execute(progress)
         summary.recovered, summary.warm_seconds = recovered, warm_seconds
         return summary
     except DBAPIError as e:
         # main-thread writes (recovery, the run row) on a database we may read but not write, e.g. a read-only
         # file: one line, not a traceback (workers' errors are handled by the supervisor, not here)
-        raise UserError(f"cannot write database {settings.db_label}: {describe_error(e)}") from None
-    finally:
-        engine.dispose()
+        raise UserError(f"cannot write database {catalogue.label}: {describe_error(e)}") from None
 
 
 class _Run:
-    def __init__(self, engine, settings, plan: Plan, count, generators, checkers, queue_size, kernels, command):
-        self.engine, self.settings, self.plan, self.kernels = engine, settings, plan, kernels
+    def __init__(self, catalogue: Catalogue, plan: Plan, count, generators, checkers, queue_size, kernels, command):
+        self.catalogue, self.plan, self.kernels = catalogue, plan, kernels
         self.count, self.n_generators, self.n_checkers, self.queue_size = count, generators, checkers, queue_size
         self.command = command
         self.counters = Counters(target=count)
@@ -188,22 +180,18 @@ class _Run:
         parameters = {"count": self.count, "batch": p.batch, "queue_size": self.queue_size,
                       "level_tries": p.level_tries, "give_up_after": p.give_up_after,
                       "carve_attempts": p.carve_attempts, "pid": os.getpid(), "host": socket.gethostname(),
-                      "out": str(self.settings.out_dir)}
-        with self.engine.begin() as conn:
-            return conn.execute(insert(Run).values(
-                started_at=utcnow(), status="running", program_version=__version__, command=self.command,
-                size=p.size, method=p.method, equivalence=p.equivalence, symmetry=p.symmetry,
-                target_clues=p.target_clues, level=p.level, seed=p.seed, generators=self.n_generators,
-                checkers=self.n_checkers, queue_size=self.queue_size, parameters=json.dumps(parameters),
-            ).returning(Run.id)).scalar_one()
+                      "out": str(self.catalogue.folder)}
+        return self.catalogue.start_run(
+            program_version=__version__, command=self.command, size=p.size, method=p.method,
+            equivalence=p.equivalence, symmetry=p.symmetry, target_clues=p.target_clues, level=p.level,
+            seed=p.seed, generators=self.n_generators, checkers=self.n_checkers, queue_size=self.queue_size,
+            parameters=parameters)
 
     def _close_run(self, summary: FillSummary, files_through) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(Run).where(Run.id == self.run_id).values(
-                finished_at=utcnow(), status=summary.status, generated=summary.generated,
-                accepted=summary.accepted, duplicates=summary.duplicates, contradictions=summary.contradictions,
-                elapsed_seconds=summary.elapsed, stage_stats=json.dumps(summary.stage_stats),
-                files_through=files_through))
+        self.catalogue.finish_run(
+            self.run_id, status=summary.status, generated=summary.generated, accepted=summary.accepted,
+            duplicates=summary.duplicates, contradictions=summary.contradictions, elapsed_seconds=summary.elapsed,
+            stage_stats=summary.stage_stats, files_through=files_through)
 
     # -- actors -------------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -213,10 +201,10 @@ class _Run:
         self.boards_q = Channel("boards", max(1, -(-self.queue_size // plan.batch)))
         self.checked_q = Channel("checked", max(2, self.n_checkers))
         seen = SeenKeys()
-        self.writer = WriterActor("writer", sup, self.wrt_stop, self.checked_q, plan, counters, self.engine,
-                                  self.settings.out_dir, self.run_id)
+        self.writer = WriterActor("writer", sup, self.wrt_stop, self.checked_q, plan, counters, self.catalogue,
+                                  self.run_id)
         self.checkers = [CheckerActor(f"checker-{i + 1}", sup, self.chk_stop, self.boards_q, self.checked_q,
-                                      self.wrt_stop, plan, counters, seen, self.engine, self.kernels)
+                                      self.wrt_stop, plan, counters, seen, self.catalogue, self.kernels)
                          for i in range(self.n_checkers)]
         self.generators = [GeneratorActor(f"generator-{i + 1}", sup, self.gen_stop, self.boards_q, plan, counters,
                                           i + 1, self.kernels.generate_array)

@@ -17,7 +17,6 @@ from engine.formats import SYMBOLS
 
 from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
 from .messages import BoardBatch, CheckedBatch, Counters
-from .store import known_keys
 
 _SYMBOL_BYTES = np.frombuffer(SYMBOLS.encode("ascii"), dtype=np.uint8)
 
@@ -197,11 +196,11 @@ class CheckerActor(Actor):
     stage = "check"
 
     def __init__(self, name, supervisor: Supervisor, stop: threading.Event, inbox: Channel, out: Channel,
-                 out_stop: threading.Event, plan: Plan, counters: Counters, seen: SeenKeys, engine, kernels,
+                 out_stop: threading.Event, plan: Plan, counters: Counters, seen: SeenKeys, catalogue, kernels,
                  fail_at=None):
         super().__init__(name, supervisor, stop, inbox=inbox, fail_at=fail_at)
         self.out, self.out_stop, self.plan, self.counters, self.seen = out, out_stop, plan, counters, seen
-        self.engine = engine
+        self.catalogue = catalogue  # a Catalogue: the checkers only read it
         self.kernels = kernels  # Kernels: key_texts, carve, grade_many
         self.counted: BoardBatch | None = None  # the batch whose duplicates and surplus are counted ...
         self.unaccounted = 0  # ... and how many of its boards are not (yet in the writer's hands)
@@ -223,8 +222,7 @@ class CheckerActor(Actor):
             # A read (never blocks the writer in WAL mode): keys an earlier run stored are dropped before carving.
             # The writer checks again under the write lock; this only saves work, it guarantees nothing.
             candidates = [keys[i] for i in np.flatnonzero(fresh)]
-            with self.engine.connect() as conn:
-                stored = known_keys(conn, plan.size, plan.equivalence, candidates)
+            stored = self.catalogue.known_keys(plan.size, plan.equivalence, candidates)
             if stored:
                 fresh &= np.array([k not in stored for k in keys])
         new = np.flatnonzero(fresh)

@@ -1,10 +1,10 @@
 """The writer actor: the only thread that writes the catalogue and the board files.
 
-For each checked batch: one transaction (numbers, boards, puzzles; see :mod:`.store`), then the batch's ``N.txt``
+For each checked batch: one transaction (numbers, boards, puzzles: ``Catalogue.store_batch``), then the batch's ``N.txt``
 files, then the watermark ``files_through`` (recorded in the next batch's transaction, and by the final run
 update). The order matters for recovery: a file exists only for a committed board, and every number at or below
 the recorded watermark has its file. A crash between commit and files leaves boards without files above the
-watermark, which the next open finds and rewrites (``catalogue.files.check_at_open``).
+watermark, which the next open finds and rewrites (``Catalogue.recover``).
 
 Why a single writer rather than checkers inserting their own claims: measured with ``bench/bench_fill.py
 --claims`` (see the README's figures), the difference on SQLite is within noise because the write lock serialises
@@ -15,29 +15,25 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
-from ..files import render, write_files
+from ..store import Catalogue
 from .actor import Actor, Channel, Supervisor
 from .messages import CheckedBatch, Counters
 from .stages import Plan
-from .store import store_rows
+
 
 class WriterActor(Actor):
     stage = "write"
 
     def __init__(self, name, supervisor: Supervisor, stop: threading.Event, inbox: Channel, plan: Plan,
-                 counters: Counters, engine, out: Path, run_id: int, fail_at=None):
+                 counters: Counters, catalogue: Catalogue, run_id: int, fail_at=None):
         super().__init__(name, supervisor, stop, inbox=inbox, fail_at=fail_at)
-        self.plan, self.counters, self.engine, self.out, self.run_id = plan, counters, engine, Path(out), run_id
+        self.plan, self.counters, self.catalogue, self.run_id = plan, counters, catalogue, run_id
         self.files_through: int | None = None  # highest number whose file this run wrote
         self._recorded: int | None = None  # the watermark already in the database
         self.db_seconds = 0.0
         self.file_seconds = 0.0
         self.committed: CheckedBatch | None = None  # the last batch whose transaction committed
-
-    def on_start(self) -> None:
-        self.out.mkdir(parents=True, exist_ok=True)
 
     def on_failure(self, exc: BaseException) -> None:
         if self.current is not None and self.committed is not self.current:  # never reached the database
@@ -54,8 +50,9 @@ class WriterActor(Actor):
             return
         boards, puzzles = self.rows(batch)
         started = time.perf_counter()
-        numbers = store_rows(self.engine, boards, puzzles, limit=remaining, run_id=self.run_id,
-                             files_through=self.files_through if self.files_through != self._recorded else None)
+        numbers = self.catalogue.store_batch(
+            boards, puzzles, limit=remaining, run_id=self.run_id,
+            files_through=self.files_through if self.files_through != self._recorded else None)
         self._recorded = self.files_through
         self.db_seconds += time.perf_counter() - started
         self.committed = batch  # from here on the batch is accepted, whatever happens to its files
@@ -75,8 +72,7 @@ class WriterActor(Actor):
             done = counters.accepted >= counters.target
         started = time.perf_counter()
         if kept:
-            payloads = render(batch.boards[kept], self.plan.box)
-            write_files(self.out, [numbers[i] for i in kept], payloads)
+            self.catalogue.write_board_files([numbers[i] for i in kept], batch.boards[kept], self.plan.box)
             self.files_through = numbers[kept[-1]]
         self.file_seconds += time.perf_counter() - started
         if done:

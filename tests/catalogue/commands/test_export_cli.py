@@ -7,12 +7,11 @@ import stat
 
 import numpy as np
 import pytest
+from conftest import sample_rows
 from typer.testing import CliRunner
 
 from catalogue.cli import app
 from engine import formats
-
-from conftest import sample_rows
 
 runner = CliRunner()
 ROWS = sample_rows()
@@ -132,10 +131,10 @@ def test_bad_ids_and_flags_are_usage_errors(sample_sqlite):
 
 
 def test_board_without_a_puzzle(sample_sqlite):
+    from catalogue.store.database import make_engine
     from sqlalchemy import insert
 
-    from catalogue.db import make_engine
-    from catalogue.models import Board
+    from catalogue.store.models import Board
 
     board = ROWS[3]["solution"][::-1]  # reversing a valid board keeps it valid
     engine = make_engine(sample_sqlite)

@@ -92,9 +92,8 @@ def test_minimality_columns_only_when_some_size_has_a_count(sample_sqlite):
         "     4  none                  1          1                     0                     1",
         "     9  d4                    4          4                     1                     0",
     ]
+    from catalogue.store.database import make_engine
     from sqlalchemy import text
-
-    from catalogue.db import make_engine
 
     engine = make_engine(sample_sqlite)
     with engine.begin() as conn:  # every puzzle proven minimal: the usual catalogue up to 16x16

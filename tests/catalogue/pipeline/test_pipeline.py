@@ -13,21 +13,35 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from consistency import assert_accounted, assert_consistent, catalogue_rows
 from sqlalchemy import create_engine, text
 
-from catalogue.config import resolve
 from catalogue.pipeline import actor as actor_mod
-from catalogue.pipeline.actor import Actor, Channel, InjectedFailure, Stopped, Supervisor
+from catalogue.pipeline.actor import (
+    Actor,
+    Channel,
+    InjectedFailure,
+    Stopped,
+    Supervisor,
+)
 from catalogue.pipeline.messages import BoardBatch, Counters
 from catalogue.pipeline.run import fill
-from catalogue.pipeline.stages import CheckerActor, Kernels, Plan, SeenKeys, batch_seed, carve_seeds, lines_of
+from catalogue.pipeline.stages import (
+    CheckerActor,
+    Kernels,
+    Plan,
+    SeenKeys,
+    batch_seed,
+    carve_seeds,
+    lines_of,
+)
 from catalogue.pipeline.writer import batch_rows
-from consistency import assert_accounted, assert_consistent, catalogue_rows
+from catalogue.store import Catalogue
 from engine.formats import from_line, to_line
 
 
-def settings_for(tmp_path: Path, url: str | None = None, name: str = "boards"):
-    return resolve(url or f"sqlite:///{tmp_path / 'catalogue.db'}", str(tmp_path / name))
+def settings_for(tmp_path: Path, url: str | None = None, name: str = "boards") -> Catalogue:
+    return Catalogue.open(url or f"sqlite:///{tmp_path / 'catalogue.db'}", tmp_path / name)
 
 
 # --- channels and actors -----------------------------------------------------------------------------------
@@ -114,11 +128,11 @@ def test_fill_numbers_files_and_a_second_run_continues(tmp_path):
     second = fill(settings, 70, batch=32, seed=12, generators=1, checkers=1)
     assert_accounted(first), assert_accounted(second)
     assert (second.first_number, second.last_number) == (150, 219)
-    rows = assert_consistent(settings.db_url, settings.out_dir)
+    rows = assert_consistent(settings.url, settings.folder)
     assert len(rows) == 220 and {r.run_id for r in rows} == {first.run_id, second.run_id}
     assert set(first.stage_stats) == {"generate", "check", "write"}
     assert first.stage_stats["write"]["out"] == 150
-    engine = create_engine(settings.db_url)
+    engine = create_engine(settings.url)
     with engine.connect() as conn:
         run = conn.execute(text("SELECT status, accepted, files_through, seed FROM runs WHERE id = :i"),
                            {"i": first.run_id}).one()
@@ -135,7 +149,7 @@ def test_puzzles_are_unique_with_the_board_as_solution(tmp_path):
 
     settings = settings_for(tmp_path)
     fill(settings, 20, batch=8, seed=3, generators=1, checkers=1, symmetry="rot180")
-    for r in catalogue_rows(settings.db_url):
+    for r in catalogue_rows(settings.url):
         result = solve(Grid(from_line(r.puzzle)), limit=2)
         assert result.count == 1 and to_line(result.solution) == r.board
 
@@ -145,8 +159,8 @@ def test_same_seed_same_catalogue(tmp_path):
     b = settings_for(tmp_path / "b")
     for s in (a, b):
         fill(s, 40, batch=16, seed=99, generators=1, checkers=1)
-    assert [(r.board, r.puzzle) for r in catalogue_rows(a.db_url)] == \
-           [(r.board, r.puzzle) for r in catalogue_rows(b.db_url)]
+    assert [(r.board, r.puzzle) for r in catalogue_rows(a.url)] == \
+           [(r.board, r.puzzle) for r in catalogue_rows(b.url)]
 
 
 def test_duplicates_are_dropped_4x4(tmp_path):
@@ -154,7 +168,7 @@ def test_duplicates_are_dropped_4x4(tmp_path):
     summary = fill(settings, 60, size=4, equivalence="none", batch=32, seed=5)
     assert summary.status == "completed" and summary.accepted == 60 and summary.duplicates > 0
     assert_accounted(summary)
-    rows = assert_consistent(settings.db_url, settings.out_dir)
+    rows = assert_consistent(settings.url, settings.folder)
     assert len({r.board for r in rows}) == 60
 
 
@@ -168,7 +182,7 @@ def test_exhaustion_stops_cleanly_and_keeps_what_it_found(tmp_path):
     assert summary.status == "exhausted" and summary.accepted == 2  # 4x4 has two classes under full
     assert "exhausted after" in summary.message and "only 2 new boards" in summary.message
     assert_accounted(summary)
-    rows = assert_consistent(settings.db_url, settings.out_dir)
+    rows = assert_consistent(settings.url, settings.folder)
     boards = np.stack([from_line(r.board) for r in rows])
     assert len({k.tobytes() for k in canonical_keys(boards, 2, "full")}) == 2
     again = fill(settings, 5, size=4, equivalence="full", batch=64, seed=2, give_up_after=300)
@@ -185,7 +199,7 @@ def test_failing_worker_stops_the_run_and_keeps_what_was_accepted(tmp_path, monk
     assert summary.status == "failed" and "InjectedFailure" in summary.error
     assert summary.error.startswith({"generate": "generator-1", "check": "checker-1", "write": "writer"}[stage])
     assert "\n" not in summary.error
-    rows = assert_consistent(settings.db_url, settings.out_dir)
+    rows = assert_consistent(settings.url, settings.folder)
     assert len(rows) == summary.accepted
     assert_accounted(summary)
     if stage == "write":
@@ -253,7 +267,7 @@ def test_level_retries_store_the_kept_carvings_minimality():
 def test_level_keeps_carving_until_the_level(tmp_path):
     settings = settings_for(tmp_path)
     summary = fill(settings, 12, batch=12, seed=8, generators=1, checkers=1, level="easy", level_tries=10)
-    engine = create_engine(settings.db_url)
+    engine = create_engine(settings.url)
     with engine.connect() as conn:
         levels = conn.execute(text("SELECT level, attempts FROM puzzles")).all()
     engine.dispose()
@@ -278,7 +292,7 @@ def test_two_fills_at_once_never_share_a_number_or_a_key(tmp_path, catalogue_url
     for t in threads:
         t.join(120)
     assert all(r.status == "completed" and r.accepted == 40 for r in results.values())
-    rows = assert_consistent(catalogue_url, settings.out_dir)
+    rows = assert_consistent(catalogue_url, settings.folder)
     assert len(rows) == 81
 
 
@@ -288,7 +302,7 @@ def test_fill_on_postgresql(tmp_path, pg_url):
     assert summary.accepted == 40
     again = fill(settings, 30, batch=16, seed=3)  # 9x9 after 4x4: numbering is one sequence
     assert (again.first_number, again.last_number) == (40, 69)
-    assert_consistent(pg_url, settings.out_dir)
+    assert_consistent(pg_url, settings.folder)
     engine = create_engine(pg_url)
     with engine.connect() as conn:  # a real boolean on PostgreSQL
         minimality = conn.execute(text("SELECT DISTINCT minimal, undecided FROM puzzles")).all()
@@ -306,7 +320,7 @@ def test_ctrl_c_in_process_saves_everything_accepted(tmp_path):
     def interrupt_when_boards_exist():
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if settings.out_dir.is_dir() and len(os.listdir(settings.out_dir)) >= 64:
+            if settings.folder.is_dir() and len(os.listdir(settings.folder)) >= 64:
                 os.kill(os.getpid(), signal.SIGINT)
                 return
             time.sleep(0.02)
@@ -315,5 +329,5 @@ def test_ctrl_c_in_process_saves_everything_accepted(tmp_path):
     summary = fill(settings, 10 ** 7, batch=32, seed=6)
     assert summary.status == "interrupted" and summary.accepted >= 64
     assert_accounted(summary)
-    assert len(assert_consistent(settings.db_url, settings.out_dir)) == summary.accepted
+    assert len(assert_consistent(settings.url, settings.folder)) == summary.accepted
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # our handler is gone again

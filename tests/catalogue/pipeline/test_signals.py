@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-
 from consistency import assert_consistent
+from sqlalchemy import create_engine, text
 
 CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

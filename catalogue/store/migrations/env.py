@@ -1,8 +1,8 @@
 """Alembic environment: migrates the catalogue with the same engine settings the program uses.
 
-``catalogue.db.upgrade`` hands over a connection that already holds the write lock
+``catalogue.store.migrate.upgrade`` hands over a connection that already holds the write lock
 (``config.attributes["connection"]``); the ``alembic`` command line (alembic.ini at the repository root) makes
-its own engine from ``sqlalchemy.url`` or, when that is unset, from ``--db``'s environment variable and default.
+its own engine from ``sqlalchemy.url`` or, when that is unset, from ``$CATALOGUE_DB`` or the default database.
 SQLite cannot ALTER most things in place, so autogenerate renders batch operations for it.
 """
 from __future__ import annotations
@@ -11,9 +11,11 @@ from logging.config import fileConfig
 
 from alembic import context
 
-from catalogue.config import resolve
-from catalogue.db import make_engine
-from catalogue.models import Base
+import os
+
+from catalogue.config import database_url
+from catalogue.store.database import make_engine
+from catalogue.store.models import Base
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -23,7 +25,7 @@ target_metadata = Base.metadata
 
 
 def _url() -> str:
-    return config.get_main_option("sqlalchemy.url") or resolve().db_url
+    return config.get_main_option("sqlalchemy.url") or database_url(os.environ.get("CATALOGUE_DB"))
 
 
 def _configure(**kwargs) -> None:
@@ -40,7 +42,7 @@ def run_migrations_offline() -> None:
 
 def _run(connection) -> None:
     _configure(connection=connection, render_as_batch=connection.dialect.name == "sqlite")
-    # inside catalogue.db.upgrade's transaction this is a no-op, and that transaction commits
+    # inside catalogue.store.migrate.upgrade's transaction this is a no-op, and that transaction commits
     with context.begin_transaction():
         context.run_migrations()
 

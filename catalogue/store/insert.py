@@ -23,8 +23,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from ..db import write_transaction
-from ..models import Board, Puzzle, Run
+from .database import write_transaction
+from .models import Board, Puzzle, Run
 
 #: rollbacks tolerated when the belt catches a conflict the lock should have prevented
 RETRIES = 3

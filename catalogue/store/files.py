@@ -1,4 +1,4 @@
-"""The board files ``<out>/N.txt``: how they are written, checked and rebuilt.
+"""The board files ``<folder>/N.txt``: how they are written, checked and rebuilt.
 
 The database holds every board; the files are derived from it. So the writer writes them with plain writes, after
 the batch's commit, without a temp file and without fsync. Measured on this machine for 50,000 files: plain writes
@@ -31,7 +31,6 @@ from sqlalchemy.engine import Engine
 from engine.formats import from_line
 from engine.geometry import box_for_ncells
 
-from .errors import UserError
 from .models import Board, Run
 
 #: how many numbers past the last board the open-time check probes for strays (a full listing is `verify`'s job)
@@ -46,26 +45,6 @@ def board_path(out: Path, number: int) -> Path:
     if number < 0:
         raise ValueError(f"board numbers are 0 or more, got {number}")
     return Path(out) / f"{number}.txt"
-
-
-def out_folder(out: Path, create: bool = True) -> Path:
-    """``--out`` checked before anything is written: a folder (made if ``create``), else one clear UserError.
-
-    Without this a file named like the folder surfaced only when the writer, mid-run, failed with
-    ``FileExistsError`` (and a failed run row), and ``verify`` crashed with NotADirectoryError.
-    """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out}: is a file, not a folder for the board files")
-    blocker = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
-    if blocker is not None:
-        raise UserError(f"--out {out}: cannot create the folder ({blocker} is a file, not a folder)")
-    if create:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-    return out
 
 
 # -- rendering ------------------------------------------------------------------------------------------------
@@ -233,7 +212,8 @@ def _check_recent(engine: Engine, out: Path) -> FileReport:
 
 def repair(engine: Engine, out: Path, report: FileReport) -> int:
     """Rewrite every missing or torn file of the report from its row; strays are only reported, never deleted."""
-    out = out_folder(out)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     todo = sorted(set(report.missing) | set(report.torn))
     payloads = [expected_bytes(*report._rows[n]) for n in todo]
     write_files(out, todo, payloads)

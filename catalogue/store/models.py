@@ -1,11 +1,15 @@
-"""The catalogue's tables as SQLAlchemy 2.x typed models: runs, boards and the puzzles carved from them.
+"""The catalogue's tables as SQLAlchemy 2.x typed models: the catalogue itself, runs, boards and puzzles.
 
-The schema is binding (see the README's storage section); migrations in ``migrations/versions`` build exactly
-these tables, and a test runs ``alembic check`` to prove models and migrations agree.
+Migrations in ``catalogue/store/migrations/versions`` build exactly these tables, and a test runs ``alembic check``
+on SQLite and PostgreSQL to prove models and migrations agree.
 
-- ``boards.number`` is the public id: 0, 1, 2, ... contiguous, assigned by the writer as ``max(number) + 1``
-  while it holds the database write lock (``catalogue.db.write_transaction``), never from a sequence, because
-  PostgreSQL sequences leave gaps after conflicts and rollbacks. ``boards.id`` is a surrogate and may have gaps.
+- ``catalogue`` holds one row: the catalogue's id (what the marker file in its board folder names) and the board
+  folder it recorded (``catalogue.store.folder``).
+- ``boards.number`` is the public id and the primary key that ``puzzles.board_number`` refers to, so every
+  browser that follows foreign keys (datasette, DB Browser for SQLite) lands on the right board. Numbers are
+  0, 1, 2, ... contiguous, assigned by the writer as ``max(number) + 1`` while it holds the database write lock
+  (``catalogue.store.database.write_transaction``), never from a sequence, because PostgreSQL sequences leave gaps
+  after conflicts and rollbacks.
 - ``boards.key`` is the line text of the board's canonical representative under ``equivalence``; the UNIQUE
   constraint on (size, equivalence, key) is what rejects duplicates, also across processes.
 - Grids are stored in the line format (``engine.formats.to_line``): n*n symbols, ``.`` for blanks.
@@ -40,6 +44,19 @@ def utcnow() -> dt.datetime:
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class CatalogueInfo(Base):
+    """The catalogue itself (one row): its id and the folder of its board files."""
+
+    __tablename__ = "catalogue"
+
+    #: a random hex id made when the catalogue is created; the board folder's marker file names it
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: where the N.txt files live: relative to the database file's folder (SQLite), or absolute; None until a
+    #: command first writes board files
+    board_folder: Mapped[Optional[str]] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Run(Base):
@@ -85,8 +102,8 @@ class Board(Base):
     __tablename__ = "boards"
     __table_args__ = (UniqueConstraint("size", "equivalence", "key"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    number: Mapped[int] = mapped_column(Integer, unique=True)
+    #: the public id, 0..N-1 without gaps; never autoincremented (the writer assigns it under the write lock)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     size: Mapped[int] = mapped_column(Integer)
     equivalence: Mapped[str] = mapped_column(String(16))
     key: Mapped[str] = mapped_column(Text)

@@ -2,13 +2,14 @@
 
 Every function takes a connection and returns plain dicts. The connection is either a SQLAlchemy
 ``Connection``/``Session`` (PostgreSQL, tests, the pipeline) or a stdlib ``sqlite3.Connection`` (what
-``catalogue.db.reading`` hands the read commands on SQLite: importing SQLAlchemy alone takes longer than the
+``Catalogue.reading()`` hands the read commands on SQLite: importing SQLAlchemy alone takes longer than the
 200 ms `catalogue query` may take). Both run the same SQL text, written in the subset SQLite and PostgreSQL
 share, with ``:name`` parameters, which both drivers bind.
 
 Safety: every value a user gives is a bound parameter; sort keys map through the allow-list ``ORDER_KEYS`` to
 SQL written here, so nothing the user types ever becomes SQL text. Column names are checked against the models
-by tests/test_repository.py (the queries run on a migrated database). Inserts belong to the pipeline's writer.
+by tests/catalogue/store/test_queries.py (the queries run on a migrated database). Writes are in insert.py,
+files.py and catalogue.py, reached only through the Catalogue's write path.
 """
 from __future__ import annotations
 

@@ -8,51 +8,58 @@ import pytest
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from catalogue import config
-from catalogue.config import resolve
-from catalogue.db import (HEAD_REVISION, KNOWN_REVISIONS, WRITE_LOCK_KEY, alembic_config, current_revision,
-                          describe_error, make_engine, open_catalogue, write_transaction)
+from catalogue.config import database_label, database_url, sqlite_path
 from catalogue.errors import UsageError, UserError
-from catalogue.models import Base
+from catalogue.store import Catalogue
+from catalogue.store.database import WRITE_LOCK_KEY, describe_error, make_engine, write_transaction
+from catalogue.store.migrate import HEAD_REVISION, KNOWN_REVISIONS, alembic_config, current_revision
+from catalogue.store.models import Base
 
-TABLES = {"runs", "boards", "puzzles"}
+TABLES = {"catalogue", "runs", "boards", "puzzles"}
 
 
 # --- settings ---------------------------------------------------------------------------------------------
 
-def test_defaults_env_and_options(monkeypatch):
-    for name in (config.ENV_DB, config.ENV_OUT, config.ENV_GENERATORS, config.ENV_CHECKERS):
-        monkeypatch.delenv(name, raising=False)
-    s = resolve()
-    assert s.db_url == "sqlite:///./data/catalogue.db" and str(s.out_dir) == "data/boards"
-    assert s.db_label == "data/catalogue.db" and s.generators >= 1 and s.checkers >= 1
-    monkeypatch.setenv(config.ENV_DB, "/tmp/x/env.db")
-    monkeypatch.setenv(config.ENV_OUT, "/tmp/x/files")
-    monkeypatch.setenv(config.ENV_CHECKERS, "3")
-    s = resolve()
-    assert (s.db_url, str(s.out_dir), s.checkers) == ("sqlite:////tmp/x/env.db", "/tmp/x/files", 3)
-    s = resolve("opt.db", "outdir")  # options beat the environment
-    assert (s.db_url, str(s.out_dir)) == ("sqlite:///opt.db", "outdir")
+def test_default_database_and_paths():
+    assert database_url(None) == "sqlite:///data/catalogue.db"
+    assert database_label(database_url(None)) == "data/catalogue.db"
+    assert database_url("opt.db") == "sqlite:///opt.db"
+
+
+def test_environment_variables_reach_the_options(tmp_path, monkeypatch):
+    """click's envvar support: the variable is used when the option is not given, the option beats it, and a bad
+    value is a usage error naming the variable."""
+    from typer.testing import CliRunner
+
+    from catalogue.cli import app
+
+    env_db = tmp_path / "env.db"
+    result = CliRunner().invoke(app, ["db", "current"], env={"CATALOGUE_DB": str(env_db)})
+    assert (result.exit_code, result.stdout) == (0, f"{env_db}: empty (no schema)\n")
+    opt_db = tmp_path / "opt.db"
+    result = CliRunner().invoke(app, ["db", "current", "--db", str(opt_db)], env={"CATALOGUE_DB": str(env_db)})
+    assert (result.exit_code, result.stdout) == (0, f"{opt_db}: empty (no schema)\n")
+    result = CliRunner().invoke(app, ["fill", "--count", "1", "--db", str(opt_db)],
+                                env={"CATALOGUE_GENERATORS": "many"})
+    assert result.exit_code == 2 and "CATALOGUE_GENERATORS" in result.output and "integer" in result.output
+    result = CliRunner().invoke(app, ["fill", "--count", "1", "--db", str(opt_db)],
+                                env={"CATALOGUE_CHECKERS": "0"})
+    assert result.exit_code == 2 and "--checkers" in result.output
+    assert not opt_db.exists()  # usage errors come before anything is opened
 
 
 def test_urls_are_normalised_and_passwords_hidden():
-    assert resolve("postgresql://u@h/db").db_url == "postgresql+psycopg://u@h/db"
-    assert resolve("postgres://u@h/db").db_url == "postgresql+psycopg://u@h/db"
-    assert resolve("postgresql+psycopg://u@h/db").db_url == "postgresql+psycopg://u@h/db"
-    s = resolve("postgresql://user:secret@host:5432/db")
-    assert "secret" not in s.db_label and s.db_label == "postgresql+psycopg://user:***@host:5432/db"
-    assert resolve("sqlite://").sqlite_path is None and resolve("sqlite://").db_label == "sqlite://"
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    label = database_label(database_url("postgresql://user:secret@host:5432/db"))
+    assert "secret" not in label and label == "postgresql+psycopg://user:***@host:5432/db"
+    assert sqlite_path("sqlite://") is None and database_label("sqlite://") == "sqlite://"
 
 
-def test_bad_settings_are_usage_errors(monkeypatch):
+def test_an_empty_database_option_is_a_usage_error():
     with pytest.raises(UsageError, match="--db is empty"):
-        resolve("  ")
-    monkeypatch.setenv(config.ENV_GENERATORS, "many")
-    with pytest.raises(UsageError, match="CATALOGUE_GENERATORS='many' is not a whole number"):
-        resolve()
-    monkeypatch.setenv(config.ENV_GENERATORS, "0")
-    with pytest.raises(UsageError, match="must be at least 1"):
-        resolve()
+        database_url("  ")
 
 
 # --- migrations -------------------------------------------------------------------------------------------
@@ -66,27 +73,28 @@ def test_head_revision_constant_matches_the_migrations():
 
 
 def test_first_open_migrates_an_empty_database_to_head(catalogue_url):
-    engine = open_catalogue(resolve(catalogue_url))
+    engine = Catalogue.open(catalogue_url).engine
     with engine.connect() as conn:
         assert current_revision(conn) == HEAD_REVISION
         assert TABLES <= set(inspect(conn).get_table_names())
         columns = {c["name"] for c in inspect(conn).get_columns("puzzles")}
         assert {"level", "score", "hardest", "techniques", "clues", "nodes", "minimal", "undecided"} <= columns
     engine.dispose()
-    open_catalogue(resolve(catalogue_url)).dispose()  # a second open finds head and changes nothing
+    Catalogue.open(catalogue_url).engine.dispose()  # a second open finds head and changes nothing
 
 
 def test_alembic_check_finds_no_drift(catalogue_url):
     from alembic import command
 
-    open_catalogue(resolve(catalogue_url)).dispose()
+    Catalogue.open(catalogue_url).engine.dispose()
     command.check(alembic_config(catalogue_url))  # raises AutogenerateDiffsDetected on any difference
 
 
 def test_models_use_the_naming_convention():
     boards = Base.metadata.tables["boards"]
     names = {c.name for c in boards.constraints}
-    assert {"pk_boards", "uq_boards_number", "uq_boards_size_equivalence_key", "fk_boards_run_id_runs"} <= names
+    assert {"pk_boards", "uq_boards_size_equivalence_key", "fk_boards_run_id_runs"} <= names
+    assert [c.name for c in boards.primary_key.columns] == ["number"]
     assert {ix.name for ix in Base.metadata.tables["puzzles"].indexes} == {
         "ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level", "ix_puzzles_hardest"}
 
@@ -94,7 +102,7 @@ def test_models_use_the_naming_convention():
 def test_upgrade_from_0001_keeps_rows(catalogue_url, fill_catalogue):
     from alembic import command
 
-    engine = make_engine(resolve(catalogue_url).db_url)
+    engine = make_engine(database_url(catalogue_url))
     with engine.begin() as conn:
         command.upgrade(alembic_config(catalogue_url, conn), "0001")
     with engine.begin() as conn:
@@ -105,7 +113,7 @@ def test_upgrade_from_0001_keeps_rows(catalogue_url, fill_catalogue):
                           "(CURRENT_TIMESTAMP, 'completed', '0.0.1', 'fill', 9, 'wfc', 'd4', 'none', 1, 1, 1, 8, "
                           "'{}', 1, 1, 0, 0, 0.5, '{}')"))
     engine.dispose()
-    engine = open_catalogue(resolve(catalogue_url))
+    engine = Catalogue.open(catalogue_url).engine
     with engine.connect() as conn:
         assert current_revision(conn) == HEAD_REVISION
         assert conn.execute(text("SELECT count(*), max(level) FROM runs")).one() == (1, None)
@@ -130,9 +138,9 @@ INSERT_PUZZLE_0002 = text("INSERT INTO puzzles (board_number, puzzle, clues, sym
 def test_upgrade_from_0002_keeps_rows_and_leaves_minimality_unknown(catalogue_url):
     from alembic import command
 
-    from catalogue.repository import get_board, query_puzzles
+    from catalogue.store.queries import get_board, query_puzzles
 
-    engine = make_engine(resolve(catalogue_url).db_url)
+    engine = make_engine(database_url(catalogue_url))
     with engine.begin() as conn:
         command.upgrade(alembic_config(catalogue_url, conn), "0002")
     with engine.begin() as conn:
@@ -141,9 +149,9 @@ def test_upgrade_from_0002_keeps_rows_and_leaves_minimality_unknown(catalogue_ur
         for statement in (INSERT_RUN, INSERT_BOARD, INSERT_PUZZLE_0002):
             conn.execute(statement)
     engine.dispose()
-    engine = open_catalogue(resolve(catalogue_url))  # migrates 0002 -> 0003
+    engine = Catalogue.open(catalogue_url).engine  # migrates 0002 -> head
     with engine.connect() as conn:
-        assert current_revision(conn) == HEAD_REVISION == "0003"
+        assert current_revision(conn) == HEAD_REVISION
         assert conn.execute(text("SELECT board_number, puzzle, clues, level, techniques, minimal, undecided "
                                  "FROM puzzles")).all() == [(0, "p", 24, "hard", '{"x-wing": 1}', None, None)]
         (row,) = query_puzzles(conn)
@@ -156,14 +164,14 @@ def test_upgrade_from_0002_keeps_rows_and_leaves_minimality_unknown(catalogue_ur
 
 
 def test_downgrade_to_0002_drops_only_the_minimality_columns(catalogue_url):
-    from alembic import command
+    from catalogue.store.migrate import downgrade
 
-    open_catalogue(resolve(catalogue_url)).dispose()
-    engine = make_engine(resolve(catalogue_url).db_url)
+    Catalogue.open(catalogue_url).engine.dispose()
+    engine = make_engine(database_url(catalogue_url))
     with engine.begin() as conn:
         for statement in (INSERT_RUN, INSERT_BOARD, INSERT_PUZZLE_0002):
             conn.execute(statement)
-        command.downgrade(alembic_config(catalogue_url, conn), "0002")
+    downgrade(engine, database_url(catalogue_url), "0002")
     with engine.connect() as conn:
         assert current_revision(conn) == "0002"
         columns = {c["name"] for c in inspect(conn).get_columns("puzzles")}
@@ -173,13 +181,13 @@ def test_downgrade_to_0002_drops_only_the_minimality_columns(catalogue_url):
 
 
 def test_a_newer_schema_is_refused(sqlite_url):
-    open_catalogue(resolve(sqlite_url)).dispose()
+    Catalogue.open(sqlite_url).engine.dispose()
     engine = make_engine(sqlite_url)
     with engine.begin() as conn:
         conn.execute(text("UPDATE alembic_version SET version_num = '0099'"))
     engine.dispose()
     with pytest.raises(UserError, match="schema revision 0099, which this version of catalogue does not know"):
-        open_catalogue(resolve(sqlite_url))
+        Catalogue.open(sqlite_url).engine
 
 
 def test_two_threads_opening_a_new_catalogue_migrate_it_once(sqlite_url):
@@ -188,7 +196,7 @@ def test_two_threads_opening_a_new_catalogue_migrate_it_once(sqlite_url):
     def opener():
         barrier.wait()
         try:
-            open_catalogue(resolve(sqlite_url)).dispose()
+            Catalogue.open(sqlite_url).engine.dispose()
         except Exception as e:  # collected and asserted below: a thread's exception would be lost
             errors.append(e)
 
@@ -207,7 +215,7 @@ def test_two_threads_opening_a_new_catalogue_migrate_it_once(sqlite_url):
 # --- SQLite connection settings and the write lock --------------------------------------------------------
 
 def test_sqlite_pragmas(sqlite_url):
-    engine = open_catalogue(resolve(sqlite_url))
+    engine = Catalogue.open(sqlite_url).engine
     with engine.connect() as conn:
         pragma = lambda name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()  # noqa: E731
         assert pragma("journal_mode") == "wal"
@@ -218,7 +226,7 @@ def test_sqlite_pragmas(sqlite_url):
 
 
 def test_foreign_keys_are_enforced(catalogue_url):
-    engine = open_catalogue(resolve(catalogue_url))
+    engine = Catalogue.open(catalogue_url).engine
     with pytest.raises(IntegrityError):
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO puzzles (board_number, puzzle, clues, symmetry, carve_seed, "
@@ -228,11 +236,10 @@ def test_foreign_keys_are_enforced(catalogue_url):
 
 
 def test_sqlite_write_transaction_takes_the_write_lock_at_begin(sqlite_url):
-    settings = resolve(sqlite_url)
-    engine = open_catalogue(settings)
+    engine = Catalogue.open(sqlite_url).engine
     with write_transaction(engine) as conn:
         assert conn.in_transaction()
-        other = sqlite3.connect(settings.sqlite_path, timeout=0.05, isolation_level=None)
+        other = sqlite3.connect(sqlite_path(sqlite_url), timeout=0.05, isolation_level=None)
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             other.execute("BEGIN IMMEDIATE")  # no statement ran in ours yet: the lock came with BEGIN
         assert other.execute("SELECT count(*) FROM boards").fetchone() == (0,)  # WAL: readers still read
@@ -241,7 +248,7 @@ def test_sqlite_write_transaction_takes_the_write_lock_at_begin(sqlite_url):
 
 
 def test_write_transaction_commits_or_rolls_back(catalogue_url):
-    engine = open_catalogue(resolve(catalogue_url))
+    engine = Catalogue.open(catalogue_url).engine
     insert = text("INSERT INTO runs (started_at, status, program_version, command, size, method, equivalence, "
                   "symmetry, seed, generators, checkers, queue_size, parameters, generated, accepted, duplicates, "
                   "contradictions, elapsed_seconds, stage_stats) VALUES (CURRENT_TIMESTAMP, 'running', '0', "
@@ -259,7 +266,7 @@ def test_write_transaction_commits_or_rolls_back(catalogue_url):
 
 @pytest.mark.postgres
 def test_postgres_write_transaction_holds_the_advisory_lock(pg_url):
-    engine = open_catalogue(resolve(pg_url))
+    engine = Catalogue.open(pg_url).engine
     try_lock = text("SELECT pg_try_advisory_xact_lock(:key)")
     with write_transaction(engine) as conn:
         with engine.connect() as other:
@@ -274,7 +281,7 @@ def test_postgres_write_transaction_holds_the_advisory_lock(pg_url):
 
 def test_unreachable_server_is_one_clear_line():
     with pytest.raises(UserError) as caught:
-        open_catalogue(resolve("postgresql://postgres@127.0.0.1:1/test"))
+        Catalogue.open("postgresql://postgres@127.0.0.1:1/test").engine
     assert str(caught.value) == ("cannot open database postgresql+psycopg://postgres@127.0.0.1:1/test: "
                                  "connection refused")
 
@@ -289,7 +296,7 @@ def test_unreachable_server_is_one_clear_line():
 def test_bad_databases_are_user_errors(tmp_path, url, message):
     (tmp_path / "plain.txt").write_text("not a database, but long enough to have a header " * 10)
     with pytest.raises(UserError) as caught:
-        open_catalogue(resolve(url.format(tmp=tmp_path)))
+        Catalogue.open(url.format(tmp=tmp_path)).engine
     assert str(caught.value).startswith(message.format(tmp=tmp_path))
 
 
@@ -328,7 +335,7 @@ def test_db_upgrade_from_0001(sqlite_url):
     with engine.begin() as conn:
         command.upgrade(alembic_config(sqlite_url, conn), "0001")
     engine.dispose()
-    path = resolve(sqlite_url).db_label
+    path = database_label(sqlite_url)
     result = CliRunner().invoke(app, ["db", "upgrade", "--db", sqlite_url])
     assert (result.exit_code, result.stdout) == (0, f"{path}: upgraded from 0001 to {HEAD_REVISION} (head)\n")
 
@@ -336,17 +343,16 @@ def test_db_upgrade_from_0001(sqlite_url):
 def test_reading_uses_sqlite3_only_on_a_current_sqlite_file(sqlite_url):
     from alembic import command
 
-    from catalogue.db import reading
-
     engine = make_engine(sqlite_url)
     with engine.begin() as conn:
         command.upgrade(alembic_config(sqlite_url, conn), "0001")
     engine.dispose()
-    settings = resolve(sqlite_url)
-    with reading(settings) as conn:  # an old schema: the full path, which migrates it first
+    catalogue = Catalogue(sqlite_url)  # not opened: nothing migrated yet
+    with catalogue.reading() as conn:  # an old schema: the full path, which migrates it first
         assert not isinstance(conn, sqlite3.Connection)
         assert current_revision(conn) == HEAD_REVISION
-    with reading(settings) as conn:  # now current: the plain sqlite3 connection, read-only
+    catalogue.close()
+    with Catalogue.open(sqlite_url, create=False).reading() as conn:  # now current: the plain sqlite3 connection, read-only
         assert isinstance(conn, sqlite3.Connection)
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
             conn.execute("DELETE FROM boards")
@@ -354,31 +360,28 @@ def test_reading_uses_sqlite3_only_on_a_current_sqlite_file(sqlite_url):
 
 @pytest.mark.postgres
 def test_reading_on_postgresql_is_sqlalchemy(pg_url):
-    from catalogue.db import reading
-
-    with reading(resolve(pg_url)) as conn:
+    with Catalogue.open(pg_url, create=False).reading() as conn:
         assert conn.dialect.name == "postgresql" and current_revision(conn) == HEAD_REVISION
 
 
 def test_reading_never_creates_a_catalogue(tmp_path):
-    from catalogue.db import reading
-
     path = tmp_path / "sub" / "typo.db"
     with pytest.raises(UserError, match=f"^no catalogue at {path}: `catalogue fill` makes one"):
-        with reading(resolve(str(path))):
+        with Catalogue.open(str(path), create=False).reading():
             pass
     assert not path.parent.exists()
 
 
 def test_db_current_only_looks(tmp_path):
     from typer.testing import CliRunner
+
     from catalogue.cli import app
 
     path = tmp_path / "c.db"
     result = CliRunner().invoke(app, ["db", "current", "--db", str(path)])
     assert (result.exit_code, result.stdout) == (0, f"{path}: empty (no schema)\n")
     assert not path.exists()  # looking must not create the file
-    open_catalogue(resolve(str(path))).dispose()
+    Catalogue.open(str(path)).engine.dispose()
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE alembic_version SET version_num = '0099'")
     # other commands refuse a newer schema; `db current` says which revision it is
@@ -388,6 +391,89 @@ def test_db_current_only_looks(tmp_path):
 
 
 def test_sqlite_uri_form_names_its_file(tmp_path):
-    settings = resolve(f"sqlite:///file:{tmp_path}/c.db?mode=ro&uri=true")
-    assert settings.sqlite_path == tmp_path / "c.db"
-    assert resolve(f"sqlite:///{tmp_path}/file:odd.db").sqlite_path == tmp_path / "file:odd.db"  # not a URI
+    assert sqlite_path(f"sqlite:///file:{tmp_path}/c.db?mode=ro&uri=true") == tmp_path / "c.db"
+    assert sqlite_path(f"sqlite:///{tmp_path}/file:odd.db") == tmp_path / "file:odd.db"  # not a URI
+
+
+# --- revision 0004: the board number is the primary key puzzles refer to ---------------------------------------
+
+def _links(conn) -> list[tuple[int, str, str]]:
+    """(puzzle id, its puzzle, the board found by following the foreign key to the referenced table's primary
+    key) for every puzzle: what datasette does when it draws a puzzle's board as a link."""
+    insp = inspect(conn)
+    (fk,) = insp.get_foreign_keys("puzzles")
+    target = insp.get_pk_constraint(fk["referred_table"])["constrained_columns"]
+    assert fk["referred_columns"] == target, "the foreign key must name the primary key"
+    rows = conn.execute(text(f"SELECT p.id, p.puzzle, p.{fk['constrained_columns'][0]} FROM puzzles p")).all()
+    return [(pid, puzzle, conn.execute(text(f"SELECT board FROM {fk['referred_table']} WHERE {target[0]} = :v"),
+                                       {"v": value}).scalar_one()) for pid, puzzle, value in rows]
+
+
+def test_upgrade_from_0003_keeps_every_row_and_links_puzzles_to_their_boards(catalogue_url):
+    """A catalogue filled at 0003 (ids deliberately not number + 1, as after deleted rows or two processes) is
+    migrated in place: every row kept, and every puzzle's foreign key lands on its own board."""
+    from alembic import command
+
+    from catalogue.store.queries import query_puzzles
+
+    engine = make_engine(database_url(catalogue_url))
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(catalogue_url, conn), "0003")
+    with engine.begin() as conn:
+        conn.execute(INSERT_RUN)
+        for number, board_id in ((0, 7), (1, 3), (2, 12)):
+            conn.execute(text("INSERT INTO boards (id, number, size, equivalence, key, board, method, seed, "
+                              "restarts, generate_seconds, run_id, created_at) VALUES (:id, :n, 9, 'd4', :k, :b, "
+                              "'wfc', 5, 0, 0.1, (SELECT max(id) FROM runs), CURRENT_TIMESTAMP)"),
+                         {"id": board_id, "n": number, "k": f"key{number}", "b": f"board{number}"})
+            conn.execute(text("INSERT INTO puzzles (board_number, puzzle, clues, symmetry, carve_seed, "
+                              "carve_checks, carve_seconds, attempts, nodes, guesses, backtracks, checks, max_depth, "
+                              "solve_seconds) VALUES (:n, :p, 24, 'none', 7, 81, 0.001, 1, 30, 2, 1, 90, 1, 0.1)"),
+                         {"n": number, "p": f"puzzle{number}"})
+        before = conn.execute(text("SELECT number, key, board FROM boards ORDER BY number")).all()
+    engine.dispose()
+    catalogue = Catalogue.open(catalogue_url)
+    with catalogue.engine.connect() as conn:
+        assert current_revision(conn) == HEAD_REVISION
+        assert conn.execute(text("SELECT number, key, board FROM boards ORDER BY number")).all() == before
+        assert "id" not in {c["name"] for c in inspect(conn).get_columns("boards")}
+        assert sorted((puzzle, board) for _, puzzle, board in _links(conn)) == [
+            (f"puzzle{n}", f"board{n}") for n in range(3)]
+        assert [r["number"] for r in query_puzzles(conn)] == [0, 1, 2]
+    assert len(catalogue.id) == 32  # the migration gave the catalogue its id
+    catalogue.close()
+    command.check(alembic_config(catalogue_url))  # models and migrations agree after the upgrade too
+
+
+def test_downgrade_from_0004_restores_the_surrogate_id(catalogue_url, fill_catalogue):
+    from catalogue.store.migrate import downgrade, upgrade
+
+    fill_catalogue(catalogue_url)
+    engine = make_engine(database_url(catalogue_url))
+    downgrade(engine, database_url(catalogue_url), "0003")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT min(id - number), max(id - number), count(*) FROM boards")).one() == (1, 1, 5)
+        assert not inspect(conn).has_table("catalogue")
+    upgrade(engine, database_url(catalogue_url))
+    with engine.connect() as conn:
+        links = _links(conn)
+    engine.dispose()
+    assert len(links) == 5
+    for _, puzzle, board in links:  # every clue of a puzzle stands in the board it links to
+        assert all(p in (".", b) for p, b in zip(puzzle, board))
+
+
+def test_a_filled_catalogue_links_every_puzzle_to_its_board(tmp_path):
+    """The datasette footgun, end to end: a real fill, then every puzzle's link resolves to the right board."""
+    from catalogue.pipeline.run import fill
+
+    catalogue = Catalogue.open(tmp_path / "c.db", tmp_path / "boards")
+    fill(catalogue, 30, batch=8, seed=4)
+    with catalogue.engine.connect() as conn:
+        links = _links(conn)
+        numbers = dict(conn.execute(text("SELECT id, board_number FROM puzzles")).all())
+    assert len(links) == 30
+    for pid, puzzle, board in links:
+        assert all(p in (".", b) for p, b in zip(puzzle, board)), f"puzzle {pid} links to a board it is not from"
+        assert catalogue.board(numbers[pid])["board"] == board
+    catalogue.close()

@@ -4,19 +4,18 @@ from __future__ import annotations
 import threading
 
 import pytest
+from conftest import pattern_board
 from sqlalchemy import insert, select, text
 
-from catalogue.config import resolve
-from catalogue.db import open_catalogue
-from catalogue.models import Board, Puzzle, Run
-from catalogue.pipeline import store
-from catalogue.pipeline.store import NumberingConflict, store_rows
-from conftest import pattern_board
+from catalogue.store import Catalogue
+from catalogue.store import insert as store
+from catalogue.store.insert import NumberingConflict, store_rows
+from catalogue.store.models import Board, Puzzle, Run
 
 
 @pytest.fixture
 def engine(catalogue_url):
-    engine = open_catalogue(resolve(catalogue_url))
+    engine = Catalogue.open(catalogue_url).engine
     yield engine
     engine.dispose()
 
@@ -106,13 +105,13 @@ def test_belt_rolls_back_and_retries_when_a_key_slips_in(engine, monkeypatch):
 
 def test_concurrent_writers_never_share_a_number_or_store_a_key_twice(catalogue_url):
     """Four threads, each with its own engine (own connections, like separate processes), overlapping keys."""
-    setup = open_catalogue(resolve(catalogue_url))
+    setup = Catalogue.open(catalogue_url).engine
     run = new_run(setup)
     results: list[list] = []
     errors: list = []
 
     def writer(offset: int):
-        engine = open_catalogue(resolve(catalogue_url))
+        engine = Catalogue.open(catalogue_url).engine
         try:
             for b in range(10):
                 keys = [f"k{(offset + b * 7 + j) % 120}" for j in range(12)]

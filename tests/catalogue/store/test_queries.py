@@ -6,14 +6,14 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from catalogue import repository
-from catalogue.config import resolve
-from catalogue.db import make_engine, open_catalogue, reading
-from catalogue.repository import LEVELS, ORDER_KEYS, get_board, query_puzzles, stats
-
+from catalogue.store.database import make_engine
 from conftest import fill_sample, sample_rows
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogue.store import Catalogue
+from catalogue.store import queries as repository
+from catalogue.store.queries import LEVELS, ORDER_KEYS, get_board, query_puzzles, stats
 
 
 @pytest.fixture(params=["sqlite3", "sqlalchemy-sqlite", "postgresql"])
@@ -31,7 +31,7 @@ def conn(request):
             yield c
         engine.dispose()
         return
-    with reading(resolve(url)) as c:
+    with Catalogue.open(url, create=False).reading() as c:
         assert isinstance(c, sqlite3.Connection) == (request.param == "sqlite3")
         yield c
 
@@ -150,8 +150,8 @@ def test_stats(conn):
 
 
 def test_stats_of_an_empty_catalogue(sqlite_url):
-    open_catalogue(resolve(sqlite_url)).dispose()
-    with reading(resolve(sqlite_url)) as c:
+    Catalogue.open(sqlite_url).engine.dispose()
+    with Catalogue.open(sqlite_url, create=False).reading() as c:
         s = stats(c)
     assert (s["boards"], s["puzzles"], s["duplicates"], s["by_size"], s["clues"], s["runs"]) == (0, 0, 0, [], [], [])
     assert s["metrics"]["nodes"] == {"min": None, "median": None, "max": None}
@@ -168,7 +168,7 @@ def test_levels_match_the_grader():
 def fast_conn(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('repo') / 'catalogue.db'}"
     fill_sample(url)
-    with reading(resolve(url)) as c:
+    with Catalogue.open(url, create=False).reading() as c:
         yield c
 
 

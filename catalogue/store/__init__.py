@@ -1,0 +1,17 @@
+"""Storage: the :class:`Catalogue` object and everything behind it.
+
+``catalogue.py``  the Catalogue: one owner for every read and write of one catalogue
+``database.py``   engines, SQLite settings, the write lock, the stdlib read path
+``migrate.py``    schema revisions and upgrades (the migrations travel in ``migrations/`` as package data)
+``models.py``     the tables
+``queries.py``    read-side SQL (query, one board, stats)
+``insert.py``     the batch insert that numbers boards
+``files.py``      the board files N.txt: writing, checking, repairing
+``folder.py``     whose board folder is whose: the marker file, the recorded and default folders
+``integrity.py``  the database invariants verify checks
+
+Importing this package imports neither SQLAlchemy nor the engine: the read commands must start fast.
+"""
+from .catalogue import Catalogue
+
+__all__ = ["Catalogue"]

@@ -1,0 +1,356 @@
+"""The Catalogue: one object that owns every read and write of one catalogue, its database and its board folder.
+
+Shaped like datasette's ``Database``: one object per catalogue; reads on any thread (each read takes its own
+connection: a plain ``sqlite3`` one on a SQLite file at head, SQLAlchemy otherwise); writes go through its write
+path only (:meth:`store_batch`, :meth:`write_board_files`, the run rows, the repairs), which holds the database
+write lock for each transaction and a thread lock around each call, so a second writer thread waits its turn
+instead of interleaving. In a fill the one writer actor makes those calls; commands, actors and the Python API
+receive a Catalogue instead of a SQLAlchemy engine or paths, and nothing outside ``catalogue/store`` opens a
+connection or writes a board file.
+
+::
+
+    with Catalogue.open("data/catalogue.db", create=False) as cat:
+        rows = cat.puzzles(level="hard", limit=10)
+        board = cat.board(0)
+"""
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
+
+from ..config import database_label, database_url, sqlite_path
+from ..errors import UserError
+from . import folder as folders
+from . import queries
+from .database import check_sqlite_file, describe_error, make_engine, sqlite_reader
+from .migrate import HEAD_REVISION, KNOWN_REVISIONS
+
+if TYPE_CHECKING:
+    import numpy as np
+    from sqlalchemy.engine import Engine
+
+    from .files import FileReport
+
+
+class Catalogue:
+    """One catalogue: ``url`` (its database), ``folder`` (its board files), ``id`` (what its folder's marker names).
+
+    Make one with :meth:`open`; close it (or use ``with``) to release its connections.
+    """
+
+    def __init__(self, url: str, out: Optional[str | Path] = None):
+        self.url = url
+        self.label = database_label(url)
+        self.database_file = sqlite_path(url)
+        self._out = Path(out).expanduser() if out is not None else None
+        self._engine: Optional[Engine] = None
+        self._info: Optional[dict[str, Any]] = None
+        self._write_lock = threading.RLock()
+
+    # -- opening ------------------------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, db: Optional[str] = None, out: Optional[str | Path] = None, *, create: bool = True,
+             migrate: bool = True) -> "Catalogue":
+        """The catalogue at ``db`` (a SQLite file path or a SQLAlchemy URL; None: ``./data/catalogue.db``).
+
+        ``out`` names the folder of board files for this session (default: the folder the catalogue recorded,
+        else one beside its database file). ``create=False`` refuses a SQLite file that does not exist instead
+        of making a new catalogue (what read commands want: a mistyped path must not leave an empty file behind).
+        ``migrate`` upgrades an older schema to head. The database is checked here; the folder only when it is
+        first used.
+        """
+        catalogue = cls(database_url(db), out)
+        path = catalogue.database_file
+        if path is not None and not path.exists():
+            if not create:
+                raise UserError(f"no catalogue at {path}: `catalogue fill` makes one, `catalogue db upgrade` an "
+                                f"empty one")
+            check_sqlite_file(path)
+            # a new catalogue can only own a folder no other catalogue has used: refuse before the file exists
+            # (the folder as it will be: a new catalogue has recorded none, and reading the row would create it)
+            folders.check_new(catalogue._out or folders.default_folder(path), catalogue._folder_name())
+        if path is None or migrate and not _at_head(path):
+            catalogue._connect(migrate=migrate)
+        return catalogue
+
+    def _connect(self, migrate: bool = True) -> Engine:
+        """The SQLAlchemy engine, made on first use and the schema checked (and upgraded if ``migrate``)."""
+        if self._engine is not None:
+            return self._engine
+        from sqlalchemy.exc import DBAPIError
+
+        from .migrate import current_revision, upgrade
+
+        engine = make_engine(self.url)
+        try:
+            with engine.connect() as conn:
+                revision = current_revision(conn)
+            if revision is not None and revision not in KNOWN_REVISIONS:
+                raise UserError(f"{self.label} has schema revision {revision}, which this version of catalogue "
+                                f"does not know: upgrade catalogue")
+            if migrate and revision != HEAD_REVISION:
+                upgrade(engine, self.url)
+        except DBAPIError as e:
+            engine.dispose()
+            raise UserError(f"cannot open database {self.label}: {describe_error(e)}") from None
+        except BaseException:
+            engine.dispose()
+            raise
+        self._engine = engine
+        return engine
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for the store's own modules and tests; commands use the methods)."""
+        return self._connect()
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def __enter__(self) -> "Catalogue":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Catalogue({self.label!r})"
+
+    # -- reads (any thread) -------------------------------------------------------------------------------------
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """A connection for read-only queries (``catalogue.store.queries`` runs the same SQL on either kind).
+
+        On a SQLite file at head it is a stdlib ``sqlite3.Connection`` inside one read transaction (starting
+        SQLAlchemy would cost more than `catalogue query` may take); otherwise a SQLAlchemy Connection.
+        """
+        import sqlite3
+
+        conn = sqlite_reader(self.database_file, HEAD_REVISION) if self.database_file is not None else None
+        if conn is not None:
+            try:
+                yield conn
+            except sqlite3.Error as e:
+                raise UserError(f"cannot read database {self.label}: {describe_error(e)}") from None
+            finally:
+                conn.close()
+            return
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            with self._connect().connect() as sa_conn:
+                yield sa_conn
+        except DBAPIError as e:
+            raise UserError(f"cannot read database {self.label}: {describe_error(e)}") from None
+
+    def puzzles(self, **filters) -> list[dict[str, Any]]:
+        """Puzzles with their board's number and solution (``queries.query_puzzles`` names the filters)."""
+        with self.reading() as conn:
+            return queries.query_puzzles(conn, **filters)
+
+    def board(self, number: int) -> Optional[dict[str, Any]]:
+        """Board ``number`` with its first puzzle; None if there is no such board."""
+        with self.reading() as conn:
+            return queries.get_board(conn, number)
+
+    def stats(self) -> dict[str, Any]:
+        with self.reading() as conn:
+            return queries.stats(conn)
+
+    def runs(self) -> list[dict[str, Any]]:
+        with self.reading() as conn:
+            return queries.runs(conn)
+
+    def revision(self) -> Optional[str]:
+        """The schema revision stored in the database (None: empty), without migrating anything."""
+        from sqlalchemy.exc import DBAPIError
+
+        from .migrate import current_revision
+
+        path = self.database_file
+        if path is not None and not path.exists():  # looking must not create the file
+            return None
+        engine = self._engine or make_engine(self.url)
+        try:
+            with engine.connect() as conn:
+                return current_revision(conn)
+        except DBAPIError as e:
+            raise UserError(f"cannot open database {self.label}: {describe_error(e)}") from None
+        finally:
+            if engine is not self._engine:
+                engine.dispose()
+
+    def known_keys(self, size: int, equivalence: str, keys: Sequence[str]) -> set[str]:
+        """Which of ``keys`` the catalogue already holds for this size and equivalence (the checkers' read)."""
+        from .insert import known_keys
+
+        with self._connect().connect() as conn:
+            return known_keys(conn, size, equivalence, keys)
+
+    def check_database(self, full: bool = False, sample: int = 1000):
+        """The database invariants ``verify`` reports (``integrity.DatabaseReport``)."""
+        from .integrity import check_database
+
+        return check_database(self._connect(), full=full, sample=sample)
+
+    # -- identity and the board folder --------------------------------------------------------------------------
+    def _row(self) -> dict[str, Any]:
+        if self._info is None:
+            from sqlalchemy import select
+
+            from .models import CatalogueInfo
+
+            with self._connect().connect() as conn:
+                row = conn.execute(select(CatalogueInfo.id, CatalogueInfo.board_folder)).first()
+            if row is None:
+                raise UserError(f"{self.label} has no catalogue row (its id): `catalogue db upgrade` did not "
+                                f"finish; run it again")
+            self._info = {"id": row.id, "board_folder": row.board_folder}
+        return self._info
+
+    @property
+    def id(self) -> str:
+        """The catalogue's id, made when it was created; its board folder's marker names it."""
+        return self._row()["id"]
+
+    @property
+    def recorded_folder(self) -> Optional[Path]:
+        """The folder the catalogue recorded (None until board files were first written)."""
+        text = self._row()["board_folder"]
+        return None if text is None else folders.from_recorded(text, self.database_file)
+
+    @property
+    def folder(self) -> Path:
+        """The board folder this session uses: ``out`` if given, else the recorded one, else the default."""
+        if self._out is not None:
+            return Path(self._out).absolute()
+        return self.recorded_folder or folders.default_folder(self.database_file)
+
+    def _folder_name(self) -> Optional[str]:
+        """How messages name the folder: by its option when the user gave it, else by its path."""
+        return f"--out {self._out}" if self._out is not None else None
+
+    def claim_folder(self) -> Path:
+        """Make :attr:`folder` this catalogue's before anything is written into it (``folder.claim``): one
+        UserError if it belongs to another catalogue. The first folder a catalogue uses is recorded as its own."""
+        from .files import expected_bytes
+
+        def holds_our_board(number: int, content: bytes) -> bool:
+            row = self.board_row(number)
+            return row is not None and expected_bytes(row["board"], row["size"]) == content
+
+        path = folders.claim(self.folder, self.id, self.label, holds_our_board, self._folder_name())
+        if self._row()["board_folder"] is None:
+            self._record_folder(path)
+        return path
+
+    def check_folder_owner(self) -> Path:
+        """:attr:`folder` for reading (verify without repair): refused if another catalogue's marker is there."""
+        path = self.folder
+        folders.check_usable(path, self._folder_name())
+        owner = folders.foreign_owner(path, self.id)
+        if owner is not None:
+            raise UserError(f"{path} holds the board files of another catalogue ({owner}), not those of "
+                            f"{self.label}")
+        return path
+
+    def board_row(self, number: int) -> Optional[dict[str, Any]]:
+        """``{"board": line, "size": n}`` of board ``number``, None if there is none."""
+        with self.reading() as conn:
+            rows = queries.fetch(conn, "SELECT board, size FROM boards WHERE number = :number",
+                                 {"number": int(number)})
+        return rows[0] if rows else None
+
+    # -- the write path -----------------------------------------------------------------------------------------
+    def _record_folder(self, path: Path) -> None:
+        from sqlalchemy import update
+
+        from .models import CatalogueInfo
+
+        text = folders.recorded_text(path, self.database_file)
+        with self._write_lock, self._connect().begin() as conn:
+            conn.execute(update(CatalogueInfo).where(CatalogueInfo.id == self.id).values(board_folder=text))
+        self._row()["board_folder"] = text
+
+    def upgrade(self, revision: str = "head") -> tuple[Optional[str], Optional[str]]:
+        """Migrate the schema to ``revision``; returns (before, after)."""
+        from .migrate import upgrade
+
+        with self._write_lock:
+            return upgrade(self._connect(migrate=False), self.url, revision)
+
+    def start_run(self, **values) -> int:
+        """Insert a ``running`` run row (its columns as keyword arguments); returns its id."""
+        from sqlalchemy import insert
+
+        from .models import Run, utcnow
+
+        if isinstance(values.get("parameters"), dict):
+            values["parameters"] = json.dumps(values["parameters"])
+        with self._write_lock, self._connect().begin() as conn:
+            return conn.execute(insert(Run).values(started_at=utcnow(), status="running", **values)
+                                .returning(Run.id)).scalar_one()
+
+    def finish_run(self, run_id: int, **values) -> None:
+        """Close a run row: its final status, counts and figures (``stage_stats`` may be a dict)."""
+        from sqlalchemy import update
+
+        from .models import Run, utcnow
+
+        if isinstance(values.get("stage_stats"), dict):
+            values["stage_stats"] = json.dumps(values["stage_stats"])
+        with self._write_lock, self._connect().begin() as conn:
+            conn.execute(update(Run).where(Run.id == run_id).values(finished_at=utcnow(), **values))
+
+    def store_batch(self, boards: Sequence[dict], puzzles: Sequence[dict], *, limit: Optional[int] = None,
+                    run_id: Optional[int] = None, files_through: Optional[int] = None) -> list[Optional[int]]:
+        """Insert new boards and their puzzles in one transaction under the write lock (``insert.store_rows``);
+        returns each row's number, None for a row not stored."""
+        from .insert import store_rows
+
+        with self._write_lock:
+            return store_rows(self._connect(), boards, puzzles, limit=limit, run_id=run_id,
+                              files_through=files_through)
+
+    def write_board_files(self, numbers: Sequence[int], boards: np.ndarray, box: int) -> None:
+        """Write ``N.txt`` for each stored board (after its commit) into the claimed folder."""
+        from .files import render, write_files
+
+        with self._write_lock:
+            write_files(self.folder, numbers, render(boards, box))
+
+    def recover(self) -> FileReport:
+        """What every command that writes runs first: rewrite the files a crash left missing or torn, and close
+        runs whose process died (``files.check_at_open``)."""
+        from .files import check_at_open
+
+        with self._write_lock:
+            return check_at_open(self._connect(), self.folder)
+
+    def check_files(self, full: bool = True) -> FileReport:
+        """Every board's file against its row, and the folder listed for strays (``files.check_files``)."""
+        from .files import check_files
+
+        return check_files(self._connect(), self.folder, full=full)
+
+    def repair(self, report: FileReport) -> int:
+        """Rewrite every missing or torn file of ``report`` from its row; returns how many."""
+        from .files import repair
+
+        with self._write_lock:
+            return repair(self._connect(), self.folder, report)
+
+
+def _at_head(path: Path) -> bool:
+    """Whether a SQLite catalogue file is at the schema head (read with the stdlib: no SQLAlchemy import)."""
+    conn = sqlite_reader(path, HEAD_REVISION)
+    if conn is None:
+        return False
+    conn.close()
+    return True

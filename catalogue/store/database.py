@@ -1,0 +1,157 @@
+"""Connections to a catalogue's database: engines, SQLite settings, the write lock, the fast read path.
+
+- SQLite: every connection gets WAL (readers never block the writer), a 30 s busy timeout (a second process
+  waits for the lock instead of failing at once), foreign keys ON and synchronous=NORMAL (in WAL mode a
+  committed transaction survives a killed process; only a power cut can lose the last commits). pysqlite's own
+  transaction handling is switched off so that we emit BEGIN ourselves: that is what makes ``BEGIN IMMEDIATE``
+  possible (SQLAlchemy's documented pysqlite recipe).
+- ``write_transaction(engine)`` is the database write lock. On SQLite it is ``BEGIN IMMEDIATE``: the write lock
+  is taken at BEGIN, so two writers never both read ``max(number)`` and then collide. On PostgreSQL it is a
+  transaction-scoped advisory lock on a constant key, which serialises board numbering across processes.
+- ``sqlite_reader(path, revision)`` is the read commands' connection on a SQLite file already at the schema
+  head: a plain stdlib ``sqlite3`` connection, because importing SQLAlchemy alone takes longer than the 200 ms
+  a query may take. For the same reason this module imports SQLAlchemy inside the functions that need it.
+
+Only :class:`catalogue.store.Catalogue` calls these; nothing else in the program opens a connection.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Optional
+
+from ..config import hide_password, sqlite_path
+from ..errors import UserError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection, Engine
+
+# SQLAlchemy is imported inside the functions that use it: importing it costs ~200 ms, more than the whole
+# budget of `catalogue query` (bench/bench_query.py), and `reading()` on SQLite does not need it.
+
+#: PostgreSQL advisory lock key for writes and migrations: any constant works, as long as every process uses it
+WRITE_LOCK_KEY = 0x0CA7A106
+BUSY_TIMEOUT_MS = 30_000
+PG_CONNECT_TIMEOUT_S = 10
+
+
+def _sqlite_on_connect(dbapi_connection, _record) -> None:
+    # None = autocommit at the driver level: pysqlite stops issuing its own BEGINs, ours (below) take over.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        # busy_timeout first: switching to WAL needs a lock another process may briefly hold.
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+    finally:
+        cursor.close()
+
+
+def _sqlite_on_begin(conn: Connection) -> None:
+    mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+    conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` with this project's connection settings (no schema check; see open_catalogue)."""
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        if url.startswith("sqlite"):
+            _make_sqlite_parent(url)
+            engine = create_engine(url)
+            event.listen(engine, "connect", _sqlite_on_connect)
+            event.listen(engine, "begin", _sqlite_on_begin)
+            return engine
+        connect_args = {}
+        if url.startswith("postgresql") and "connect_timeout" not in url:
+            connect_args["connect_timeout"] = PG_CONNECT_TIMEOUT_S  # an unreachable host fails, never hangs
+        return create_engine(url, connect_args=connect_args)
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as e:
+        raise UserError(f"cannot open database {hide_password(url)}: not a usable database URL ({e})") from None
+
+
+def check_sqlite_file(path: Path) -> None:
+    """One clear UserError when ``path`` cannot be a SQLite database file (sqlite3 would only say "unable to
+    open database file"); nothing is created."""
+    if path.is_dir():
+        raise UserError(f"cannot open database {path}: is a folder, not a database file")
+    blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise UserError(f"cannot open database {path}: {blocker} is a file, not a folder")
+
+
+def _make_sqlite_parent(url: str) -> None:
+    path = sqlite_path(url)
+    if path is None:
+        return
+    check_sqlite_file(path)
+    if path.parent.exists():
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"cannot open database {path}: cannot create folder {path.parent} ({e.strerror})") \
+            from None
+
+
+def describe_error(exc: BaseException) -> str:
+    """The useful part of a driver's error, lower-case, one line: 'connection refused', 'file is not a database'."""
+    original = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(original).strip().splitlines() if line.strip()]
+    message = lines[0] if lines else type(original).__name__
+    # psycopg: 'connection failed: connection to server at "127.0.0.1", port 5433 failed: Connection refused'
+    message = re.split(r"\bfailed: ", message)[-1]
+    message = re.sub(r"^(FATAL|ERROR):\s*", "", message)
+    return message[:1].lower() + message[1:]
+
+
+@contextmanager
+def write_transaction(bind: Engine | Connection) -> Iterator[Connection]:
+    """A transaction that holds the catalogue's write lock from its first statement until commit.
+
+    Use it for every batch that assigns board numbers: ``with write_transaction(engine) as conn: ...``.
+    It commits when the block ends and rolls back if the block raises. ``Session(bind=conn)`` works inside it.
+    ``bind`` is an engine (a connection is taken for the block) or a connection with no transaction open.
+    """
+    from sqlalchemy import text
+    from sqlalchemy.engine import Connection
+
+    with (nullcontext(bind) if isinstance(bind, Connection) else bind.connect()) as conn:
+        dialect = conn.dialect.name
+        if dialect == "sqlite":
+            conn.execution_options(sqlite_begin="IMMEDIATE")
+        with conn.begin():
+            if dialect == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
+            yield conn
+
+
+def sqlite_reader(path: Path, head: str) -> Optional[sqlite3.Connection]:
+    """A plain read-only sqlite3 connection on an existing SQLite catalogue at revision ``head``; None when the
+    full path is needed (no such file, not a catalogue at head: the caller goes through SQLAlchemy, which
+    migrates or explains what is wrong)."""
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA query_only = ON")  # readers never write, whatever a bug upstream might try
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.Error:
+        row = None
+    if row is None or row[0] != head:
+        conn.close()
+        return None
+    # one read transaction for the whole command: stats' counts and histograms come from one snapshot even
+    # while a fill is committing batches
+    conn.execute("BEGIN")
+    return conn

@@ -1,1 +1,0 @@
-"""Alembic migrations of the catalogue schema (``catalogue/models.py``); run by ``catalogue.db.open_catalogue``."""
