@@ -16,6 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from engine import cache  # noqa: E402
+
+cache.enable()  # before any benchmark imports a kernel module: the warm cache is shared with the CLI and tests
+
 
 def timed(fn, repeats: int) -> tuple[float, float]:
     """Median wall and CPU seconds (the whole process: every thread) of ``fn()`` over ``repeats`` runs, after one

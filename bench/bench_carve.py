@@ -25,9 +25,9 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _common import random_boards, timed  # noqa: E402
 from engine.carve import SYMMETRIES, carve_many, warm  # noqa: E402
 from engine.solvers import fast  # noqa: E402
-from _common import random_boards, timed  # noqa: E402
 
 
 

@@ -24,6 +24,7 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import _common  # noqa: E402,F401  (first: it enables the kernel cache before kernels load)
 from engine.generators import backtrack, derive_seeds, pattern, wfc  # noqa: E402
 
 MODULES = {"wfc": wfc, "backtrack": backtrack, "pattern": pattern}

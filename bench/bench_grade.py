@@ -24,6 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _common  # noqa: E402,F401  (first: it enables the kernel cache before kernels load)
 from engine.carve import carve_many  # noqa: E402
 from engine.generators import generate_many  # noqa: E402
 from engine.grade import LEVELS, TECHNIQUES, grade, grade_many  # noqa: E402

@@ -21,7 +21,8 @@ import time
 import numpy as np
 from tabulate import tabulate
 
-from engine.canonical import canonical_keys, warm
+import _common  # noqa: E402,F401  (first: it enables the kernel cache before kernels load)
+from engine.keys import canonical_keys, warm
 from engine.generators import generate_many
 
 BATCH = 256

@@ -29,10 +29,10 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _common import random_boards, timed  # noqa: E402
 from engine.carve import carve_many  # noqa: E402
 from engine.formats import to_line  # noqa: E402
 from engine.solvers import fast  # noqa: E402
-from _common import random_boards, timed  # noqa: E402
 
 
 
@@ -94,7 +94,7 @@ def thread_scaling(puzzles: np.ndarray, repeats: int) -> tuple[float, float, flo
 def cli_start(puzzle: np.ndarray, repeats: int) -> tuple[float, float]:
     """Wall seconds of ``catalogue solve FILE`` in a fresh process: cold (kernels compiled) and warm (cached).
 
-    Cold runs with ``NUMBA_CACHE_DIR`` pointing at a new empty folder (engine/_jit.py keeps the numba cache under
+    Cold runs with ``NUMBA_CACHE_DIR`` pointing at a new empty folder (engine/cache.py keeps the numba cache under
     it, keyed on the engine's source), so nothing is cached; warm runs reuse what the cold run wrote. Clearing the
     shared cache instead would slow down everyone else using it.
     """

@@ -1,8 +1,9 @@
 """The option choices and the grid-reading step that several commands share.
 
-The enums spell their values out instead of building them from the engine's registries, so that ``query`` and
-``export`` can use them without importing the engine (numba costs ~0.3 s at start-up); ``tests/test_choices.py``
-checks that every enum matches the registry it mirrors.
+Every choice is built from :mod:`engine.vocabulary` (plain data: no numpy, no numba), so ``query`` and ``export``
+can use them without importing the compiled engine (numba costs ~0.3 s at start-up), and a name added there is
+a choice here with no further edit. Grid sizes are given as ``--size N`` (N = 4, 9, 16, 25: the glossary's n)
+everywhere; commands turn them into box sizes with :func:`engine.geometry.box_for_size`.
 """
 from __future__ import annotations
 
@@ -11,72 +12,51 @@ from typing import Annotated, Optional
 
 import typer
 
-from .errors import UserError
+from engine import vocabulary
+
+from .errors import UsageError, UserError
 from .io import read_text
 
 
-class Method(str, enum.Enum):
-    """Board generators (engine.generators.GENERATORS)."""
-    wfc = "wfc"
-    backtrack = "backtrack"
-    pattern = "pattern"
+def _choices(name: str, names: tuple[str, ...], doc: str, *extra: str) -> type[enum.Enum]:
+    """A ``str`` enum whose members are ``names`` (value = name), as typer wants for a choice option."""
+    choice = enum.Enum(name, {n: n for n in (*extra, *names)}, type=str, module=__name__)
+    choice.__doc__ = doc
+    return choice
 
 
-class Equivalence(str, enum.Enum):
-    """When two grids count as the same (engine.canonical.EQUIVALENCES)."""
-    d4 = "d4"
-    full = "full"
-    none = "none"
+Method = _choices("Method", vocabulary.METHODS, "Board generators (engine.generators.GENERATORS).")
+Equivalence = _choices("Equivalence", vocabulary.EQUIVALENCES, "When two grids count as the same (engine.keys).")
+Symmetry = _choices("Symmetry", vocabulary.SYMMETRIES, "Symmetries of a carved puzzle's clue pattern (engine.carve).")
+Level = _choices("Level", vocabulary.LEVELS, "Grading levels, easiest first (engine.grade).")
+SolverName = _choices("SolverName", vocabulary.SOLVERS, "Solvers (engine.solvers.SOLVERS).")
+InputFormat = _choices("InputFormat", vocabulary.FORMATS,
+                       "Input formats (engine.formats.FORMATS); auto recognises the format from the text.", "auto")
 
 
-class Symmetry(str, enum.Enum):
-    """Symmetries of a carved puzzle's clue pattern (engine.carve.SYMMETRIES)."""
-    none = "none"
-    rot180 = "rot180"
-    rot90 = "rot90"
-    mirror = "mirror"
-    diagonal = "diagonal"
-
-
-class Level(str, enum.Enum):
-    """Grading levels (engine.grade.LEVELS)."""
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-    expert = "expert"
-    extreme = "extreme"
-
-
-class SolverName(str, enum.Enum):
-    """Solvers (engine.solvers.SOLVERS)."""
-    fast = "fast"
-    mrv = "mrv"
-    stack = "stack"
-    backtrack = "backtrack"
-
-
-class InputFormat(str, enum.Enum):
-    """Input formats (engine.formats.FORMATS); auto recognises the format from the text."""
-    auto = "auto"
-    line = "line"
-    block = "block"
-    rcv = "rcv"
-    pretty = "pretty"
-    json = "json"
-    txt = "txt"
+def check_size(value: Optional[int]) -> Optional[int]:
+    """Callback of every ``--size`` option: one of the grid sizes, else a one-line usage error (exit 2)."""
+    if value is not None and value not in vocabulary.SIZES:
+        raise UsageError(f"--size must be one of {', '.join(map(str, vocabulary.SIZES))} (rows of the grid), "
+                         f"not {value}")
+    return value
 
 
 InputFormatOption = Annotated[InputFormat, typer.Option(
     "--input-format", "-f", case_sensitive=False, help="Format of the input; auto recognises it from the text.")]
-BoxOption = Annotated[Optional[int], typer.Option(
-    min=2, max=5, show_default=False,
-    help="Box size (2-5: grids 4x4..25x25) when the input cannot tell, e.g. sparse row-column-value files.")]
+SizeOption = Annotated[Optional[int], typer.Option(
+    "--size", metavar="N", callback=check_size, show_default=False,
+    help="Grid size (4, 9, 16 or 25 rows) when the input cannot tell, e.g. sparse row-column-value files.")]
 
 
-def read_entries(path: str, input_format: InputFormat, box: Optional[int] = None, what: str = "grid") -> list:
+def read_entries(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid") -> list:
     """Every entry of a file (or ``-``) in file order: a ``Parsed`` grid, or a ``FormatError`` for an entry that
-    could not be read (the caller reports it and goes on). No entry at all is one clear error."""
+    could not be read (the caller reports it and goes on). No entry at all is one clear error. ``size`` (rows)
+    is for inputs that cannot tell it."""
     from engine.formats import FormatError, read_grids
+    from engine.geometry import box_for_size
+
+    box = None if size is None else box_for_size(size)
 
     text, source = read_text(path)
     fmt = None if input_format is InputFormat.auto else input_format.value

@@ -87,4 +87,9 @@ def _root(
 
 
 def main() -> None:
+    # Before any command module imports a kernel: numba fixes a kernel's cache folder when it is defined. Cheap
+    # (hashes the engine's source, sets NUMBA_CACHE_DIR); numba itself is not imported here.
+    from engine import cache
+
+    cache.enable()
     app()

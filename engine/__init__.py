@@ -9,19 +9,20 @@ Usable as a library on its own; no I/O beyond what you pass in. The public API::
     key = key_text(board.cells, box=3, equivalence="d4")      # the catalogue's UNIQUE key
     print(grade(puzzle.puzzle, box=3).level)
 
-Names are loaded on first use (PEP 562), so ``import engine`` stays cheap for callers that only need the grid
-model and formats, and numba is imported only when a compiled part is asked for.
+Every name is loaded on first use (PEP 562): ``import engine`` imports nothing else (no numpy, no numba, no I/O),
+so ``engine.vocabulary`` and the CLI's help read names without paying for the grid model; numba is imported only
+when a compiled part is asked for. Compiled kernels cache to disk only after :func:`engine.cache.enable`.
 """
 from __future__ import annotations
 
 from importlib import import_module
 
-from .geometry import BOX_SIZES, geometry
-from .grid import Conflict, Grid, LockedCellError
-
 _LAZY = {
+    # the grid model
+    "BOX_SIZES": "engine.vocabulary", "SIZES": "engine.vocabulary",
+    "Grid": "engine.grid", "Conflict": "engine.grid", "LockedCellError": "engine.grid",
     # formats
-    "FORMATS": "engine.formats", "FormatError": "engine.formats", "parse": "engine.formats",
+    "FORMATS": "engine.vocabulary", "FormatError": "engine.formats", "parse": "engine.formats",
     "read_grids": "engine.formats", "write": "engine.formats", "to_line": "engine.formats",
     "from_line": "engine.formats",
     # solvers
@@ -31,17 +32,17 @@ _LAZY = {
     "GENERATORS": "engine.generators", "generate": "engine.generators", "generate_many": "engine.generators",
     "GeneratedBoard": "engine.generators",
     # canonical keys
-    "EQUIVALENCES": "engine.canonical", "canonical_key": "engine.canonical", "canonical_keys": "engine.canonical",
-    "key_text": "engine.canonical", "same_class": "engine.canonical",
+    "EQUIVALENCES": "engine.vocabulary", "canonical_key": "engine.keys", "canonical_keys": "engine.keys",
+    "key_text": "engine.keys", "same_class": "engine.keys",
     # carving
-    "SYMMETRIES": "engine.carve", "carve": "engine.carve", "carve_many": "engine.carve",
+    "SYMMETRIES": "engine.vocabulary", "carve": "engine.carve", "carve_many": "engine.carve",
     "CarveResult": "engine.carve",
     # grading
-    "grade": "engine.grade", "grade_many": "engine.grade", "LEVELS": "engine.grade", "TECHNIQUES": "engine.grade",
-    "Grade": "engine.grade",
+    "grade": "engine.grade", "grade_many": "engine.grade", "Grade": "engine.grade",
+    "LEVELS": "engine.vocabulary", "TECHNIQUES": "engine.vocabulary",
 }
 
-__all__ = ["BOX_SIZES", "geometry", "Conflict", "Grid", "LockedCellError", *_LAZY]
+__all__ = list(_LAZY)
 
 
 def __getattr__(name: str):

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-BOX_SIZES = (2, 3, 4, 5)
+from .vocabulary import BOX_SIZES
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,7 +26,9 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .geometry import Geometry, box_for_ncells, geometry
+from .geometry import Geometry, geometry
+from .inputs import check_cells
+from .vocabulary import SYMBOLS
 
 DIGIT_DTYPE = np.int8
 
@@ -63,18 +65,9 @@ class Grid:
 
     def __init__(self, cells: Iterable[int] | np.ndarray, box: int | None = None,
                  givens: np.ndarray | None = None):
-        raw = np.asarray(cells)
-        # Only integer input: casting floats or strings to int64 would silently truncate 1.5 to 1 or parse "7".
-        if raw.dtype.kind not in "iu" and raw.size:
-            raise TypeError(f"cells must be integers (0 = blank), got {raw.dtype}")
-        arr = raw.astype(np.int64).reshape(-1)
-        self.box = box_for_ncells(arr.size) if box is None else box
+        # Only integer input (engine.inputs): casting floats or strings would silently truncate 1.5 to 1 or parse "7".
+        self.cells, self.box = check_cells(cells, box)
         geo = geometry(self.box)
-        if arr.size != geo.ncells:
-            raise ValueError(f"a {geo.size}x{geo.size} grid has {geo.ncells} cells, got {arr.size}")
-        if arr.size and (arr.min() < 0 or arr.max() > geo.size):
-            raise ValueError(f"digits of a {geo.size}x{geo.size} grid are 0..{geo.size}")
-        self.cells = arr.astype(DIGIT_DTYPE)
         self.givens = (np.zeros(geo.ncells, dtype=bool) if givens is None
                        else np.array(givens, dtype=bool).reshape(geo.ncells))
 
@@ -204,5 +197,4 @@ class Grid:
         return hash((self.box, self.cells.tobytes()))
 
     def __repr__(self) -> str:
-        from .formats import SYMBOLS
         return f"Grid({''.join(SYMBOLS[int(v)] for v in self.cells)!r}, box={self.box})"

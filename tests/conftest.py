@@ -11,6 +11,12 @@ import uuid
 
 import pytest
 
+from engine import cache
+
+# Before any test module imports a kernel (numba fixes a kernel's cache folder when it is defined); the CLI
+# subprocesses the tests start inherit NUMBA_CACHE_DIR and share the same warm cache.
+cache.enable()
+
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 

@@ -17,17 +17,19 @@ Output rules (data on stdout, messages on stderr):
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import numpy as np
 import typer
 from tabulate import tabulate
 
-from engine.carve import CarveResult, carve_many, warm
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 
-from ..choices import BoxOption, InputFormat, InputFormatOption, Symmetry, read_entries
+from ..choices import InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
 from ..errors import UsageError, UserError, background_map, report
+
+if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
+    from engine.carve import CarveResult
 
 
 class OutputFormat(str, enum.Enum):
@@ -68,6 +70,8 @@ def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool) -
 
 def carve_entries(boards: list[Parsed], seed: int, options: dict) -> dict[int, tuple[int, CarveResult]]:
     """Carve the boards, one kernel call per box size; entry index -> (seed, result)."""
+    from engine.carve import carve_many
+
     out: dict[int, tuple[int, CarveResult]] = {}
     for box in sorted({p.grid.box for p in boards}):
         group = [p for p in boards if p.grid.box == box]
@@ -106,7 +110,7 @@ def register(app: typer.Typer) -> None:
                                                                  "the fast solver's metrics (stderr with "
                                                                  "line output).")] = False,
         input_format: InputFormatOption = InputFormat.auto,
-        box: BoxOption = None,
+        size: SizeOption = None,
     ) -> None:
         """Carve each complete board of a file into a unique puzzle, minimal unless --clues is given: clues are
         removed in a random order (from --seed) while the puzzle keeps exactly one solution. Exit 1 when any
@@ -114,7 +118,7 @@ def register(app: typer.Typer) -> None:
         if clues is not None and target_clues is not None:
             raise UsageError("--clues (stop at exactly K) and --target-clues (fewest over attempts) do not go "
                              "together")
-        entries = read_entries(path, input_format, box, what="board")
+        entries = read_entries(path, input_format, size, what="board")
         grids = [e for e in entries if not isinstance(e, FormatError)]
         if not grids:
             more = f" (and {len(entries) - 1} more unreadable)" if len(entries) > 1 else ""
@@ -122,6 +126,8 @@ def register(app: typer.Typer) -> None:
         problems = {p.index: board_problem(p, clues, target_clues) for p in grids}
         boards = [p for p in grids if problems[p.index] is None]
         if metrics:  # load the compiled kernels first, so the first board's time is its carve, not the cache load
+            from engine.carve import warm
+
             warm()
         options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
                        node_limit=node_limit)

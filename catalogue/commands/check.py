@@ -8,7 +8,7 @@ import typer
 from engine.formats import FormatError, Parsed
 from engine.grid import Grid
 
-from ..choices import BoxOption, InputFormat, InputFormatOption, read_entries
+from ..choices import InputFormat, InputFormatOption, SizeOption, read_entries
 from ..errors import report
 
 
@@ -37,12 +37,12 @@ def register(app: typer.Typer) -> None:
     def check(
         path: Annotated[str, typer.Argument(help="File of grids to check, or - for stdin.", show_default=False)],
         input_format: InputFormatOption = InputFormat.auto,
-        box: BoxOption = None,
+        size: SizeOption = None,
     ) -> None:
         """Check every grid in a file: list each invalid cell with its reason (row, column and/or box conflict)
         and say whether the grid is a board or a puzzle with K clues. Exit 0 if every grid is valid, 1 if any is
         invalid or cannot be read (read errors go to stderr as file:line:column: message)."""
-        entries = read_entries(path, input_format, box)
+        entries = read_entries(path, input_format, size)
         valid = invalid = unreadable = 0
         for entry in entries:
             if isinstance(entry, FormatError):

@@ -15,7 +15,7 @@ from engine.explore import DEFAULT_NODE_LIMIT, Exploration, explore, plot_svg
 from engine.geometry import box_for_size
 from engine.solvers import SOLVERS
 
-from ..choices import SolverName
+from ..choices import SolverName, check_size
 from ..errors import UsageError, report
 from ..io import check_output_path, write_atomic
 
@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
             help="Solver to time; repeat to compare several on the same grids [default: stack].")] = None,
         node_limit: Annotated[int, typer.Option(min=1, help="Give up on a grid after this many nodes "
                                                             "(a timeout).")] = DEFAULT_NODE_LIMIT,
-        size: Annotated[int, typer.Option(help="Grid size: 4, 9, 16 or 25.")] = 9,
+        size: Annotated[int, typer.Option(callback=check_size, help="Grid size: 4, 9, 16 or 25.")] = 9,
         seed: Annotated[int, typer.Option(min=0, help="Seed of the random grids: the same seed gives the same "
                                                       "grids and node counts.")] = 0,
         plot: Annotated[Optional[str], typer.Option(show_default=False, metavar="FILE.svg",

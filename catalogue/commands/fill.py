@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..choices import Equivalence, Level, Method, Symmetry
+from ..choices import Equivalence, Level, Method, Symmetry, check_size
 from ..config import (DEFAULT_QUEUE_SIZE, CheckersOption, DbOption, GeneratorsOption, OutOption,
                       QueueSizeOption, default_workers)
 from ..errors import EXIT_INTERRUPTED, UserError, report
@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
     @app.command("fill")
     def fill(
         count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many NEW unique boards to add.")],
-        size: Annotated[int, typer.Option(help="Grid size n (4, 9, 16, 25).")] = 9,
+        size: Annotated[int, typer.Option(callback=check_size, help="Grid size n (4, 9, 16, 25).")] = 9,
         method: Annotated[Method, typer.Option(help="Board generator.")] = Method.wfc,
         equivalence: Annotated[Equivalence, typer.Option(
             help="When two boards are the same: d4 (rotations and flips), full (every validity-preserving "

@@ -26,7 +26,7 @@ from engine.generators import GenerationError, derive_seeds, get_generator
 from engine.geometry import box_for_size
 from engine.grid import Grid
 
-from ..choices import Method
+from ..choices import Method, check_size
 from ..errors import UsageError, UserError, report
 
 SHOWN = 3  # contradictions reported one by one per board; the rest are counted in one line
@@ -41,14 +41,6 @@ class Format(str, enum.Enum):
     pretty = "pretty"
     txt = "txt"
     json = "json"
-
-
-def _size(value: int) -> int:
-    try:
-        box_for_size(value)
-    except ValueError:
-        raise typer.BadParameter("a grid has 4, 9, 16 or 25 rows") from None
-    return value
 
 
 def _seeds(seed: int, count: Optional[int]) -> Iterator[int]:
@@ -153,7 +145,7 @@ def _show(number: int, board, fmt: str, with_count: bool) -> str:
 def register(app: typer.Typer) -> None:
     @app.command()
     def generate(
-        size: Annotated[int, typer.Option(callback=_size, help="Rows of the grid: 4, 9, 16 or 25.")] = 9,
+        size: Annotated[int, typer.Option(callback=check_size, help="Rows of the grid: 4, 9, 16 or 25.")] = 9,
         method: Annotated[Method, typer.Option(help="wfc (seed 000), backtrack (seeds 002/004) or pattern "
                                                     "(seed 003).")] = Method.wfc,
         count: Annotated[Optional[int], typer.Option(min=1, help="Boards to print [default: 1; "

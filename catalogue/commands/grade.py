@@ -3,15 +3,17 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from engine.formats import FormatError, Parsed, conflict_errors
-from engine.grade import Contradiction, Grade, grade
 
-from ..choices import BoxOption, InputFormat, InputFormatOption, read_entries
+from ..choices import InputFormat, InputFormatOption, SizeOption, read_entries
 from ..errors import background_map, report
+
+if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
+    from engine.grade import Grade
 
 
 class OutputFormat(str, enum.Enum):
@@ -53,6 +55,8 @@ def grade_entry(entry: Parsed, steps: bool) -> Grade | str:
     Runs in a worker thread (see the command), so it returns its message rather than printing it: the caller
     prints in file order.
     """
+    from engine.grade import Contradiction, grade
+
     clashes = conflict_errors(entry)
     if clashes:
         return f"{entry.source}:{entry.line}: conflicting givens: {clashes[0].message}"
@@ -73,7 +77,7 @@ def register(app: typer.Typer) -> None:
             "--format", help="table (one row per puzzle), json (an array of objects) or line "
                              "('level score hardest' per puzzle).")] = OutputFormat.table,
         input_format: InputFormatOption = InputFormat.auto,
-        box: BoxOption = None,
+        size: SizeOption = None,
     ) -> None:
         """Grade every puzzle in PATH the way a person would solve it.
 
@@ -87,7 +91,7 @@ def register(app: typer.Typer) -> None:
         graded: list[tuple[Parsed, Grade]] = []
         failed = False
         # file order, so stderr lines for bad grids come between the grades of their neighbours
-        entries = read_entries(path, input_format, box, what="puzzle")
+        entries = read_entries(path, input_format, size, what="puzzle")
 
         def graded_one(entry):
             return entry if isinstance(entry, FormatError) else grade_entry(entry, steps)

@@ -5,10 +5,9 @@ from typing import Annotated
 
 import typer
 
-from engine.canonical import KeySearchError, key_text
 from engine.formats import FormatError, conflict_errors
 
-from ..choices import BoxOption, Equivalence, InputFormat, InputFormatOption, read_entries
+from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, read_entries
 from ..errors import background_map, report
 
 
@@ -23,16 +22,18 @@ def register(app: typer.Typer) -> None:
             help="d4: rotations and mirror images are the same grid; full: also band, stack, row and column "
                  "moves and relabelled digits; none: only the grid itself.")] = Equivalence.d4,
         input_format: InputFormatOption = InputFormat.auto,
-        box: BoxOption = None,
+        size: SizeOption = None,
     ) -> None:
         """Print the canonical key of every grid in PATH, one per line, in line format.
 
         Grids that are the same under the equivalence get the same key (the smallest of their images; see
-        engine.canonical). A grid that cannot be read or keyed gets one line on stderr naming file:line; the
+        engine.keys). A grid that cannot be read or keyed gets one line on stderr naming file:line; the
         others are still keyed, and the exit code is then 1.
         """
+        from engine.keys import KeySearchError, key_text  # numba: loaded when the command runs, not for --help
+
         failed = 0
-        entries = read_entries(path, input_format, box)
+        entries = read_entries(path, input_format, size)
 
         def keyed(entry):  # in a worker thread, so Ctrl-C stops a long key search at once (see background_map)
             if isinstance(entry, FormatError):

@@ -29,7 +29,7 @@ from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
-from ..choices import BoxOption, InputFormat, InputFormatOption, SolverName, read_entries
+from ..choices import InputFormat, InputFormatOption, SizeOption, SolverName, read_entries
 from ..errors import UsageError, UserError, background_map, report
 from ..watch import watch
 
@@ -137,7 +137,7 @@ def register(app: typer.Typer) -> None:
         output_format: Annotated[Optional[OutputFormat], typer.Option(
             "--format", show_default=False, help="How to print solutions [default: line].")] = None,
         input_format: InputFormatOption = InputFormat.auto,
-        box: BoxOption = None,
+        size: SizeOption = None,
         watch_it: Annotated[bool, typer.Option("--watch", help="Show the solver placing and taking back digits "
                                                                "(a live board on a terminal, a grid per "
                                                                "completed band otherwise).")] = False,
@@ -152,7 +152,7 @@ def register(app: typer.Typer) -> None:
         if limit is not None and not count:
             raise UsageError("--limit goes with --count (solving stops at the first solution)")
         fmt = output_format or OutputFormat.line
-        entries = read_entries(path, input_format, box, what="puzzle")
+        entries = read_entries(path, input_format, size, what="puzzle")
         grids = [e for e in entries if not isinstance(e, FormatError)]
         errors = [e for e in entries if isinstance(e, FormatError)]
         if not grids:

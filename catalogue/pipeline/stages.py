@@ -67,9 +67,7 @@ class Kernels:
         self.generate_array = get_generator(method).generate_array
 
     def validate(self, plan: "Plan") -> None:
-        from engine.canonical import EQUIVALENCES
-        from engine.carve import SYMMETRIES
-        from engine.grade import LEVELS
+        from engine.vocabulary import EQUIVALENCES, LEVELS, SYMMETRIES
 
         from ..errors import UsageError
         for option, value, choices in (("--equivalence", plan.equivalence, EQUIVALENCES),
@@ -84,7 +82,7 @@ class Kernels:
     @staticmethod
     def key_texts(boards, box, equivalence) -> list[str]:
         """The stored key of each board: the line text of its canonical representative (one kernel call)."""
-        from engine.canonical import key_texts
+        from engine.keys import key_texts
         return key_texts(boards, box, equivalence)
 
     @staticmethod
@@ -99,7 +97,7 @@ class Kernels:
 
     @staticmethod
     def level_rank(level: str) -> int:
-        from engine.grade import LEVELS
+        from engine.vocabulary import LEVELS
         return LEVELS.index(level)
 
     def warm(self, plan: "Plan") -> None:

@@ -23,7 +23,7 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE) -> Database
     import numpy as np
     from sqlalchemy import func, select
 
-    from engine.canonical import key_texts
+    from engine.keys import key_texts
     from engine.formats import from_line
     from engine.geometry import box_for_size, geometry
 

@@ -18,9 +18,7 @@ import json
 import sqlite3
 from typing import Any, Optional
 
-#: the grading levels, easiest first (engine.grade.LEVELS; repeated here so reading the catalogue does not
-#: import the grader, and tests/test_repository.py checks they agree)
-LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+from engine.vocabulary import LEVELS  # plain data: reading the catalogue does not import the grader
 
 #: the solver metrics stored with every puzzle (engine/solvers/base.py defines them)
 SOLVER_METRICS = ("nodes", "guesses", "backtracks", "checks", "max_depth", "solve_seconds")

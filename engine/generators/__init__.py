@@ -16,13 +16,12 @@ from importlib import import_module
 
 import numpy as np
 
-#: method name -> module
-GENERATORS = {
-    "wfc": "engine.generators.wfc",
-    "backtrack": "engine.generators.backtrack",
-    "pattern": "engine.generators.pattern",
-}
-DEFAULT_METHOD = "wfc"
+from .. import vocabulary
+from ..inputs import check_name
+
+#: method name -> module (named after the method, from the vocabulary; the first is the default)
+GENERATORS = {method: f"engine.generators.{method}" for method in vocabulary.METHODS}
+DEFAULT_METHOD = vocabulary.METHODS[0]
 
 
 @dataclass
@@ -50,10 +49,7 @@ def derive_seeds(seed: int, count: int, stream: int = 0) -> np.ndarray:
 
 
 def get_generator(method: str):
-    try:
-        return import_module(GENERATORS[method])
-    except KeyError:
-        raise ValueError(f"unknown method {method!r}; choose from {', '.join(GENERATORS)}") from None
+    return import_module(GENERATORS[check_name("method", method, GENERATORS)])
 
 
 def generate(box: int = 3, method: str = DEFAULT_METHOD, seed: int = 0, **options) -> GeneratedBoard:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ._rng import kth_bit, popcount, rand_below, seed_state
+from ..bits import kth_bit, popcount
+from ._rng import rand_below, seed_state
 
 
 @kernel

@@ -14,31 +14,11 @@ from typing import Callable
 import numpy as np
 
 from ..geometry import check_box, geometry
+from ..inputs import check_count, check_seed
 from . import GeneratedBoard, GenerationError, derive_seeds
 
-SEED_LIMIT = 1 << 63  # seeds are stored in a signed 64-bit column
 
 Runner = Callable[[int, np.ndarray, np.ndarray, np.ndarray], None]
-
-
-def check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-    if not 0 <= int(seed) < SEED_LIMIT:
-        raise ValueError(f"seed must be in 0 .. 2**63 - 1, got {seed}")
-    return int(seed)
-
-
-def check_count(count) -> int:
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
-        raise ValueError(f"count must be a non-negative integer, got {count!r}")
-    return int(count)
-
-
-def check_threads(threads) -> int:
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    return int(threads)
 
 
 def run_seeds(run: Runner, box: int, seeds, threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -49,7 +29,7 @@ def run_seeds(run: Runner, box: int, seeds, threads: int = 1) -> tuple[np.ndarra
     same array the serial call gives.
     """
     check_box(box)
-    threads = check_threads(threads)
+    threads = check_count("threads", threads, 1)
     seeds = np.ascontiguousarray(seeds, dtype=np.int64).reshape(-1)
     if seeds.size and (seeds.min() < 0):
         raise ValueError("seeds must be in 0 .. 2**63 - 1")
@@ -80,7 +60,7 @@ def run_seeds(run: Runner, box: int, seeds, threads: int = 1) -> tuple[np.ndarra
 
 def run_array(run: Runner, box: int, count: int, seed: int, threads: int = 1):
     """``(boards, seeds, restarts)`` for ``count`` boards from the run seed ``seed``."""
-    seeds = derive_seeds(check_seed(seed), check_count(count))
+    seeds = derive_seeds(check_seed(seed), check_count("count", count, 0))
     boards, restarts = run_seeds(run, box, seeds, threads)
     return boards, seeds, restarts
 

@@ -1,4 +1,4 @@
-"""The random numbers and bit tricks every generator kernel shares.
+"""The random numbers every generator kernel shares (the bit tricks live in engine/bits.py).
 
 Why our own generator instead of numba's ``np.random``: the state here is a one-element ``uint64`` array that
 lives in the kernel call, so two threads can never touch each other's stream (numba's state is per thread, which
@@ -14,10 +14,7 @@ Rules both the kernels and the twins follow (so they consume the stream identica
 
 * a board's stream starts from ``seed_state(seed)`` with its 32-bit kernel seed (see ``_common.kernel_seed``);
 * ``rand_below(1)`` returns 0 WITHOUT drawing: a choice among one option is no choice;
-* the r-th candidate of a mask is counted from the lowest digit up (:func:`kth_bit`).
-
-Numba's on-disk cache is keyed on each kernel's own file: after changing this module, delete the
-``__pycache__/*.nbi``/``*.nbc`` files of the generator kernels, or they keep the old inlined code.
+* the r-th candidate of a mask is counted from the lowest digit up (:func:`engine.bits.kth_bit`).
 """
 from __future__ import annotations
 
@@ -75,26 +72,3 @@ def rand_below(state, k):
             m = (next_u64(state) >> S32) * kk
             low = m & LOW32
     return np.int64(m >> S32)
-
-
-@kernel
-def popcount(mask):
-    """Number of set bits of a candidate mask (Kernighan: one loop turn per set bit, at most 25)."""
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@kernel
-def kth_bit(mask, k):
-    """The index of the k-th (0-based) set bit of ``mask``, counting from the lowest bit."""
-    index = 0
-    while True:
-        if mask & 1:
-            if k == 0:
-                return index
-            k -= 1
-        mask >>= 1
-        index += 1

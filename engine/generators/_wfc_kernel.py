@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ._rng import kth_bit, rand_below, seed_state
+from ..bits import digit_of, kth_bit
+from ._rng import rand_below, seed_state
 
 COLLAPSED = 1 << 20  # count of a collapsed cell: larger than any real count, so never the fewest
 NO_CELL = -1
@@ -71,7 +72,7 @@ def _propagate(cells, cand, count, peers, houses, size, queue, qlen):
             c = queue[qlen]
             if cells[c] != 0:
                 continue
-            d = kth_bit(np.int64(cand[c]), 0) + 1
+            d = digit_of(np.int64(cand[c]))
             empty, qlen = _collapse(cells, cand, count, peers, c, d, queue, qlen, True)
             added += 1
             if empty != NO_CELL:
@@ -91,7 +92,7 @@ def _propagate(cells, cand, count, peers, houses, size, queue, qlen):
                     once |= m
             missing = full & ~(placed | once)
             if missing:
-                return added, HOUSE_EMPTY, h, kth_bit(missing, 0) + 1
+                return added, HOUSE_EMPTY, h, digit_of(missing)
             single = once & ~twice
             while single:
                 bit = single & -single
@@ -102,7 +103,7 @@ def _propagate(cells, cand, count, peers, houses, size, queue, qlen):
                     if cells[c] == 0 and cand[c] & bit:
                         target = c
                         break
-                d = kth_bit(bit, 0) + 1
+                d = digit_of(bit)
                 if target == NO_CELL:  # its only place was just taken by another hidden single of this house
                     return added, HOUSE_EMPTY, h, d
                 empty, qlen = _collapse(cells, cand, count, peers, target, d, queue, qlen, True)

@@ -31,7 +31,8 @@ import numpy as np
 from ..geometry import check_box, geometry
 from . import GeneratedBoard
 from ._backtrack_kernel import backtrack_boards
-from ._common import check_seed, make_boards, run_array, run_seeds, timed
+from ..inputs import check_seed
+from ._common import make_boards, run_array, run_seeds, timed
 
 METHOD = "backtrack"
 #: per box size: (node_limit, lookahead) used when not asked otherwise

@@ -42,7 +42,8 @@ import numpy as np
 
 from ..geometry import geometry
 from . import GeneratedBoard
-from ._common import check_seed, make_boards, run_array, run_seeds, timed
+from ..inputs import check_seed
+from ._common import make_boards, run_array, run_seeds, timed
 from ._pattern_kernel import pattern_boards
 
 METHOD = "pattern"

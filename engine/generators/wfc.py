@@ -45,7 +45,8 @@ import numpy as np
 
 from ..geometry import check_box, geometry
 from . import GeneratedBoard
-from ._common import check_finished, check_seed, make_boards, run_array, run_seeds, timed
+from ..inputs import check_seed
+from ._common import check_finished, make_boards, run_array, run_seeds, timed
 from ._wfc_kernel import CELL_EMPTY, wfc_boards
 
 METHOD = "wfc"

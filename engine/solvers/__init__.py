@@ -9,25 +9,19 @@ from importlib import import_module
 
 import numpy as np
 
+from .. import vocabulary
 from ..grid import Grid
-from .base import METRIC_NAMES, Metrics, SolveResult, Solver, check_limits
+from ..inputs import check_limits, check_name
+from .base import METRIC_NAMES, Metrics, SolveResult, Solver
 
-#: solver name -> module that defines ``solve(cells, box, limit=1, node_limit=0) -> SolveResult``
-SOLVERS = {
-    "fast": "engine.solvers.fast",
-    "mrv": "engine.solvers.mrv",
-    "stack": "engine.solvers.stack",
-    "backtrack": "engine.solvers.backtrack",
-}
-DEFAULT_SOLVER = "fast"
+#: solver name -> module that defines ``solve(cells, box, limit=1, node_limit=0) -> SolveResult``; the names (and
+#: so the module names) are the vocabulary's, the first being the default
+SOLVERS = {name: f"engine.solvers.{name}" for name in vocabulary.SOLVERS}
+DEFAULT_SOLVER = vocabulary.SOLVERS[0]
 
 
 def get_solver(name: str) -> Solver:
-    try:
-        module = SOLVERS[name]
-    except KeyError:
-        raise ValueError(f"unknown solver {name!r}; choose from {', '.join(SOLVERS)}") from None
-    return import_module(module).solve
+    return import_module(SOLVERS[check_name("solver", name, SOLVERS)]).solve
 
 
 def solve(grid: Grid, solver: str = DEFAULT_SOLVER, limit: int = 1, node_limit: int = 0) -> SolveResult:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ._bits import lowbit_index, popcount
+from ..bits import digit_of, popcount
 from ._locked import _locked_candidates
 
 # slots of the int64 ``stats`` array every search kernel fills (metric names from engine.solvers.base)
@@ -194,7 +194,7 @@ def _emit(trace, ntrace, cell, digit):
 def _emit_placed(work, queue, qtail, trace, ntrace, shown):
     for i in range(qtail):
         c = queue[i]
-        d = lowbit_index(_I(work[c])) + 1
+        d = digit_of(_I(work[c]))
         shown[c] = d
         if not _emit(trace, ntrace, c, d):
             return False
@@ -266,7 +266,7 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
             count += 1
             if count == 1:
                 for c in range(ncells):
-                    solution[c] = lowbit_index(_I(work[c])) + 1
+                    solution[c] = digit_of(_I(work[c]))
             if count >= limit or tracing:
                 break
             ok = False  # look for the next solution: take the last guess back

@@ -22,7 +22,8 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..geometry import geometry
-from .base import Metrics, SolveResult, check_limits
+from ..inputs import check_cells, check_limits
+from .base import Metrics, SolveResult
 
 #: the live view's hook: called with (cell, digit) after each change; digit 0 means the cell was emptied again
 OnEvent = Optional[Callable[[int, int], None]]
@@ -30,15 +31,9 @@ OnEvent = Optional[Callable[[int, int], None]]
 
 def prepare(cells, box: int, limit: int, node_limit: int) -> list[int]:
     """The grid as a fresh list of ints (so the caller's array is never touched), after checking the arguments."""
-    geo = geometry(box)
-    arr = np.asarray(cells)
-    if arr.ndim != 1 or arr.size != geo.ncells:
-        raise ValueError(f"a {geo.size}x{geo.size} grid is a flat array of {geo.ncells} cells, got shape {arr.shape}")
-    values = [int(v) for v in arr]
-    if any(v < 0 or v > geo.size for v in values):
-        raise ValueError(f"digits of a {geo.size}x{geo.size} grid are 0..{geo.size}")
+    arr, _ = check_cells(cells, box)
     check_limits(limit, node_limit)
-    return values
+    return arr.tolist()
 
 
 def givens_conflict(values: list[int], box: int) -> bool:

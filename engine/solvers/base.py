@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
-import operator
 
 import numpy as np
 
@@ -65,29 +64,3 @@ class SolveResult:
 
 class Solver(Protocol):
     def __call__(self, cells: np.ndarray, box: int, limit: int = 1, node_limit: int = 0) -> SolveResult: ...
-
-
-#: the largest limit the compiled kernels take (int64); larger limits mean the same thing: "no practical limit"
-MAX_LIMIT = 2**63 - 1
-
-
-def check_limits(limit, node_limit) -> tuple[int, int]:
-    """``limit`` and ``node_limit`` as plain ints within the kernels' int64, or a clear TypeError/ValueError.
-
-    Every solver calls this first: a float (``1.5``) would otherwise make numba compile a new specialisation and
-    count past it, and an int beyond int64 raised a numba typing error; limits beyond int64 are clamped, since no
-    search ever counts that far.
-    """
-    values = []
-    for name, value, least in (("limit", limit, 1), ("node_limit", node_limit, 0)):
-        if isinstance(value, bool):
-            raise TypeError(f"{name} must be an integer, got {value!r}")
-        try:
-            value = operator.index(value)
-        except TypeError:
-            raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}") from None
-        if value < least:
-            raise ValueError(f"{name} must be at least {least}" + (" (0 = no limit)" if least == 0 else "")
-                             + f", got {value}")
-        values.append(min(value, MAX_LIMIT))
-    return values[0], values[1]

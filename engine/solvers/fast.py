@@ -25,7 +25,8 @@ import numpy as np
 from ..geometry import check_box, geometry
 from ._batch import _exists_without, _solve_batch
 from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS, _solve_cells
-from .base import Metrics, SolveResult, check_limits
+from ..inputs import check_cells, check_grids, check_limits
+from .base import Metrics, SolveResult
 
 __all__ = ["solve", "solve_many", "count_many", "trace", "exists_without", "warm", "Scratch"]
 
@@ -74,27 +75,11 @@ def scratch(box: int) -> Scratch:
 
 def _grid(cells, box: int) -> np.ndarray:
     """A validated private int8 copy of a flat grid (kernels never write to it; copying keeps one signature)."""
-    geo = geometry(check_box(box))
-    arr = np.asarray(cells)
-    if arr.size != geo.ncells:
-        raise ValueError(f"a {geo.size}x{geo.size} grid has {geo.ncells} cells, got {arr.size}")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"cells must be integers, got {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > geo.size):
-        raise ValueError(f"digits of a {geo.size}x{geo.size} grid are 0..{geo.size}")
-    return np.array(arr.reshape(-1), dtype=np.int8, order="C", copy=True)
+    return check_cells(cells, check_box(box))[0]
 
 
 def _grids(puzzles, box: int) -> np.ndarray:
-    geo = geometry(check_box(box))
-    arr = np.asarray(puzzles)
-    if arr.ndim != 2 or arr.shape[1] != geo.ncells:
-        raise ValueError(f"puzzles must have shape (m, {geo.ncells}) for box {box}, got {arr.shape}")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"puzzles must be integers, got {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > geo.size):
-        raise ValueError(f"digits of a {geo.size}x{geo.size} grid are 0..{geo.size}")
-    return np.array(arr, dtype=np.int8, order="C", copy=True)
+    return check_grids(puzzles, check_box(box), "puzzles")[0]
 
 
 def solve(cells, box: int, limit: int = 1, node_limit: int = 0) -> SolveResult:

@@ -90,14 +90,15 @@ def test_missing_and_empty_files_are_one_line_exit_1(run, tmp_path):
     assert result.exit_code == 1 and result.stderr == f"catalogue: {tmp_path / 'comments.txt'}: no grid found\n"
 
 
-def test_forced_format_and_box(run, tmp_path):
+def test_forced_format_and_size(run, tmp_path):
     path = write(tmp_path, "clues.rcv", "1 1 1\n2 2 2\n")
     assert run(path).stdout == f"grid 1 ({path}:1): valid 4x4 puzzle with 2 clues\n"
-    assert run(path, "--box", "3").stdout == f"grid 1 ({path}:1): valid 9x9 puzzle with 2 clues\n"
+    assert run(path, "--size", "9").stdout == f"grid 1 ({path}:1): valid 9x9 puzzle with 2 clues\n"
     result = run(path, "--input-format", "line")
     assert result.exit_code == 1 and result.stderr.startswith(f"catalogue: {path}:1:2: ' ' is not a symbol")
     assert run(path, "--input-format", "xml").exit_code == 2
-    assert run(path, "--box", "7").exit_code == 2
+    wrong = run(path, "--size", "3")  # a box size where a grid size belongs: one line naming the valid sizes
+    assert wrong.exit_code == 2 and wrong.stderr == "catalogue: --size must be one of 4, 9, 16, 25 (rows of the grid), not 3\n"
 
 
 def test_every_sample_file_checks(run):

@@ -5,7 +5,7 @@ import numpy as np
 from typer.testing import CliRunner
 
 from catalogue.cli import app
-from engine.canonical import canonical_transform
+from engine.keys import canonical_transform
 from engine.formats import from_line, to_line
 
 BOARD = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"

@@ -173,7 +173,7 @@ def test_duplicates_are_dropped_4x4(tmp_path):
 
 
 def test_exhaustion_stops_cleanly_and_keeps_what_it_found(tmp_path):
-    from engine.canonical import canonical_keys
+    from engine.keys import canonical_keys
 
     settings = settings_for(tmp_path)
     started = time.monotonic()

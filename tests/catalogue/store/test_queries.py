@@ -157,13 +157,6 @@ def test_stats_of_an_empty_catalogue(sqlite_url):
     assert s["metrics"]["nodes"] == {"min": None, "median": None, "max": None}
 
 
-def test_levels_match_the_grader():
-    grade = pytest.importorskip("engine.grade")
-    if not hasattr(grade, "LEVELS"):
-        pytest.skip("engine.grade has no LEVELS yet")
-    assert LEVELS == tuple(grade.LEVELS)
-
-
 @pytest.fixture(scope="module")
 def fast_conn(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('repo') / 'catalogue.db'}"

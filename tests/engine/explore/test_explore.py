@@ -1,4 +1,4 @@
-"""Seed 001's experiment (engine.explore), its SVG chart (engine.plot) and `catalogue explore`."""
+"""Seed 001's experiment (engine.explore), its SVG chart (engine.explore.plot) and `catalogue explore`."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import naive
 from catalogue.cli import app
 from engine.explore import explore, plot_svg, random_grid
-from engine.plot import Panel, Series, line_chart
+from engine.explore.plot import Panel, Series, line_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 runner = CliRunner()

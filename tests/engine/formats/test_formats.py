@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import formats as F
 from engine.formats import FormatError, Parsed
-from engine.formats_svg import SOLUTION_COLOUR
+from engine.formats.svg import SOLUTION_COLOUR
 from engine.grid import Grid
 
 SEED_004 = Path("/work/shared/seeds/004_e07b9b3f8d6e44d0.txt")

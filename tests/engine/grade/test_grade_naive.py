@@ -4,7 +4,7 @@
 - a random board maker and a plain-Python carver that removes clues while the puzzle stays unique, which
   makes minimal puzzles (no clue can go without losing uniqueness);
 - the symmetry transformations of the keys issue, written here so the grading tests do not depend on
-  engine/symmetry.py: rotations and reflections, transpose, band, stack, row-in-band and column-in-stack
+  engine/keys/transforms.py: rotations and reflections, transpose, band, stack, row-in-band and column-in-stack
   permutations, and digit relabelling.
 
 Other test files import this module (``from test_grade_naive import ...``).

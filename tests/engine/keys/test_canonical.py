@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import symmetry as sym
-from engine._canon_board import board_key
-from engine._canon_grid import OK, grid_key
-from engine.canonical import (EQUIVALENCES, KeySearchError, canonical_key, canonical_keys, canonical_transform,
+from engine.keys import transforms as sym
+from engine.keys._board import board_key
+from engine.keys._grid import OK, grid_key
+from engine.keys import (EQUIVALENCES, KeySearchError, canonical_key, canonical_keys, canonical_transform,
                               key_text, key_texts, same_class)
 from engine.formats import to_line
 from engine.grid import Grid
@@ -318,7 +318,7 @@ def test_bad_input_is_refused_clearly():
 
 
 def test_a_search_that_outgrows_its_budget_is_refused(monkeypatch):
-    import engine.canonical as canonical
+    import engine.keys.canonical as canonical
 
     cells = np.zeros(81, dtype=np.int8)
     cells[::10] = np.arange(1, 10)  # the main diagonal: a huge symmetry group, so many tied states

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import symmetry as sym
+from engine.keys import transforms as sym
 
 BOXES = (2, 3, 4, 5)
 

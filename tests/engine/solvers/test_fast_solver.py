@@ -322,7 +322,7 @@ def test_exists_without_agrees(seed, keep):
 _NO_JIT_SCRIPT = """
 import json, sys, numpy as np
 from engine.solvers import fast
-from engine.solvers._bits import popcount, lowbit_index
+from engine.bits import popcount, lowbit_index
 p = np.array([1,0,0,0, 0,0,3,0, 0,4,0,0, 0,0,0,2], np.int8)
 big = fast.solve(np.array(json.loads(sys.argv[1]), np.int8), 4, limit=2)  # 16x16: locked candidates run too
 r = fast.solve(p, 2, limit=3)

@@ -12,13 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .geometry import BOX_SIZES
-from .grid import Grid
+from ..grid import Grid
+from ..vocabulary import SIZES, SYMBOLS
 
-#: digit -> symbol in the line and block formats: 0 is '.', 1-9, then A = 10 ... P = 25
-SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
-#: the grid sizes (rows) and cell counts a file may hold
-SIZES = tuple(b * b for b in BOX_SIZES)
+#: the cell counts a file may hold (SIZES: its rows)
 NCELLS = tuple(n * n for n in SIZES)
 
 NOT_A_SYMBOL = -1

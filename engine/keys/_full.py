@@ -1,21 +1,21 @@
-"""Kernel: full-equivalence keys for a batch of grids in one nogil call (private; use :mod:`engine.canonical`).
+"""Kernel: full-equivalence keys for a batch of grids in one nogil call (private; use :mod:`engine.keys`).
 
-Each grid goes to the search that fits it: complete valid boards to :func:`engine._canon_board.board_key`,
-other grids without conflicts (puzzles) to :func:`engine._canon_grid.grid_key`. Grids with a conflict get no
+Each grid goes to the search that fits it: complete valid boards to :func:`engine.keys._board.board_key`,
+other grids without conflicts (puzzles) to :func:`engine.keys._grid.grid_key`. Grids with a conflict get no
 key (status CONFLICT): relabelling and line moves are defined for them, but the catalogue never stores them and
 the searches rely on each digit appearing at most once per house.
 
-Caution (measured): numba's on-disk cache keys a kernel on its own file only, so after editing
-``_canon_board.py`` or ``_canon_grid.py`` the cached :func:`full_keys` may keep running the old code of the
-kernels it calls (a 2x slowdown was seen this way). Delete ``engine/__pycache__/_canon_*.nb*`` after such edits.
+Caution (measured): numba's on-disk cache keys a kernel on its own file only, so after editing ``_board.py`` or
+``_grid.py`` a cached :func:`full_keys` kept running the old code of the kernels it calls (a 2x slowdown was seen
+this way). The cache directory keyed on the engine's source (:mod:`engine.cache`) is the cure.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ._canon_board import board_key
-from ._canon_grid import TOO_MANY_STATES, grid_key
-from ._jit import kernel
+from ._board import board_key
+from ._grid import TOO_MANY_STATES, grid_key
+from .._jit import kernel
 
 OK = 0
 TOO_MANY = TOO_MANY_STATES

@@ -1,4 +1,4 @@
-"""Kernel: the exact full-equivalence key of a complete, valid board (private; use :mod:`engine.canonical`).
+"""Kernel: the exact full-equivalence key of a complete, valid board (private; use :mod:`engine.keys`).
 
 The key is the smallest image, in reading order, over transpose x band/row orders x stack/column orders x digit
 relabellings. Why this search is small:
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from .._jit import kernel
 
 
 @kernel

@@ -11,7 +11,7 @@ from html import escape  # not xml.sax.saxutils: that pulls in urllib and ssl (~
 
 import numpy as np
 
-from .formats_base import SYMBOLS, as_cells
+from .base import SYMBOLS, as_cells
 
 CLUE_COLOUR = "#000000"
 SOLUTION_COLOUR = "#1c5fb8"

@@ -1,6 +1,6 @@
-"""Kernel: the exact full-equivalence key of any grid without conflicts (private; use :mod:`engine.canonical`).
+"""Kernel: the exact full-equivalence key of any grid without conflicts (private; use :mod:`engine.keys`).
 
-Used for puzzles (grids with blanks); complete boards take the faster :mod:`engine._canon_board`, and the tests
+Used for puzzles (grids with blanks); complete boards take the faster :mod:`engine.keys._board`, and the tests
 check that the two agree on boards. The key is the smallest image in reading order over transpose x band/row
 orders x stack/column orders x relabellings (digits numbered by first appearance, blanks stay 0).
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from .._jit import kernel
 
 OK = 0
 TOO_MANY_STATES = 1

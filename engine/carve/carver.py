@@ -43,20 +43,20 @@ cost (single 25x25 tests took up to a minute).
 """
 from __future__ import annotations
 
-import operator
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
-from ._carve_kernel import _carve_batch
-from .geometry import check_box, geometry
-from .solvers import fast
-from .solvers._bitmask import CHECKS
-from .solvers.base import Metrics, check_limits
+from ._kernel import _carve_batch
+from ..geometry import check_box, geometry
+from ..inputs import check_grids, check_limits, check_name, whole
+from ..solvers import fast
+from ..solvers._bitmask import CHECKS
+from ..solvers.base import Metrics
+from ..vocabulary import SYMMETRIES
 
-SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
 DEFAULT_TARGET_ATTEMPTS = 20
 #: nodes one removal test may take before it is called undecided (0 = no limit), per box size; only 25x25 needs
 #: one: its last tests can take millions of nodes (measured in bench/README.md)
@@ -81,8 +81,7 @@ class CarveResult:
 @lru_cache(maxsize=None)
 def orbits(box: int, symmetry: str) -> tuple[np.ndarray, np.ndarray]:
     """The cells of each orbit of ``symmetry`` as (norbits, 4) int32 padded with -1, and each orbit's size."""
-    if symmetry not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+    check_name("symmetry", symmetry, SYMMETRIES)
     geo = geometry(check_box(box))
     n = geo.size
     maps = {
@@ -119,12 +118,7 @@ def stream_state(seed: int) -> int:
 
 def _boards(boards, box: int) -> np.ndarray:
     geo = geometry(check_box(box))
-    arr = np.asarray(boards)
-    if arr.ndim != 2 or arr.shape[1] != geo.ncells:
-        raise ValueError(f"boards must have shape (m, {geo.ncells}) for box {box}, got {arr.shape}")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"boards must be integers, got {arr.dtype}")
-    arr = np.array(arr, dtype=np.int8, order="C", copy=True)
+    arr, _ = check_grids(boards, box, "boards")
     # every house of a board holds each digit 1..n once
     houses = np.sort(arr[:, geo.houses], axis=2)
     bad = ~(houses == np.arange(1, geo.size + 1, dtype=np.int8)).all(axis=(1, 2))
@@ -134,12 +128,12 @@ def _boards(boards, box: int) -> np.ndarray:
 
 
 def _options(ncells: int, symmetry: str, clues, target_clues, attempts) -> tuple[int, int, int]:
-    if symmetry not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+    check_name("symmetry", symmetry, SYMMETRIES)
     if clues is not None and target_clues is not None:
         raise ValueError("give clues (stop at exactly K) or target_clues (fewest over attempts), not both")
-    clues, target_clues, attempts = (_whole(n, v) for n, v in (("clues", clues), ("target_clues", target_clues),
-                                                                ("attempts", attempts)))
+    clues, target_clues, attempts = (None if v is None else whole(n, v)
+                                     for n, v in (("clues", clues), ("target_clues", target_clues),
+                                                  ("attempts", attempts)))
     for name, value in (("clues", clues), ("target_clues", target_clues)):
         if value is not None and not 0 <= value <= ncells:
             raise ValueError(f"{name} must be 0..{ncells}, got {value}")
@@ -148,18 +142,6 @@ def _options(ncells: int, symmetry: str, clues, target_clues, attempts) -> tuple
     if attempts < 1:
         raise ValueError(f"attempts must be at least 1, got {attempts}")
     return (-1 if clues is None else clues), (-1 if target_clues is None else target_clues), attempts
-
-
-def _whole(name: str, value):
-    """``value`` as an int (None stays None): a float such as 30.5 used to be truncated without a word."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}") from None
 
 
 def _share(total: float, weights: np.ndarray) -> np.ndarray:
@@ -224,4 +206,3 @@ def warm() -> None:
     carve(np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.int8), 2, 0)
 
 
-__all__ = ["SYMMETRIES", "DEFAULT_NODE_LIMIT", "CarveResult", "carve", "carve_many", "orbits", "stream_state", "warm"]

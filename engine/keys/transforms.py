@@ -4,7 +4,7 @@ A :class:`Transform` moves digits between cells and may rename digits: the image
 ``relabel[cells[perm]]``, so image cell ``p`` takes the digit of source cell ``perm[p]``, and digit ``d`` becomes
 ``relabel[d]``. Blanks stay blank (``relabel[0] == 0``).
 
-Two groups of transformations give the project's two notions of "the same grid" (see :mod:`engine.canonical`):
+Two groups of transformations give the project's two notions of "the same grid" (see :mod:`engine.keys`):
 
 ``d4``
     The 8 symmetries of the square (the dihedral group D4), in :data:`D4_NAMES` order: the identity, rotations
@@ -26,17 +26,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .geometry import check_box
+from ..geometry import check_box
+from ..inputs import check_name
+from ..vocabulary import EQUIVALENCES
 
-EQUIVALENCES = ("d4", "full", "none")
 D4_NAMES = ("identity", "rotate90", "rotate180", "rotate270", "flip-rows", "flip-columns", "transpose",
             "anti-transpose")
 
 
 def check_equivalence(equivalence: str) -> str:
-    if equivalence not in EQUIVALENCES:
-        raise ValueError(f"unknown equivalence {equivalence!r}; choose from {', '.join(EQUIVALENCES)}")
-    return equivalence
+    return check_name("equivalence", equivalence, EQUIVALENCES)
 
 
 @dataclass(frozen=True, eq=False)

@@ -14,9 +14,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .formats_base import SIZES, FormatError, as_cells, check_symbols, decode_symbols
-from .formats_text import Entry, cells_from_field
-from .geometry import BOX_SIZES, box_for_size
+from .base import SIZES, FormatError, as_cells, check_symbols, decode_symbols
+from .text import Entry, cells_from_field
+from ..geometry import BOX_SIZES, box_for_size
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"\s*")

@@ -1,6 +1,6 @@
 """Canonical keys: one compact representative per class of "the same" grids.
 
-Equivalences (:data:`EQUIVALENCES`; the groups are in :mod:`engine.symmetry`):
+Equivalences (:data:`EQUIVALENCES`; the groups are in :mod:`engine.keys.transforms`):
 
 ``d4`` (the default)
     Seed 000's sameness: a grid is the same as its rotations by 90, 180, 270 degrees and its mirror images
@@ -21,9 +21,9 @@ classes; taking the key of a key changes nothing.
 
 Costs per key, one core (measured by bench/bench_keys.py; see its output in the README part on keys):
 ``d4`` ~ 0.1 us on 9x9 (8 images compared lazily, cell by cell), 0.3 us on 25x25; ``none`` a copy; ``full`` on
-boards ~ 46 us on 9x9, ~ 60 us on 16x16, ~ 180 us on 25x25 (a pruned exact search, :mod:`engine._canon_board`);
+boards ~ 46 us on 9x9, ~ 60 us on 16x16, ~ 180 us on 25x25 (a pruned exact search, :mod:`engine.keys._board`);
 ``full`` on puzzles with 40% clues ~ 65 us on 9x9, ~ 0.25 ms on 16x16, ~ 0.7 ms on 25x25, up to ~ 50 ms for a
-25x25 grid with 2% clues (:mod:`engine._canon_grid`). ``full`` needs grids without conflicts (a digit twice in a house): those raise
+25x25 grid with 2% clues (:mod:`engine.keys._grid`). ``full`` needs grids without conflicts (a digit twice in a house): those raise
 :class:`KeySearchError`.
 
 The batch function :func:`canonical_keys` makes one compiled, GIL-free call per batch, so several threads can
@@ -35,11 +35,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._canon_d4 import _d4_keys, d4_tables
-from ._canon_full import CONFLICT, OK, full_keys
-from .formats import SYMBOLS, to_line
-from .geometry import box_for_ncells, check_box
-from .symmetry import EQUIVALENCES, Transform, check_equivalence, d4_group, identity
+from ._d4 import _d4_keys, d4_tables
+from ._full import CONFLICT, OK, full_keys
+from ..formats import SYMBOLS, to_line
+from ..inputs import check_grids
+from .transforms import EQUIVALENCES, Transform, check_equivalence, d4_group, identity
 
 __all__ = ["EQUIVALENCES", "KeySearchError", "canonical_key", "canonical_keys", "canonical_transform", "key_text",
            "key_texts", "same_class", "warm"]
@@ -63,17 +63,8 @@ def _d4_perms(box: int) -> np.ndarray:
 
 
 def _grids(grids, box: int | None) -> tuple[np.ndarray, int]:
-    """(m, ncells) int8 C-contiguous copy-if-needed of ``grids``, checked, and the box size."""
-    arr = np.asarray(grids)
-    if arr.ndim != 2:
-        raise ValueError(f"expected a 2-d array of grids (one per row), got shape {arr.shape}")
-    b = box_for_ncells(arr.shape[1]) if box is None else check_box(box)
-    n = b * b
-    if arr.shape[1] != n * n:
-        raise ValueError(f"a {n}x{n} grid has {n * n} cells, got rows of {arr.shape[1]}")
-    if arr.size and (int(arr.min()) < 0 or int(arr.max()) > n):
-        raise ValueError(f"digits of a {n}x{n} grid are 0..{n} (0 = blank)")
-    return np.ascontiguousarray(arr, dtype=np.int8), b
+    """(m, ncells) int8 C-contiguous copy of ``grids``, checked, and the box size."""
+    return check_grids(grids, box)
 
 
 def _one(cells, box: int | None) -> tuple[np.ndarray, int]:

@@ -13,10 +13,10 @@ from typing import Iterator
 
 import numpy as np
 
-from .formats_base import (NCELLS, NOT_A_SYMBOL, SIZES, SYMBOLS, FormatError, as_cells, check_symbols,
+from .base import (NCELLS, NOT_A_SYMBOL, SIZES, SYMBOLS, FormatError, as_cells, check_symbols,
                            decode_symbols, is_skipped, not_a_symbol, out_of_range, size_for_ncells_message,
                            split_lines)
-from .geometry import box_for_ncells, box_for_size
+from ..geometry import box_for_ncells, box_for_size
 
 Entry = "tuple[int, np.ndarray, int] | FormatError"
 

@@ -15,23 +15,17 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from .formats_base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, is_skipped, split_lines
-from .formats_json import read_json, to_json
-from .formats_pretty import BOX_DRAWING, read_pretty, to_pretty
-from .formats_svg import to_svg
-from .formats_text import (cells_from_field, from_txt, is_triple, line_field, read_blocks, read_line_file, read_rcv,
-                           read_txt, size_directive, to_block, to_rcv, to_txt)
-from .geometry import check_box, geometry
-from .grid import Conflict, Grid
+from .base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, is_skipped, split_lines
+from .json import read_json, to_json
+from .pretty import BOX_DRAWING, read_pretty, to_pretty
+from .svg import to_svg
+from .text import (cells_from_field, is_triple, line_field, read_blocks, read_line_file, read_rcv,
+                   read_txt, size_directive, to_block, to_rcv, to_txt)
+from ..geometry import check_box, geometry
+from ..grid import Conflict, Grid
+from ..inputs import check_name
+from ..vocabulary import FORMATS, WRITE_FORMATS
 
-__all__ = ["SYMBOLS", "FORMATS", "WRITE_FORMATS", "FormatError", "Parsed", "parse", "read_grids", "detect", "write",
-           "write_many", "conflict_errors", "conflict_pairs", "to_line", "from_line", "to_block", "to_txt", "from_txt",
-           "to_pretty", "to_rcv", "to_json", "to_svg"]
-
-#: formats that can be read (and written)
-FORMATS = ("line", "block", "rcv", "pretty", "json", "txt")
-#: formats that can be written
-WRITE_FORMATS = FORMATS + ("svg",)
 
 _READERS: dict[str, Callable[[str, str, int | None], Iterator]] = {
     "line": read_line_file,
@@ -105,8 +99,7 @@ def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int |
         raise TypeError(f"parse takes text (str), got {type(text).__name__}; decode bytes first")
     if fmt is None:
         fmt = detect(text)
-    if fmt not in _READERS:
-        raise ValueError(f"unknown input format {fmt!r}: choose from {', '.join(FORMATS)}")
+    check_name("input format", fmt, FORMATS)
     if box is not None:
         check_box(box)
     out: list[Parsed | FormatError] = []
@@ -132,18 +125,24 @@ def write(grid_or_cells, fmt: str, box: int | None = None) -> str:
 
     For ``svg``, a Grid's givens are the puzzle and its other filled cells are drawn as the solution.
     """
-    if fmt == "line":
-        cells, _ = as_cells(grid_or_cells, box)
-        return to_line(cells)
-    if fmt == "svg":
-        if isinstance(grid_or_cells, Grid) and grid_or_cells.givens.any():
-            g = grid_or_cells
-            return to_svg(np.where(g.givens, g.cells, 0), g.box, g.cells)
-        return to_svg(grid_or_cells, box)
-    writers = {"block": to_block, "rcv": to_rcv, "pretty": to_pretty, "json": to_json, "txt": to_txt}
-    if fmt not in writers:
-        raise ValueError(f"unknown output format {fmt!r}: choose from {', '.join(WRITE_FORMATS)}")
-    return writers[fmt](grid_or_cells, box)
+    check_name("output format", fmt, WRITE_FORMATS)
+    return _WRITERS[fmt](grid_or_cells, box)
+
+
+def _write_line(grid_or_cells, box: int | None) -> str:
+    cells, _ = as_cells(grid_or_cells, box)
+    return to_line(cells)
+
+
+def _write_svg(grid_or_cells, box: int | None) -> str:
+    if isinstance(grid_or_cells, Grid) and grid_or_cells.givens.any():
+        g = grid_or_cells
+        return to_svg(np.where(g.givens, g.cells, 0), g.box, g.cells)
+    return to_svg(grid_or_cells, box)
+
+
+_WRITERS: dict[str, Callable] = {"line": _write_line, "block": to_block, "rcv": to_rcv, "pretty": to_pretty,
+                                 "json": to_json, "txt": to_txt, "svg": _write_svg}
 
 
 def write_many(grids: Iterable, fmt: str, box: int | None = None) -> str:
@@ -188,3 +187,14 @@ def conflict_errors(parsed: Parsed | Iterable[Parsed | FormatError]) -> list[For
                              for a, b, d, why in pairs)
             out.append(FormatError(p.source, p.line, None, text))
     return out
+
+
+def _check_registry() -> None:
+    """The names are the vocabulary's (the CLI's choices come from it): a reader or writer added here alone, or a
+    name added there alone, fails at import instead of at a user's command."""
+    for what, table, names in (("readers", _READERS, FORMATS), ("writers", _WRITERS, WRITE_FORMATS)):
+        if tuple(table) != names:
+            raise RuntimeError(f"engine.formats {what} {tuple(table)} do not match engine.vocabulary {names}")
+
+
+_check_registry()

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
-from .solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search
+from .._jit import kernel
+from ..solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search
 
 _M32 = 0xFFFFFFFF
 

@@ -16,9 +16,9 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from .geometry import geometry
+from ..geometry import geometry
 from .plot import DASHES, PALETTE, Panel, Series, line_chart
-from .solvers import get_solver
+from ..solvers import get_solver
 
 DEFAULT_CLUES = (10, 20, 30, 40)
 DEFAULT_NODE_LIMIT = 20_000

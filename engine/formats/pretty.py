@@ -18,8 +18,8 @@ from typing import Iterator
 
 import numpy as np
 
-from .formats_base import SYMBOLS, as_cells, decode_symbols, split_lines
-from .formats_text import Entry, Row, grids_of_run, is_separator, number_value
+from .base import SYMBOLS, as_cells, decode_symbols, split_lines
+from .text import Entry, Row, grids_of_run, is_separator, number_value
 
 BOX_DRAWING = re.compile("[\u2500-\u257f]")
 _VERTICAL = "║│┃|"

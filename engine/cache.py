@@ -1,0 +1,74 @@
+"""Where compiled kernels are cached on disk: an explicit call, never an import side effect.
+
+:func:`enable` picks a directory keyed on a hash of the engine's source and hands it to numba through
+``NUMBA_CACHE_DIR``. Programs call it once at start, before any kernel module is imported (the catalogue CLI's
+``main``, ``tests/conftest.py``, ``bench/_common.py``); a library user who never calls it gets numba's default
+(``cache=True`` writes beside the modules, or to numba's user-wide fallback), and importing ``engine`` does no I/O.
+
+Why the directory is keyed on a hash of the engine's source: numba's cache checks only the timestamp of the file
+that defines a kernel, so a kernel that calls a kernel from another file keeps running the old, cached callee
+after the callee is edited (seen while building the carver, the keys and the grader). Keying the whole cache on
+the engine's source makes any edit start a fresh cache, and a fresh clone compiles once and reuses it thereafter.
+
+Why the environment variable: numba reads it when it is first imported, and child processes (the CLI tests,
+bench/) inherit it, so they share the cache; a child that calls :func:`enable` itself finds the directory already
+chosen (its name is the digest) and keeps it. This module does not import numba, so the CLI pays nothing for it.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+_ENGINE = Path(__file__).resolve().parent
+
+
+def source_digest() -> str:
+    """A hash of the engine's source files and of the installed numba's version file (16 hex digits)."""
+    h = hashlib.sha1()
+    spec = importlib.util.find_spec("numba")  # finds the package without importing it (~0.3 s)
+    if spec is not None and spec.origin:
+        version_file = Path(spec.origin).parent / "_version.py"
+        if version_file.exists():
+            h.update(version_file.read_bytes())
+    for path in sorted(_ENGINE.rglob("*.py")):
+        h.update(path.relative_to(_ENGINE).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _choose(directory: str | os.PathLike | None, digest: str) -> str | None:
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if directory is None and given and Path(given).name == digest:  # already chosen by a parent process of ours
+        return given
+    base = directory or given or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    candidates = [Path(base) / "catalogue-numba"]
+    if directory is None:
+        candidates.append(Path(tempfile.gettempdir()) / "catalogue-numba")
+    for candidate in candidates:
+        target = candidate / digest
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            if os.access(target, os.W_OK):
+                return str(target)
+        except OSError:
+            continue
+    return None
+
+
+def enable(directory: str | os.PathLike | None = None) -> str | None:
+    """Cache compiled kernels under ``directory`` (default: ``$NUMBA_CACHE_DIR``, ``$XDG_CACHE_HOME`` or
+    ``~/.cache``, then the temp folder), in a subfolder named by :func:`source_digest`. Returns the folder, or None
+    when none is writable (numba then keeps its default). Call it before the first kernel module is imported:
+    numba fixes a kernel's cache location when the kernel is defined.
+    """
+    target = _choose(directory, source_digest())
+    if target is not None:
+        os.environ["NUMBA_CACHE_DIR"] = target
+        numba = sys.modules.get("numba")
+        if numba is not None:  # already imported: it read the environment before we changed it
+            numba.config.CACHE_DIR = target
+    return target

@@ -1,0 +1,75 @@
+"""Every list of names the engine and the catalogue use, in one place: plain data only.
+
+No numpy, no numba, no engine imports: the catalogue's option choices are built from this module, so ``catalogue
+--help`` and ``catalogue query`` read it without loading any compiled part. Registries that hold objects
+(solvers, generators, format readers) take their keys from here or check at import that they match.
+Words follow the glossary in :mod:`engine.grid` (box = b, size = n = b * b).
+"""
+from __future__ import annotations
+
+# --- grids -------------------------------------------------------------------------------------------------------
+#: box sizes b (boxes are b x b cells)
+BOX_SIZES = (2, 3, 4, 5)
+#: grid sizes n = b * b (rows, columns, digits): the values of every ``--size`` option
+SIZES = tuple(b * b for b in BOX_SIZES)
+#: digit -> symbol in the line and block formats: 0 is '.', 1-9, then A = 10 ... P = 25
+SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
+
+# --- solvers, generators, keys, carving --------------------------------------------------------------------------
+#: solver names (engine.solvers); the first is the default
+SOLVERS = ("fast", "mrv", "stack", "backtrack")
+#: board generator methods (engine.generators); the first is the default
+METHODS = ("wfc", "backtrack", "pattern")
+#: when two grids count as the same (engine.keys); the first is the default
+EQUIVALENCES = ("d4", "full", "none")
+#: symmetries of a carved puzzle's clue pattern (engine.carve); the first is the default
+SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
+
+# --- formats -----------------------------------------------------------------------------------------------------
+#: formats that can be read (and written) (engine.formats)
+FORMATS = ("line", "block", "rcv", "pretty", "json", "txt")
+#: formats that can be written: every readable one, and a picture
+WRITE_FORMATS = FORMATS + ("svg",)
+
+# --- grading -----------------------------------------------------------------------------------------------------
+#: The grader's technique table, one row per technique: (name, rating of one step). The order of the rows is the
+#: rating order, easiest first, and is the order both grading paths try the techniques in; a technique's kernel
+#: id and counter are its row index (engine.grade.techniques). This is the only place the order and the ratings
+#: are written: adding a technique is a row here, its step finder and its kernel.
+#: Ratings are Sudoku Explainer's where it has the technique; the chains sit where it puts its cycles and chains.
+TECHNIQUE_TABLE = (
+    ("hidden-single", 1.5),  # in a row or column; in a box see HIDDEN_SINGLE_IN_BOX_RATING
+    ("naked-single", 2.3),
+    ("pointing", 2.6),  # locked candidates in a box, along a line
+    ("claiming", 2.8),  # locked candidates in a line, inside a box
+    ("naked-pair", 3.0),
+    ("x-wing", 3.2),
+    ("hidden-pair", 3.4),
+    ("naked-triple", 3.6),
+    ("swordfish", 3.8),
+    ("hidden-triple", 4.0),
+    ("xy-wing", 4.2),
+    ("xyz-wing", 4.4),
+    ("naked-quad", 5.0),
+    ("jellyfish", 5.2),
+    ("hidden-quad", 5.4),
+    ("simple-colouring", 6.5),
+    ("x-chain", 6.6),
+    ("xy-chain", 6.7),
+    ("aic", 7.0),  # the general alternating inference chain
+)
+#: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
+HIDDEN_SINGLE_IN_BOX_RATING = 1.2
+#: grading techniques, easiest first (the names of TECHNIQUE_TABLE: the choices of ``--technique``)
+TECHNIQUES = tuple(name for name, _ in TECHNIQUE_TABLE)
+#: technique name -> rating of one step
+RATINGS = dict(TECHNIQUE_TABLE)
+#: what a grade's ``hardest`` says when no technique makes progress, and its score: beyond every technique
+GUESSING = "guessing"
+GUESSING_RATING = 10.0
+#: the highest score of each grading level but the last: singles only; locked candidates and naked pairs; up to
+#: XYZ-Wing (X-Wing, hidden pairs, triples, Swordfish, wings); everything else logic can do (quads, Jellyfish,
+#: colouring, chains). A puzzle that needs guessing is the last level, extreme.
+LEVEL_LIMITS = (("easy", 2.3), ("medium", 3.0), ("hard", 4.4), ("expert", 7.0))
+#: grading levels, easiest first (engine.grade)
+LEVELS = tuple(level for level, _ in LEVEL_LIMITS) + ("extreme",)
