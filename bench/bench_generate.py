@@ -5,13 +5,12 @@
 
 Each figure is the median of ``--repeats`` timed runs after one warm-up call (which also compiles the kernels);
 boards per second count one kernel call per thread (``generate_array``). Restarts are per board, the mean
-over every board of every repeat. The peer is the plain-Python twin of WFC from tests/engine/generators/test_generators.py (sets
+over every board of every repeat. The peer is the plain-Python twin of WFC from tests/naive/generators.py (sets
 of candidates, same random stream, same boards), run on a few boards.
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import sys
 import threading
@@ -31,10 +30,11 @@ MODULES = {"wfc": wfc, "backtrack": backtrack, "pattern": pattern}
 
 
 def load_twin():
-    spec = importlib.util.spec_from_file_location("generator_twins", ROOT / "tests" / "engine" / "generators" / "test_generators.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.twin_wfc
+    """The plain-Python WFC twin from the tests' reference twins (tests/naive/generators.py)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from naive.generators import twin_wfc
+
+    return twin_wfc
 
 
 def measure(method: str, box: int, count: int, repeats: int, threads: int = 1, **options):

@@ -13,21 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.formats import SYMBOLS
+from engine.formats.batch import lines
 
 from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
 from .messages import BoardBatch, CheckedBatch, Counters
-
-_SYMBOL_BYTES = np.frombuffer(SYMBOLS.encode("ascii"), dtype=np.uint8)
-
-
-def lines_of(grids: np.ndarray) -> tuple[str, ...]:
-    """The line format of each row of ``grids`` (m, ncells): ``engine.formats.to_line`` for a whole batch."""
-    grids = np.asarray(grids)
-    m, ncells = grids.shape
-    text = _SYMBOL_BYTES[grids.astype(np.intp)].tobytes().decode("ascii")
-    return tuple(text[i * ncells:(i + 1) * ncells] for i in range(m))
-
 
 def batch_seed(run_seed: int, stream: int, index: int) -> int:
     """The seed of batch ``index`` of generator ``stream``: independent streams from the one run seed."""
@@ -263,12 +252,12 @@ class CheckerActor(Actor):
         return CheckedBatch(
             origin=self.name,
             boards=boards,
-            board_lines=lines_of(boards),
+            board_lines=lines(boards),
             keys=tuple(keys[i] for i in new),
             seeds=seeds.copy(),
             restarts=batch.restarts[new].copy(),
             generate_seconds=np.full(m, batch.seconds / max(1, len(batch))),  # the batch's kernel time, shared
-            puzzle_lines=lines_of(puzzles),
+            puzzle_lines=lines(puzzles),
             clues=np.array([r.clues for r in results], dtype=np.int64),
             carve_seeds=carve_seeds_kept,
             carve_checks=np.array([r.checks for r in results], dtype=np.int64),

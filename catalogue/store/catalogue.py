@@ -320,10 +320,12 @@ class Catalogue:
 
     def write_board_files(self, numbers: Sequence[int], boards: np.ndarray, box: int) -> None:
         """Write ``N.txt`` for each stored board (after its commit) into the claimed folder."""
-        from .files import render, write_files
+        from engine.formats.batch import txt_files
+
+        from .files import write_files
 
         with self._write_lock:
-            write_files(self.folder, numbers, render(boards, box))
+            write_files(self.folder, numbers, txt_files(boards, box))
 
     def recover(self) -> FileReport:
         """What every command that writes runs first: rewrite the files a crash left missing or torn, and close

@@ -24,11 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-import numpy as np
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.engine import Engine
 
-from engine.formats import from_line
+from engine.formats import from_line, to_txt
 from engine.geometry import box_for_ncells
 
 from .models import Board, Run
@@ -47,35 +46,7 @@ def board_path(out: Path, number: int) -> Path:
     return Path(out) / f"{number}.txt"
 
 
-# -- rendering ------------------------------------------------------------------------------------------------
-_DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
-
-
-def render(boards: np.ndarray, box: int) -> list[bytes]:
-    """The N.txt bytes of each board: n lines, digits for n <= 9, space-separated numbers above.
-
-    For n <= 9 it is one numpy gather for the whole batch (the writer renders 50,000 boards in a run: a Python
-    loop per cell would cost the writer thread seconds of GIL time); ``render_one`` is its plain twin.
-    """
-    boards = np.asarray(boards)
-    n = box * box
-    if n > 9:
-        return [render_one(b, box) for b in boards]
-    m = boards.shape[0]
-    out = np.full((m, n, n + 1), ord("\n"), dtype=np.uint8)
-    out[:, :, :n] = _DIGITS[boards.reshape(m, n, n).astype(np.intp)]
-    flat = out.reshape(m, -1).tobytes()
-    width = n * (n + 1)
-    return [flat[i * width:(i + 1) * width] for i in range(m)]
-
-
-def render_one(cells: np.ndarray, box: int) -> bytes:
-    n = box * box
-    rows = np.asarray(cells).reshape(n, n)
-    sep = "" if n <= 9 else " "
-    return "".join(sep.join(str(int(v)) for v in row) + "\n" for row in rows).encode("ascii")
-
-
+# -- writing --------------------------------------------------------------------------------------------------
 def write_files(out: Path, numbers: Iterable[int], payloads: Iterable[bytes]) -> None:
     """Plain writes, no temp file, no fsync (see the module docstring for the measurements and the reason)."""
     out = Path(out)
@@ -92,8 +63,9 @@ def write_files(out: Path, numbers: Iterable[int], payloads: Iterable[bytes]) ->
 
 
 def expected_bytes(board_line: str, size: int) -> bytes:
+    """What board ``board_line``'s N.txt holds (``engine.formats.to_txt`` and a final newline)."""
     box = box_for_ncells(size * size)
-    return render_one(from_line(board_line, box), box)
+    return (to_txt(from_line(board_line, box), box) + "\n").encode("ascii")
 
 
 # -- checking -------------------------------------------------------------------------------------------------

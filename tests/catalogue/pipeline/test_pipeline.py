@@ -33,7 +33,6 @@ from catalogue.pipeline.stages import (
     SeenKeys,
     batch_seed,
     carve_seeds,
-    lines_of,
 )
 from catalogue.pipeline.writer import batch_rows
 from catalogue.store import Catalogue
@@ -101,13 +100,6 @@ def test_injected_failure_hook(monkeypatch):
 
 
 # --- helpers and their plain twins -------------------------------------------------------------------------
-
-def test_lines_of_matches_to_line():
-    rng = np.random.default_rng(1)
-    for ncells, top in ((16, 4), (81, 9), (256, 16)):
-        grids = rng.integers(0, top + 1, size=(5, ncells)).astype(np.int8)
-        assert lines_of(grids) == tuple(to_line(g) for g in grids)
-
 
 def test_seeds_are_deterministic_and_distinct():
     assert batch_seed(5, 1, 1) == batch_seed(5, 1, 1)

@@ -9,8 +9,6 @@ import sys
 import numpy as np
 import pytest
 from consistency import assert_consistent
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from sqlalchemy import text
 
 from catalogue.errors import UserError
@@ -20,13 +18,10 @@ from catalogue.store.files import (
     board_path,
     check_at_open,
     check_files,
-    render,
-    render_one,
     repair,
     run_alive,
 )
 from catalogue.store.folder import check_usable
-from engine.formats import to_txt
 
 
 def test_board_path_takes_integers_only(tmp_path):
@@ -37,17 +32,6 @@ def test_board_path_takes_integers_only(tmp_path):
             board_path(tmp_path, bad)
     with pytest.raises(ValueError):
         board_path(tmp_path, -1)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.sampled_from([2, 3, 4]), st.integers(1, 6), st.integers(0, 2 ** 32 - 1))
-def test_render_is_to_txt_plus_newline(box, m, seed):
-    """The batch renderer, its plain twin and the formats helper's to_txt agree byte for byte."""
-    n = box * box
-    grids = np.random.default_rng(seed).integers(1, n + 1, size=(m, n * n)).astype(np.int8)
-    fast = render(grids, box)
-    assert fast == [render_one(g, box) for g in grids]
-    assert fast == [(to_txt(g, box) + "\n").encode() for g in grids]
 
 
 @pytest.fixture

@@ -20,132 +20,11 @@ from hypothesis import strategies as st
 
 from engine.carve import SYMMETRIES, CarveResult, carve, carve_many
 from engine.solvers import fast
-from naive import house_cells
-
-M32, M64 = 0xFFFFFFFF, (1 << 64) - 1
-
-# --- the slow twin -------------------------------------------------------------------------------------------
-
-
-
-
-def _naive_count(cells, box, limit):
-    """Solutions up to ``limit`` by plain backtracking on a list (fewest options first)."""
-    n = box * box
-    grid = list(int(v) for v in cells)
-    houses = house_cells(box * box)
-    of_cell = [[h for h in houses if c in h] for c in range(n * n)]
-    for h in houses:
-        digits = [grid[c] for c in h if grid[c]]
-        if len(digits) != len(set(digits)):
-            return 0
-    count = 0
-
-    def options(c):
-        return set(range(1, n + 1)) - {grid[x] for h in of_cell[c] for x in h}
-
-    def search():
-        nonlocal count
-        blanks = [c for c in range(n * n) if grid[c] == 0]
-        if not blanks:
-            count += 1
-            return count >= limit
-        cell = min(blanks, key=lambda c: len(options(c)))
-        for d in options(cell):
-            grid[cell] = d
-            if search():
-                return True
-        grid[cell] = 0
-        return False
-
-    search()
-    return count
-
-
-def _make_board(box, rng):
-    """A random board by plain backtracking with a shuffled digit order."""
-    n = box * box
-    grid = [0] * (n * n)
-    houses = house_cells(box * box)
-    of_cell = [[h for h in houses if c in h] for c in range(n * n)]
-
-    def fill(c):
-        if c == n * n:
-            return True
-        for d in rng.sample(range(1, n + 1), n):
-            if all(grid[x] != d for h in of_cell[c] for x in h):
-                grid[c] = d
-                if fill(c + 1):
-                    return True
-        grid[c] = 0
-        return False
-
-    assert fill(0)
-    return grid
-
-
-def _pattern_board(box, rng):
-    """A random board without search (plain backtracking is too slow on 25x25): the band pattern, shuffled."""
-    n = box * box
-    digits = rng.sample(range(1, n + 1), n)
-    rows = [b * box + r for b in rng.sample(range(box), box) for r in rng.sample(range(box), box)]
-    cols = [b * box + c for b in rng.sample(range(box), box) for c in rng.sample(range(box), box)]
-    return [digits[((r % box) * box + r // box + c) % n] for r in rows for c in cols]
-
-
-def _image(box, symmetry, cell):
-    n = box * box
-    r, c = divmod(cell, n)
-    return {"none": [], "rot180": [(n - 1 - r, n - 1 - c)],
-            "rot90": [(c, n - 1 - r), (n - 1 - r, n - 1 - c), (n - 1 - c, r)],
-            "mirror": [(r, n - 1 - c)], "diagonal": [(c, r)]}[symmetry]
-
-
-def _twin_orbits(box, symmetry):
-    n = box * box
-    seen, out = set(), []
-    for cell in range(n * n):
-        if cell not in seen:
-            orbit = sorted({cell} | {r * n + c for r, c in _image(box, symmetry, cell)})
-            seen.update(orbit)
-            out.append(orbit)
-    return out
-
-
-def _twin_stream(seed):
-    z = (seed + 0x9E3779B97F4A7C15) & M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    z ^= z >> 31
-    x = ((z >> 32) ^ (z & M32)) or 0x6D2B79F5
-    while True:
-        x = (x ^ (x << 13)) & M32
-        x ^= x >> 17
-        x = (x ^ (x << 5)) & M32
-        yield x
-
-
-def _twin_carve(board, box, seed, symmetry="none"):
-    """One attempt, no clue target: remove orbits in the documented random order while the count stays 1."""
-    orbits = _twin_orbits(box, symmetry)
-    order = list(range(len(orbits)))
-    stream = _twin_stream(seed)
-    for i in range(len(order) - 1, 0, -1):
-        j = next(stream) % (i + 1)
-        order[i], order[j] = order[j], order[i]
-    puzzle = list(board)
-    for o in order:
-        for c in orbits[o]:
-            puzzle[c] = 0
-        if _naive_count(puzzle, box, 2) != 1:
-            for c in orbits[o]:
-                puzzle[c] = board[c]
-    return puzzle
-
+from naive.carve import count_up_to, images, pattern_board, random_board, twin_carve
 
 def _assert_unique_and_minimal(result: CarveResult, board, box, naive=True):
     puzzle = [int(v) for v in result.puzzle]
-    count = (lambda p: _naive_count(p, box, 2)) if naive else (lambda p: int(fast.count_many([p], box, 2)[0]))
+    count = (lambda p: count_up_to(p, box, 2)) if naive else (lambda p: int(fast.count_many([p], box, 2)[0]))
     assert count(puzzle) == 1
     assert fast.solve(np.array(puzzle), box).solution.tolist() == list(board)
     assert all(p in (0, b) for p, b in zip(puzzle, board))
@@ -158,11 +37,11 @@ def _assert_unique_and_minimal(result: CarveResult, board, box, naive=True):
 
 @functools.lru_cache(maxsize=None)
 def _board16():
-    return _make_board(4, random.Random(16))
+    return random_board(4, random.Random(16))
 
 
-BOARDS4 = [_make_board(2, random.Random(k)) for k in range(6)]
-BOARDS9 = [_make_board(3, random.Random(k)) for k in range(8)]
+BOARDS4 = [random_board(2, random.Random(k)) for k in range(6)]
+BOARDS9 = [random_board(3, random.Random(k)) for k in range(8)]
 
 
 # --- agreement with the twin ---------------------------------------------------------------------------------
@@ -172,12 +51,12 @@ def test_4x4_matches_the_twin(symmetry):
     for k, board in enumerate(BOARDS4):
         for seed in (k, 1000 + k, 2**40 + k):
             got = carve(np.array(board), 2, seed, symmetry=symmetry)
-            assert got.puzzle.tolist() == _twin_carve(board, 2, seed, symmetry), (board, seed)
+            assert got.puzzle.tolist() == twin_carve(board, 2, seed, symmetry), (board, seed)
 
 
 def test_9x9_matches_the_twin():
     got = carve(np.array(BOARDS9[0]), 3, 77)
-    assert got.puzzle.tolist() == _twin_carve(BOARDS9[0], 3, 77)
+    assert got.puzzle.tolist() == twin_carve(BOARDS9[0], 3, 77)
 
 
 @pytest.mark.parametrize("k", range(3))
@@ -200,7 +79,7 @@ def test_16x16_unique_and_minimal():
 
 
 def test_25x25_is_unique_within_its_node_limit():
-    board = np.array(_pattern_board(5, random.Random(25)))
+    board = np.array(pattern_board(5, random.Random(25)))
     r = carve(board, 5, seed=1, node_limit=200)
     assert fast.solve(r.puzzle, 5, limit=2).count == 1 and np.array_equal(fast.solve(r.puzzle, 5).solution, board)
     assert r.clues < 625 - 200 and r.minimal == (r.undecided == 0)
@@ -225,7 +104,7 @@ def test_symmetric_clue_patterns(symmetry, box):
         r = carve(np.array(board), box, seed, symmetry=symmetry)
         clue = r.puzzle != 0
         for cell in range(box**4):
-            for rr, cc in _image(box, symmetry, cell):
+            for rr, cc in images(box, symmetry, cell):
                 assert clue[cell] == clue[rr * box * box + cc]
         assert fast.count_many(r.puzzle[None, :], box, 2)[0] == 1 and r.symmetry == symmetry
 
