@@ -45,35 +45,25 @@ class BoardBatch:
 class CheckedBatch:
     """Boards whose keys are new to this run, each with its carved puzzle, solver metrics and grade.
 
-    Row i of every array describes board i. Text columns (lines, keys, grades) are tuples of str, ready for the
-    database, so the single writer thread does no per-board formatting work beyond building rows.
+    ``board_columns`` and ``puzzle_columns`` map a column of the ``boards`` / ``puzzles`` table to one value per
+    board (row i of each is board i), already plain Python values (str, int, float, bool, None) ready for the
+    database: the single writer thread only builds rows from them. The names are the database's, so a new
+    computed column is one entry where the checker computes it (and the model and its migration), nothing in
+    between. ``boards`` keeps the arrays for the board files.
     """
 
     origin: str
     boards: np.ndarray  # (m, ncells) int8
-    board_lines: tuple[str, ...]  # line format of each board
     keys: tuple[str, ...]  # key_text of the canonical representative
-    seeds: np.ndarray  # (m,) int64
-    restarts: np.ndarray  # (m,) int32
-    generate_seconds: np.ndarray  # (m,) float64: the batch's kernel time shared out evenly
-    puzzle_lines: tuple[str, ...]
-    clues: np.ndarray  # (m,) int
-    carve_seeds: np.ndarray  # (m,) int64
-    carve_checks: np.ndarray
-    carve_seconds: np.ndarray
-    attempts: np.ndarray  # carvings tried per board (more than 1 with --level or --target-clues)
-    minimal: np.ndarray  # (m,) bool: no removal test was cut off by the node limit (CarveResult.minimal)
-    undecided: np.ndarray  # (m,) int64: removal tests cut off by the node limit (their clues were kept)
-    metrics: np.ndarray  # (m, 6) float64: nodes, guesses, backtracks, checks, max_depth, seconds
-    levels: tuple[str | None, ...]
-    scores: tuple[float | None, ...]
-    hardest: tuple[str | None, ...]
-    techniques: tuple[str | None, ...]  # JSON text: steps per technique
+    board_columns: dict[str, tuple]
+    puzzle_columns: dict[str, tuple]
 
     def __post_init__(self):
-        for name, value in self.__dict__.items():
-            if isinstance(value, np.ndarray):
-                frozen(value)
+        frozen(self.boards)
+        for columns in (self.board_columns, self.puzzle_columns):
+            for name, values in columns.items():
+                if len(values) != len(self.keys):
+                    raise ValueError(f"column {name} has {len(values)} values for {len(self.keys)} boards")
 
     def __len__(self) -> int:
         return int(self.boards.shape[0])

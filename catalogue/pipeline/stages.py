@@ -18,6 +18,10 @@ from engine.formats.batch import lines
 from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
 from .messages import BoardBatch, CheckedBatch, Counters
 
+#: the solver metrics stored with every puzzle as whole numbers (engine/solvers/base.py defines them)
+METRIC_COLUMNS = ("nodes", "guesses", "backtracks", "checks", "max_depth")
+
+
 def batch_seed(run_seed: int, stream: int, index: int) -> int:
     """The seed of batch ``index`` of generator ``stream``: independent streams from the one run seed."""
     state = np.random.SeedSequence([int(run_seed) & 0xFFFFFFFF, int(run_seed) >> 32, stream, index])
@@ -247,31 +251,33 @@ class CheckerActor(Actor):
         results, grades, tries, carve_seeds_kept = self.carve_and_grade(boards, seeds)
         m = len(new)
         puzzles = np.stack([r.puzzle for r in results]).astype(np.int8)
-        metrics = np.array([[r.metrics.nodes, r.metrics.guesses, r.metrics.backtracks, r.metrics.checks,
-                             r.metrics.max_depth, r.metrics.seconds] for r in results], dtype=np.float64)
-        return CheckedBatch(
-            origin=self.name,
-            boards=boards,
-            board_lines=lines(boards),
-            keys=tuple(keys[i] for i in new),
-            seeds=seeds.copy(),
-            restarts=batch.restarts[new].copy(),
-            generate_seconds=np.full(m, batch.seconds / max(1, len(batch))),  # the batch's kernel time, shared
-            puzzle_lines=lines(puzzles),
-            clues=np.array([r.clues for r in results], dtype=np.int64),
-            carve_seeds=carve_seeds_kept,
-            carve_checks=np.array([r.checks for r in results], dtype=np.int64),
-            carve_seconds=np.array([r.seconds for r in results], dtype=np.float64),
-            attempts=tries,
+        metrics = [r.metrics for r in results]
+        # named as the database names them: the writer builds its rows from these and the plan, nothing else
+        board_columns = {
+            "board": lines(boards),
+            "seed": tuple(seeds.tolist()),
+            "restarts": tuple(batch.restarts[new].tolist()),
+            "generate_seconds": (batch.seconds / max(1, len(batch)),) * m,  # the batch's kernel time, shared
+        }
+        puzzle_columns = {
+            "puzzle": lines(puzzles),
+            "clues": tuple(int(r.clues) for r in results),
+            "carve_seed": tuple(carve_seeds_kept.tolist()),
+            "carve_checks": tuple(int(r.checks) for r in results),
+            "carve_seconds": tuple(float(r.seconds) for r in results),
+            "attempts": tuple(tries.tolist()),
             # of the kept carving: with --level, results[i] is the carving whose puzzle is stored
-            minimal=np.array([r.minimal for r in results], dtype=bool),
-            undecided=np.array([r.undecided for r in results], dtype=np.int64),
-            metrics=metrics.reshape(m, 6),
-            levels=tuple(g.level for g in grades),
-            scores=tuple(float(g.score) for g in grades),
-            hardest=tuple(g.hardest for g in grades),
-            techniques=tuple(json.dumps(g.steps_by_technique, sort_keys=True) for g in grades),
-        )
+            "minimal": tuple(bool(r.minimal) for r in results),
+            "undecided": tuple(int(r.undecided) for r in results),
+            **{name: tuple(int(getattr(x, name)) for x in metrics) for name in METRIC_COLUMNS},
+            "solve_seconds": tuple(float(x.seconds) for x in metrics),
+            "level": tuple(g.level for g in grades),
+            "score": tuple(float(g.score) for g in grades),
+            "hardest": tuple(g.hardest for g in grades),
+            "techniques": tuple(json.dumps(g.steps_by_technique, sort_keys=True) for g in grades),
+        }
+        return CheckedBatch(origin=self.name, boards=boards, keys=tuple(keys[i] for i in new),
+                            board_columns=board_columns, puzzle_columns=puzzle_columns)
 
     def carve_and_grade(self, boards: np.ndarray, seeds: np.ndarray):
         """Carve and grade every board once; with ``--level``, carve the misses again (new seeds), up to

@@ -83,22 +83,14 @@ class WriterActor(Actor):
 
 
 def batch_rows(batch: CheckedBatch, plan: Plan, run_id: int) -> tuple[list[dict], list[dict]]:
-    """The board and puzzle rows of a checked batch (row i of each for board i)."""
-    boards = [
-        {"size": plan.size, "equivalence": plan.equivalence, "key": batch.keys[i], "board": batch.board_lines[i],
-         "method": plan.method, "seed": int(batch.seeds[i]), "restarts": int(batch.restarts[i]),
-         "generate_seconds": float(batch.generate_seconds[i]), "run_id": run_id}
-        for i in range(len(batch))]
-    metrics = batch.metrics.tolist()
-    puzzles = []
-    for i in range(len(batch)):
-        m = metrics[i]
-        puzzles.append({
-            "puzzle": batch.puzzle_lines[i], "clues": int(batch.clues[i]), "symmetry": plan.symmetry,
-            "target_clues": plan.target_clues, "carve_seed": int(batch.carve_seeds[i]),
-            "carve_checks": int(batch.carve_checks[i]), "carve_seconds": float(batch.carve_seconds[i]),
-            "attempts": int(batch.attempts[i]), "minimal": bool(batch.minimal[i]),
-            "undecided": int(batch.undecided[i]), "nodes": int(m[0]), "guesses": int(m[1]), "backtracks": int(m[2]),
-            "checks": int(m[3]), "max_depth": int(m[4]), "solve_seconds": m[5], "level": batch.levels[i],
-            "score": batch.scores[i], "hardest": batch.hardest[i], "techniques": batch.techniques[i]})
+    """The board and puzzle rows of a checked batch (row i of each for board i): the batch's columns, plus what
+    the plan says of every row."""
+    board_constants = {"size": plan.size, "equivalence": plan.equivalence, "method": plan.method, "run_id": run_id}
+    puzzle_constants = {"symmetry": plan.symmetry, "target_clues": plan.target_clues}
+    board_names, puzzle_names = list(batch.board_columns), list(batch.puzzle_columns)
+    board_values = list(zip(*batch.board_columns.values()))
+    puzzle_values = list(zip(*batch.puzzle_columns.values()))
+    boards = [{**board_constants, "key": batch.keys[i], **dict(zip(board_names, board_values[i]))}
+              for i in range(len(batch))]
+    puzzles = [{**puzzle_constants, **dict(zip(puzzle_names, puzzle_values[i]))} for i in range(len(batch))]
     return boards, puzzles
