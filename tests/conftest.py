@@ -67,14 +67,15 @@ def catalogue_url(request) -> str:
 # --- sample rows -----------------------------------------------------------------------------------------
 
 def pattern_board(box: int, shift: int = 0) -> str:
-    """A valid complete board in the line format: the classic band pattern with its digits relabelled.
+    """A valid complete board in the line format: ``naive.pattern_board(box, shift=shift)`` as text.
 
     Cell (r, c) holds ((r mod box) * box + r div box + c) mod n, then digit d becomes (d + shift) mod n + 1.
     """
+    from naive import pattern_board as cells
+
     from engine.formats import SYMBOLS
 
-    n = box * box
-    return "".join(SYMBOLS[((r % box) * box + r // box + c + shift) % n + 1] for r in range(n) for c in range(n))
+    return "".join(SYMBOLS[d] for d in cells(box, shift=shift))
 
 
 def carve_line(board: str, keep_every: int, offset: int = 0) -> str:

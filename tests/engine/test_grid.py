@@ -1,7 +1,9 @@
 """The grid model and the geometry tables."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import pattern_board
 
 from engine.geometry import BOX_SIZES, box_for_ncells, box_for_size, geometry
 from engine.grid import Conflict, Grid, LockedCellError
@@ -76,14 +78,9 @@ def test_conflicts_in_every_combination():
     assert g.invalid_cells()[0] == (0, 0, 5, Conflict.ROW | Conflict.COLUMN | Conflict.BOX)
 
 
-def _pattern_board(box):
-    n = box * box
-    return np.array([[(box * (r % box) + r // box + c) % n + 1 for c in range(n)] for r in range(n)]).ravel()
-
-
 @pytest.mark.parametrize("box", BOX_SIZES)
 def test_a_board_is_solved(box):
-    g = Grid(_pattern_board(box))
+    g = Grid(np.array(pattern_board(box)))
     assert g.box == box and g.is_solved() and g.invalid_count() == 0
 
 

@@ -3,12 +3,15 @@
 Nothing here imports the engine: the rules of Sudoku are written out again from scratch with plain lists and
 sets, so a mistake in the engine's geometry tables or solvers cannot hide in its own reference.
 
-Grids are any sequence of n*n ints (0 = blank), row-major, n = box * box.
+Grids are any sequence of n*n ints (0 = blank), row-major, n = box * box. Here: the rules (houses, peers,
+conflicts, validity, candidates), the one plain solver/counter ``count_solutions`` and the board makers
+``pattern_board`` and ``random_board``; the twins of the generators, the carver and the canonical keys are in
+generators.py, carve.py and keys.py.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 
 def _box_of(n: int) -> int:
@@ -82,9 +85,12 @@ def candidates(cells: Sequence[int], cell: int) -> set[int]:
     return set(range(1, n + 1)) - {int(cells[p]) for p in peers(n)[cell]}
 
 
-def count_solutions(cells: Sequence[int], limit: int = 2) -> tuple[int, list[int] | None]:
-    """``(number of solutions up to limit, the first one found or None)`` by plain recursion.
+def count_solutions(cells: Sequence[int], limit: int = 2,
+                    forbid: tuple[int, int] | None = None) -> tuple[int, list[int] | None]:
+    """``(number of solutions up to limit, the first one found or None)`` by plain recursion: the one plain
+    counter, twin of every solver's count (engine/solvers) and of the carver's uniqueness test (engine/carve).
 
+    ``forbid = (cell, digit)`` rules that digit out of that blank cell: the twin of ``fast.exists_without``.
     Branches on the blank with the fewest candidates (recomputed from scratch at every step) only to keep 9x9
     and easy 16x16 puzzles to a few seconds; any order of cells gives the same count.
     """
@@ -93,14 +99,20 @@ def count_solutions(cells: Sequence[int], limit: int = 2) -> tuple[int, list[int
         return 0, None
     found: list[list[int]] = []
 
+    def options(c: int) -> list[int]:
+        out = candidates(grid, c)
+        if forbid is not None and c == forbid[0]:
+            out.discard(forbid[1])
+        return sorted(out)
+
     def search() -> None:
         blanks = [c for c, v in enumerate(grid) if v == 0]
         if not blanks:
             found.append(list(grid))
             return
-        options = {c: candidates(grid, c) for c in blanks}
-        cell = min(blanks, key=lambda c: len(options[c]))
-        for digit in sorted(options[cell]):
+        choices = {c: options(c) for c in blanks}
+        cell = min(blanks, key=lambda c: len(choices[c]))
+        for digit in choices[cell]:
             grid[cell] = digit
             search()
             grid[cell] = 0
@@ -109,3 +121,49 @@ def count_solutions(cells: Sequence[int], limit: int = 2) -> tuple[int, list[int
 
     search()
     return len(found), (found[0] if found else None)
+
+
+# --- boards to test on (made without the engine) -------------------------------------------------------------
+
+def pattern_board(box: int, rng=None, *, shift: int = 0, digits: Sequence[int] | None = None,
+                  keep: float | None = None) -> list[int]:
+    """A valid board without search: the classic band pattern, the one board maker of the tests.
+
+    Cell (r, c) holds the ``((r mod box) * box + r div box + c) mod n``-th of ``digits`` (default 1..n, each
+    moved on by ``shift``: digit d becomes (d - 1 + shift) mod n + 1). With ``rng`` (a ``random.Random``) the
+    digits (unless given), the rows within bands and the bands, then the columns within stacks and the stacks
+    are shuffled, in that order. With ``keep`` (needs ``rng``) each cell then keeps its digit with that chance
+    and is blank otherwise: a random puzzle with at least one solution.
+    """
+    n = box * box
+    if digits is None:
+        digits = rng.sample(range(1, n + 1), n) if rng is not None else [(d + shift) % n + 1 for d in range(n)]
+    rows = cols = range(n)
+    if rng is not None:
+        rows = [b * box + r for b in rng.sample(range(box), box) for r in rng.sample(range(box), box)]
+        cols = [b * box + c for b in rng.sample(range(box), box) for c in rng.sample(range(box), box)]
+    board = [digits[((r % box) * box + r // box + c) % n] for r in rows for c in cols]
+    if keep is not None:
+        board = [v if rng.random() < keep else 0 for v in board]
+    return board
+
+
+def random_board(box: int, rng) -> list[int]:
+    """A random board by plain backtracking in reading order with a shuffled digit order (4x4 to 16x16)."""
+    n = box * box
+    grid = [0] * (n * n)
+    near = peers(n)
+
+    def fill(c: int) -> bool:
+        if c == n * n:
+            return True
+        for d in rng.sample(range(1, n + 1), n):
+            if all(grid[x] != d for x in near[c]):
+                grid[c] = d
+                if fill(c + 1):
+                    return True
+        grid[c] = 0
+        return False
+
+    assert fill(0)
+    return grid

@@ -7,7 +7,6 @@ as its pure-Python peer.
 """
 from __future__ import annotations
 
-
 from . import house_cells, peers
 
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1
@@ -40,17 +39,9 @@ class Stream:
         return m >> 32
 
 
-
-
 def peers_of(box: int) -> list[list[int]]:
     """Each cell's peers in ascending order: the twins scan them in this order, as the kernels do."""
     return [sorted(p) for p in peers(box * box)]
-
-
-def is_board(cells, box: int) -> bool:
-    """Every house holds every digit 1..n once."""
-    cells = [int(v) for v in cells]
-    return all(sorted(cells[c] for c in house) == list(range(1, box * box + 1)) for house in house_cells(box * box))
 
 
 def twin_wfc(box: int, seed: int, propagate: bool = False, on_step=None):

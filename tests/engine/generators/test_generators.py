@@ -15,13 +15,22 @@ import threading
 import time
 
 import numpy as np
-from naive.generators import is_board, peers_of, twin_backtrack, twin_pattern, twin_wfc
-from paths import ROOT
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import is_board
+from naive.generators import peers_of, twin_backtrack, twin_pattern, twin_wfc
+from paths import ROOT
 
-from engine.generators import GENERATORS, GenerationError, derive_seeds, generate as registry_generate
-from engine.generators import backtrack, pattern, wfc
+from engine.generators import (
+    GENERATORS,
+    GenerationError,
+    backtrack,
+    derive_seeds,
+    pattern,
+    wfc,
+)
+from engine.generators import generate as registry_generate
 
 METHODS = {"wfc": wfc, "backtrack": backtrack, "pattern": pattern}
 
@@ -39,7 +48,7 @@ def test_every_method_and_size_gives_boards(method, box, count):
     assert len(boards) == count
     for b in boards:
         assert b.cells.dtype == np.int8 and b.cells.shape == (box ** 4,)
-        assert is_board(b.cells, box), b.cells
+        assert is_board(b.cells), b.cells
         assert (b.box, b.method) == (box, method)
 
 
@@ -134,14 +143,14 @@ def test_wfc_twin_picks_a_fewest_candidates_cell_every_step():
     for s in range(40):
         board, r = twin_wfc(box, s, on_step=on_step)
         restarts += r
-        assert is_board(board, box)
+        assert is_board(board)
     assert len(steps) >= 40 * 81 and restarts > 0  # plain WFC does meet contradictions on 9x9
     assert len(picked_among_ties) > 20  # the tie-break really ranges over all tied cells
 
 
 def test_wfc_contradictions_are_traced():
     board, events = wfc.generate_traced(3, 12, propagate=False)
-    assert board.restarts == len(events) > 0 and is_board(board.cells, 3)
+    assert board.restarts == len(events) > 0 and is_board(board.cells)
     for e in events:
         assert e.kind == 0 and 0 <= e.where < 81 and 1 <= e.digit <= 9 and 1 <= e.filled < 81
         assert e.describe().startswith("contradiction at r") and "no candidates left" in e.describe()
@@ -208,7 +217,7 @@ def test_pattern_boards_have_the_band_structure():
 def test_any_seed_gives_a_reproducible_board(seed, method):
     m = METHODS[method]
     a, b = m.generate(3, seed), m.generate(3, seed)
-    assert a.seed == seed and np.array_equal(a.cells, b.cells) and is_board(a.cells, 3)
+    assert a.seed == seed and np.array_equal(a.cells, b.cells) and is_board(a.cells)
 
 
 @settings(max_examples=15, deadline=None)

@@ -1,8 +1,8 @@
-"""Canonical keys against slow, obviously-correct twins written here in plain Python.
+"""Canonical keys against slow, obviously-correct twins in plain Python (tests/naive/keys.py).
 
 Twins: every 4x4 board by brute force and its classes by BFS closure under the group generators; the 4x4 full
-key as the minimum over all 256 line orders (x relabelling by first appearance); the d4 key on any size as the
-minimum over the 8 images written out with row/column formulas. Larger full keys are checked by invariance under
+key as the minimum over all 2 x 8 x 8 = 128 images (x relabelling by first appearance); the d4 key on any size as
+the minimum over the 8 images written out with row/column formulas. Larger full keys are checked by invariance under
 random group members, by the witness transform (the key is in the class) and by two independent kernels agreeing.
 """
 from __future__ import annotations
@@ -16,137 +16,33 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive import random_board
+from naive.keys import all_4x4_boards, d4_twin, first_appearance, full_twin_4x4, orbits
 
+from engine.formats import to_line
+from engine.grid import Grid
+from engine.keys import (
+    EQUIVALENCES,
+    KeySearchError,
+    canonical_key,
+    canonical_keys,
+    canonical_transform,
+    key_text,
+    key_texts,
+    same_class,
+)
 from engine.keys import transforms as sym
 from engine.keys._board import board_key
 from engine.keys._grid import OK, grid_key
-from engine.keys import (EQUIVALENCES, KeySearchError, canonical_key, canonical_keys, canonical_transform,
-                              key_text, key_texts, same_class)
-from engine.formats import to_line
-from engine.grid import Grid
-
-
-# -- slow twins ----------------------------------------------------------------------------------------------------
-def all_4x4_boards() -> list[tuple[int, ...]]:
-    """Every valid 4x4 board, by plain backtracking in reading order."""
-    out = []
-    cells = [0] * 16
-
-    def ok(i: int, d: int) -> bool:
-        r, c = divmod(i, 4)
-        same = [r * 4 + k for k in range(4)] + [k * 4 + c for k in range(4)]
-        same += [(r // 2 * 2 + x) * 4 + c // 2 * 2 + y for x in range(2) for y in range(2)]
-        return all(cells[j] != d for j in same if j < i)
-
-    def fill(i: int) -> None:
-        if i == 16:
-            out.append(tuple(cells))
-            return
-        for d in range(1, 5):
-            if ok(i, d):
-                cells[i] = d
-                fill(i + 1)
-        cells[i] = 0
-
-    fill(0)
-    return out
-
-
-def py_apply(cells: tuple, t: sym.Transform) -> tuple:
-    perm, relabel = t.perm.tolist(), t.relabel.tolist()
-    return tuple(relabel[cells[p]] for p in perm)
-
-
-def first_appearance(image) -> tuple:
-    labels = {0: 0}
-    return tuple(labels.setdefault(d, len(labels)) for d in image)
-
-
-def orbits(grids, b: int, equivalence: str) -> list[set]:
-    """The classes of ``grids`` under the group, each found by BFS closure under the generators."""
-    gens = sym.generators(b, equivalence)
-    left, classes = set(grids), []
-    while left:
-        start = left.pop()
-        seen, frontier = {start}, [start]
-        while frontier:
-            g = frontier.pop()
-            for t in gens:
-                h = py_apply(g, t)
-                if h not in seen:
-                    seen.add(h)
-                    frontier.append(h)
-        left -= seen
-        classes.append(seen)
-    return classes
-
-
-def full_twin_4x4(cells) -> tuple:
-    """Minimum over transpose x all band-preserving row and column orders, relabelled by first appearance."""
-    m = [list(cells[r * 4:(r + 1) * 4]) for r in range(4)]
-    orders = list(sym.all_line_orders(2))
-    best = None
-    for grid in (m, [list(col) for col in zip(*m)]):
-        for rows, cols in itertools.product(orders, orders):
-            image = first_appearance(grid[r][c] for r in rows for c in cols)
-            best = image if best is None or image < best else best
-    return best
-
-
-def d4_twin(cells, b: int) -> tuple:
-    """Minimum of the 8 images, each written out with its own row/column formula."""
-    n = b * b
-    m = [list(map(int, cells[r * n:(r + 1) * n])) for r in range(n)]
-    z = n - 1
-    maps = [lambda r, c: m[r][c], lambda r, c: m[z - c][r], lambda r, c: m[z - r][z - c], lambda r, c: m[c][z - r],
-            lambda r, c: m[z - r][c], lambda r, c: m[r][z - c], lambda r, c: m[c][r], lambda r, c: m[z - c][z - r]]
-    return min(tuple(f(r, c) for r in range(n) for c in range(n)) for f in maps)
 
 
 # -- grids to test on ----------------------------------------------------------------------------------------------
-def backtrack_board(b: int, seed: int) -> np.ndarray:
-    """A random valid board by randomized backtracking (fewest candidates first) in plain Python; 4x4 to 16x16."""
-    n, rng = b * b, random.Random(seed)
-    cells = [0] * (n * n)
-    houses = [[set() for _ in range(n)] for _ in range(3)]
-
-    def where(i):
-        r, c = divmod(i, n)
-        return r, c, (r // b) * b + c // b
-
-    def fill() -> bool:
-        best, best_c = -1, None
-        for i in range(n * n):
-            if cells[i] == 0:
-                r, c, k = where(i)
-                cs = [d for d in range(1, n + 1) if d not in houses[0][r] | houses[1][c] | houses[2][k]]
-                if best_c is None or len(cs) < len(best_c):
-                    best, best_c = i, cs
-        if best < 0:
-            return True
-        rng.shuffle(best_c)
-        r, c, k = where(best)
-        for d in best_c:
-            cells[best] = d
-            for h, x in zip(houses, (r, c, k)):
-                h[x].add(d)
-            if fill():
-                return True
-            for h, x in zip(houses, (r, c, k)):
-                h[x].discard(d)
-        cells[best] = 0
-        return False
-
-    assert fill()
-    return np.array(cells, dtype=np.int8)
-
-
 @lru_cache(maxsize=None)
 def board(b: int, seed: int) -> np.ndarray:
-    """4x4 and 9x9 boards from the plain backtracker above; 16x16 and 25x25 from the engine's backtracking
+    """4x4 and 9x9 boards from the plain backtracker (naive.random_board); 16x16 and 25x25 from the engine's WFC
     generator (plain Python is too slow there). Cached: hypothesis draws the same few seeds again and again."""
     if b <= 3:
-        out = backtrack_board(b, seed)
+        out = np.array(random_board(b, random.Random(seed)), dtype=np.int8)
     else:
         from engine.generators import generate
 
@@ -179,7 +75,8 @@ def test_there_are_288_boards_of_4x4():
 
 @pytest.mark.parametrize("equivalence", EQUIVALENCES)
 def test_4x4_keys_match_bfs_orbits(equivalence):
-    classes = orbits(BOARDS_4X4, 2, equivalence)
+    generators = [(t.perm.tolist(), t.relabel.tolist()) for t in sym.generators(2, equivalence)]
+    classes = orbits(BOARDS_4X4, generators)
     keys = canonical_keys(np.array(BOARDS_4X4), 2, equivalence)
     key_of = {bd: tuple(k) for bd, k in zip(BOARDS_4X4, keys.tolist())}
     assert len({key_of[bd] for bd in BOARDS_4X4}) == len(classes)

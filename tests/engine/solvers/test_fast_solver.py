@@ -1,7 +1,8 @@
-"""The fast solver against a plain-Python twin written here from the rules alone.
+"""The fast solver against the plain-Python twin written from the rules alone (tests/naive).
 
-``_naive_count`` is a recursive backtracker over lists and sets (no masks, no propagation, no engine code): it is
-slow but obviously correct, and every count, solution and removal test of the compiled solver must agree with it.
+``naive.count_solutions`` is a recursive backtracker over lists and sets (no masks, no propagation, no engine
+code): it is slow but obviously correct, and every count, solution and removal test (``forbid``) of the compiled
+solver must agree with it.
 """
 from __future__ import annotations
 
@@ -16,89 +17,22 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from naive import count_solutions, is_solution, pattern_board
 
 from engine.solvers import fast
-from naive import house_cells, peers as naive_peers
-
-# --- the slow twin -------------------------------------------------------------------------------------------
-
-
-
-
-
-
-def _consistent(cells, box: int) -> bool:
-    """No house holds a digit twice."""
-    for house in house_cells(box * box):
-        digits = [cells[c] for c in house if cells[c]]
-        if len(digits) != len(set(digits)):
-            return False
-    return True
-
-
-def _naive_count(cells, box: int, limit: int, forbid: tuple[int, int] | None = None):
-    """(solutions up to ``limit``, the first one found) by plain backtracking; ``forbid`` = (cell, digit) ruled out."""
-    n = box * box
-    grid = [int(v) for v in cells]
-    if not _consistent(grid, box):
-        return 0, None
-    peers = naive_peers(box * box)
-    found: list[list[int]] = []
-
-    def options(c):
-        out = set(range(1, n + 1)) - {grid[p] for p in peers[c]}
-        if forbid is not None and c == forbid[0]:
-            out.discard(forbid[1])
-        return sorted(out)
-
-    def search():
-        blanks = [c for c in range(n * n) if grid[c] == 0]
-        if not blanks:
-            found.append(list(grid))
-            return len(found) >= limit
-        cell = min(blanks, key=lambda c: len(options(c)))  # fewest options first keeps it quick, not less clear
-        for d in options(cell):
-            grid[cell] = d
-            if search():
-                return True
-            grid[cell] = 0
-        return False
-
-    search()
-    return len(found), (found[0] if found else None)
-
-
-def _is_solution(solution, puzzle, box: int) -> bool:
-    n = box * box
-    ok_clues = all(p == 0 or p == s for p, s in zip(puzzle, solution))
-    return ok_clues and all(sorted(solution[c] for c in h) == list(range(1, n + 1)) for h in house_cells(box * box))
-
-
-def _pattern_board(box: int, rng: random.Random) -> list[int]:
-    """A random valid board without search: the band pattern with digits, rows in bands and bands shuffled."""
-    n = box * box
-    digits = rng.sample(range(1, n + 1), n)
-    rows = [b * box + r for b in rng.sample(range(box), box) for r in rng.sample(range(box), box)]
-    cols = [b * box + c for b in rng.sample(range(box), box) for c in rng.sample(range(box), box)]
-    return [digits[((r % box) * box + r // box + c) % n] for r in rows for c in cols]
-
-
-def _random_puzzle(box: int, rng: random.Random, keep: float) -> list[int]:
-    board = _pattern_board(box, rng)
-    return [v if rng.random() < keep else 0 for v in board]
 
 
 def _agree(puzzle, box: int, limits=(1, 2, 3)):
     for limit in limits:
-        want, _ = _naive_count(puzzle, box, limit)
+        want, _ = count_solutions(puzzle, limit)
         got = fast.solve(np.array(puzzle, dtype=np.int8), box, limit)
         assert got.count == want, f"limit {limit}: puzzle {puzzle} expected {want} got {got.count}"
         if want:
-            assert _is_solution(list(got.solution), puzzle, box)
+            assert is_solution(puzzle, list(got.solution))
         else:
             assert got.solution is None
         if want == 1 and limit >= 2:
-            assert list(got.solution) == _naive_count(puzzle, box, 1)[1]
+            assert list(got.solution) == count_solutions(puzzle, 1)[1]
 
 
 # --- agreement with the twin ---------------------------------------------------------------------------------
@@ -106,7 +40,7 @@ def _agree(puzzle, box: int, limits=(1, 2, 3)):
 def test_4x4_random_puzzles_agree():
     rng = random.Random(4)
     for i in range(300):
-        puzzle = _random_puzzle(2, rng, keep=rng.random())
+        puzzle = pattern_board(2, rng, keep=rng.random())
         if i % 3 == 0:  # random digits anywhere: conflicting and unsolvable grids too
             puzzle = [rng.randint(1, 4) if rng.random() < 0.3 else 0 for _ in range(16)]
         _agree(puzzle, 2)
@@ -120,7 +54,7 @@ def test_every_4x4_board_is_found():
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.25, 1.0))
 def test_9x9_random_puzzles_agree(seed, keep):
-    _agree(_random_puzzle(3, random.Random(seed), keep), 3)
+    _agree(pattern_board(3, random.Random(seed), keep=keep), 3)
 
 
 @settings(max_examples=25, deadline=None)
@@ -128,7 +62,7 @@ def test_9x9_random_puzzles_agree(seed, keep):
 def test_9x9_changed_clue_agrees(seed):
     """A board with clues removed and one clue changed: often no solution, sometimes several."""
     rng = random.Random(seed)
-    puzzle = _random_puzzle(3, rng, keep=0.45)
+    puzzle = pattern_board(3, rng, keep=0.45)
     cell = rng.choice([c for c in range(81) if puzzle[c]])
     puzzle[cell] = rng.randint(1, 9)
     _agree(puzzle, 3, limits=(1, 2))
@@ -138,7 +72,7 @@ def test_9x9_changed_clue_agrees(seed):
 def test_large_grids_agree(box, keep):
     rng = random.Random(box)
     for _ in range(2):
-        _agree(_random_puzzle(box, rng, keep), box, limits=(1, 2))
+        _agree(pattern_board(box, rng, keep=keep), box, limits=(1, 2))
 
 
 def test_known_hard_puzzle():
@@ -146,7 +80,7 @@ def test_known_hard_puzzle():
     puzzle = [0 if ch == "." else int(ch) for ch in line]
     got = fast.solve(np.array(puzzle, np.int8), 3, limit=2)
     assert got.count == 1 and not got.gave_up
-    assert list(got.solution) == _naive_count(puzzle, 3, 1)[1]
+    assert list(got.solution) == count_solutions(puzzle, 1)[1]
 
 
 from paths import DATA
@@ -171,7 +105,7 @@ def test_data_files(where, line):
         want = [int(ch, 36) for ch in solution]
         assert got.solution.tolist() == want, f"{where}: {text} expected {solution} got {got.solution.tolist()}"
     elif got.count:
-        assert _is_solution(list(got.solution), list(puzzle), box), where
+        assert is_solution(list(puzzle), list(got.solution)), where
 
 
 # --- edge cases ----------------------------------------------------------------------------------------------
@@ -189,11 +123,11 @@ def test_conflicting_givens_have_no_solution(box):
 @pytest.mark.parametrize("box,limit", [(2, 1), (2, 5), (3, 2), (3, 7), (4, 3), (5, 2)])
 def test_empty_grid_counts_up_to_the_limit(box, limit):
     r = fast.solve(np.zeros(box**4, np.int8), box, limit=limit)
-    assert r.count == limit and _is_solution(list(r.solution), [0] * box**4, box)
+    assert r.count == limit and is_solution([0] * box**4, list(r.solution))
 
 
 def test_complete_board_is_its_own_solution():
-    board = _pattern_board(3, random.Random(1))
+    board = pattern_board(3, random.Random(1))
     r = fast.solve(np.array(board, np.int8), 3, limit=2)
     assert r.count == 1 and list(r.solution) == board and r.metrics.nodes == 0
 
@@ -208,7 +142,7 @@ def test_node_limit_gives_up_and_says_so():
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 0.6), limit=st.integers(1, 4))
 def test_metrics_are_sane(seed, keep, limit):
-    puzzle = np.array(_random_puzzle(3, random.Random(seed), keep), np.int8)
+    puzzle = np.array(pattern_board(3, random.Random(seed), keep=keep), np.int8)
     m = fast.solve(puzzle, 3, limit).metrics
     blanks = int((puzzle == 0).sum())
     assert 0 <= m.guesses <= m.nodes and m.max_depth <= m.guesses
@@ -218,7 +152,7 @@ def test_metrics_are_sane(seed, keep, limit):
 
 
 def test_input_is_never_modified():
-    puzzle = np.array(_random_puzzle(3, random.Random(9), 0.3), np.int8)
+    puzzle = np.array(pattern_board(3, random.Random(9), keep=0.3), np.int8)
     before = puzzle.copy()
     puzzle.flags.writeable = False
     fast.solve(puzzle, 3, limit=3)
@@ -246,7 +180,7 @@ def test_bad_input_raises_value_error():
 
 def _mixed_batch(box: int, m: int, seed: int) -> np.ndarray:
     rng = random.Random(seed)
-    return np.array([_random_puzzle(box, rng, rng.uniform(0.2, 0.7)) for _ in range(m)], np.int8)
+    return np.array([pattern_board(box, rng, keep=rng.uniform(0.2, 0.7)) for _ in range(m)], np.int8)
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3])
@@ -285,7 +219,7 @@ def test_threads_give_identical_results():
 
 @pytest.mark.parametrize("box", [2, 3])
 def test_trace_replays_to_the_solution(box):
-    puzzle = np.array(_random_puzzle(box, random.Random(box), 0.3), np.int8)
+    puzzle = np.array(pattern_board(box, random.Random(box), keep=0.3), np.int8)
     events = fast.trace(puzzle, box)
     grid = puzzle.copy()
     for cell, digit in events:
@@ -311,11 +245,11 @@ def test_trace_shows_take_backs_on_a_hard_puzzle():
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.3, 0.9))
 def test_exists_without_agrees(seed, keep):
     rng = random.Random(seed)
-    puzzle = _random_puzzle(3, rng, keep)
+    puzzle = pattern_board(3, rng, keep=keep)
     cell = rng.randrange(81)
     digit = rng.randint(1, 9)
     puzzle[cell] = 0
-    want = _naive_count(puzzle, 3, 1, forbid=(cell, digit))[0] > 0
+    want = count_solutions(puzzle, 1, forbid=(cell, digit))[0] > 0
     assert fast.exists_without(np.array(puzzle, np.int8), 3, cell, digit) == want
 
 
@@ -337,7 +271,7 @@ print(json.dumps({"count": r.count, "solution": r.solution.tolist(), "nodes": r.
 def test_kernels_run_as_plain_python():
     """NUMBA_DISABLE_JIT=1 runs the same kernel lines in Python (coverage sees them); results must not change."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    sixteen = _random_puzzle(4, random.Random(3), 0.45)
+    sixteen = pattern_board(4, random.Random(3), keep=0.45)
     out = subprocess.run([sys.executable, "-c", _NO_JIT_SCRIPT, json.dumps(sixteen)], env=env, capture_output=True,
                          text=True, timeout=120, check=True)
     got = json.loads(out.stdout)

@@ -1,7 +1,7 @@
-"""Every solver of the registry against the data files, tests/naive.py and each other.
+"""Every solver of the registry against the data files, tests/naive and each other.
 
 The data files (data/puzzles-*.txt, ``puzzle:count:solution`` lines) hold unique, multi-solution, no-solution
-and conflicting-givens puzzles; each was checked with tests/naive.py when it was made, and
+and conflicting-givens puzzles; each was checked with tests/naive when it was made, and
 ``test_data_file_agrees_with_naive`` checks again. ``fast`` is in the registry and is tested like the others: if
 it cannot be imported these tests fail rather than skip.
 """
@@ -9,19 +9,28 @@ from __future__ import annotations
 
 import sys
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from naive import pattern_board
+from paths import DATA
 
-import naive
 from engine.formats import from_line, to_line
 from engine.geometry import box_for_ncells
-from engine.solvers import SOLVERS, count_solutions, get_solver, is_unique, solve
 from engine.grid import Grid
-from engine.solvers import backtrack, mrv, stack
+from engine.solvers import (
+    SOLVERS,
+    backtrack,
+    count_solutions,
+    get_solver,
+    is_unique,
+    mrv,
+    solve,
+    stack,
+)
 
-from paths import DATA
 NAIVE_SOLVERS = ("stack", "backtrack", "mrv")  # the plain-Python ones (with on_event, exact node limits)
 NODE_LIMIT = 2_000_000  # far above what any data-file puzzle needs; hitting it is a failure
 
@@ -38,12 +47,6 @@ def data_lines(name: str) -> list[tuple[str, int, str]]:
 DATA_CASES = [pytest.param(p, c, s, id=f"{name[8:-4]}-{i + 1}")
               for name in ("puzzles-4x4.txt", "puzzles-9x9.txt", "puzzles-16x16.txt")
               for i, (p, c, s) in enumerate(data_lines(name))]
-
-
-def pattern_board(box: int) -> list[int]:
-    """The classic valid board: cell (r, c) holds ((r mod b) * b + r div b + c) mod n + 1."""
-    n = box * box
-    return [((r % box) * box + r // box + c) % n + 1 for r in range(n) for c in range(n)]
 
 
 def test_data_files_cover_every_kind():
@@ -282,16 +285,12 @@ def test_node_limit_protects_the_slow_solvers_on_an_empty_25x25(name):
 
 
 # -- properties -------------------------------------------------------------------------------------------------
-def relabelled(board: list[int], perm: list[int]) -> list[int]:
-    return [perm[v - 1] for v in board]
-
-
 @st.composite
 def blanked_boards(draw, box: int, max_blanks: int):
     """A known valid board (the pattern, digits relabelled) with some cells blanked: it has >= 1 solution."""
     n = box * box
     perm = draw(st.permutations(list(range(1, n + 1))))
-    board = relabelled(pattern_board(box), perm)
+    board = pattern_board(box, digits=perm)
     blanks = draw(st.sets(st.integers(0, n * n - 1), max_size=max_blanks))
     puzzle = [0 if i in blanks else v for i, v in enumerate(board)]
     return board, puzzle
