@@ -7,14 +7,13 @@
 >>> g.steps[3].explanation
 'pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3'
 
-See :mod:`engine.grade.grader` for how a grade is made and :mod:`engine.grade.techniques` for the ratings.
+See :mod:`engine.grade.grader` for how a grade is made and :data:`engine.vocabulary.TECHNIQUE_TABLE` for the
+techniques, their order and their ratings.
 """
-from .grader import LEVEL_LIMITS, LEVELS, NOTHING, Grade, grade, grade_many, level_of, solve_logically
+from ..vocabulary import GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, RATINGS, TECHNIQUES
+from .grader import NOTHING, Grade, grade, grade_many, level_of, solve_logically
 from .state import Contradiction, State, Step
-from .techniques import BY_NAME, GUESSING, GUESSING_RATING, REGISTRY, TECHNIQUES
-
-#: technique name -> rating of one step (hidden single: 1.5, or 1.2 when found in a box)
-RATINGS = {t.name: t.rating for t in REGISTRY}
+from .techniques import BY_NAME, REGISTRY
 
 __all__ = ["LEVELS", "LEVEL_LIMITS", "TECHNIQUES", "RATINGS", "GUESSING", "GUESSING_RATING", "NOTHING", "Grade",
            "Step", "State", "Contradiction", "grade", "grade_many", "level_of", "solve_logically", "BY_NAME",

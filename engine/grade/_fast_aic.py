@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
+from ..bits import popcount
 from ._fast_links import _add_link, _bivalue_nodes, _conjugates, _remove_seen_by_both, _removes, _targets
-from ._fast_state import _popcount, _sees
+from ._fast_state import _sees
 
 
 @kernel
@@ -17,7 +18,7 @@ def _aic_strong(cands, houses, n, adj, nadj):
     """Strong links between candidates (node = cell * n + digit - 1): adj[v, :nadj[v]], ascending, no repeats."""
     nadj[:] = 0
     for c in range(cands.size):
-        if _popcount(cands[c]) == 2:
+        if popcount(cands[c]) == 2:
             a, b = _bivalue_nodes(cands, c, n)
             _add_link(adj, nadj, a, b)
             _add_link(adj, nadj, b, a)
@@ -76,7 +77,7 @@ def _aic(cands, houses, peers, row_of, col_of, box_of, n):
     first = np.empty(nodes + 1, np.int64)
     total = 0
     for c in range(cands.size):
-        total += _popcount(cands[c])
+        total += popcount(cands[c])
     links = np.empty(total * (peers.shape[1] + n), np.int64)  # room for every link of every candidate
     seen = np.zeros(2 * nodes, np.int64)
     dist = np.empty(2 * nodes, np.int64)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
+from ..bits import popcount
 from ._fast_links import _bivalue_nodes, _remove_seen_by_both, _removes, _strong_links, _targets
-from ._fast_state import _popcount, _sees
+from ._fast_state import _sees
 
 
 @kernel
@@ -126,7 +127,7 @@ def _xy_chain(cands, peers, row_of, col_of, box_of, n):
     ncells = cands.size
     flip = np.full(ncells * n, -1, np.int64)  # a bivalue cell's candidate -> its other candidate
     for c in range(ncells):
-        if _popcount(cands[c]) == 2:
+        if popcount(cands[c]) == 2:
             a, b = _bivalue_nodes(cands, c, n)
             flip[a], flip[b] = b, a
     seen = np.zeros(ncells * n, np.int64)

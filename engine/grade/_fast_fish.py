@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ._fast_state import _places, _popcount
+from ..bits import popcount
+from ._fast_state import _places
 from ._fast_subsets import _next_confined
 
 
@@ -19,7 +20,7 @@ def _fish(cands, houses, n, k):
             m = 0
             for i in range(n):
                 mask = _places(cands, houses, kind * n + i, bit, n)
-                if 2 <= _popcount(mask) <= k:
+                if 2 <= popcount(mask) <= k:
                     lines[m] = i
                     places[m] = mask
                     m += 1

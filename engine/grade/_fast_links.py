@@ -7,7 +7,8 @@ modules (simple_colouring.py, x_chain.py, xy_chain.py, aic.py) do.
 from __future__ import annotations
 
 from .._jit import kernel
-from ._fast_state import _digit_of, _places, _popcount, _sees
+from ..bits import lowbit_index, popcount
+from ._fast_state import _places, _sees
 
 
 @kernel
@@ -28,10 +29,9 @@ def _conjugates(cands, houses, h, bit, n):
     """The two cells of house ``h`` that may hold ``bit``, in house order, when there are exactly two; else
     (-1, -1)."""
     mask = _places(cands, houses, h, bit, n)
-    if _popcount(mask) != 2:
+    if popcount(mask) != 2:
         return -1, -1
-    low = mask & -mask
-    return houses[h, _digit_of(low) - 1], houses[h, _digit_of(mask & ~low) - 1]
+    return houses[h, lowbit_index(mask)], houses[h, lowbit_index(mask & (mask - 1))]
 
 
 @kernel
@@ -69,8 +69,8 @@ def _strong_links(cands, houses, n, bit, adj, nadj):
 @kernel
 def _bivalue_nodes(cands, cell, n):
     """The two candidates (as nodes) of a cell with exactly two, the lower digit first."""
-    low = cands[cell] & -cands[cell]
-    return cell * n + _digit_of(low) - 1, cell * n + _digit_of(cands[cell] & ~low) - 1
+    m = cands[cell]
+    return cell * n + lowbit_index(m), cell * n + lowbit_index(m & (m - 1))
 
 
 @kernel

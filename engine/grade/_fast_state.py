@@ -1,31 +1,14 @@
-"""The compiled grader's candidate state: bit tricks, placing a digit, the questions every technique kernel asks.
+"""The compiled grader's candidate state: placing a digit, the questions every technique kernel asks.
 
-Candidates are int64 bitmasks (bit d-1 = digit d), so boxes up to 5 (25 digits) fit. ``cells`` holds the placed
-digits (0 blank); ``cands`` the candidates of each blank cell (0 once the cell is filled).
+Candidates are int64 bitmasks (bit d-1 = digit d), so boxes up to 5 (25 digits) fit; the bit tricks on them
+live in :mod:`engine.bits`. ``cells`` holds the placed digits (0 blank); ``cands`` the candidates of each blank
+cell (0 once the cell is filled).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .._jit import kernel
-
-
-@kernel
-def _popcount(x):
-    """Set bits of x (0 <= x < 2**63), branch-free: counting bits one at a time was a tenth of the run time."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
-@kernel
-def _digit_of(bit):
-    """The digit of a one-bit mask."""
-    return _popcount(bit - 1) + 1
 
 
 @kernel
@@ -43,11 +26,13 @@ def _place(cells, cands, peers, cell, digit):
 
 
 @kernel
-def _in_house(cell, houses, h, n):
-    for i in range(n):
-        if houses[h, i] == cell:
-            return True
-    return False
+def _in_house(cell, h, row_of, col_of, box_of, n):
+    """Whether ``cell`` lies in house ``h`` (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)."""
+    if h < n:
+        return row_of[cell] == h
+    if h < 2 * n:
+        return col_of[cell] == h - n
+    return box_of[cell] == h - 2 * n
 
 
 @kernel

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ._fast_state import _places, _popcount
+from ..bits import popcount
+from ._fast_state import _places
 
 
 @kernel
@@ -44,7 +45,7 @@ def _next_confined(masks, m, k, idx, first):
         union = np.int64(0)
         for j in range(k):
             union |= masks[idx[j]]
-        if _popcount(union) == k:
+        if popcount(union) == k:
             return union
         if not _next_combination(idx, k, m):
             return np.int64(0)
@@ -60,7 +61,7 @@ def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
         m = 0
         for i in range(n):
             c = houses[h, i]
-            if 2 <= _popcount(cands[c]) <= k:
+            if 2 <= popcount(cands[c]) <= k:
                 small[m] = c
                 masks[m] = cands[c]
                 m += 1
@@ -104,7 +105,7 @@ def _hidden_subset(cands, houses, n, k):
         m = 0
         for d in range(1, n + 1):
             mask = _places(cands, houses, h, np.int64(1) << (d - 1), n)
-            if 2 <= _popcount(mask) <= k:
+            if 2 <= popcount(mask) <= k:
                 digits[m] = d
                 places[m] = mask
                 m += 1

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ._fast_state import _popcount, _sees
+from ..bits import popcount
+from ._fast_state import _sees
 
 
 @kernel
@@ -14,11 +15,11 @@ def _wing(cands, peers, row_of, col_of, box_of, xyz):
     wings = np.empty(peers.shape[1], np.int64)
     for pivot in range(cands.size):
         pm = cands[pivot]
-        if _popcount(pm) != (3 if xyz else 2):
+        if popcount(pm) != (3 if xyz else 2):
             continue
         m = 0
         for p in peers[pivot]:
-            if _popcount(cands[p]) == 2 and (cands[p] & ~pm == 0 if xyz else _popcount(cands[p] & pm) == 1):
+            if popcount(cands[p]) == 2 and (cands[p] & ~pm == 0 if xyz else popcount(cands[p] & pm) == 1):
                 wings[m] = p
                 m += 1
         for a in range(m):

@@ -13,14 +13,16 @@ far end B is true: A or B holds. Then
 X-chains (one digit) and XY-chains (bivalue cells only) are AICs with fewer kinds of link; the grader tries
 those first. The search is breadth-first from each start candidate (reading order, digits ascending), so the
 chain reported is the shortest (three links at least) that removes something, ties to the earlier start, then
-to the end found first. Written ``(5)r1c1=(5)r1c7-(5)r4c7=(3)r4c7``. Rated 7.0.
+to the end found first. Written ``(5)r1c1=(5)r1c7-(5)r4c7=(3)r4c7``.
 """
 from __future__ import annotations
 
-from .state import State, Step, describe_eliminations, digits_of
+from ..bits import digits_of
+from ..vocabulary import RATINGS
+from .state import State, Step, describe_eliminations
 
 NAME = "aic"
-RATING = 7.0
+RATING = RATINGS[NAME]
 
 
 def _strong(state: State) -> dict[tuple[int, int], list[tuple[int, int]]]:

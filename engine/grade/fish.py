@@ -3,19 +3,22 @@
 If a digit's places in k rows (the base) all lie in the same k columns (the cover), those k rows put the digit
 in those k columns, so no other cell of the k columns can hold it; the same with rows and columns swapped.
 Only base lines with 2..k places take part. Search order: digits ascending, rows as base before columns, then
-line combinations ascending. Ratings: X-Wing 3.2, Swordfish 3.8, Jellyfish 5.2.
+line combinations ascending.
 """
 from __future__ import annotations
 
 from itertools import combinations
 
+from ..vocabulary import RATINGS
 from .state import State, Step, describe_eliminations
 
-SIZES = {2: ("x-wing", "X-Wing", 3.2), 3: ("swordfish", "Swordfish", 3.8), 4: ("jellyfish", "Jellyfish", 5.2)}
+#: k -> (technique name, title in explanations)
+SIZES = {2: ("x-wing", "X-Wing"), 3: ("swordfish", "Swordfish"), 4: ("jellyfish", "Jellyfish")}
 
 
 def find_fish(state: State, k: int) -> Step | None:
-    name, title, rating = SIZES[k]
+    name, title = SIZES[k]
+    rating = RATINGS[name]
     t = state.t
     n = t.n
     cands = state.cands

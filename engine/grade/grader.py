@@ -1,6 +1,6 @@
 """Grading a puzzle the way a person would solve it: the easiest technique that makes progress, every time.
 
-The grader tries the techniques of :data:`~engine.grade.techniques.TECHNIQUES` in order (easiest first), applies
+The grader tries the techniques of :data:`engine.vocabulary.TECHNIQUE_TABLE` in order (easiest first), applies
 the first deduction found, and starts again from the easiest; so a harder technique is used only when nothing
 easier helps. When no technique makes progress the puzzle needs guessing (or has several solutions).
 
@@ -13,7 +13,8 @@ Two paths give the same grade (the tests hold them to it on many puzzles):
   checker threads grade in parallel.
 
 The score is the highest rating of a step used (Sudoku Explainer's scale); the level follows from the score
-(:data:`LEVEL_LIMITS`), and a puzzle that needs guessing is ``extreme`` with score :data:`GUESSING_RATING`.
+(:data:`~engine.vocabulary.LEVEL_LIMITS`), and a puzzle that needs guessing is ``extreme`` with score
+:data:`~engine.vocabulary.GUESSING_RATING`.
 """
 from __future__ import annotations
 
@@ -22,23 +23,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..geometry import box_for_ncells, check_box
+from ..vocabulary import GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUES
 from . import hidden_single
 from .state import Contradiction, State, Step
-from .techniques import GUESSING, GUESSING_RATING, REGISTRY, TECHNIQUES
+from .techniques import COUNTER_NAMES, COUNTER_RATINGS, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
 
-LEVELS = ("easy", "medium", "hard", "expert", "extreme")
-#: the highest score of each level but the last: singles only; locked candidates and naked pairs; up to
-#: XYZ-Wing (X-Wing, hidden pairs, triples, Swordfish, wings); everything else logic can do (quads,
-#: Jellyfish, colouring, chains). A puzzle that needs guessing is extreme.
-LEVEL_LIMITS = (("easy", 2.3), ("medium", 3.0), ("hard", 4.4), ("expert", 7.0))
 #: what ``hardest`` says when the puzzle had no blank cell
 NOTHING = "none"
-
-# The counters both paths keep: hidden singles in a box and in a line apart (their ratings differ), then one
-# per technique after hidden single.
-COUNTER_NAMES = ("hidden-single",) + TECHNIQUES
-COUNTER_RATINGS = (hidden_single.RATING_BOX,) + tuple(t.rating for t in REGISTRY)
-NCOUNTERS = len(COUNTER_NAMES)
 
 
 @dataclass(frozen=True)
@@ -66,11 +57,11 @@ class Grade:
 
 def level_of(score: float, needs_guessing: bool = False) -> str:
     if needs_guessing:
-        return "extreme"
+        return LEVELS[-1]
     for level, limit in LEVEL_LIMITS:
         if score <= limit + 1e-9:
             return level
-    return "extreme"
+    return LEVELS[-1]
 
 
 def grade_from_counts(counts, solved: bool, steps: list[Step] | None = None) -> Grade:
@@ -83,6 +74,7 @@ def grade_from_counts(counts, solved: bool, steps: list[Step] | None = None) -> 
             by_technique[name] = by_technique.get(name, 0) + count
             if rating > score:
                 score, hardest = rating, name
+    by_technique = {name: by_technique[name] for name in TECHNIQUES if name in by_technique}  # the table's order
     if not solved:
         score, hardest = GUESSING_RATING, GUESSING
     return Grade(level=level_of(score, not solved), score=score, hardest=hardest, steps_by_technique=by_technique,
@@ -90,10 +82,10 @@ def grade_from_counts(counts, solved: bool, steps: list[Step] | None = None) -> 
 
 
 def counter_of(step: Step) -> int:
-    """Which counter a step adds to (hidden singles split by rating)."""
-    if step.technique == "hidden-single" and step.rating == hidden_single.RATING_BOX:
-        return 0
-    return TECHNIQUES.index(step.technique) + 1
+    """Which counter a step adds to: its technique's row (hidden singles found in a box apart, by rating)."""
+    if step.technique == hidden_single.NAME and step.rating == hidden_single.RATING_BOX:
+        return IN_BOX_COUNTER
+    return INDEX[step.technique]
 
 
 def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool]:

@@ -1,16 +1,18 @@
 """Hidden single: a digit that has only one place left in a house goes there.
 
-Boxes are searched before rows and columns because a hidden single in a box is the easier one to spot (Sudoku
-Explainer rates it 1.2, in a row or column 1.5); so the search order is boxes, rows, columns, and within a house
-the digits ascending.
+Boxes are searched before rows and columns because a hidden single in a box is the easier one to spot (it rates
+lower: ``HIDDEN_SINGLE_IN_BOX_RATING`` in :mod:`engine.vocabulary`); so the search order is boxes, rows, columns,
+and within a house the digits ascending.
 """
 from __future__ import annotations
 
-from .state import State, Step, lowest_digit
+from ..bits import lowest_digit
+from ..vocabulary import HIDDEN_SINGLE_IN_BOX_RATING, RATINGS
+from .state import State, Step
 
 NAME = "hidden-single"
-RATING_BOX = 1.2
-RATING_LINE = 1.5
+RATING_BOX = HIDDEN_SINGLE_IN_BOX_RATING
+RATING_LINE = RATINGS[NAME]
 
 
 def find(state: State) -> Step | None:

@@ -2,20 +2,23 @@
 
 Those k cells must hold those k digits, so every other candidate leaves them. Only digits with 2..k places in
 the house take part. Search order: houses as numbered (rows, columns, boxes), then digit combinations ascending.
-Ratings: pair 3.4, triple 4.0, quad 5.4.
 """
 from __future__ import annotations
 
 from itertools import combinations
 
-from .state import State, Step, cell_list, describe_eliminations, digits_of
+from ..bits import digits_of
+from ..vocabulary import RATINGS
+from .state import State, Step, cell_list, describe_eliminations
 
-SIZES = {2: ("hidden-pair", "hidden pair", 3.4), 3: ("hidden-triple", "hidden triple", 4.0),
-         4: ("hidden-quad", "hidden quad", 5.4)}
+#: k -> (technique name, title in explanations)
+SIZES = {2: ("hidden-pair", "hidden pair"), 3: ("hidden-triple", "hidden triple"),
+         4: ("hidden-quad", "hidden quad")}
 
 
 def find_subset(state: State, k: int) -> Step | None:
-    name, title, rating = SIZES[k]
+    name, title = SIZES[k]
+    rating = RATINGS[name]
     t = state.t
     cands = state.cands
     for h, house in enumerate(t.houses):

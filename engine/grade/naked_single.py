@@ -1,10 +1,12 @@
-"""Naked single: a blank cell with one candidate left holds that digit (rated 2.3)."""
+"""Naked single: a blank cell with one candidate left holds that digit."""
 from __future__ import annotations
 
-from .state import State, Step, lowest_digit
+from ..bits import lowest_digit
+from ..vocabulary import RATINGS
+from .state import State, Step
 
 NAME = "naked-single"
-RATING = 2.3
+RATING = RATINGS[NAME]
 
 
 def find(state: State) -> Step | None:

@@ -2,21 +2,23 @@
 
 Those k digits must fill those k cells, so no other cell of any house holding all k cells can have them (a pair
 inside a row and a box clears both). Only blank cells with 2..k candidates take part. Search order: houses as
-numbered (rows, columns, boxes), then cell combinations in reading order (lexicographic). Ratings: pair 3.0,
-triple 3.6, quad 5.0.
+numbered (rows, columns, boxes), then cell combinations in reading order (lexicographic).
 """
 from __future__ import annotations
 
 from itertools import combinations
 
-from .state import State, Step, cell_list, describe_eliminations, digits_of
+from ..bits import digits_of
+from ..vocabulary import RATINGS
+from .state import State, Step, cell_list, describe_eliminations
 
-SIZES = {2: ("naked-pair", "naked pair", 3.0), 3: ("naked-triple", "naked triple", 3.6),
-         4: ("naked-quad", "naked quad", 5.0)}
+#: k -> (technique name, title in explanations)
+SIZES = {2: ("naked-pair", "naked pair"), 3: ("naked-triple", "naked triple"), 4: ("naked-quad", "naked quad")}
 
 
 def find_subset(state: State, k: int) -> Step | None:
-    name, title, rating = SIZES[k]
+    name, title = SIZES[k]
+    rating = RATINGS[name]
     t = state.t
     cands = state.cands
     for h, house in enumerate(t.houses):

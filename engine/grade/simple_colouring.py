@@ -9,15 +9,16 @@ holds the digit everywhere and the other nowhere.
 - trap: a cell outside the cluster that sees a cell of each colour loses the digit (one of them holds it).
 
 Search order: digits ascending, clusters by their first cell in reading order (that cell is colour A), a wrap
-(A before B) before a trap. Rated 6.5.
+(A before B) before a trap.
 """
 from __future__ import annotations
 
+from ..vocabulary import RATINGS
 from .conjugates import strong_links
 from .state import State, Step, cell_list, describe_eliminations
 
 NAME = "simple-colouring"
-RATING = 6.5
+RATING = RATINGS[NAME]
 
 
 def _clusters(links: dict[int, list[int]]):

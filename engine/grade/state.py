@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..bits import digits_of
 from ..geometry import geometry
 
 
@@ -78,22 +79,6 @@ class Tables:
 @lru_cache(maxsize=None)
 def tables(box: int) -> Tables:
     return Tables(box)
-
-
-def digits_of(mask: int) -> list[int]:
-    """The digits whose bits are set in ``mask``, ascending."""
-    out = []
-    d = 1
-    while mask:
-        if mask & 1:
-            out.append(d)
-        mask >>= 1
-        d += 1
-    return out
-
-
-def lowest_digit(mask: int) -> int:
-    return (mask & -mask).bit_length()
 
 
 def cell_list(t: Tables, cells) -> str:

@@ -1,66 +1,65 @@
-"""The techniques in the order the grader tries them: easiest first, by rating.
+"""The grader's technique table: each row of :data:`engine.vocabulary.TECHNIQUE_TABLE` with its step finder.
 
-The ratings follow Sudoku Explainer's scale where it has the technique (hidden single 1.2 in a box and 1.5 in
-a row or column, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing 3.2, hidden pair 3.4,
-naked triple 3.6, Swordfish 3.8, hidden triple 4.0, XY-Wing 4.2, XYZ-Wing 4.4, naked quad 5.0, Jellyfish 5.2,
-hidden quad 5.4); the chains sit where Sudoku Explainer puts its cycles and chains: simple colouring 6.5,
-X-chain 6.6, XY-chain 6.7, and the general alternating inference chain 7.0.
-Needing a guess is rated beyond every technique (:data:`GUESSING_RATING`).
+The vocabulary's table (plain data, so the CLI validates ``--technique`` without loading the engine) holds the
+names, the order (easiest first, the order the grader tries them in) and the ratings; this module adds the one
+thing it cannot hold, the step finder of each name (the explaining path). A technique's position in the table
+is also its kernel id in the compiled path (:mod:`engine.grade._fast`) and its counter in both paths.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
 
-from . import (aic, claiming, fish, hidden_single, hidden_subset, naked_single, naked_subset, pointing,
+from ..vocabulary import HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, TECHNIQUE_TABLE, TECHNIQUES
+from . import (aic, fish, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset,
                simple_colouring, x_chain, xy_chain, xy_wing, xyz_wing)
 from .state import State, Step
+
+#: technique name -> the function that finds its first step in a state (or None); the table gives the order
+FINDERS: dict[str, Callable[[State], Step | None]] = {
+    "hidden-single": hidden_single.find,
+    "naked-single": naked_single.find,
+    "pointing": locked_candidates.find_pointing,
+    "claiming": locked_candidates.find_claiming,
+    "naked-pair": naked_subset.find_pair,
+    "x-wing": fish.find_x_wing,
+    "hidden-pair": hidden_subset.find_pair,
+    "naked-triple": naked_subset.find_triple,
+    "swordfish": fish.find_swordfish,
+    "hidden-triple": hidden_subset.find_triple,
+    "xy-wing": xy_wing.find,
+    "xyz-wing": xyz_wing.find,
+    "naked-quad": naked_subset.find_quad,
+    "jellyfish": fish.find_jellyfish,
+    "hidden-quad": hidden_subset.find_quad,
+    "simple-colouring": simple_colouring.find,
+    "x-chain": x_chain.find,
+    "xy-chain": xy_chain.find,
+    "aic": aic.find,
+}
+if set(FINDERS) != set(TECHNIQUES):  # a row without a finder, or a finder without a row, fails at import
+    raise RuntimeError(f"step finders {sorted(set(FINDERS) ^ set(TECHNIQUES))} do not match engine.vocabulary")
 
 
 @dataclass(frozen=True)
 class Technique:
     name: str  # kebab-case, the key in steps_by_technique and the database
-    rating: float  # the rating of a step (hidden single: 1.5 here, 1.2 for one found in a box)
+    rating: float  # the rating of a step (a hidden single found in a box rates HIDDEN_SINGLE_IN_BOX_RATING)
     find: Callable[[State], Step | None]
 
 
-REGISTRY: tuple[Technique, ...] = (
-    Technique("hidden-single", hidden_single.RATING_LINE, hidden_single.find),
-    Technique("naked-single", naked_single.RATING, naked_single.find),
-    Technique("pointing", pointing.RATING, pointing.find),
-    Technique("claiming", claiming.RATING, claiming.find),
-    Technique("naked-pair", 3.0, naked_subset.find_pair),
-    Technique("x-wing", 3.2, fish.find_x_wing),
-    Technique("hidden-pair", 3.4, hidden_subset.find_pair),
-    Technique("naked-triple", 3.6, naked_subset.find_triple),
-    Technique("swordfish", 3.8, fish.find_swordfish),
-    Technique("hidden-triple", 4.0, hidden_subset.find_triple),
-    Technique("xy-wing", xy_wing.RATING, xy_wing.find),
-    Technique("xyz-wing", xyz_wing.RATING, xyz_wing.find),
-    Technique("naked-quad", 5.0, naked_subset.find_quad),
-    Technique("jellyfish", 5.2, fish.find_jellyfish),
-    Technique("hidden-quad", 5.4, hidden_subset.find_quad),
-    Technique("simple-colouring", simple_colouring.RATING, simple_colouring.find),
-    Technique("x-chain", x_chain.RATING, x_chain.find),
-    Technique("xy-chain", xy_chain.RATING, xy_chain.find),
-    Technique("aic", aic.RATING, aic.find),
-)
-
-#: technique names, easiest first: the order the grader tries them in
-TECHNIQUES: tuple[str, ...] = tuple(t.name for t in REGISTRY)
+#: the table's rows, easiest first: the order the grader tries them in
+REGISTRY: tuple[Technique, ...] = tuple(Technique(name, rating, FINDERS[name]) for name, rating in TECHNIQUE_TABLE)
 BY_NAME = {t.name: t for t in REGISTRY}
-#: what ``hardest`` says, and the score, when no technique makes progress
-GUESSING = "guessing"
-GUESSING_RATING = 10.0
+#: technique name -> its row: its kernel id in the compiled path and its counter in both paths
+INDEX = {name: i for i, name in enumerate(TECHNIQUES)}
 
+# The step counters both paths keep: one per technique, at its row, and after them one for hidden singles found
+# in a box, which rate apart (the grade adds it to the hidden-single count).
+IN_BOX_COUNTER = len(TECHNIQUES)
+COUNTER_NAMES = TECHNIQUES + (hidden_single.NAME,)
+COUNTER_RATINGS = tuple(RATINGS[name] for name in TECHNIQUES) + (HIDDEN_SINGLE_IN_BOX_RATING,)
+NCOUNTERS = len(COUNTER_NAMES)
 
-def _check_ratings() -> None:
-    """The subset and fish modules carry their own names and ratings; keep them and the registry in step."""
-    for module in (naked_subset, hidden_subset, fish):
-        for name, _title, rating in module.SIZES.values():
-            assert BY_NAME[name].rating == rating, name
-    ratings = [t.rating for t in REGISTRY]
-    assert ratings == sorted(ratings), "techniques must be tried easiest first"
-
-
-_check_ratings()
+__all__ = ["BY_NAME", "COUNTER_NAMES", "COUNTER_RATINGS", "FINDERS", "IN_BOX_COUNTER", "INDEX", "NCOUNTERS",
+           "REGISTRY", "TECHNIQUES", "Technique"]

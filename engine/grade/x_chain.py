@@ -8,15 +8,16 @@ X-chains; colouring traps are X-chains whose links are all strong.
 
 The search is a breadth-first walk of implications "(cell holds the digit) = true/false" from each start cell,
 so the chain reported is the shortest (3 links at least: one link is locked candidates) for the first digit
-that has one, with ties going to the earlier start cell, then to the end found first. Rated 6.6.
+that has one, with ties going to the earlier start cell, then to the end found first.
 """
 from __future__ import annotations
 
+from ..vocabulary import RATINGS
 from .conjugates import strong_links
 from .state import State, Step, describe_eliminations
 
 NAME = "x-chain"
-RATING = 6.6
+RATING = RATINGS[NAME]
 
 
 def _chain_text(t, path) -> str:

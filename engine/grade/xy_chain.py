@@ -6,14 +6,16 @@ loses z. An XY-Wing is an XY-chain of three cells. Written ``(z=x)r1c1 - (x=y)r1
 
 The search walks breadth-first from each start candidate (cells in reading order, digits ascending), so the
 chain reported is the shortest (three cells at least) that removes something, ties to the earlier start, then
-to the end found first. Rated 6.7.
+to the end found first.
 """
 from __future__ import annotations
 
-from .state import State, Step, describe_eliminations, lowest_digit
+from ..bits import lowest_digit
+from ..vocabulary import RATINGS
+from .state import State, Step, describe_eliminations
 
 NAME = "xy-chain"
-RATING = 6.7
+RATING = RATINGS[NAME]
 
 
 def _walk(state: State, start: int, z: int):

@@ -1,14 +1,16 @@
 """XY-Wing: a pivot cell {x,y} that sees two pincers {x,z} and {y,z}.
 
 Whichever digit the pivot takes, one pincer becomes z, so z leaves every cell that sees both pincers. Search
-order: pivots in reading order, then pincer pairs among the pivot's peers in reading order. Rated 4.2.
+order: pivots in reading order, then pincer pairs among the pivot's peers in reading order.
 """
 from __future__ import annotations
 
-from .state import State, Step, describe_eliminations, digits_of, lowest_digit
+from ..bits import digits_of, lowest_digit
+from ..vocabulary import RATINGS
+from .state import State, Step, describe_eliminations
 
 NAME = "xy-wing"
-RATING = 4.2
+RATING = RATINGS[NAME]
 
 
 def _show(state: State, cell: int) -> str:

@@ -1,15 +1,17 @@
 """XYZ-Wing: a pivot cell {x,y,z} that sees two pincers {x,z} and {y,z}.
 
 One of the three cells holds z, so z leaves every cell that sees all three. Search order: pivots in reading
-order, then pincer pairs among the pivot's peers in reading order. Rated 4.4.
+order, then pincer pairs among the pivot's peers in reading order.
 """
 from __future__ import annotations
 
-from .state import State, Step, describe_eliminations, lowest_digit
+from ..bits import lowest_digit
+from ..vocabulary import RATINGS
+from .state import State, Step, describe_eliminations
 from .xy_wing import _show
 
 NAME = "xyz-wing"
-RATING = 4.4
+RATING = RATINGS[NAME]
 
 
 def find(state: State) -> Step | None:

@@ -22,9 +22,8 @@ from hypothesis import strategies as st
 
 from engine.geometry import geometry
 from engine.grade import _fast, grade, grade_many
-from engine.grade.grader import COUNTER_NAMES
 from engine.grade.state import State
-from engine.grade.techniques import BY_NAME, TECHNIQUES
+from engine.grade.techniques import BY_NAME, COUNTER_NAMES, FINDERS, INDEX, NCOUNTERS, REGISTRY, TECHNIQUES
 
 try:
     from test_grade_naive import fast_carver, minimal_puzzles, random_board
@@ -33,33 +32,16 @@ except ImportError:  # tests/ collected as a package
 
 
 def _kernel_call(name: str, cells: np.ndarray, cands: np.ndarray, box: int) -> bool:
+    """One try of the technique's kernel, through the dispatch the grader uses; checks the counter it adds to."""
     g = geometry(box)
-    n = g.size
-    f = _fast
-    geo = (g.row_of, g.col_of, g.box_of)
-    calls = {
-        "hidden-single": lambda: f._hidden_single(cells, cands, g.houses, g.peers, n) > 0,
-        "naked-single": lambda: f._naked_single(cells, cands, g.peers),
-        "pointing": lambda: f._pointing(cands, g.houses, *geo, n),
-        "claiming": lambda: f._claiming(cands, g.houses, g.box_of, n),
-        "naked-pair": lambda: f._naked_subset(cands, g.houses, *geo, n, 2),
-        "naked-triple": lambda: f._naked_subset(cands, g.houses, *geo, n, 3),
-        "naked-quad": lambda: f._naked_subset(cands, g.houses, *geo, n, 4),
-        "hidden-pair": lambda: f._hidden_subset(cands, g.houses, n, 2),
-        "hidden-triple": lambda: f._hidden_subset(cands, g.houses, n, 3),
-        "hidden-quad": lambda: f._hidden_subset(cands, g.houses, n, 4),
-        "x-wing": lambda: f._fish(cands, g.houses, n, 2),
-        "swordfish": lambda: f._fish(cands, g.houses, n, 3),
-        "jellyfish": lambda: f._fish(cands, g.houses, n, 4),
-        "xy-wing": lambda: f._wing(cands, g.peers, *geo, False),
-        "xyz-wing": lambda: f._wing(cands, g.peers, *geo, True),
-        "simple-colouring": lambda: f._colouring(cands, g.houses, g.peers, *geo, n),
-        "x-chain": lambda: f._x_chain(cands, g.houses, g.peers, *geo, n),
-        "xy-chain": lambda: f._xy_chain(cands, g.peers, *geo, n),
-        "aic": lambda: f._aic(cands, g.houses, g.peers, *geo, n),
-    }
-    assert set(calls) == set(TECHNIQUES)
-    return bool(calls[name]())
+    counts = np.zeros(NCOUNTERS, np.int64)
+    made = _fast._technique(INDEX[name], counts, cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of,
+                            g.size)
+    assert made != _fast.NO_KERNEL, name
+    assert counts.sum() == (made != _fast.NOTHING)
+    if made != _fast.NOTHING:
+        assert COUNTER_NAMES[int(np.flatnonzero(counts)[0])] == name
+    return made != _fast.NOTHING
 
 
 def random_state(box: int, rng: random.Random, blanks: float, thin: float) -> tuple[State, np.ndarray]:
@@ -98,8 +80,19 @@ def check_state(state: State, board: np.ndarray, box: int) -> int:
     return fired
 
 
-def test_counter_order_matches():
-    assert _fast.COUNTER_ORDER == COUNTER_NAMES
+def test_every_row_of_the_table_has_a_step_finder_and_a_kernel():
+    """The table (engine.vocabulary) is the only list of techniques: each row has a finder and a kernel."""
+    assert [t.name for t in REGISTRY] == list(TECHNIQUES) == list(FINDERS)
+    assert _fast.NTECHNIQUES == len(TECHNIQUES)
+    g = geometry(2)
+    for t, name in enumerate(TECHNIQUES):
+        cells, cands = State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays()
+        counts = np.zeros(NCOUNTERS, np.int64)
+        made = _fast._technique(t, counts, cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, g.size)
+        assert made != _fast.NO_KERNEL, name
+    counts = np.zeros(NCOUNTERS, np.int64)
+    assert _fast._technique(len(TECHNIQUES), counts, cells, cands, g.houses, g.peers, g.row_of, g.col_of,
+                            g.box_of, g.size) == _fast.NO_KERNEL
 
 
 @settings(max_examples=40, deadline=None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.grade import claiming, fish, hidden_single, hidden_subset, naked_single, naked_subset, pointing
+from engine.grade import fish, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset
 from engine.grade import simple_colouring, x_chain, xy_wing, xyz_wing
 from engine.grade.state import State, tables
 
@@ -68,28 +68,30 @@ def test_naked_single():
 def test_pointing():
     box1 = [f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)]
     rest = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if f"r{r}c{c}" not in box1]
-    step = pointing.find(make(only={4: ["r1c1", "r1c2"] + rest}))
+    step = locked_candidates.find_pointing(make(only={4: ["r1c1", "r1c2"] + rest}))
     assert step.explanation == ("pointing 4 in box 1 (r1c1, r1c2) along row 1: removes 4 from "
                                 "r1c4, r1c5, r1c6, r1c7, r1c8, r1c9")
     assert sorted(step.eliminations) == [(cell(f"r1c{c}"), 4) for c in range(4, 10)]
     # nothing left to remove in the row: no step
-    assert pointing.find(make(only={4: ["r1c1", "r1c2"] + [nm for nm in rest if nm[1] != "1"]})) is None
+    assert locked_candidates.find_pointing(make(only={4: ["r1c1", "r1c2"] + [nm for nm in rest if nm[1] != "1"]})) \
+        is None
 
 
 def test_pointing_along_a_column():
     everywhere = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
-    step = pointing.find(make(only={6: ["r4c5", "r6c5"] + [nm for nm in everywhere if nm[1] not in "456"]}))
+    state = make(only={6: ["r4c5", "r6c5"] + [nm for nm in everywhere if nm[1] not in "456"]})
+    step = locked_candidates.find_pointing(state)
     assert "along column 5" in step.explanation and step.houses == (2 * 9 + 4, 9 + 4)
     assert sorted(names(c for c, _ in step.eliminations)) == ["r1c5", "r2c5", "r3c5", "r7c5", "r8c5", "r9c5"]
 
 
 def test_claiming():
     others = [f"r{r}c{c}" for r in range(2, 10) for c in range(1, 10)]
-    step = claiming.find(make(only={3: ["r1c1", "r1c3"] + others}))
+    step = locked_candidates.find_claiming(make(only={3: ["r1c1", "r1c3"] + others}))
     assert step.explanation == ("claiming 3 in row 1 (r1c1, r1c3) inside box 1: removes 3 from "
                                 "r2c1, r2c2, r2c3, r3c1, r3c2, r3c3")
     # spread over two boxes: no claim
-    assert claiming.find(make(only={3: ["r1c1", "r1c4"] + others})) is None
+    assert locked_candidates.find_claiming(make(only={3: ["r1c1", "r1c4"] + others})) is None
 
 
 def test_naked_pair_in_a_row():
@@ -225,7 +227,8 @@ def test_x_chain_skyscraper():
     assert x_chain.find(make(only={4: cells[:5]})) is None
 
 
-@pytest.mark.parametrize("finder", [hidden_single.find, naked_single.find, pointing.find, claiming.find,
+@pytest.mark.parametrize("finder", [hidden_single.find, naked_single.find, locked_candidates.find_pointing,
+                                    locked_candidates.find_claiming,
                                     naked_subset.find_pair, hidden_subset.find_quad, fish.find_jellyfish,
                                     xy_wing.find, xyz_wing.find, simple_colouring.find, x_chain.find])
 def test_nothing_on_a_solved_grid(finder):
