@@ -67,9 +67,11 @@ def test_readme_is_short():
 
 def test_readme_test_command_is_the_one_ci_runs():
     text = README.read_text(encoding="utf-8")
+    venv = "python3 -m venv .venv && . .venv/bin/activate"
     command = "pip install -e '.[test]' && python -m pytest"
-    assert f"\n{command}\n" in text, "README's test command changed: keep it and .ci/run in step"
-    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"\n{venv} && {command}\n" in text, "README's test command changed: keep it and .ci/run in step"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert command in ci and "python3 -m venv .venv" in ci and ". .venv/bin/activate" in ci
 
 
 def test_there_are_commands():

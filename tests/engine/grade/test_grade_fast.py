@@ -25,10 +25,8 @@ from engine.grade import _fast, grade, grade_many
 from engine.grade.state import State
 from engine.grade.techniques import BY_NAME, COUNTER_NAMES, FINDERS, INDEX, NCOUNTERS, REGISTRY, TECHNIQUES
 
-try:
-    from test_grade_naive import fast_carver, minimal_puzzles, random_board
-except ImportError:  # tests/ collected as a package
-    from tests.test_grade_naive import fast_carver, minimal_puzzles, random_board
+from engine.carve import carve
+from naive.grade import minimal_puzzles, random_board
 
 
 def _kernel_call(name: str, cells: np.ndarray, cands: np.ndarray, box: int) -> bool:
@@ -138,8 +136,7 @@ def _same(slow, fast) -> None:
 
 @pytest.fixture(scope="module")
 def minimal_9x9():
-    # the plain-Python carver takes about half a second a puzzle: fewer puzzles without engine.carve
-    return minimal_puzzles(200 if fast_carver() else 30, 3, seed=11)
+    return minimal_puzzles(200, 3, seed=11, carve=carve)
 
 
 def test_grade_many_matches_the_step_path_on_minimal_puzzles(minimal_9x9):
@@ -189,7 +186,7 @@ def test_kernels_as_plain_python():
     script = (
         "import random, numpy as np\n"
         "from engine.grade import grade, grade_many\n"
-        "from test_grade_naive import random_board\n"
+        "from naive.grade import random_board\n"
         "rng = random.Random(4)\n"
         "for box, blanks in ((2, 0.75), (3, 0.62), (3, 0.66)):\n"
         "    b = random_board(box, rng); b[rng.sample(range(b.size), int(b.size * blanks))] = 0\n"
