@@ -1,8 +1,8 @@
 """The compiled twin of the grader: every technique, same search order, counting steps instead of recording them.
 
 Each technique kernel finds the FIRST deduction in exactly the order its Python module documents, applies it to
-``cells``/``cands`` in place and says whether it made progress; :func:`_technique` dispatches on a technique's
-row in the table (:data:`engine.vocabulary.TECHNIQUE_TABLE`) and ``_grade_one`` tries the rows easiest first like
+``cells``/``cands`` in place and says whether it made progress; :func:`_solve` tries the rows of the table
+(:data:`engine.vocabulary.TECHNIQUE_TABLE`) easiest first, dispatching on each row's index, like
 :func:`engine.grade.grader.solve_logically`. So both paths make the same steps in the same order, and the tests
 compare their counts on many puzzles (the Python modules are the readable reference; change both together).
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, kernel_with
+from .._jit import kernel
 from ..geometry import geometry
 from ._fast_aic import _aic
 from ._fast_chains import _colouring, _x_chain, _xy_chain
@@ -25,14 +25,17 @@ from ._fast_wings import _wing
 from .techniques import IN_BOX_COUNTER, INDEX, NCOUNTERS
 
 SOLVED, STUCK, CONTRADICTION = 0, 1, 2
+#: what _eliminate, _solve and _grade_one say for a row of the table without a kernel (a test holds every row to
+#: having one; grade_counts raises rather than grade without it)
+NO_KERNEL = -1
 # what one try of a technique did
 NOTHING, ELIMINATED, PLACED = 0, 1, 2
-#: what _technique says for a row of the table it has no kernel for (a test holds every row to having one)
-NO_KERNEL = -1
+#: no limit on the steps of _solve
+UNLIMITED = -1
 
 # Kernel ids are rows of the table, looked up by name, never numbered here: numba freezes module globals into
 # the compiled code as constants, so the dispatch compiles to the same chain of integer compares as hand-written
-# numbers would (bench/bench_grade.py measured no change in speed). Reordering the table reorders the tries.
+# numbers would. Reordering the table reorders the tries.
 HIDDEN_SINGLE = INDEX["hidden-single"]
 NAKED_SINGLE = INDEX["naked-single"]
 POINTING = INDEX["pointing"]
@@ -55,31 +58,44 @@ AIC = INDEX["aic"]
 NTECHNIQUES = len(INDEX)
 
 
-@kernel_with(inline="always")  # numba inlines it into _grade_one's loop: measured ~5 % faster on easy puzzles
-def _technique(t, counts, cells, cands, houses, peers, row_of, col_of, box_of, n):
-    """Try technique ``t`` (its row in the table) once: on a deduction, add one to its counter in ``counts`` and
-    say PLACED or ELIMINATED; else NOTHING (NO_KERNEL for a row without a kernel).
+@kernel
+def _solve(first, last, limit, counts, cells, cands, houses, peers, row_of, col_of, box_of, n, blanks):
+    """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
+    are made (UNLIMITED: no limit); each step is the first deduction of the table's rows ``first..last-1`` tried
+    in order, counted at its technique's row in ``counts``. Returns the blank cells left, or NO_KERNEL.
 
-    The singles, which make most steps, are dispatched here and the techniques that only eliminate candidates in
-    :func:`_eliminate`: with every branch in one function, easy puzzles graded ~25 % slower than with the old
-    hand-written chain (bench/bench_grade.py, easy level); split, about 15 % (2-3 microseconds a puzzle)."""
-    if t == HIDDEN_SINGLE:
-        h = _hidden_single(cells, cands, houses, peers, n)
-        if h < 0:
-            return NOTHING
-        counts[IN_BOX_COUNTER if h >= 2 * n else HIDDEN_SINGLE] += 1
-        return PLACED
-    if t == NAKED_SINGLE:
-        if not _naked_single(cells, cands, peers):
-            return NOTHING
-        counts[t] += 1
-        return PLACED
-    return _eliminate(t, counts, cands, houses, peers, row_of, col_of, box_of, n)
+    The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
+    are dispatched in this loop and the other techniques in :func:`_eliminate`: a function call per row tried
+    made easy puzzles 15-20 % slower to grade (bench/bench_grade.py, easy level)."""
+    steps = 0
+    while blanks and steps != limit:
+        made = NOTHING
+        for t in range(first, last):
+            if t == HIDDEN_SINGLE:
+                h = _hidden_single(cells, cands, houses, peers, n)
+                if h >= 0:
+                    counts[IN_BOX_COUNTER if h >= 2 * n else HIDDEN_SINGLE] += 1
+                    made = PLACED
+            elif t == NAKED_SINGLE:
+                if _naked_single(cells, cands, peers):
+                    counts[t] += 1
+                    made = PLACED
+            else:
+                made = _eliminate(t, counts, cands, houses, peers, row_of, col_of, box_of, n)
+            if made != NOTHING:
+                break
+        if made == NOTHING or made == NO_KERNEL:
+            return blanks if made == NOTHING else NO_KERNEL
+        if made == PLACED:
+            blanks -= 1
+        steps += 1
+    return blanks
 
 
 @kernel
 def _eliminate(t, counts, cands, houses, peers, row_of, col_of, box_of, n):
-    """:func:`_technique` for the techniques that remove candidates without placing a digit."""
+    """Try technique ``t`` (its row in the table), one that removes candidates without placing a digit, once:
+    ELIMINATED (and one added to its counter in ``counts``), NOTHING, or NO_KERNEL for a row it has no kernel for."""
     if t == POINTING or t == CLAIMING:
         found = _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING)
     elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
@@ -121,17 +137,11 @@ def _grade_one(puzzle, houses, peers, row_of, col_of, box_of, n, counts, cells, 
                 return CONTRADICTION
             _place(cells, cands, peers, c, d)
             blanks -= 1
-    while blanks:
-        made = NOTHING
-        for t in range(NTECHNIQUES):  # easiest first, back to the easiest after every step
-            made = _technique(t, counts, cells, cands, houses, peers, row_of, col_of, box_of, n)
-            if made > NOTHING:
-                break
-        if made <= NOTHING:
-            return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
-        if made == PLACED:
-            blanks -= 1
-    return SOLVED
+    # every row of the table, easiest first, back to the easiest after every step
+    left = _solve(0, NTECHNIQUES, UNLIMITED, counts, cells, cands, houses, peers, row_of, col_of, box_of, n, blanks)
+    if left <= 0:
+        return SOLVED if left == 0 else NO_KERNEL
+    return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
 
 
 @kernel
@@ -150,5 +160,7 @@ def grade_counts(puzzles: np.ndarray, box: int) -> tuple[np.ndarray, np.ndarray,
     counts = np.zeros((arr.shape[0], NCOUNTERS), np.int64)
     status = np.empty(arr.shape[0], np.int64)
     _grade_many(arr, geo.houses, geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size, counts, status)
+    if (status == NO_KERNEL).any():
+        raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")
     bad = np.flatnonzero(status == CONTRADICTION)
     return counts, status == SOLVED, int(bad[0]) if bad.size else -1
