@@ -54,6 +54,7 @@ def _fenced_block_after(text: str, marker: str) -> str:
     return match.group(1)
 
 
+@pytest.mark.slow
 def test_cli_reference_is_current():
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "cli_reference.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)

@@ -136,6 +136,7 @@ def test_picture_formats_read_back(boards_file, fmt):
     assert not errors and [to_line(p.grid.cells) for p in grids] == lines
 
 
+@pytest.mark.slow
 def test_metrics_table(boards_file):
     r = _run([str(boards_file), "--metrics"])
     assert r.exit_code == 0 and len(r.stdout.splitlines()) == 4  # stdout stays one puzzle per line

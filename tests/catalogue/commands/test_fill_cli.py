@@ -106,6 +106,7 @@ def test_verify_reports_then_repairs(tmp_path):
     assert_consistent(url_of(tmp_path), tmp_path / "boards")
 
 
+@pytest.mark.slow
 def test_exhaustion_exits_0_with_a_message(tmp_path):
     result = runner.invoke(app, ["fill", "--count", "20", "--size", "4", "--equivalence", "full",
                                  "--give-up-after", "300", *where(tmp_path)])
@@ -131,6 +132,7 @@ def _two_processes(tmp_path: Path, db: str, extra: list[str]) -> list[subprocess
     return [subprocess.CompletedProcess(p.args, p.wait(timeout=120), *p.communicate()) for p in procs]
 
 
+@pytest.mark.slow
 def test_two_processes_on_one_sqlite_file(tmp_path):
     """4x4 boards without equivalence: the two runs meet the same boards often, and must not both keep one."""
     db = str(tmp_path / "c.db")
@@ -142,6 +144,7 @@ def test_two_processes_on_one_sqlite_file(tmp_path):
 
 
 @pytest.mark.postgres
+@pytest.mark.slow
 def test_two_processes_on_postgresql(tmp_path, pg_url):
     runner.invoke(app, ["fill", "--count", "1", "--size", "4", "--equivalence", "none", *where(tmp_path, pg_url)])
     done = _two_processes(tmp_path, pg_url, ["--count", "60", "--size", "4", "--equivalence", "none",

@@ -249,6 +249,7 @@ def test_background_map_keeps_order_and_raises_in_the_caller():
     assert got == [0, 1, 2]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_long_kernel_at_once(tmp_path):
     # Counting the solutions of an empty 25x25 grid runs in one compiled kernel; called from the main thread it
     # held Ctrl-C until it returned (practically never). Now exit 130 within seconds, one line, no traceback.

@@ -146,6 +146,7 @@ def test_puzzles_are_unique_with_the_board_as_solution(tmp_path):
         assert result.count == 1 and to_line(result.solution) == r.board
 
 
+@pytest.mark.slow
 def test_same_seed_same_catalogue(tmp_path):
     a = settings_for(tmp_path / "a")
     b = settings_for(tmp_path / "b")
@@ -182,6 +183,7 @@ def test_exhaustion_stops_cleanly_and_keeps_what_it_found(tmp_path):
 
 
 @pytest.mark.parametrize("stage", ["generate", "check", "write"])
+@pytest.mark.slow
 def test_failing_worker_stops_the_run_and_keeps_what_was_accepted(tmp_path, monkeypatch, stage):
     monkeypatch.setenv(actor_mod.FAIL_ENV, f"{stage}:3")
     settings = settings_for(tmp_path)
@@ -270,6 +272,7 @@ def test_level_keeps_carving_until_the_level(tmp_path):
     assert all(attempts >= 1 for _, attempts in levels)
 
 
+@pytest.mark.slow
 def test_two_fills_at_once_never_share_a_number_or_a_key(tmp_path, catalogue_url):
     """Two runs in one process, separate engines (so separate connections), both on one catalogue."""
     settings = settings_for(tmp_path, catalogue_url)
@@ -290,6 +293,7 @@ def test_two_fills_at_once_never_share_a_number_or_a_key(tmp_path, catalogue_url
     assert len(rows) == 81
 
 
+@pytest.mark.slow
 def test_fill_on_postgresql(tmp_path, pg_url):
     settings = settings_for(tmp_path, pg_url)
     summary = fill(settings, 40, size=4, equivalence="none", batch=16, seed=3)

@@ -47,6 +47,7 @@ def cli(*args, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_first_signal_saves_everything_and_exits_130(tmp_path, sig):
     proc = start_fill(tmp_path)
     wait_for_files(proc, tmp_path / "boards", 100)
@@ -62,6 +63,7 @@ def test_first_signal_saves_everything_and_exits_130(tmp_path, sig):
     assert status == "interrupted" and accepted == len(rows) >= 100 and files_through == len(rows) - 1
 
 
+@pytest.mark.slow
 def test_second_ctrl_c_exits_at_once_and_the_next_command_repairs(tmp_path):
     # big batches: after the first Ctrl-C each checker still finishes a batch of 1024 (a second or more), so the
     # second Ctrl-C surely lands during the orderly stop
@@ -81,6 +83,7 @@ def test_second_ctrl_c_exits_at_once_and_the_next_command_repairs(tmp_path):
     assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards")
 
 
+@pytest.mark.slow
 def test_sigkill_loses_nothing_committed_and_the_next_fill_repairs(tmp_path):
     proc = start_fill(tmp_path)
     wait_for_files(proc, tmp_path / "boards", 150)

@@ -409,6 +409,7 @@ def _links(conn) -> list[tuple[int, str, str]]:
                                        {"v": value}).scalar_one()) for pid, puzzle, value in rows]
 
 
+@pytest.mark.slow
 def test_upgrade_from_0003_keeps_every_row_and_links_puzzles_to_their_boards(catalogue_url):
     """A catalogue filled at 0003 (ids deliberately not number + 1, as after deleted rows or two processes) is
     migrated in place: every row kept, and every puzzle's foreign key lands on its own board."""
@@ -445,6 +446,7 @@ def test_upgrade_from_0003_keeps_every_row_and_links_puzzles_to_their_boards(cat
     command.check(alembic_config(catalogue_url))  # models and migrations agree after the upgrade too
 
 
+@pytest.mark.slow
 def test_downgrade_from_0004_restores_the_surrogate_id(catalogue_url, fill_catalogue):
     from catalogue.store.migrate import downgrade, upgrade
 

@@ -57,6 +57,7 @@ def test_recorded_folder_round_trips(tmp_path_factory, parts, inside):
         assert not Path(text).is_absolute()  # moves with the catalogue
 
 
+@pytest.mark.slow
 def test_the_recorded_folder_is_found_from_any_working_folder_and_after_a_move(tmp_path):
     first = tmp_path / "one" / "catalogue.db"
     catalogue = Catalogue.open(first)
@@ -73,6 +74,7 @@ def test_the_recorded_folder_is_found_from_any_working_folder_and_after_a_move(t
 
 # --- one owner ---------------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_second_catalogue_never_touches_the_first_ones_files(tmp_path):
     """The footgun as a user meets it: two catalogues, one working folder, the second pointed at the first's
     folder by --out and by CATALOGUE_OUT; each attempt is one line and exit 1, and not one byte of the first

@@ -103,6 +103,7 @@ def test_belt_rolls_back_and_retries_when_a_key_slips_in(engine, monkeypatch):
     assert [n for n, _, _ in stored(engine)] == [0, 1, 2]  # every failed try was rolled back
 
 
+@pytest.mark.slow
 def test_concurrent_writers_never_share_a_number_or_store_a_key_twice(catalogue_url):
     """Four threads, each with its own engine (own connections, like separate processes), overlapping keys."""
     setup = Catalogue.open(catalogue_url).engine

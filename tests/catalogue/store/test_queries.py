@@ -77,6 +77,7 @@ def test_all_puzzles_with_every_field(conn):
     ({"min_clues": 21, "method": "wfc", "level": "easy"}, [0, 2]),
     ({"min_clues": 99}, []),
 ])
+@pytest.mark.slow
 def test_filters(conn, filters, expected):
     assert numbers(query_puzzles(conn, **filters)) == expected
     assert query_puzzles(conn, **filters) == twin(sample_rows(), **filters)
@@ -84,6 +85,7 @@ def test_filters(conn, filters, expected):
 
 @pytest.mark.parametrize("key", sorted(ORDER_KEYS))
 @pytest.mark.parametrize("desc", [False, True])
+@pytest.mark.slow
 def test_every_order_key_both_ways(conn, key, desc):
     got = query_puzzles(conn, order_by=key, desc=desc)
     assert numbers(got) == numbers(twin(sample_rows(), order_by=key, desc=desc))
@@ -110,6 +112,7 @@ def test_unknown_order_key_is_refused_before_any_sql(conn):
     ("technique", "x'); DROP TABLE boards; --"),
     ("equivalence", "d4\" OR 1=1 --"),
 ])
+@pytest.mark.slow
 def test_injection_in_filters_is_just_a_value(conn, field, value):
     assert query_puzzles(conn, **{field: value}) == []
     assert len(query_puzzles(conn)) == 5  # nothing was dropped

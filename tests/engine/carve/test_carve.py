@@ -62,6 +62,7 @@ def test_9x9_matches_the_twin():
 
 
 @pytest.mark.parametrize("k", range(3))
+@pytest.mark.slow
 def test_9x9_unique_and_minimal_by_the_twin(k):
     r = carve(np.array(BOARDS9[k]), 3, seed=k)
     _assert_unique_and_minimal(r, BOARDS9[k], 3)
@@ -74,6 +75,7 @@ def test_9x9_unique_and_minimal(seed, k):
     _assert_unique_and_minimal(carve(np.array(BOARDS9[k]), 3, seed), BOARDS9[k], 3, naive=False)
 
 
+@pytest.mark.slow
 def test_16x16_unique_and_minimal():
     board = _board16()
     r = carve(np.array(board), 4, seed=3)
@@ -208,6 +210,7 @@ def test_counts_must_be_integers_and_huge_node_limits_mean_none():
     assert carve(board, 3, 1, node_limit=2**70).puzzle.tolist() == carve(board, 3, 1, node_limit=0).puzzle.tolist()
 
 
+@pytest.mark.slow
 def test_kernels_run_as_plain_python():
     """NUMBA_DISABLE_JIT=1: the carving lines run as Python and give the very same puzzle (same random stream)."""
     script = ("import numpy as np; from engine.carve import carve; "

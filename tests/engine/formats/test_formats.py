@@ -388,6 +388,7 @@ WRITERS["block-plain"] = lambda c, b: F.to_block(c, b, spaced=False)
 @pytest.mark.parametrize("name", list(WRITERS))
 @settings(max_examples=40, deadline=None)
 @given(grid=random_grids())
+@pytest.mark.slow
 def test_write_then_read_gives_the_same_grid(name, grid):
     cells_, box = grid
     text = WRITERS[name](cells_, box)

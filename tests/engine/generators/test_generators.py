@@ -41,6 +41,7 @@ SIZES = [(2, 40), (3, 40), (4, 4), (5, 1)]
 
 @pytest.mark.parametrize("method", sorted(GENERATORS))
 @pytest.mark.parametrize("box,count", SIZES)
+@pytest.mark.slow
 def test_every_method_and_size_gives_boards(method, box, count):
     if method == "backtrack" and box == 5:
         count = 1  # about a second per 25x25 board
@@ -116,6 +117,7 @@ def test_registry_and_bad_arguments():
 # ---------------------------------------------------------------------------------------------- twins agree
 @pytest.mark.parametrize("box,seeds", [(2, range(40)), (3, range(25)), (4, [3])])
 @pytest.mark.parametrize("propagate", [False, True])
+@pytest.mark.slow
 def test_wfc_kernel_equals_twin(box, seeds, propagate):
     for s in seeds:
         board, restarts = twin_wfc(box, s, propagate)
@@ -250,6 +252,7 @@ def test_every_board_of_4x4_is_reachable_by_wfc_and_backtrack():
 
 
 @pytest.mark.parametrize("method", sorted(GENERATORS))
+@pytest.mark.slow
 def test_kernels_release_the_gil(method):
     """Two threads' kernel calls overlap in time. A kernel holding the GIL would make the second call wait for
     the first to end (no overlap), however idle or busy the machine is; so this checks nogil even under load."""

@@ -100,6 +100,7 @@ def test_every_row_of_the_table_has_a_step_finder_and_a_kernel():
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1), blanks=st.floats(0.45, 0.7), thin=st.floats(0.0, 0.6))
+@pytest.mark.slow
 def test_each_kernel_matches_its_python_technique_9x9(seed, blanks, thin):
     state, board = random_state(3, random.Random(seed), blanks, thin)
     check_state(state, board, 3)
@@ -144,6 +145,7 @@ def minimal_9x9():
     return minimal_puzzles(200, 3, seed=11, carve=carve)
 
 
+@pytest.mark.slow
 def test_grade_many_matches_the_step_path_on_minimal_puzzles(minimal_9x9):
     puzzles = np.array([p for p, _ in minimal_9x9])
     fast = grade_many(puzzles, 3)
@@ -153,6 +155,7 @@ def test_grade_many_matches_the_step_path_on_minimal_puzzles(minimal_9x9):
 
 
 @pytest.mark.parametrize("box,blanks,count", [(2, 0.7, 40), (3, 0.6, 30), (4, 0.55, 4)])
+@pytest.mark.slow
 def test_grade_many_matches_on_puzzles_with_many_blanks(box, blanks, count):
     """Not necessarily unique: the techniques run deep (and often get stuck), which is what the twin needs."""
     rng = random.Random(box)
@@ -186,6 +189,7 @@ def test_grade_many_from_threads(minimal_9x9):
     assert results[0] == expected[0::2] and results[1] == expected[1::2]
 
 
+@pytest.mark.slow
 def test_kernels_as_plain_python():
     """NUMBA_DISABLE_JIT=1 runs the kernels' source as Python: the same grades (and coverage sees the lines)."""
     script = (

@@ -88,6 +88,7 @@ def test_ratings_and_order():
     assert LEVELS == ("easy", "medium", "hard", "expert", "extreme")
 
 
+@pytest.mark.slow
 def test_grades_are_consistent(pool):
     for puzzle, _ in pool:
         g = grade(puzzle, 3)

@@ -53,6 +53,7 @@ def test_every_4x4_board_is_found():
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.25, 1.0))
+@pytest.mark.slow
 def test_9x9_random_puzzles_agree(seed, keep):
     _agree(pattern_board(3, random.Random(seed), keep=keep), 3)
 

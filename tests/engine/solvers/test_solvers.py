@@ -60,6 +60,7 @@ def test_data_files_cover_every_kind():
 
 
 @pytest.mark.parametrize("puzzle, count, solution", DATA_CASES)
+@pytest.mark.slow
 def test_data_file_agrees_with_naive(puzzle, count, solution):
     cells = [int(v) for v in from_line(puzzle)]
     got, first = naive.count_solutions(cells, 2)
@@ -72,6 +73,7 @@ def test_data_file_agrees_with_naive(puzzle, count, solution):
 
 @pytest.mark.parametrize("name", sorted(SOLVERS))
 @pytest.mark.parametrize("puzzle, count, solution", DATA_CASES)
+@pytest.mark.slow
 def test_solver_on_data_file(name, puzzle, count, solution):
     cells = from_line(puzzle)
     box = box_for_ncells(cells.size)
@@ -155,6 +157,7 @@ MIXED = [p for p, c, _ in data_lines("puzzles-9x9.txt")[4:13]]  # unique, multi-
 
 
 @pytest.mark.parametrize("puzzle", MIXED)
+@pytest.mark.slow
 def test_stack_and_backtrack_walk_the_same_tree(puzzle):
     """Seed 001's stack loop and seed 002's recursion try the same digits in the same cells in the same order."""
     cells = from_line(puzzle)
@@ -167,6 +170,7 @@ def test_stack_and_backtrack_walk_the_same_tree(puzzle):
 
 @pytest.mark.parametrize("name", NAIVE_SOLVERS)
 @pytest.mark.parametrize("puzzle", MIXED)
+@pytest.mark.slow
 def test_metric_invariants(name, puzzle):
     cells = from_line(puzzle)
     blanks = int(np.count_nonzero(cells == 0))
@@ -224,6 +228,7 @@ def test_node_limit_gives_up_exactly_there(name):
 
 @pytest.mark.parametrize("name", NAIVE_SOLVERS)
 @pytest.mark.parametrize("puzzle", MIXED[:6])
+@pytest.mark.slow
 def test_events_replay_to_the_solution(name, puzzle):
     cells = from_line(puzzle)
     events = []
