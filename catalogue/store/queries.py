@@ -30,11 +30,10 @@ RESULT_FIELDS = ("number", "size", "equivalence", "method", "clues", "symmetry",
                  "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest", "puzzle",
                  "solution")
 
-_RESULT_COLUMNS = ", ".join(
-    ["b.number", "b.size", "b.equivalence", "b.method", "p.clues", "p.symmetry"]
-    + [f"p.{name}" for name in SOLVER_METRICS]
-    + ["p.carve_checks", "p.carve_seconds", "p.minimal", "p.undecided", "p.level", "p.score", "p.hardest",
-       "p.puzzle", "b.board AS solution"])
+#: the fields that come from the board (all others are the puzzle's columns of the same name)
+_BOARD_FIELDS = {"number": "b.number", "size": "b.size", "equivalence": "b.equivalence", "method": "b.method",
+                 "solution": "b.board AS solution"}
+_RESULT_COLUMNS = ", ".join(_BOARD_FIELDS.get(name, f"p.{name}") for name in RESULT_FIELDS)
 
 _LEVEL_RANK = "CASE p.level " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(LEVELS)) \
     + f" ELSE {len(LEVELS)} END"
