@@ -30,6 +30,10 @@ DEFAULT_DB = "./data/catalogue.db"
 #: the board folder of a catalogue with no database file (PostgreSQL) when none is recorded or given
 DEFAULT_SERVER_FOLDER = "./data/boards"
 DEFAULT_QUEUE_SIZE = 256
+#: test hook, not a user setting: "stage:n" makes the fill actors of that stage raise InjectedFailure on their
+#: n-th unit of work, so the failure path is exercised with a real exception in a real thread
+#: (tests/catalogue/pipeline/test_pipeline.py, test_signals.py)
+FAIL_ENV = "CATALOGUE_TEST_FAIL"
 #: upper bounds of the sizing options: every worker is an OS thread (30,000 of them never got started), and the
 #: queue is allocated in batches the kernels fill whole
 MAX_WORKERS = 256

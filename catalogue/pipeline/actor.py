@@ -19,15 +19,14 @@ import threading
 import time
 from typing import Any
 
+from ..config import FAIL_ENV
+
 #: end-of-stream marker; each consumer that takes it puts it back for the next one
 CLOSED = object()
 
 #: how long one wait slice lasts: the longest an actor takes to notice its stop event while idle
 POLL_SECONDS = 0.05
 
-#: test hook: "stage:n" makes the actors of that stage raise InjectedFailure on their n-th unit of work, so the
-#: failure path is exercised with a real exception in a real thread (tests/test_pipeline.py, test_signals.py)
-FAIL_ENV = "CATALOGUE_TEST_FAIL"
 
 
 class Stopped(Exception):
