@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..geometry import box_for_ncells, check_box
+from ..inputs import check_cells, check_grids
 from ..vocabulary import GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUES
 from . import hidden_single
 from .state import Contradiction, State, Step
@@ -113,11 +113,7 @@ def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool
 def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
     if hasattr(cells, "cells") and hasattr(cells, "box"):  # a Grid
         cells, box = cells.cells, cells.box if box is None else box
-    arr = np.asarray(cells).reshape(-1)
-    box = box_for_ncells(arr.size) if box is None else check_box(box)
-    if arr.size != box ** 4:
-        raise ValueError(f"a puzzle with box size {box} has {box ** 4} cells, got {arr.size}")
-    return arr, box
+    return check_cells(cells, box, "puzzle")
 
 
 def grade(cells, box: int | None = None, *, explain: bool = True) -> Grade:
@@ -148,14 +144,7 @@ def grade_many(puzzles, box: int | None = None) -> list[Grade]:
     puzzle whose clues conflict or that has no solution."""
     from ._fast import grade_counts
 
-    arr = np.asarray(puzzles)
-    if arr.ndim != 2:
-        raise ValueError("puzzles must be a 2-d array, one puzzle per row")
-    box = box_for_ncells(arr.shape[1]) if box is None else check_box(box)
-    if arr.shape[1] != box ** 4:
-        raise ValueError(f"a puzzle with box size {box} has {box ** 4} cells, got {arr.shape[1]}")
-    if arr.size and (arr.min() < 0 or arr.max() > box * box):
-        raise ValueError(f"digits of a {box * box}x{box * box} puzzle are 0..{box * box}")
+    arr, box = check_grids(puzzles, box, "puzzles")
     counts, solved, bad = grade_counts(arr, box)
     if bad >= 0:  # let the step path say why, with the cells named
         try:
