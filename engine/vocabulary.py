@@ -18,6 +18,9 @@ SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
 # --- solvers, generators, keys, carving --------------------------------------------------------------------------
 #: solver names (engine.solvers); the first is the default
 SOLVERS = ("fast", "mrv", "stack", "backtrack")
+#: what every solver reports (engine/solvers/base.py defines each); all whole numbers but ``seconds``. The
+#: catalogue stores them as puzzle columns of the same names, with ``seconds`` as ``solve_seconds``
+METRICS = ("nodes", "guesses", "backtracks", "checks", "max_depth", "seconds")
 #: board generator methods (engine.generators); the first is the default
 METHODS = ("wfc", "backtrack", "pattern")
 #: when two grids count as the same (engine.keys); the first is the default

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.formats.batch import lines
+from engine.vocabulary import METRICS
 
 from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
 from .messages import BoardBatch, CheckedBatch, Counters
 
-#: the solver metrics stored with every puzzle as whole numbers (engine/solvers/base.py defines them)
-METRIC_COLUMNS = ("nodes", "guesses", "backtracks", "checks", "max_depth")
+#: the solver metrics stored with every puzzle as whole numbers (all but ``seconds``, stored as solve_seconds)
+METRIC_COLUMNS = METRICS[:-1]
 
 
 def batch_seed(run_seed: int, stream: int, index: int) -> int:

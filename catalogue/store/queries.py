@@ -18,10 +18,10 @@ import json
 import sqlite3
 from typing import Any, Optional
 
-from engine.vocabulary import LEVELS  # plain data: reading the catalogue does not import the grader
+from engine.vocabulary import LEVELS, METRICS  # plain data: reading the catalogue imports no engine code
 
-#: the solver metrics stored with every puzzle (engine/solvers/base.py defines them)
-SOLVER_METRICS = ("nodes", "guesses", "backtracks", "checks", "max_depth", "solve_seconds")
+#: the solver metrics stored with every puzzle (engine/solvers/base.py defines them; seconds as solve_seconds)
+SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
 
 #: the fields of a query result, in order; `puzzle` and `solution` are in the line format. `minimal` is True
 #: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;

@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-METRIC_NAMES = ("nodes", "guesses", "backtracks", "checks", "max_depth", "seconds")
+from ..vocabulary import METRICS as METRIC_NAMES  # noqa: F401  (engine.solvers re-exports it)
 
 
 @dataclass
