@@ -20,7 +20,6 @@ import hashlib
 import importlib.util
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 _ENGINE = Path(__file__).resolve().parent
@@ -47,8 +46,12 @@ def _choose(directory: str | os.PathLike | None, digest: str) -> str | None:
     base = directory or given or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     candidates = [Path(base) / "catalogue-numba"]
     if directory is None:
-        candidates.append(Path(tempfile.gettempdir()) / "catalogue-numba")
+        candidates.append(None)  # the temp folder, looked up only if needed: tempfile costs ~9 ms to import
     for candidate in candidates:
+        if candidate is None:
+            import tempfile
+
+            candidate = Path(tempfile.gettempdir()) / "catalogue-numba"
         target = candidate / digest
         try:
             target.mkdir(parents=True, exist_ok=True)
