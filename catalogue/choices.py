@@ -14,7 +14,7 @@ import typer
 
 from engine import vocabulary
 
-from .errors import UsageError, UserError
+from .errors import UsageError, UserError, unknown_choice
 from .io import read_text
 
 
@@ -32,6 +32,23 @@ Level = _choices("Level", vocabulary.LEVELS, "Grading levels, easiest first (eng
 SolverName = _choices("SolverName", vocabulary.SOLVERS, "Solvers (engine.solvers.SOLVERS).")
 InputFormat = _choices("InputFormat", vocabulary.FORMATS,
                        "Input formats (engine.formats.FORMATS); auto recognises the format from the text.", "auto")
+
+
+#: what a puzzle's hardest technique can be (query --technique): a technique, or guessing when none made progress
+HARDEST = (*vocabulary.TECHNIQUES, vocabulary.GUESSING)
+
+
+def choose(option: str, noun: str, names: tuple[str, ...], value: Optional[str]) -> Optional[str]:
+    """``value`` as the name it means among ``names``, whatever its case (``X-Wing`` is ``x-wing``); None stays
+    None; anything else is a one-line usage error (exit 2) listing the names. Enum options need not call this:
+    :class:`catalogue.errors.CatalogueGroup` gives their bad values the same line."""
+    if value is None:
+        return None
+    folded = value.casefold()
+    for name in names:
+        if name.casefold() == folded:
+            return name
+    raise UsageError(unknown_choice(option, noun, value, names))
 
 
 def check_size(value: Optional[int]) -> Optional[int]:

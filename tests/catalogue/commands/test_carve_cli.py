@@ -150,3 +150,9 @@ def test_help_lists_the_options():
     assert r.exit_code == 0
     for option in ("--seed", "--symmetry", "--clues", "--target-clues", "--attempts", "--format", "--metrics"):
         assert option in r.output
+
+
+def test_bad_symmetry_is_one_line_with_the_valid_values():
+    r = _run(["-", "--symmetry", "spiral"], stdin=BOARDS[0])
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2, "", "catalogue: --symmetry: no symmetry 'spiral'; one of: none, rot180, rot90, mirror, diagonal\n")

@@ -168,3 +168,15 @@ def test_a_read_only_catalogue_is_one_line(tmp_path):
     assert result.stderr == f"catalogue: cannot write database {tmp_path / 'c.db'}: attempt to write a readonly database\n"
     lines = runner.invoke(app, ["query", "--db", url, "--format", "line"])  # reading it still works
     assert (lines.exit_code, lines.stdout.count("\n")) == (0, 2)
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--method", "magic"], "--method: no method 'magic'; one of: wfc, backtrack, pattern"),
+    (["--equivalence", "d8"], "--equivalence: no equivalence 'd8'; one of: d4, full, none"),
+    (["--symmetry", "spiral"], "--symmetry: no symmetry 'spiral'; one of: none, rot180, rot90, mirror, diagonal"),
+    (["--level", "trivial"], "--level: no level 'trivial'; one of: easy, medium, hard, expert, extreme"),
+])
+def test_bad_choice_is_one_line_with_the_valid_values(tmp_path, args, line):
+    result = runner.invoke(app, ["fill", "--count", "1", *args, *where(tmp_path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"catalogue: {line}\n")
+    assert not (tmp_path / "c.db").exists()
