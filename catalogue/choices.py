@@ -70,7 +70,13 @@ def read_entries(path: str, input_format: InputFormat, size: Optional[int] = Non
     """Every entry of a file (or ``-``) in file order: a ``Parsed`` grid, or a ``FormatError`` for an entry that
     could not be read (the caller reports it and goes on). No entry at all is one clear error. ``size`` (rows)
     is for inputs that cannot tell it."""
-    from engine.formats import FormatError, read_grids
+    return read_input(path, input_format, size, what)[0]
+
+
+def read_input(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid"
+               ) -> tuple[list, str]:
+    """:func:`read_entries`, and the format the text was read as (the one asked for, or the one recognised)."""
+    from engine.formats import FormatError, detect, read_grids
     from engine.geometry import box_for_size
 
     box = None if size is None else box_for_size(size)
@@ -80,4 +86,4 @@ def read_entries(path: str, input_format: InputFormat, size: Optional[int] = Non
     grids, errors = read_grids(text, source, fmt, box)
     if not grids and not errors:
         raise UserError(f"{source}: no {what} found")
-    return sorted([*grids, *errors], key=lambda e: (e.line, isinstance(e, FormatError)))
+    return sorted([*grids, *errors], key=lambda e: (e.line, isinstance(e, FormatError))), fmt or detect(text)
