@@ -180,3 +180,41 @@ def test_bad_choice_is_one_line_with_the_valid_values(tmp_path, args, line):
     result = runner.invoke(app, ["fill", "--count", "1", *args, *where(tmp_path)])
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"catalogue: {line}\n")
     assert not (tmp_path / "c.db").exists()
+
+
+ONE_THREAD = ["--seed", "1", "--generators", "1", "--checkers", "1"]
+
+
+def stored_puzzles(tmp_path: Path) -> list[str]:
+    result = runner.invoke(app, ["query", "--db", str(tmp_path / "c.db"), "--format", "line"])
+    return result.stdout.splitlines()
+
+
+def test_a_level_no_puzzle_reaches_exits_1_and_keeps_the_boards(tmp_path):
+    """16x16 --level easy: the grader rates minimal 16x16 puzzles extreme (guessing). Before: "completed", exit 0."""
+    result = runner.invoke(app, ["fill", "--count", "2", "--size", "16", "--level", "easy", "--level-tries", "2",
+                                 *ONE_THREAD, *where(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == ("catalogue: --level easy: 2 of 2 stored puzzles missed it in 2 carvings each (kept as "
+                             "extreme: they need guessing, as nearly every minimal 16x16 puzzle does); more "
+                             "--level-tries or another level may help\n")
+    assert "off level       2 of 2 puzzles" in result.stdout
+    assert len(stored_puzzles(tmp_path)) == 2 and len(list((tmp_path / "boards").glob("*.txt"))) == 2
+
+
+def test_a_partial_level_miss_also_exits_1(tmp_path):
+    """Exit 0 means every stored puzzle has the level asked for; some off it is exit 1 (all are kept)."""
+    result = runner.invoke(app, ["fill", "--count", "6", "--level", "medium", "--level-tries", "1",
+                                 "--seed", "3", "--generators", "1", "--checkers", "1", *where(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("catalogue: --level medium: 5 of 6 stored puzzles missed it in 1 carving each "
+                                    "(kept as ")
+    assert len(stored_puzzles(tmp_path)) == 6
+
+
+def test_a_level_every_puzzle_reaches_exits_0(tmp_path):
+    result = runner.invoke(app, ["fill", "--count", "3", "--size", "4", "--level", "easy", *ONE_THREAD,
+                                 *where(tmp_path)])
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert "off level" not in result.stdout
