@@ -31,6 +31,8 @@ from typing import Callable, ContextManager
 from sqlalchemy.exc import DBAPIError
 
 from .. import __version__
+from engine.vocabulary import MIN_CLUES
+
 from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError
 from ..store import Catalogue
@@ -135,6 +137,11 @@ def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kern
     ncells = plan.size * plan.size
     if plan.target_clues is not None and not 0 <= plan.target_clues <= ncells:
         raise UsageError(f"--target-clues must be between 0 and {ncells} for {plan.size}x{plan.size}")
+    fewest = MIN_CLUES.get(plan.size)
+    if plan.target_clues is not None and fewest is not None and plan.target_clues < fewest:
+        # no puzzle can reach it: refused before the run rather than carving every board 20 times in vain
+        raise UserError(f"--target-clues {plan.target_clues}: no {plan.size}x{plan.size} puzzle with one solution "
+                        f"has fewer than {fewest} clues; use {fewest} or more")
     kernels.validate(plan)
 
 

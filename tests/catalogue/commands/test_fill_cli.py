@@ -218,3 +218,12 @@ def test_a_level_every_puzzle_reaches_exits_0(tmp_path):
                                  *where(tmp_path)])
     assert (result.exit_code, result.stderr) == (0, ""), result.output
     assert "off level" not in result.stdout
+
+
+@pytest.mark.parametrize("size, target, fewest", [("9", "16", 17), ("4", "3", 4)])
+def test_a_clue_target_no_puzzle_can_reach_exits_1_before_the_run(tmp_path, size, target, fewest):
+    result = runner.invoke(app, ["fill", "--count", "2", "--size", size, "--target-clues", target, *where(tmp_path)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (f"catalogue: --target-clues {target}: no {size}x{size} puzzle with one solution has "
+                             f"fewer than {fewest} clues; use {fewest} or more\n")
+    assert stored_puzzles(tmp_path) == []
