@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import typer
+# typer 0.29 raises its vendored click's usage errors and exports only BadParameter of them: these are the
+# classes it raises (a separately installed click's would never match)
 from typer._click.exceptions import NoArgsIsHelpError
 from typer._click.exceptions import UsageError as ClickUsageError
 from typer.core import TyperGroup
