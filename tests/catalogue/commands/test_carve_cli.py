@@ -101,6 +101,7 @@ def test_exact_clues_and_unreachable_targets(tmp_path):
     few = _run([str(path), "--clues", "12"])  # no 9x9 puzzle with 12 clues is unique: printed anyway, and said
     assert few.exit_code == 0 and len(few.stdout.splitlines()) == 3
     assert few.stderr.count("could not reach exactly 12 clues in 1 attempt; kept") == 3
+    assert few.stderr.count("(no 9x9 puzzle with one solution has fewer than 17 clues)\n") == 3  # why, when known
     low = _run([str(path), "--target-clues", "12", "--attempts", "2"])
     assert low.exit_code == 0 and low.stderr.count("could not reach 12 or fewer clues in 2 attempts") == 3
 
