@@ -14,7 +14,7 @@ import typer
 
 from engine import vocabulary
 
-from .errors import UsageError, UserError
+from .errors import UsageError, UserError, unknown_choice
 from .io import read_text
 
 
@@ -32,6 +32,23 @@ Level = _choices("Level", vocabulary.LEVELS, "Grading levels, easiest first (eng
 SolverName = _choices("SolverName", vocabulary.SOLVERS, "Solvers (engine.solvers.SOLVERS).")
 InputFormat = _choices("InputFormat", vocabulary.FORMATS,
                        "Input formats (engine.formats.FORMATS); auto recognises the format from the text.", "auto")
+
+
+#: what a puzzle's hardest technique can be (query --technique): a technique, or guessing when none made progress
+HARDEST = (*vocabulary.TECHNIQUES, vocabulary.GUESSING)
+
+
+def choose(option: str, noun: str, names: tuple[str, ...], value: Optional[str]) -> Optional[str]:
+    """``value`` as the name it means among ``names``, whatever its case (``X-Wing`` is ``x-wing``); None stays
+    None; anything else is a one-line usage error (exit 2) listing the names. Enum options need not call this:
+    :class:`catalogue.errors.CatalogueGroup` gives their bad values the same line."""
+    if value is None:
+        return None
+    folded = value.casefold()
+    for name in names:
+        if name.casefold() == folded:
+            return name
+    raise UsageError(unknown_choice(option, noun, value, names))
 
 
 def check_size(value: Optional[int]) -> Optional[int]:
@@ -53,7 +70,13 @@ def read_entries(path: str, input_format: InputFormat, size: Optional[int] = Non
     """Every entry of a file (or ``-``) in file order: a ``Parsed`` grid, or a ``FormatError`` for an entry that
     could not be read (the caller reports it and goes on). No entry at all is one clear error. ``size`` (rows)
     is for inputs that cannot tell it."""
-    from engine.formats import FormatError, read_grids
+    return read_input(path, input_format, size, what)[0]
+
+
+def read_input(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid"
+               ) -> tuple[list, str]:
+    """:func:`read_entries`, and the format the text was read as (the one asked for, or the one recognised)."""
+    from engine.formats import FormatError, detect, read_grids
     from engine.geometry import box_for_size
 
     box = None if size is None else box_for_size(size)
@@ -63,4 +86,4 @@ def read_entries(path: str, input_format: InputFormat, size: Optional[int] = Non
     grids, errors = read_grids(text, source, fmt, box)
     if not grids and not errors:
         raise UserError(f"{source}: no {what} found")
-    return sorted([*grids, *errors], key=lambda e: (e.line, isinstance(e, FormatError)))
+    return sorted([*grids, *errors], key=lambda e: (e.line, isinstance(e, FormatError))), fmt or detect(text)

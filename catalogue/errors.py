@@ -5,7 +5,13 @@ Exit codes: 0 success (an empty query result too), 1 runtime error (unknown id, 
 """
 from __future__ import annotations
 
+import re
+
 import typer
+# typer 0.29 raises its vendored click's usage errors and exports only BadParameter of them: these are the
+# classes it raises (a separately installed click's would never match)
+from typer._click.exceptions import NoArgsIsHelpError
+from typer._click.exceptions import UsageError as ClickUsageError
 from typer.core import TyperGroup
 
 EXIT_RUNTIME = 1
@@ -31,17 +37,67 @@ class Interrupted(UserError):
     code = EXIT_INTERRUPTED
 
 
+def unknown_choice(option: str, noun: str, value: object, names) -> str:
+    """The one line for a value outside a fixed set: ``--technique: no technique 'xwing'; one of: a, b, c``."""
+    return f"{option}: no {noun} {value!r}; one of: {', '.join(names)}"
+
+
+#: what an option's values are called in :func:`unknown_choice` when the option's name does not say it
+CHOICE_NOUNS = {"--order-by": "sort key"}
+#: typer's text for a value outside an enum's members: the value is taken from it for our line
+_TYPER_NOT_ONE_OF = re.compile(r"^(?:Value error, )?(?P<value>'.*') is not one of ")
+
+
+def usage_line(error: ClickUsageError) -> str:
+    """One line for a usage error typer raised while parsing the options (no usage block, no "Try --help").
+
+    A value outside a choice names the option and lists the valid values; anything else is typer's own message
+    (``Invalid value for '--count': ...``, ``No such option: --bogus``)."""
+    param = getattr(error, "param", None)
+    choices = getattr(getattr(param, "type_descriptor", None), "choices", None)
+    if choices and isinstance(error, typer.BadParameter):
+        option = max(param.opts, key=len) if param.opts else param.human_readable_name
+        found = _TYPER_NOT_ONE_OF.match(error.message)
+        names = [getattr(c, "value", c) for c in choices]
+        noun = CHOICE_NOUNS.get(option, option.lstrip("-").replace("-", " "))
+        if found:
+            return f"{option}: no {noun} {found['value']}; one of: {', '.join(map(str, names))}"
+    return error.format_message()
+
+
 def report(message: str) -> None:
     """One line on stderr (messages and progress never go to stdout, which carries data)."""
     typer.echo(f"catalogue: {message}", err=True)
 
 
 class CatalogueGroup(TyperGroup):
-    """Runs a command and turns user errors and Ctrl-C into one line and the right exit code."""
+    """Runs a command and turns user errors, usage errors and Ctrl-C into one line and the right exit code.
+
+    Choices are case-insensitive everywhere (``--level EASY``, ``--technique X-Wing``): the context's
+    ``token_normalize_func`` folds the case of every choice, option and command name before typer compares them,
+    which our names (all lower case, vocabulary.py) allow, so no option needs its own ``case_sensitive=False``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.context_settings.setdefault("token_normalize_func", str.lower)
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except NoArgsIsHelpError:
+            raise
+        except ClickUsageError as e:  # `catalogue --bogus`: the root's own options
+            report(usage_line(e))
+            raise typer.Exit(EXIT_USAGE) from None
 
     def invoke(self, ctx: typer.Context):
         try:
             return super().invoke(ctx)
+        except NoArgsIsHelpError:  # `catalogue db`: typer prints the help
+            raise
+        except ClickUsageError as e:
+            report(usage_line(e))
+            ctx.exit(EXIT_USAGE)
         except UserError as e:
             report(str(e))
             ctx.exit(e.code)

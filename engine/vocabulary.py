@@ -15,6 +15,10 @@ SIZES = tuple(b * b for b in BOX_SIZES)
 #: digit -> symbol in the line and block formats: 0 is '.', 1-9, then A = 10 ... P = 25
 SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
 
+#: grid size n -> the fewest clues a puzzle with one solution can have, where it is proven: 4 for 4x4 (every
+#: 4x4 grid checked), 17 for 9x9 (McGuire, Tugemann and Civario's exhaustive search, 2012); unknown above
+MIN_CLUES = {4: 4, 9: 17}
+
 # --- solvers, generators, keys, carving --------------------------------------------------------------------------
 #: solver names (engine.solvers); the first is the default
 SOLVERS = ("fast", "mrv", "stack", "backtrack")

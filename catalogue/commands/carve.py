@@ -24,6 +24,7 @@ import typer
 from tabulate import tabulate
 
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
+from engine.vocabulary import MIN_CLUES
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
 from ..errors import UsageError, UserError, background_map, report
@@ -146,8 +147,12 @@ def register(app: typer.Typer) -> None:
             rows.append((entry, board_seed, r))
             if not r.target_reached:
                 wanted = f"exactly {clues}" if clues is not None else f"{target_clues} or fewer"
+                n, target = entry.grid.size, clues if clues is not None else target_clues
+                fewest = MIN_CLUES.get(n)
+                why = (f" (no {n}x{n} puzzle with one solution has fewer than {fewest} clues)"
+                       if fewest is not None and target < fewest else "")
                 report(f"{entry.source}:{entry.line}: could not reach {wanted} clues in {r.attempts_used} "
-                       f"attempt{'s' if r.attempts_used != 1 else ''}; kept {r.clues}")
+                       f"attempt{'s' if r.attempts_used != 1 else ''}; kept {r.clues}{why}")
             if output_format is OutputFormat.line:
                 typer.echo(to_line(r.puzzle))
             else:

@@ -5,11 +5,16 @@ from typing import Annotated
 
 import typer
 
-from engine.formats import FormatError, Parsed
+from engine.formats import SYMBOLS, FormatError, Parsed
 from engine.grid import Grid
 
-from ..choices import InputFormat, InputFormatOption, SizeOption, read_entries
-from ..errors import report
+from ..choices import InputFormat, InputFormatOption, SizeOption, read_input
+from ..errors import background_map, report
+
+#: formats whose digits are written as symbols (1-9, then A-P); the others (txt, rcv, json) write numbers
+SYMBOL_FORMATS = ("line", "block", "pretty")
+#: solutions are counted up to this many: one is a proper puzzle, two is enough to say it is not
+COUNT_LIMIT = 2
 
 
 def describe(grid: Grid) -> str:
@@ -20,16 +25,49 @@ def describe(grid: Grid) -> str:
     return f"{n}x{n} puzzle with {grid.clue_count} clue{'s' if grid.clue_count != 1 else ''}"
 
 
-def check_line(parsed: Parsed) -> tuple[bool, str]:
-    """Whether the grid is valid, and its report line."""
+def count_solutions(parsed: Parsed) -> int:
+    """Solutions of a grid without conflicts, up to :data:`COUNT_LIMIT` (a complete board is its own one)."""
+    if parsed.grid.is_complete():
+        return 1
+    from engine.solvers import count_solutions
+
+    return count_solutions(parsed.grid, COUNT_LIMIT)
+
+
+def check_line(parsed: Parsed, symbols: bool = True, solutions: int | None = None) -> tuple[str, str]:
+    """The grid's verdict (``valid``, ``invalid``, ``no solution`` or ``several solutions``) and its report line.
+
+    A grid without conflicts is valid when it has exactly one solution (``solutions``, counted up to 2 by
+    :func:`count_solutions` when not given); with none or several the line says so, and so the verdict.
+    Digits are shown as the input wrote them: symbols (``G`` on 16x16) in line, block and pretty input, numbers
+    (``16``) in txt, rcv and json input."""
     grid = parsed.grid
     where = f"grid {parsed.index + 1} ({parsed.source}:{parsed.line})"
     invalid = grid.invalid_cells()
     if not invalid:
-        return True, f"{where}: valid {describe(grid)}"
-    cells = ", ".join(f"r{r + 1}c{c + 1} {d} ({why.describe()})" for r, c, d, why in invalid)
+        solutions = count_solutions(parsed) if solutions is None else solutions
+        if solutions == 0:
+            return "no solution", f"{where}: no solution: {describe(grid)}"
+        if solutions > 1:
+            return "several solutions", f"{where}: {solutions} or more solutions: {describe(grid)}"
+        return "valid", f"{where}: valid {describe(grid)}"
+    cells = ", ".join(f"r{r + 1}c{c + 1} {SYMBOLS[d] if symbols else d} ({why.describe()})"
+                      for r, c, d, why in invalid)
     plural = "s" if len(invalid) != 1 else ""
-    return False, f"{where}: {len(invalid)} invalid cell{plural}: {cells}; {describe(grid)}"
+    return "invalid", f"{where}: {len(invalid)} invalid cell{plural}: {cells}; {describe(grid)}"
+
+
+def summary(verdicts: dict[str, int], unreadable: int) -> str:
+    """``3 grids: 1 valid, 1 invalid, 1 without a solution`` (only the kinds that occur, valid always)."""
+    total = sum(verdicts.values()) + unreadable
+    parts = [f"{verdicts['valid']} valid"]
+    for verdict, words in (("invalid", "invalid"), ("no solution", "without a solution"),
+                           ("several solutions", f"with {COUNT_LIMIT} or more solutions")):
+        if verdicts[verdict]:
+            parts.append(f"{verdicts[verdict]} {words}")
+    if unreadable:
+        parts.append(f"{unreadable} unreadable")
+    return f"{total} grid{'s' if total != 1 else ''}: {', '.join(parts)}"
 
 
 def register(app: typer.Typer) -> None:
@@ -42,19 +80,22 @@ def register(app: typer.Typer) -> None:
         """Check every grid in a file: list each invalid cell with its reason (row, column and/or box conflict)
         and say whether the grid is a board or a puzzle with K clues. Exit 0 if every grid is valid, 1 if any is
         invalid or cannot be read (read errors go to stderr as file:line:column: message)."""
-        entries = read_entries(path, input_format, size)
-        valid = invalid = unreadable = 0
-        for entry in entries:
-            if isinstance(entry, FormatError):
+        entries, fmt = read_input(path, input_format, size)
+        verdicts = dict.fromkeys(("valid", "invalid", "no solution", "several solutions"), 0)
+        unreadable = 0
+
+        def checked(entry):
+            return None if isinstance(entry, FormatError) else check_line(entry, fmt in SYMBOL_FORMATS)
+
+        # the solution counts run in a worker thread so Ctrl-C stops a long count at once (see background_map)
+        for entry, result in zip(entries, background_map(checked, entries, "check")):
+            if result is None:
                 unreadable += 1
                 report(str(entry))
                 continue
-            ok, line = check_line(entry)
-            valid += ok
-            invalid += not ok
+            verdict, line = result
+            verdicts[verdict] += 1
             typer.echo(line)
-        parts = [f"{valid} valid"] + [f"{invalid} invalid"] * bool(invalid) + [f"{unreadable} unreadable"] * bool(
-            unreadable)
-        report(f"{len(entries)} grid{'s' if len(entries) != 1 else ''}: {', '.join(parts)}")
-        if invalid or unreadable:
+        report(summary(verdicts, unreadable))
+        if unreadable or verdicts["valid"] < len(entries):
             raise typer.Exit(1)

@@ -16,7 +16,7 @@ import typer
 from ..choices import Equivalence, Level, Method, Symmetry, check_size
 from ..config import (DEFAULT_QUEUE_SIZE, CheckersOption, DbOption, GeneratorsOption, OutOption,
                       QueueSizeOption, default_workers)
-from ..errors import EXIT_INTERRUPTED, UserError, report
+from ..errors import EXIT_INTERRUPTED, EXIT_RUNTIME, UserError, report
 
 
 def _progress_bar(count: int):
@@ -73,8 +73,8 @@ def format_summary(s) -> str:
     if s.dropped:
         lines.append(f"in flight       {s.dropped:,} boards were still in the pipeline when it stopped (not stored)")
     if s.off_level:
-        lines.append(f"off level       {s.off_level:,} puzzles did not reach the level within the tries "
-                     f"(stored with the closest level)")
+        lines.append(f"off level       {s.off_level:,} of {s.accepted:,} puzzles did not reach the level within the "
+                     f"tries (stored with the closest level)")
     rate = s.accepted / s.elapsed if s.elapsed > 0 else 0.0
     lines.append(f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} boards/s (kernels loaded in {s.warm_seconds:.2f} s)")
     lines.append(f"seed            {s.seed}")
@@ -181,6 +181,10 @@ def register(app: typer.Typer) -> None:
             report(summary.message)
         if summary.status == "failed":
             raise UserError(summary.error or "the run failed")
+        if summary.level_missed:  # the boards are stored; the run did not give what was asked
+            report(summary.level_missed)
         if summary.status == "interrupted":
             report(f"interrupted: {summary.accepted:,} boards saved with their files")
             raise typer.Exit(EXIT_INTERRUPTED)
+        if summary.level_missed:
+            raise typer.Exit(EXIT_RUNTIME)

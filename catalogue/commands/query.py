@@ -10,7 +10,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..choices import Equivalence, Level
+from engine.vocabulary import METHODS
+
+from ..choices import HARDEST, Equivalence, Level, check_size, choose
 from ..config import DbOption
 from ..errors import UsageError, report
 from ..store.queries import ORDER_KEYS, RESULT_FIELDS
@@ -88,6 +90,10 @@ def register(app: typer.Typer) -> None:
         """
         if min_clues is not None and max_clues is not None and min_clues > max_clues:
             raise UsageError(f"--min-clues {min_clues} is above --max-clues {max_clues}")
+        # a name outside the vocabulary would match nothing and look like an empty result: exit 2 instead
+        check_size(size)
+        method = choose("--method", "method", METHODS, method)
+        technique = choose("--technique", "technique", HARDEST, technique)
         from ..store import Catalogue
 
         with Catalogue.open(db, create=False) as catalogue:

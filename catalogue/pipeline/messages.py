@@ -111,7 +111,8 @@ class Counters:
     duplicates: int = 0  # in-run repeats + keys already in the catalogue
     accepted: int = 0
     surplus: int = 0  # new boards not needed because the count was reached
-    off_level: int = 0  # puzzles that never reached --level within the tries
+    off_level: int = 0  # puzzles stored off --level: none of their carvings reached it within the tries
+    off_level_reached: dict[str, int] = field(default_factory=dict)  # the levels those puzzles have instead
     dropped: int = 0  # boards in flight when the run stopped early (Ctrl-C, failure), never checked
     streak: int = 0
     reserved: int = 0

@@ -31,6 +31,8 @@ from typing import Callable, ContextManager
 from sqlalchemy.exc import DBAPIError
 
 from .. import __version__
+from engine.vocabulary import MIN_CLUES
+
 from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError
 from ..store import Catalogue
@@ -53,6 +55,22 @@ DEFAULT_BATCH = {2: 256, 3: 256, 4: 16, 5: 1}
 MAX_BATCH = 65_536
 
 
+def level_missed(level: str, tries: int, missed: int, stored: int, reached: dict[str, int], size: int) -> str:
+    """The one line that says how many stored puzzles are off ``--level`` and what may help, e.g. ``--level easy:
+    2 of 2 stored puzzles missed it in 20 carvings each (kept as extreme: they need guessing, as nearly every
+    minimal 16x16 puzzle does); more --level-tries or another level may help``."""
+    from engine.vocabulary import LEVELS
+
+    kept = ", ".join(f"{n} {name}" if len(reached) > 1 else name
+                     for name, n in sorted(reached.items(), key=lambda item: LEVELS.index(item[0])))
+    why = ""
+    if set(reached) == {LEVELS[-1]}:
+        why = ": they need guessing" + (f", as nearly every minimal {size}x{size} puzzle does" if size > 9 else "")
+    carvings = f"{tries} carving{'s' if tries != 1 else ''} each"
+    return (f"--level {level}: {missed:,} of {stored:,} stored puzzle{'s' if stored != 1 else ''} missed it in "
+            f"{carvings} (kept as {kept}{why}); more --level-tries or another level may help")
+
+
 @dataclass
 class FillSummary:
     run_id: int | None
@@ -72,7 +90,8 @@ class FillSummary:
     warm_seconds: float = 0.0
     stage_stats: dict = field(default_factory=dict)
     recovered: FileReport | None = None
-    message: str | None = None  # exhaustion, level misses: said on stderr
+    message: str | None = None  # exhaustion: said on stderr
+    level_missed: str | None = None  # how many stored puzzles missed --level, and what may help: stderr, exit 1
     error: str | None = None  # the one-line reason of a failed run
     stuck: list[str] = field(default_factory=list)  # actors that did not stop in time
 
@@ -118,6 +137,11 @@ def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kern
     ncells = plan.size * plan.size
     if plan.target_clues is not None and not 0 <= plan.target_clues <= ncells:
         raise UsageError(f"--target-clues must be between 0 and {ncells} for {plan.size}x{plan.size}")
+    fewest = MIN_CLUES.get(plan.size)
+    if plan.target_clues is not None and fewest is not None and plan.target_clues < fewest:
+        # no puzzle can reach it: refused before the run rather than carving every board 20 times in vain
+        raise UserError(f"--target-clues {plan.target_clues}: no {plan.size}x{plan.size} puzzle with one solution "
+                        f"has fewer than {fewest} clues; use {fewest} or more")
     kernels.validate(plan)
 
 
@@ -302,6 +326,9 @@ class _Run:
             summary.error = f"{actor} failed: {type(exc).__name__}" + (f": {text}" if text else "")
         elif stuck:
             summary.error = f"{', '.join(stuck)} did not stop within {JOIN_SECONDS:.0f} s"
+        if plan.level is not None and summary.off_level:
+            summary.level_missed = level_missed(plan.level, plan.level_tries, summary.off_level, summary.accepted,
+                                                dict(self.counters.off_level_reached), plan.size)
         if status == "exhausted":
             found = f"{summary.accepted} new board{'s' if summary.accepted != 1 else ''}"
             summary.message = (f"only {found} found: the {plan.size}x{plan.size} "

@@ -63,13 +63,13 @@ class Kernels:
     def validate(self, plan: "Plan") -> None:
         from engine.vocabulary import EQUIVALENCES, LEVELS, SYMMETRIES
 
-        from ..errors import UsageError
+        from ..errors import UsageError, unknown_choice
         for option, value, choices in (("--equivalence", plan.equivalence, EQUIVALENCES),
                                        ("--symmetry", plan.symmetry, SYMMETRIES)):
             if value not in choices:
-                raise UsageError(f"{option}: unknown value {value!r}; choose from {', '.join(choices)}")
+                raise UsageError(unknown_choice(option, option[2:], value, choices))
         if plan.level is not None and plan.level not in LEVELS:
-            raise UsageError(f"--level: unknown level {plan.level!r}; choose from {', '.join(LEVELS)}")
+            raise UsageError(unknown_choice("--level", "level", plan.level, LEVELS))
         if plan.level_tries < 1:
             raise UsageError(f"--level-tries must be at least 1, got {plan.level_tries}")
 
@@ -283,7 +283,7 @@ class CheckerActor(Actor):
     def carve_and_grade(self, boards: np.ndarray, seeds: np.ndarray):
         """Carve and grade every board once; with ``--level``, carve the misses again (new seeds), up to
         ``level_tries`` carvings in all. A board whose puzzle never reaches the level keeps the carving whose
-        level came closest (they are counted as off level).
+        level came closest (the writer counts those it stores as off level).
 
         Returns (carve results, grades, removal orders tried per board, carve seed of each kept puzzle).
         """
@@ -309,10 +309,6 @@ class CheckerActor(Actor):
                 d = abs(k.level_rank(regrades[j].level) - want)
                 if d < distance[i]:
                     results[i], grades[i], distance[i], kept_seeds[i] = again[j], regrades[j], d, seeds_now[j]
-        missed = int((distance > 0).sum())
-        if missed:
-            with self.counters.lock:
-                self.counters.off_level += missed
         return results, grades, tries, kept_seeds
 
     def stop_now(self) -> bool:

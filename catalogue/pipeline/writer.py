@@ -60,9 +60,14 @@ class WriterActor(Actor):
         rejected = len(batch) - len(kept)
         if rejected:  # keys stored since the checker looked (another process), or past the count
             counters.release(rejected)
+        levels = batch.puzzle_columns["level"]
+        missed = [levels[i] for i in kept if self.plan.level is not None and levels[i] != self.plan.level]
         with counters.lock:
             counters.accepted += len(kept)
             counters.duplicates += rejected
+            counters.off_level += len(missed)  # counted as stored, so the summary's "N of M" are the same rows
+            for level in missed:
+                counters.off_level_reached[level] = counters.off_level_reached.get(level, 0) + 1
             stats.items_in += len(batch)
             stats.items_out += len(kept)
             if kept:

@@ -101,6 +101,7 @@ def test_exact_clues_and_unreachable_targets(tmp_path):
     few = _run([str(path), "--clues", "12"])  # no 9x9 puzzle with 12 clues is unique: printed anyway, and said
     assert few.exit_code == 0 and len(few.stdout.splitlines()) == 3
     assert few.stderr.count("could not reach exactly 12 clues in 1 attempt; kept") == 3
+    assert few.stderr.count("(no 9x9 puzzle with one solution has fewer than 17 clues)\n") == 3  # why, when known
     low = _run([str(path), "--target-clues", "12", "--attempts", "2"])
     assert low.exit_code == 0 and low.stderr.count("could not reach 12 or fewer clues in 2 attempts") == 3
 
@@ -150,3 +151,9 @@ def test_help_lists_the_options():
     assert r.exit_code == 0
     for option in ("--seed", "--symmetry", "--clues", "--target-clues", "--attempts", "--format", "--metrics"):
         assert option in r.output
+
+
+def test_bad_symmetry_is_one_line_with_the_valid_values():
+    r = _run(["-", "--symmetry", "spiral"], stdin=BOARDS[0])
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2, "", "catalogue: --symmetry: no symmetry 'spiral'; one of: none, rot180, rot90, mirror, diagonal\n")

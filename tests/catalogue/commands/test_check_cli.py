@@ -92,8 +92,8 @@ def test_missing_and_empty_files_are_one_line_exit_1(run, tmp_path):
 
 def test_forced_format_and_size(run, tmp_path):
     path = write(tmp_path, "clues.rcv", "1 1 1\n2 2 2\n")
-    assert run(path).stdout == f"grid 1 ({path}:1): valid 4x4 puzzle with 2 clues\n"
-    assert run(path, "--size", "9").stdout == f"grid 1 ({path}:1): valid 9x9 puzzle with 2 clues\n"
+    assert run(path).stdout == f"grid 1 ({path}:1): 2 or more solutions: 4x4 puzzle with 2 clues\n"
+    assert run(path, "--size", "9").stdout == f"grid 1 ({path}:1): 2 or more solutions: 9x9 puzzle with 2 clues\n"
     result = run(path, "--input-format", "line")
     assert result.exit_code == 1 and result.stderr.startswith(f"catalogue: {path}:1:2: ' ' is not a symbol")
     assert run(path, "--input-format", "xml").exit_code == 2
@@ -111,3 +111,34 @@ def test_help_names_the_formats(run):
     result = CliRunner().invoke(app, ["check", "--help"])
     assert result.exit_code == 0
     assert "auto|line|block|rcv|pretty|json|txt" in result.output
+
+
+NO_SOLUTION = "12345678." + "........9" + "." * 63  # r1c9 can hold only 9, which r2c9 already holds: no conflict
+
+
+def test_no_solution_and_several_solutions_are_not_valid(run, tmp_path):
+    """Before, both were "valid" (exit 0) where `solve` said "no solution"."""
+    path = write(tmp_path, "three.sdm", f"{NO_SOLUTION}\n{'.' * 81}\n{PUZZLE}\n")
+    result = run(path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [f"grid 1 ({path}:1): no solution: 9x9 puzzle with 9 clues",
+                                          f"grid 2 ({path}:2): 2 or more solutions: 9x9 puzzle with 0 clues",
+                                          f"grid 3 ({path}:3): valid 9x9 puzzle with 25 clues"]
+    assert result.stderr == "catalogue: 3 grids: 1 valid, 1 without a solution, 1 with 2 or more solutions\n"
+
+
+def test_a_unique_puzzle_alone_still_exits_0(run):
+    result = run("-", input=f"{PUZZLE}\n{BOARD}\n")
+    assert (result.exit_code, result.stderr) == (0, "catalogue: 2 grids: 2 valid\n")
+
+
+def test_16x16_symbols_are_shown_as_written(run, tmp_path):
+    """G is the digit 16: a line file says G (not 16), a txt file, which writes numbers, says 16."""
+    line = "GG" + "." * 254
+    result = run("-", input=line + "\n")
+    assert result.exit_code == 1
+    assert result.stdout == ("grid 1 (<stdin>:1): 2 invalid cells: r1c1 G (row and box conflict), "
+                             "r1c2 G (row and box conflict); 16x16 puzzle with 2 clues\n")
+    rows = ["16 16" + " 0" * 14] + [" ".join(["0"] * 16)] * 15
+    result = run("-", "--input-format", "txt", input="\n".join(rows) + "\n")
+    assert result.exit_code == 1 and "r1c1 16 (row and box conflict), r1c2 16 (row and box conflict)" in result.stdout

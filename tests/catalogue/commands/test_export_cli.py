@@ -124,7 +124,10 @@ def test_unknown_id_is_one_line_exit_1(sample_sqlite):
 
 def test_bad_ids_and_flags_are_usage_errors(sample_sqlite):
     assert export(sample_sqlite, "abc").exit_code == 2
-    assert export(sample_sqlite, "1", "--format", "png").exit_code == 2
+    result = export(sample_sqlite, "1", "--format", "png")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "catalogue: --format: no format 'png'; one of: txt, line, block, rcv, pretty, json, svg\n")
+    assert export(sample_sqlite, "1", "--format", "LINE").stdout == export(sample_sqlite, "1", "--format", "line").stdout
     result = export(sample_sqlite, "1", "--puzzle", "--solution")
     assert result.exit_code == 2
     assert result.stderr == "catalogue: --puzzle and --solution exclude each other: give one, or neither\n"

@@ -168,3 +168,62 @@ def test_a_read_only_catalogue_is_one_line(tmp_path):
     assert result.stderr == f"catalogue: cannot write database {tmp_path / 'c.db'}: attempt to write a readonly database\n"
     lines = runner.invoke(app, ["query", "--db", url, "--format", "line"])  # reading it still works
     assert (lines.exit_code, lines.stdout.count("\n")) == (0, 2)
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--method", "magic"], "--method: no method 'magic'; one of: wfc, backtrack, pattern"),
+    (["--equivalence", "d8"], "--equivalence: no equivalence 'd8'; one of: d4, full, none"),
+    (["--symmetry", "spiral"], "--symmetry: no symmetry 'spiral'; one of: none, rot180, rot90, mirror, diagonal"),
+    (["--level", "trivial"], "--level: no level 'trivial'; one of: easy, medium, hard, expert, extreme"),
+])
+def test_bad_choice_is_one_line_with_the_valid_values(tmp_path, args, line):
+    result = runner.invoke(app, ["fill", "--count", "1", *args, *where(tmp_path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"catalogue: {line}\n")
+    assert not (tmp_path / "c.db").exists()
+
+
+ONE_THREAD = ["--seed", "1", "--generators", "1", "--checkers", "1"]
+
+
+def stored_puzzles(tmp_path: Path) -> list[str]:
+    result = runner.invoke(app, ["query", "--db", str(tmp_path / "c.db"), "--format", "line"])
+    return result.stdout.splitlines()
+
+
+def test_a_level_no_puzzle_reaches_exits_1_and_keeps_the_boards(tmp_path):
+    """16x16 --level easy: the grader rates minimal 16x16 puzzles extreme (guessing). Before: "completed", exit 0."""
+    result = runner.invoke(app, ["fill", "--count", "2", "--size", "16", "--level", "easy", "--level-tries", "2",
+                                 *ONE_THREAD, *where(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == ("catalogue: --level easy: 2 of 2 stored puzzles missed it in 2 carvings each (kept as "
+                             "extreme: they need guessing, as nearly every minimal 16x16 puzzle does); more "
+                             "--level-tries or another level may help\n")
+    assert "off level       2 of 2 puzzles" in result.stdout
+    assert len(stored_puzzles(tmp_path)) == 2 and len(list((tmp_path / "boards").glob("*.txt"))) == 2
+
+
+def test_a_partial_level_miss_also_exits_1(tmp_path):
+    """Exit 0 means every stored puzzle has the level asked for; some off it is exit 1 (all are kept)."""
+    result = runner.invoke(app, ["fill", "--count", "6", "--level", "medium", "--level-tries", "1",
+                                 "--seed", "3", "--generators", "1", "--checkers", "1", *where(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("catalogue: --level medium: 5 of 6 stored puzzles missed it in 1 carving each "
+                                    "(kept as ")
+    assert len(stored_puzzles(tmp_path)) == 6
+
+
+def test_a_level_every_puzzle_reaches_exits_0(tmp_path):
+    result = runner.invoke(app, ["fill", "--count", "3", "--size", "4", "--level", "easy", *ONE_THREAD,
+                                 *where(tmp_path)])
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert "off level" not in result.stdout
+
+
+@pytest.mark.parametrize("size, target, fewest", [("9", "16", 17), ("4", "3", 4)])
+def test_a_clue_target_no_puzzle_can_reach_exits_1_before_the_run(tmp_path, size, target, fewest):
+    result = runner.invoke(app, ["fill", "--count", "2", "--size", size, "--target-clues", target, *where(tmp_path)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (f"catalogue: --target-clues {target}: no {size}x{size} puzzle with one solution has "
+                             f"fewer than {fewest} clues; use {fewest} or more\n")
+    assert stored_puzzles(tmp_path) == []

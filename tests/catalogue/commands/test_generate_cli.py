@@ -127,3 +127,19 @@ def test_a_huge_count_streams_seeds_instead_of_making_them_all_first():
     assert first == [int(s) for s in derive_seeds(5, 200)]
     assert list(_seeds(5, 70)) == [int(s) for s in derive_seeds(5, 70)]  # a count across a block boundary
     assert list(_seeds(5, 1)) == [int(derive_seeds(5, 1)[0])]
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--method", "magic"], "--method: no method 'magic'; one of: wfc, backtrack, pattern"),
+    (["--format", "svg"], "--format: no format 'svg'; one of: "),
+    (["--size", "7"], "--size must be one of 4, 9, 16, 25"),
+    (["--bogus"], "No such option: --bogus"),
+])
+def test_bad_option_is_one_line(args, line):
+    result, stdout, stderr = run(*args)
+    assert (result.exit_code, stdout, stderr.count("\n")) == (2, "", 1), stderr
+    assert stderr.startswith(f"catalogue: {line}")
+
+
+def test_method_is_case_insensitive():
+    assert run("--method", "WFC", "--seed", "1")[1] == run("--method", "wfc", "--seed", "1")[1]

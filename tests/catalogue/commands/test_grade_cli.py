@@ -119,3 +119,9 @@ def test_help_names_the_levels():
     result = CliRunner().invoke(app, ["grade", "--help"])
     assert result.exit_code == 0
     assert "extreme" in result.stdout and "--steps" in result.stdout
+
+
+def test_bad_format_is_one_line_with_the_valid_values():
+    result = run("-", "--format", "xml", stdin="." * 81)
+    assert (result.exit_code, result.stdout, result.stderr.count("\n")) == (2, "", 1)
+    assert result.stderr.startswith("catalogue: --format: no format 'xml'; one of: ")

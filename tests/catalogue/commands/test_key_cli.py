@@ -103,3 +103,11 @@ def test_the_expected_keys_are_right():
         assert key == min(to_line(image.ravel()) for image in images)
     for grid, key in ((BOARD, BOARD_FULL), (PUZZLE, PUZZLE_FULL)):  # the witness move makes the key
         assert to_line(canonical_transform(from_line(grid), 3, "full").apply(from_line(grid))) == key
+
+
+def test_bad_equivalence_is_one_line_with_the_valid_values():
+    result = run("-", "--equivalence", "d8", stdin="." * 16)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "catalogue: --equivalence: no equivalence 'd8'; one of: d4, full, none\n")
+    assert run("-", "--equivalence", "FULL", stdin="1234341221434321").stdout == run(
+        "-", "--equivalence", "full", stdin="1234341221434321").stdout

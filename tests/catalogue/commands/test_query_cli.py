@@ -107,21 +107,53 @@ def test_filters_beyond_64_bits_select_what_they_mean(sample_sqlite):
     everything = query(sample_sqlite, "--format", "line", "--limit", "0").stdout
     result = query(sample_sqlite, "--format", "line", "--max-clues", huge, "--limit", huge)
     assert (result.exit_code, result.stdout) == (0, everything)
-    assert query(sample_sqlite, "--size", huge).exit_code == 0
+    assert query(sample_sqlite, "--size", huge).stderr == (
+        f"catalogue: --size must be one of 4, 9, 16, 25 (rows of the grid), not {huge}\n")
 
 
 def test_bad_order_key_is_a_usage_error(sample_sqlite):
     result = query(sample_sqlite, "--order-by", "clues; DROP TABLE boards")
-    assert result.exit_code == 2 and "Invalid value for '--order-by'" in result.stderr
+    assert result.exit_code == 2 and result.stderr.startswith(
+        "catalogue: --order-by: no sort key 'clues; DROP TABLE boards'; one of: number, size, clues,")
     assert query(sample_sqlite, "--format", "line").stdout.count("\n") == 5
 
 
 @pytest.mark.parametrize("option, value", [("--method", "wfc' OR '1'='1"),
                                            ("--technique", "x'); DROP TABLE puzzles; --")])
 def test_injection_in_a_filter_is_harmless(sample_sqlite, option, value):
+    # refused as a name outside the vocabulary before any SQL runs; the filters are bound parameters anyway
     result = query(sample_sqlite, option, value, "--format", "json")
-    assert (result.exit_code, result.stdout) == (0, "[]\n")
+    assert (result.exit_code, result.stdout) == (2, "")
     assert query(sample_sqlite, "--format", "line").stdout.count("\n") == 5
+
+
+TECHNIQUE_LIST = ("hidden-single, naked-single, pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, "
+                  "swordfish, hidden-triple, xy-wing, xyz-wing, naked-quad, jellyfish, hidden-quad, "
+                  "simple-colouring, x-chain, xy-chain, aic, guessing")
+
+
+@pytest.mark.parametrize("args, line", [
+    (("--technique", "xwing"), f"--technique: no technique 'xwing'; one of: {TECHNIQUE_LIST}"),
+    (("--method", "bogus"), "--method: no method 'bogus'; one of: wfc, backtrack, pattern"),
+    (("--level", "trivial"), "--level: no level 'trivial'; one of: easy, medium, hard, expert, extreme"),
+    (("--equivalence", "d8"), "--equivalence: no equivalence 'd8'; one of: d4, full, none"),
+    (("--format", "xml"), "--format: no format 'xml'; one of: table, csv, json, line"),
+    (("--size", "7"), "--size must be one of 4, 9, 16, 25 (rows of the grid), not 7"),
+])
+def test_unknown_value_is_one_line_with_the_valid_values(sample_sqlite, args, line):
+    """Before, an unknown name matched nothing: "no puzzles match", exit 0, as if the catalogue had none."""
+    result = query(sample_sqlite, *args)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"catalogue: {line}\n")
+
+
+@pytest.mark.parametrize("args", [("--technique", "X-Wing"), ("--technique", "x-wing"), ("--technique", "XY-WING"),
+                                  ("--method", "WFC"), ("--level", "Hard"), ("--equivalence", "D4"),
+                                  ("--format", "JSON")])
+def test_names_are_case_insensitive(sample_sqlite, args):
+    result = query(sample_sqlite, *args, "--format", "json") if args[0] != "--format" else query(sample_sqlite, *args)
+    assert result.exit_code == 0, result.output
+    lowered = query(sample_sqlite, args[0], args[1].lower(), *(("--format", "json") if args[0] != "--format" else ()))
+    assert result.stdout == lowered.stdout
 
 
 def test_min_above_max_is_a_usage_error(sample_sqlite):

@@ -273,3 +273,17 @@ def test_ctrl_c_stops_a_long_kernel_at_once(tmp_path):
         pytest.fail("Ctrl-C did not stop solve --count within 15 s")
     assert proc.returncode == 130 and out == b""
     assert err.decode() == "catalogue: interrupted\n"
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--solver", "magic"], "--solver: no solver 'magic'; one of: fast, mrv, stack, backtrack"),
+    (["--input-format", "xml"], "--input-format: no input format 'xml'; one of: auto, line, block, rcv, pretty, json, txt"),
+])
+def test_bad_choice_is_one_line_with_the_valid_values(args, line):
+    result = run(["solve", "-", *args], input=UNIQUE)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"catalogue: {line}\n")
+
+
+def test_solver_is_case_insensitive():
+    assert run(["solve", "-", "--solver", "MRV"], input=UNIQUE).stdout == run(
+        ["solve", "-", "--solver", "mrv"], input=UNIQUE).stdout

@@ -120,3 +120,9 @@ def test_a_missing_catalogue_is_not_created(tmp_path):
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.startswith(f"catalogue: no catalogue at {path}: ") and result.stderr.count("\n") == 1
     assert not path.exists()
+
+
+def test_bad_format_is_one_line_with_the_valid_values(sample_sqlite):
+    result = runner.invoke(app, ["stats", "--db", sample_sqlite, "--format", "csv"])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "catalogue: --format: no format 'csv'; one of: table, json\n")

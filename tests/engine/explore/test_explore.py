@@ -167,6 +167,7 @@ def test_cli_usage_errors(args):
     r = runner.invoke(app, ["explore", *args])
     assert r.exit_code == 2
     assert r.stdout == ""
+    assert r.stderr.startswith("catalogue: ") and r.stderr.count("\n") == 1, r.stderr
 
 
 def test_cli_help():
