@@ -39,9 +39,18 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
     ) -> None:
-        """Check every grid in a file: list each invalid cell with its reason (row, column and/or box conflict)
-        and say whether the grid is a board or a puzzle with K clues. Exit 0 if every grid is valid, 1 if any is
-        invalid or cannot be read (read errors go to stderr as file:line:column: message)."""
+        """Check every grid in a file for conflicting digits.
+
+        Lists each invalid cell with its reason (row, column and/or box conflict) and says whether the grid is a
+        board or a puzzle with K clues. Exit 0 if every grid is valid, 1 if any is invalid or cannot be read (read
+        errors go to stderr as file:line:column: message).
+
+        \b
+        Examples:
+          catalogue check data/samples/puzzles_9x9.sdm
+          catalogue check --size 9 data/samples/puzzle_9x9.rcv
+          catalogue generate --count 3 | catalogue check -
+        """
         entries = read_entries(path, input_format, size)
         valid = invalid = unreadable = 0
         for entry in entries:

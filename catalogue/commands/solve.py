@@ -123,8 +123,9 @@ def register(app: typer.Typer) -> None:
     def solve(
         path: Annotated[str, typer.Argument(help="File of puzzles (one or many), or - for stdin.", show_default=False)],
         solver: Annotated[SolverName, typer.Option(
-            help="fast: compiled, with singles; mrv: fewest-candidates search; stack: seed 001's stack search; "
-                 "backtrack: seed 002's recursion.")] = SolverName(DEFAULT_SOLVER),
+            help="fast: compiled, with naked and hidden singles; mrv: branch on the cell with the fewest "
+                 "candidates; stack: depth-first with an explicit stack, cells in reading order; backtrack: "
+                 "plain recursion, cells in reading order.")] = SolverName(DEFAULT_SOLVER),
         count: Annotated[bool, typer.Option("--count", help="Print the number of solutions (up to --limit) "
                                                              "instead of a solution.")] = False,
         limit: Annotated[Optional[int], typer.Option(min=1, show_default=False,
@@ -144,8 +145,18 @@ def register(app: typer.Typer) -> None:
         delay: Annotated[int, typer.Option(min=0, help="With --watch on a terminal: pause after each move, "
                                                        "in milliseconds.")] = 10,
     ) -> None:
-        """Solve every puzzle in a file (or count its solutions) with the chosen solver. Exit 0 when every puzzle
-        is answered, 1 when any has conflicting givens, no solution, hits the node limit or cannot be read."""
+        """Solve every puzzle in a file, or count its solutions.
+
+        Exit 0 when every puzzle is answered, 1 when any has conflicting givens, no solution, hits the node limit
+        or cannot be read.
+
+        \b
+        Examples:
+          catalogue solve data/samples/puzzles_9x9.sdm
+          catalogue solve data/samples/puzzle_9x9.pretty --format pretty --metrics
+          catalogue solve data/samples/puzzles_4x4.block --count --limit 3
+          catalogue generate --count 2 | catalogue solve --solver mrv -
+        """
         if watch_it and (count or metrics or limit is not None or output_format is not None):
             raise UsageError("--watch shows one solve at a time: it does not go with --count, --limit, --metrics "
                              "or --format")
