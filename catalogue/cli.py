@@ -45,6 +45,25 @@ COMMANDS = {
 }
 
 
+#: command -> {old flag: the option it is now}: old names that still work, hidden from --help. `solve --count`
+#: and `solve --limit` became --count-solutions and --max-solutions: everywhere else --count is how many to make
+#: and --limit how many to show.
+HIDDEN_ALIASES = {"solve": {"--count": "--count-solutions", "--limit": "--max-solutions"}}
+
+
+def _add_hidden_aliases(command, aliases: dict[str, str]):
+    """Give ``command`` a hidden option per old flag: a copy of the renamed option under the old flag, with the
+    same parameter name, so the parser stores either flag's value where the command reads it."""
+    import copy
+
+    for old, new in aliases.items():
+        option = next(p for p in command.params if new in p.opts)
+        alias = copy.copy(option)
+        alias.opts, alias.secondary_opts, alias.hidden = [old], [], True
+        command.params.append(alias)
+    return command
+
+
 def load_command(name: str):
     """Import one command module and build the click command typer makes of it (None for an unknown name).
 
@@ -61,7 +80,8 @@ def load_command(name: str):
     def _holder() -> None:  # a callback makes typer build a group even for a single command
         pass
 
-    return typer.main.get_group(holder).commands.get(name)
+    command = typer.main.get_group(holder).commands.get(name)
+    return _add_hidden_aliases(command, HIDDEN_ALIASES.get(name, {}))
 
 
 class LazyGroup(CatalogueGroup):
