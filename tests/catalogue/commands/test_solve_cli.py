@@ -53,8 +53,8 @@ def puzzles(tmp_path):
 def test_help():
     r = run(["solve", "--help"])
     assert r.exit_code == 0
-    for option in ("--solver", "--count-solutions", "--max-solutions", "--node-limit", "--metrics", "--format", "--input-format",
-                   "--watch", "--delay"):
+    for option in ("--solver", "--count-solutions", "--max-solutions", "--node-limit", "--metrics", "--format",
+                   "--input-format", "--watch", "--delay"):
         assert option in r.stdout
 
 
@@ -271,8 +271,8 @@ def test_ctrl_c_stops_a_long_kernel_at_once(tmp_path):
 
     path = tmp_path / "empty25.txt"
     path.write_text("." * 625 + "\n")
-    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "solve", str(path), "--count-solutions", "--max-solutions",
-                             str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "solve", str(path), "--count-solutions",
+                             "--max-solutions", str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(5)  # imports, then well inside the kernel
     proc.send_signal(signal.SIGINT)
