@@ -5,35 +5,63 @@ Data goes to stdout; messages and progress go to stderr.
 
 Command modules are imported only when their command runs (:class:`LazyGroup`): the engine's compiled kernels
 cost ~0.3 s of numba import that ``catalogue query`` and ``catalogue export`` must not pay (their targets are 200
-and 300 ms from the shell). ``catalogue --help`` imports them all to list them.
+and 300 ms from the shell). ``catalogue --help`` and shell completion of command names list the commands from
+:data:`COMMANDS` (name, module, one-line summary) without importing any command module; a test checks that
+each summary is the first sentence of its command's own help, so the two cannot drift apart.
 """
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 import typer.main
+from typer.core import CompletionItem
 
 from . import __version__
 from .errors import CatalogueGroup
 
-#: command name -> module under catalogue.commands, in the order the commands appear in --help
+#: ``-h`` as well as ``--help``, on every command: click hands help_option_names down to every sub-context, so
+#: the lazily loaded commands (and `db`'s subcommands) inherit them. ``--help`` first: it is the name click
+#: quotes in "Try 'catalogue query --help' for help."
+CONTEXT_SETTINGS = {"help_option_names": ["--help", "-h"]}
+
+#: command name -> (module under catalogue.commands, one-line summary), in the order the commands appear in
+#: --help. The summary is the first sentence of the command's help (tests/test_help_examples.py checks it).
 COMMANDS = {
-    "fill": "fill",
-    "query": "query",
-    "export": "export",
-    "stats": "stats",
-    "verify": "verify",
-    "db": "dbcmd",
-    "generate": "generate",
-    "solve": "solve",
-    "check": "check",
-    "carve": "carve",
-    "key": "key",
-    "grade": "grade",
-    "explore": "explore",
+    "fill": ("fill", "Add new unique boards, with carved puzzles, to the catalogue."),
+    "query": ("query", "List puzzles from the catalogue, filtered and sorted."),
+    "export": ("export", "Print one board and its puzzle."),
+    "stats": ("stats", "Summarise what the catalogue holds and how it was made."),
+    "verify": ("verify", "Check the catalogue's database and board files."),
+    "db": ("dbcmd", "Inspect and migrate the catalogue's schema."),
+    "generate": ("generate", "Print complete boards made by a generator."),
+    "solve": ("solve", "Solve every puzzle in a file, or count its solutions."),
+    "check": ("check", "Check every grid in a file for conflicting digits and for exactly one solution."),
+    "carve": ("carve", "Carve each complete board of a file into a unique puzzle."),
+    "key": ("key", "Print the canonical key of every grid in a file."),
+    "grade": ("grade", "Grade every puzzle in a file the way a person would solve it."),
+    "explore": ("explore", "Time the solvers on random grids with K valid clues."),
 }
+
+
+#: command -> {old flag: the option it is now}: old names that still work, hidden from --help. `solve --count`
+#: and `solve --limit` became --count-solutions and --max-solutions: everywhere else --count is how many to make
+#: and --limit how many to show.
+HIDDEN_ALIASES = {"solve": {"--count": "--count-solutions", "--limit": "--max-solutions"}}
+
+
+def _add_hidden_aliases(command, aliases: dict[str, str]):
+    """Give ``command`` a hidden option per old flag: a copy of the renamed option under the old flag, with the
+    same parameter name, so the parser stores either flag's value where the command reads it."""
+    import copy
+
+    for old, new in aliases.items():
+        option = next(p for p in command.params if new in p.opts)
+        alias = copy.copy(option)
+        alias.opts, alias.secondary_opts, alias.hidden = [old], [], True
+        command.params.append(alias)
+    return command
 
 
 def load_command(name: str):
@@ -41,17 +69,19 @@ def load_command(name: str):
 
     Only typer's public names are used here and everywhere: typer 0.29 vendors its own click, so a separately
     installed click would be a different library whose exceptions and contexts typer does not know."""
-    module = COMMANDS.get(name)
-    if module is None:
+    entry = COMMANDS.get(name)
+    if entry is None:
         return None
-    holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
-    import_module(f"catalogue.commands.{module}").register(holder)
+    holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                         context_settings=CONTEXT_SETTINGS)
+    import_module(f"catalogue.commands.{entry[0]}").register(holder)
 
     @holder.callback()
     def _holder() -> None:  # a callback makes typer build a group even for a single command
         pass
 
-    return typer.main.get_group(holder).commands.get(name)
+    command = typer.main.get_group(holder).commands.get(name)
+    return _add_hidden_aliases(command, HIDDEN_ALIASES.get(name, {}))
 
 
 class LazyGroup(CatalogueGroup):
@@ -61,14 +91,36 @@ class LazyGroup(CatalogueGroup):
     def get_command(self, ctx: typer.Context, cmd_name: str):
         return load_command(cmd_name)
 
+    def format_commands(self, ctx: typer.Context, formatter) -> None:
+        """The command list of ``catalogue --help`` from :data:`COMMANDS`: no command module is imported, and
+        each summary is a whole sentence (folded by the formatter when narrow, never cut with "...")."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, summary) in COMMANDS.items()])
+
+    def shell_complete(self, ctx: typer.Context, incomplete: str) -> list[CompletionItem]:
+        """Command names complete from :data:`COMMANDS` too (a TAB must not import numba)."""
+        names = [CompletionItem(name, help=summary) for name, (_, summary) in COMMANDS.items()
+                 if name.startswith(incomplete)]
+        return names + typer.core.TyperCommand.shell_complete(self, ctx, incomplete)
+
+    def get_params(self, ctx: typer.Context):
+        # typer coerces every option value that is not already a bool through pydantic, whose import costs
+        # ~0.15 s; the root's --help and completion flags default to None, so `catalogue query --help` paid it
+        # before query's own --help could answer. False is what "not given" means to their callbacks anyway.
+        params = super().get_params(ctx)
+        for param in params:
+            if getattr(param, "is_flag", False) and param.default is None:
+                param.default = False
+        return params
+
 
 app = typer.Typer(
     cls=LazyGroup,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    help="Build, check and serve a catalogue of unique Sudoku boards and the minimal puzzles carved from them.",
+    context_settings=CONTEXT_SETTINGS,
 )
 
 
@@ -80,10 +132,20 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
-                                                    help="Print the version and exit.")] = None,
+    # a plain bool (False when absent), not Optional[bool]: typer coerces None through pydantic (~0.15 s)
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
 ) -> None:
-    """Build, check and serve a catalogue of unique Sudoku boards and the minimal puzzles carved from them."""
+    """Build, check and serve a catalogue of unique Sudoku boards and the minimal puzzles carved from them.
+
+    Each command has its own help with examples: catalogue COMMAND -h.
+
+    \b
+    Examples:
+      catalogue fill --count 20 --seed 1 --db demo.db
+      catalogue query --db demo.db --limit 5
+      catalogue generate --count 2 | catalogue carve -
+    """
 
 
 def main() -> None:

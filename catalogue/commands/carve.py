@@ -113,9 +113,19 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
     ) -> None:
-        """Carve each complete board of a file into a unique puzzle, minimal unless --clues is given: clues are
-        removed in a random order (from --seed) while the puzzle keeps exactly one solution. Exit 1 when any
-        entry is not a complete valid board (the others are still carved)."""
+        """Carve each complete board of a file into a unique puzzle.
+
+        The puzzle is minimal unless --clues is given: clues are removed in a random order (from --seed) while the
+        puzzle keeps exactly one solution. Exit 1 when any entry is not a complete valid board (the others are
+        still carved).
+
+        \b
+        Examples:
+          catalogue generate --count 3 --seed 1 > boards.txt
+          catalogue carve boards.txt > puzzles.txt
+          catalogue carve boards.txt --symmetry rot180 --format pretty
+          catalogue carve boards.txt --target-clues 24 --metrics
+        """
         if clues is not None and target_clues is not None:
             raise UsageError("--clues (stop at exactly K) and --target-clues (fewest over attempts) do not go "
                              "together")

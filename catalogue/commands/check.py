@@ -77,9 +77,19 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
     ) -> None:
-        """Check every grid in a file: list each invalid cell with its reason (row, column and/or box conflict)
-        and say whether the grid is a board or a puzzle with K clues. Exit 0 if every grid is valid, 1 if any is
-        invalid or cannot be read (read errors go to stderr as file:line:column: message)."""
+        """Check every grid in a file for conflicting digits and for exactly one solution.
+
+        Lists each invalid cell with its reason (row, column and/or box conflict) and says whether the grid is a
+        board or a puzzle with K clues. A puzzle is valid only with exactly one solution: "no solution" and "2 or
+        more solutions" are reported too. Exit 0 if every grid is valid, 1 if any is invalid, has no solution or
+        several, or cannot be read (read errors go to stderr as file:line:column: message).
+
+        \b
+        Examples:
+          catalogue check data/samples/puzzles_9x9.sdm
+          catalogue check --size 9 data/samples/puzzle_9x9.rcv
+          catalogue generate --count 3 | catalogue check -
+        """
         entries, fmt = read_input(path, input_format, size)
         verdicts = dict.fromkeys(("valid", "invalid", "no solution", "several solutions"), 0)
         unreadable = 0

@@ -10,12 +10,26 @@ import typer
 from ..config import DbOption, database_url
 
 db_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                     help="Inspect and migrate the catalogue's schema.")
+                     context_settings={"help_option_names": ["--help", "-h"]},
+                     help="Inspect and migrate the catalogue's schema.\n\n"
+                          "Every command upgrades the schema on first use; these commands do it explicitly, or only "
+                          "say which revision a catalogue is at.\n\n"
+                          "\b\nExamples:\n"
+                          "  catalogue db current --db demo.db\n"
+                          "  catalogue db upgrade --db demo.db")
 
 
 @db_app.command("upgrade")
 def upgrade(db: DbOption = None) -> None:
-    """Migrate the catalogue's schema to the newest revision (creating it in an empty database)."""
+    """Migrate the schema to the newest revision.
+
+    Creates the schema in an empty database, so this also makes a new, empty catalogue.
+
+    \b
+    Examples:
+      catalogue db upgrade --db demo.db
+      catalogue db upgrade --db empty.db
+    """
     from ..store import Catalogue
     from ..store.migrate import describe_revision
 
@@ -29,7 +43,14 @@ def upgrade(db: DbOption = None) -> None:
 
 @db_app.command("current")
 def current(db: DbOption = None) -> None:
-    """Print the catalogue's schema revision without changing anything."""
+    """Print the schema revision.
+
+    Changes nothing, even when the catalogue is older or newer than this program.
+
+    \b
+    Examples:
+      catalogue db current --db demo.db
+    """
     from ..store import Catalogue
     from ..store.migrate import describe_revision
 

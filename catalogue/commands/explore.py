@@ -1,4 +1,4 @@
-"""catalogue explore: seed 001's experiment on random grids with K valid clues (see :mod:`engine.explore`)."""
+"""catalogue explore: time the solvers on random grids with K valid clues (see :mod:`engine.explore`)."""
 from __future__ import annotations
 
 import csv
@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
     @app.command("explore")
     def explore_cmd(
         clues: Annotated[str, typer.Option(help="Clue counts to try, comma-separated.")] = "10,20,30,40",
-        trials: Annotated[int, typer.Option(min=1, help="Random grids per clue count.")] = 100,
+        trials: Annotated[int, typer.Option(min=1, help="How many random grids to make per clue count.")] = 100,
         solver: Annotated[Optional[list[SolverName]], typer.Option(
             show_default=False, metavar="<" + "|".join(SOLVERS) + ">",
             help="Solver to time; repeat to compare several on the same grids [default: stack].")] = None,
@@ -80,9 +80,18 @@ def register(app: typer.Typer) -> None:
         output_format: Annotated[TableFormat, typer.Option("--format", help="How to print the results.")
                                  ] = TableFormat.table,
     ) -> None:
-        """Seed 001's experiment: for each clue count, build random grids whose clues are valid when placed,
-        solve each with a node limit, and report how many have a solution, how many have none and how many
-        time out, with the median nodes and time. Results to stdout; progress to stderr on a terminal."""
+        """Time the solvers on random grids with K valid clues.
+
+        For each clue count, build random grids whose clues are valid when placed, solve each with a node limit,
+        and report how many have a solution, how many have none and how many time out, with the median nodes and
+        time. Results to stdout; progress to stderr on a terminal.
+
+        \b
+        Examples:
+          catalogue explore --clues 10,20 --trials 20
+          catalogue explore --solver fast --solver mrv --trials 10 --format csv
+          catalogue explore --trials 10 --plot explore.svg
+        """
         try:
             box = box_for_size(size)
         except ValueError as e:

@@ -96,7 +96,14 @@ def register(app: typer.Typer) -> None:
         """Print one board and its puzzle.
 
         By default the puzzle; pretty, svg and json show the puzzle and its solution unless --puzzle or
-        --solution says otherwise. `--format line --solution` prints exactly the board's line.
+        --solution says otherwise. `--format line --solution` prints exactly the board's line. The examples read
+        demo.db, made by catalogue fill's example.
+
+        \b
+        Examples:
+          catalogue export 0 --db demo.db
+          catalogue export 0 --db demo.db --format pretty
+          catalogue export 1 --db demo.db --format svg -o board1.svg
         """
         if puzzle and solution:
             raise UsageError("--puzzle and --solution exclude each other: give one, or neither")

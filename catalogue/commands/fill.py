@@ -132,10 +132,18 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
         out: OutOption = None,
     ) -> None:
-        """Add COUNT new unique boards to the catalogue, each with a carved minimal puzzle, its solver metrics
-        and its grade; board N is also written to N.txt in the catalogue's board folder. Numbers continue from
-        the catalogue's last board.
-        Ctrl-C stops cleanly (everything accepted is kept, exit 130); a second Ctrl-C quits at once."""
+        """Add new unique boards, with carved puzzles, to the catalogue.
+
+        Adds COUNT boards that are new under the equivalence, each with a carved minimal puzzle, its solver metrics
+        and its grade; board N is also written to N.txt in the catalogue's board folder. Numbers continue from the
+        catalogue's last board. Ctrl-C stops cleanly (everything accepted is kept, exit 130); a second Ctrl-C quits
+        at once.
+
+        \b
+        Examples:
+          catalogue fill --count 20 --db demo.db
+          catalogue fill -n 10 --size 4 --seed 7 --db demo.db
+        """
         from ..pipeline.run import fill as run_fill
         from ..store import Catalogue
 

@@ -1,11 +1,11 @@
-"""``catalogue generate``: print complete boards made by one of the generators (and seed 000's demonstration).
+"""``catalogue generate``: print complete boards made by one of the generators (or show them one at a time).
 
 Data (the boards) goes to stdout; the run seed and WFC's contradictions go to stderr, so
 ``catalogue generate --count 1000 > boards.txt`` keeps a clean file. Board k (1-based) of a run is
 ``engine.generators.<method>.generate(box, derive_seeds(seed, count)[k - 1])``: the same as the library's
 ``generate_many(box, count, seed)``, so a run is remade by its ``--seed`` alone.
 
-Contradictions (seed 000: "display an error message and try again"): for each WFC board, the first
+Contradictions (WFC's rule: "display an error message and try again"): for each WFC board, the first
 :data:`SHOWN` contradictions are reported one line each ("board 3: contradiction at r4c7 (no candidates left)
 after 63 of 81 cells, restarting"), then one line with how many more there were. A run stops telling them one by
 one after :data:`RUN_LINES` lines (a 20,000-board run meets about 15,000) and ends with one summary line.
@@ -146,10 +146,12 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def generate(
         size: Annotated[int, typer.Option(callback=check_size, help="Rows of the grid: 4, 9, 16 or 25.")] = 9,
-        method: Annotated[Method, typer.Option(help="wfc (seed 000), backtrack (seeds 002/004) or pattern "
-                                                    "(seed 003).")] = Method.wfc,
-        count: Annotated[Optional[int], typer.Option(min=1, help="Boards to print [default: 1; "
-                                                                 "--interactive: until q].")] = None,
+        method: Annotated[Method, typer.Option(help="wfc: collapse the cell with the fewest candidates, restart "
+                                                    "on a contradiction; backtrack: random depth-first search; "
+                                                    "pattern: one random box shifted into the others (fast, "
+                                                    "reaches few boards).")] = Method.wfc,
+        count: Annotated[Optional[int], typer.Option("--count", "-n", min=1, help="How many boards to make "
+                                                     "[default: 1; --interactive: until q].")] = None,
         seed: Annotated[Optional[int], typer.Option(min=0, max=SEED_MAX, help="Run seed; the same seed prints "
                                                     "the same boards [default: random, shown on stderr].")] = None,
         propagate: Annotated[Optional[bool], typer.Option("--propagate/--no-propagate", help="wfc only: "
@@ -159,13 +161,19 @@ def register(app: typer.Typer) -> None:
                                                    "and stacks (reaches more boards).")] = False,
         fmt: Annotated[Optional[Format], typer.Option("--format", help="line, block, pretty, txt or json "
                                                       "[default: line; --interactive: pretty].")] = None,
-        interactive: Annotated[bool, typer.Option(help="Seed 000's demonstration: show a board and its invalid "
-                                                       "cells, wait for Enter; q or end of input quits.")] = False,
+        interactive: Annotated[bool, typer.Option(help="Show one board at a time with its invalid cells and "
+                                                       "wait for Enter; q or end of input quits.")] = False,
     ) -> None:
-        """Print complete boards made by a generator: one per line, or separated by blank lines.
+        """Print complete boards made by a generator.
 
-        The pretty format shows the number of invalid cells under each board (always 0 for a board). WFC's
-        contradictions and restarts are reported on stderr.
+        One board per line, or separated by blank lines. The pretty format shows the number of invalid cells under
+        each board (always 0 for a board). WFC's contradictions and restarts are reported on stderr.
+
+        \b
+        Examples:
+          catalogue generate --count 3 --seed 1 > boards.txt
+          catalogue generate --size 4 --method pattern --format pretty
+          catalogue generate --size 16 --method backtrack -n 2
         """
         if propagate is not None and method is not Method.wfc:
             raise UsageError("--propagate/--no-propagate applies to --method wfc only")

@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
     ) -> None:
-        """Grade every puzzle in PATH the way a person would solve it.
+        """Grade every puzzle in a file the way a person would solve it.
 
         The grader applies the easiest technique that makes progress, every time (singles, locked candidates,
         subsets, fish, wings, colouring, chains); the hardest one needed gives the score (Sudoku Explainer's
@@ -87,6 +87,12 @@ def register(app: typer.Typer) -> None:
         puzzle needs guessing. A puzzle with several solutions always ends up needing guessing. Grids that
         cannot be read, conflict or have no solution get one line on stderr; the others are still graded,
         and the exit code is then 1.
+
+        \b
+        Examples:
+          catalogue grade data/samples/puzzles_9x9.sdm
+          catalogue grade data/samples/puzzle_9x9.pretty --steps
+          catalogue grade data/samples/puzzles_4x4.json --format json
         """
         graded: list[tuple[Parsed, Grade]] = []
         failed = False

@@ -24,11 +24,16 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
     ) -> None:
-        """Print the canonical key of every grid in PATH, one per line, in line format.
+        """Print the canonical key of every grid in a file.
 
-        Grids that are the same under the equivalence get the same key (the smallest of their images; see
-        engine.keys). A grid that cannot be read or keyed gets one line on stderr naming file:line; the
-        others are still keyed, and the exit code is then 1.
+        One key per line, in line format. Grids that are the same under the equivalence get the same key (the
+        smallest of their images; see engine.keys). A grid that cannot be read or keyed gets one line on stderr
+        naming file:line; the others are still keyed, and the exit code is then 1.
+
+        \b
+        Examples:
+          catalogue key data/samples/puzzles_9x9.sdm
+          catalogue generate --count 2 | catalogue key --equivalence full -
         """
         from engine.keys import KeySearchError, key_text  # numba: loaded when the command runs, not for --help
 

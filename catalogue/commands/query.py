@@ -79,14 +79,21 @@ def register(app: typer.Typer) -> None:
         order_by: Annotated[OrderKey, typer.Option("--order-by", help="Sort key.")] = OrderKey.number,
         desc: Annotated[bool, typer.Option("--desc", help="Sort in descending order.")] = False,
         limit: Annotated[int, typer.Option(
-            min=0, metavar="N", help="At most N puzzles; 0 for all.")] = DEFAULT_LIMIT,
+            min=0, metavar="N", help="How many puzzles to show at most; 0 for all.")] = DEFAULT_LIMIT,
         fmt: Annotated[QueryFormat, typer.Option("--format", help="Output format.")] = QueryFormat.table,
         db: DbOption = None,
     ) -> None:
-        """List puzzles with their board number, clue count, solver metrics and grade.
+        """List puzzles from the catalogue, filtered and sorted.
 
-        json and csv records carry every field, including the puzzle and its solution in the line format;
-        `--format line` prints only the puzzles, one per line. An empty result is not an error.
+        Each row has the board number, clue count, solver metrics and grade. json and csv records carry every
+        field, including the puzzle and its solution in the line format; `--format line` prints only the puzzles,
+        one per line. An empty result is not an error. The examples read demo.db, made by catalogue fill's example.
+
+        \b
+        Examples:
+          catalogue query --db demo.db --limit 5
+          catalogue query --db demo.db --max-clues 25 --order-by clues --format csv
+          catalogue query --db demo.db --level easy --limit 0 --format line > easy.txt
         """
         if min_clues is not None and max_clues is not None and min_clues > max_clues:
             raise UsageError(f"--min-clues {min_clues} is above --max-clues {max_clues}")

@@ -5,13 +5,15 @@ Output rules (data on stdout, messages on stderr):
 * ``--format line`` (default) prints one solution line per solved puzzle and nothing else on stdout, so the
   output can be piped; ``block``/``pretty`` print each solution as a picture, a blank line between puzzles;
   ``json`` prints one array with a record per puzzle (status, count, solution, metrics).
-* ``--count`` prints the number of solutions, up to ``--limit`` (default 2), one line per puzzle.
+* ``--count-solutions`` prints the number of solutions, up to ``--max-solutions`` (default 2), one line per
+  puzzle. (``--count`` and ``--limit``, their old names, still work but are hidden: elsewhere ``--count`` is how
+  many to make and ``--limit`` how many to show.)
 * A puzzle that fails gets one stderr line naming ``file:line`` and prints nothing on stdout; the other puzzles
   are still solved and the exit code is 1 at the end. Failing means: its givens conflict (the line names the
-  cells and the house they share), it has no solution (without ``--count``; with it, 0 is an answer), the node
+  cells and the house they share), it has no solution (without ``--count-solutions``; with it, 0 is an answer), the node
   limit stopped the search ("gave up after N nodes"), or it could not be read.
 * ``--metrics`` adds a table of the solver's metrics per puzzle: on stdout after the solutions for ``block`` and
-  ``pretty``; on stderr for ``line`` and ``--count``, whose stdout must stay one value per line; inside each
+  ``pretty``; on stderr for ``line`` and ``--count-solutions``, whose stdout must stay one value per line; inside each
   record for ``json``.
 """
 from __future__ import annotations
@@ -123,13 +125,15 @@ def register(app: typer.Typer) -> None:
     def solve(
         path: Annotated[str, typer.Argument(help="File of puzzles (one or many), or - for stdin.", show_default=False)],
         solver: Annotated[SolverName, typer.Option(
-            help="fast: compiled, with singles; mrv: fewest-candidates search; stack: seed 001's stack search; "
-                 "backtrack: seed 002's recursion.")] = SolverName(DEFAULT_SOLVER),
-        count: Annotated[bool, typer.Option("--count", help="Print the number of solutions (up to --limit) "
-                                                             "instead of a solution.")] = False,
-        limit: Annotated[Optional[int], typer.Option(min=1, show_default=False,
-                                                     help="With --count: count up to this many solutions "
-                                                          "[default: 2, so 1 means unique].")] = None,
+            help="fast: compiled, with naked and hidden singles; mrv: branch on the cell with the fewest "
+                 "candidates; stack: depth-first with an explicit stack, cells in reading order; backtrack: "
+                 "plain recursion, cells in reading order.")] = SolverName(DEFAULT_SOLVER),
+        count: Annotated[bool, typer.Option("--count-solutions", help="Print the number of solutions (up to "
+                                                                       "--max-solutions) instead of a "
+                                                                       "solution.")] = False,
+        limit: Annotated[Optional[int], typer.Option("--max-solutions", min=1, show_default=False,
+                                                     help="With --count-solutions: count up to this many "
+                                                          "solutions [default: 2, so 1 means unique].")] = None,
         node_limit: Annotated[int, typer.Option(min=0, help="Give up on a puzzle after this many nodes "
                                                             "(0 = never).")] = 0,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table of the solver's metrics per "
@@ -144,13 +148,23 @@ def register(app: typer.Typer) -> None:
         delay: Annotated[int, typer.Option(min=0, help="With --watch on a terminal: pause after each move, "
                                                        "in milliseconds.")] = 10,
     ) -> None:
-        """Solve every puzzle in a file (or count its solutions) with the chosen solver. Exit 0 when every puzzle
-        is answered, 1 when any has conflicting givens, no solution, hits the node limit or cannot be read."""
+        """Solve every puzzle in a file, or count its solutions.
+
+        Exit 0 when every puzzle is answered, 1 when any has conflicting givens, no solution, hits the node limit
+        or cannot be read.
+
+        \b
+        Examples:
+          catalogue solve data/samples/puzzles_9x9.sdm
+          catalogue solve data/samples/puzzle_9x9.pretty --format pretty --metrics
+          catalogue solve data/samples/puzzles_4x4.block --count-solutions --max-solutions 3
+          catalogue generate --count 2 | catalogue solve --solver mrv -
+        """
         if watch_it and (count or metrics or limit is not None or output_format is not None):
-            raise UsageError("--watch shows one solve at a time: it does not go with --count, --limit, --metrics "
-                             "or --format")
+            raise UsageError("--watch shows one solve at a time: it does not go with --count-solutions, "
+                             "--max-solutions, --metrics or --format")
         if limit is not None and not count:
-            raise UsageError("--limit goes with --count (solving stops at the first solution)")
+            raise UsageError("--max-solutions goes with --count-solutions (solving stops at the first solution)")
         fmt = output_format or OutputFormat.line
         entries = read_entries(path, input_format, size, what="puzzle")
         grids = [e for e in entries if not isinstance(e, FormatError)]

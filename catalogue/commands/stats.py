@@ -86,10 +86,18 @@ def register(app: typer.Typer) -> None:
         fmt: Annotated[StatsFormat, typer.Option("--format", help="Output format.")] = StatsFormat.table,
         db: DbOption = None,
     ) -> None:
-        """Summarise the catalogue: boards and puzzles per size and equivalence, the clue-count histogram,
-        min / median / max of the metrics, duplicates rejected, contradictions, the level distribution and
-        each run's throughput. Per size, puzzles not proven minimal (their carving hit the node limit, as on
-        25x25) are counted when there are any. In JSON, `boards` is the total number of boards."""
+        """Summarise what the catalogue holds and how it was made.
+
+        Boards and puzzles per size and equivalence, the clue-count histogram, min / median / max of the metrics,
+        duplicates rejected, contradictions, the level distribution and each run's throughput. Per size, puzzles
+        not proven minimal (their carving hit the node limit, as on 25x25) are counted when there are any. In JSON,
+        `boards` is the total number of boards. The examples read demo.db, made by catalogue fill's example.
+
+        \b
+        Examples:
+          catalogue stats --db demo.db
+          catalogue stats --db demo.db --format json
+        """
         from ..store import Catalogue
 
         with Catalogue.open(db, create=False) as catalogue:

@@ -26,9 +26,18 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
         out: OutOption = None,
     ) -> None:
-        """Check the catalogue: numbers 0..N-1 without gaps, a puzzle for every board, keys that match their
-        boards, and a board file N.txt in the catalogue's folder holding exactly board N for every N (strays are listed, never deleted).
-        With --repair, missing or torn files are rewritten. Exit 1 if a problem remains."""
+        """Check the catalogue's database and board files.
+
+        Checks numbers 0..N-1 without gaps, a puzzle for every board, keys that match their boards, and a board
+        file N.txt in the catalogue's folder holding exactly board N for every N (strays are listed, never
+        deleted). With --repair, missing or torn files are rewritten. Exit 1 if a problem remains. The examples
+        read demo.db, made by catalogue fill's example.
+
+        \b
+        Examples:
+          catalogue verify --db demo.db
+          catalogue verify --db demo.db --full --repair
+        """
         from ..store import Catalogue
 
         # verifying a mistyped --db must not make a catalogue

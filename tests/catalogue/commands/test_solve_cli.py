@@ -53,8 +53,8 @@ def puzzles(tmp_path):
 def test_help():
     r = run(["solve", "--help"])
     assert r.exit_code == 0
-    for option in ("--solver", "--count", "--limit", "--node-limit", "--metrics", "--format", "--input-format",
-                   "--watch", "--delay"):
+    for option in ("--solver", "--count-solutions", "--max-solutions", "--node-limit", "--metrics", "--format",
+                   "--input-format", "--watch", "--delay"):
         assert option in r.stdout
 
 
@@ -88,11 +88,22 @@ def test_4x4_and_a_multi_solution_puzzle_prints_a_valid_solution(puzzles):
 
 def test_count(puzzles):
     path = puzzles(UNIQUE, EMPTY_4X4, NO_SOLUTION)
-    r = run(["solve", path, "--count"])
+    r = run(["solve", path, "--count-solutions"])
     assert r.exit_code == 0, r.output
     assert r.stdout == "1\n2\n0\n"
-    r = run(["solve", path, "--count", "--limit", "5", "--solver", "backtrack"])
+    r = run(["solve", path, "--count-solutions", "--max-solutions", "5", "--solver", "backtrack"])
     assert r.stdout == "1\n5\n0\n"
+
+
+def test_the_old_names_of_count_and_limit_still_work_hidden(puzzles):
+    # --count is how many to make and --limit how many to show elsewhere: solve's were renamed, the old names kept
+    path = puzzles(UNIQUE, EMPTY_4X4, NO_SOLUTION)
+    r = run(["solve", path, "--count", "--limit", "5", "--solver", "backtrack"])
+    assert r.exit_code == 0 and r.stdout == "1\n5\n0\n", r.output
+    assert run(["solve", path, "--limit", "3"]).exit_code == 2
+    shown = run(["solve", "--help"]).stdout
+    options = shown.split("Options:", 1)[1]
+    assert "--count " not in options and "--limit" not in options
 
 
 def test_no_solution_is_reported_and_the_rest_still_solved(puzzles):
@@ -157,7 +168,7 @@ def test_metrics_go_to_stderr_with_line_output_and_stdout_otherwise(puzzles):
     head, table = r.stdout.split("\n\n")
     assert head == to_block(from_line(SOLUTION), 3)
     assert table.splitlines()[0].split()[:4] == ["puzzle", "solver", "status", "count"]
-    r = run(["solve", path, "--metrics", "--count", "--solver", "mrv"])
+    r = run(["solve", path, "--metrics", "--count-solutions", "--solver", "mrv"])
     assert r.stdout == "1\n"
     assert "counted" in r.stderr
 
@@ -175,10 +186,10 @@ def test_json(puzzles):
 
 def test_usage_errors(puzzles):
     path = puzzles(UNIQUE)
-    assert run(["solve", path, "--limit", "3"]).exit_code == 2
-    assert run(["solve", path, "--watch", "--count"]).exit_code == 2
+    assert run(["solve", path, "--max-solutions", "3"]).exit_code == 2
+    assert run(["solve", path, "--watch", "--count-solutions"]).exit_code == 2
     assert run(["solve", path, "--solver", "magic"]).exit_code == 2
-    assert run(["solve", path, "--count", "--limit", "0"]).exit_code == 2
+    assert run(["solve", path, "--count-solutions", "--max-solutions", "0"]).exit_code == 2
 
 
 # -- watch ------------------------------------------------------------------------------------------------------
@@ -260,8 +271,8 @@ def test_ctrl_c_stops_a_long_kernel_at_once(tmp_path):
 
     path = tmp_path / "empty25.txt"
     path.write_text("." * 625 + "\n")
-    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "solve", str(path), "--count", "--limit",
-                             str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "solve", str(path), "--count-solutions",
+                             "--max-solutions", str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(5)  # imports, then well inside the kernel
     proc.send_signal(signal.SIGINT)
@@ -270,7 +281,7 @@ def test_ctrl_c_stops_a_long_kernel_at_once(tmp_path):
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        pytest.fail("Ctrl-C did not stop solve --count within 15 s")
+        pytest.fail("Ctrl-C did not stop solve --count-solutions within 15 s")
     assert proc.returncode == 130 and out == b""
     assert err.decode() == "catalogue: interrupted\n"
 
