@@ -11,6 +11,7 @@ each summary is the first sentence of its command's own help, so the two cannot 
 """
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from typing import Annotated
 
@@ -135,6 +136,10 @@ def _root(
     # a plain bool (False when absent), not Optional[bool]: typer coerces None through pydantic (~0.15 s)
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on stderr but errors: no progress, "
+                                                              "no notes (data on stdout is unchanged).")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log more detail on stderr (cache folder, "
+                                                                  "timings).")] = False,
 ) -> None:
     """Build, check and serve a catalogue of unique Sudoku boards and the minimal puzzles carved from them.
 
@@ -146,6 +151,26 @@ def _root(
       catalogue query --db demo.db --limit 5
       catalogue generate --count 2 | catalogue carve -
     """
+    _set_verbosity(quiet, verbose)
+
+
+def _set_verbosity(quiet: bool, verbose: bool) -> None:
+    """-q silences notes and progress (:func:`catalogue.errors.report` and the display consult it); -v turns on
+    the ``catalogue`` logger's INFO records on stderr (standard logging), -q wins if both are given."""
+    from .errors import set_quiet
+
+    set_quiet(quiet)
+    import logging
+
+    logger = logging.getLogger("catalogue")
+    for handler in [h for h in logger.handlers if getattr(h, "catalogue_verbose", False)]:
+        logger.removeHandler(handler)  # a second invocation in one process (tests) starts afresh
+    logger.setLevel(logging.INFO if verbose and not quiet else logging.WARNING)
+    if verbose and not quiet:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.catalogue_verbose = True
+        handler.setFormatter(logging.Formatter("catalogue: %(message)s"))
+        logger.addHandler(handler)
 
 
 def main() -> None:

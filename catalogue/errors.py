@@ -6,6 +6,7 @@ Exit codes: 0 success (an empty query result too), 1 runtime error (unknown id, 
 from __future__ import annotations
 
 import re
+import sys
 
 import typer
 # typer 0.29 raises its vendored click's usage errors and exports only BadParameter of them: these are the
@@ -65,9 +66,27 @@ def usage_line(error: ClickUsageError) -> str:
     return error.format_message()
 
 
-def report(message: str) -> None:
-    """One line on stderr (messages and progress never go to stdout, which carries data)."""
-    typer.echo(f"catalogue: {message}", err=True)
+#: set once by the root command's -q/--quiet (:func:`set_quiet`): notes and progress are silenced, errors are not
+_quiet = False
+
+
+def set_quiet(quiet: bool) -> None:
+    global _quiet
+    _quiet = bool(quiet)
+
+
+def is_quiet() -> bool:
+    return _quiet
+
+
+def report(message: str, error: bool = False) -> None:
+    """One line on stderr (messages and progress never go to stdout, which carries data): the one place notes
+    are printed. Under ``-q`` only errors (``error=True``) are printed."""
+    if _quiet and not error:
+        return
+    # sys.stderr as it is now, not click's cached stream of fd 2: a progress display on the terminal replaces
+    # sys.stderr with a proxy that prints the line above itself (a write past it would break the display)
+    typer.echo(f"catalogue: {message}", file=sys.stderr)
 
 
 class CatalogueGroup(TyperGroup):
@@ -87,7 +106,7 @@ class CatalogueGroup(TyperGroup):
         except NoArgsIsHelpError:
             raise
         except ClickUsageError as e:  # `catalogue --bogus`: the root's own options
-            report(usage_line(e))
+            report(usage_line(e), error=True)
             raise typer.Exit(EXIT_USAGE) from None
 
     def invoke(self, ctx: typer.Context):
@@ -96,10 +115,10 @@ class CatalogueGroup(TyperGroup):
         except NoArgsIsHelpError:  # `catalogue db`: typer prints the help
             raise
         except ClickUsageError as e:
-            report(usage_line(e))
+            report(usage_line(e), error=True)
             ctx.exit(EXIT_USAGE)
         except UserError as e:
-            report(str(e))
+            report(str(e), error=True)
             ctx.exit(e.code)
         except KeyboardInterrupt:
             report("interrupted")

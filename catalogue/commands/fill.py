@@ -6,6 +6,7 @@ the summary goes to stdout.
 """
 from __future__ import annotations
 
+import logging
 import os
 import shlex
 import sys
@@ -18,37 +19,22 @@ from ..config import (DEFAULT_QUEUE_SIZE, CheckersOption, DbOption, GeneratorsOp
                       QueueSizeOption, default_workers)
 from ..errors import EXIT_INTERRUPTED, EXIT_RUNTIME, UserError, report
 
+log = logging.getLogger("catalogue")
 
-def _progress_bar(count: int):
-    """A rich progress bar on stderr, or None when stderr is not a terminal (logs stay clean)."""
-    if not sys.stderr.isatty():
-        return None, None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    progress = Progress(
-        TextColumn("fill"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]:>7.0f} boards/s"),
-        TextColumn("dup {task.fields[duplicates]}"), TextColumn("contra {task.fields[contradictions]}"),
-        TextColumn("ETA"), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True)
-    task = progress.add_task("fill", total=count, rate=0.0, duplicates=0, contradictions=0)
+def _progress(display, count: int):
+    """The callback the run sends its snapshots to: moves the display's bar (a no-op without a terminal)."""
+    bar = []  # the line becomes a bar at the first snapshot, once the kernels are ready
 
-    def update(snapshot: dict) -> None:
+    def progress(snapshot: dict) -> None:
+        if not bar:
+            bar.append(display.bar(count, duplicates=0, contradictions=0))
+        update = bar[0]
         elapsed = snapshot["elapsed"]
-        progress.update(task, completed=snapshot["accepted"], duplicates=snapshot["duplicates"],
-                        contradictions=snapshot["contradictions"],
-                        rate=snapshot["accepted"] / elapsed if elapsed > 0 else 0.0)
-    return progress, update
-
-
-def _spinner():
-    if not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    return lambda text: console.status(text)
+        update(snapshot["accepted"], final=snapshot.get("final", False), duplicates=snapshot["duplicates"],
+               contradictions=snapshot["contradictions"],
+               rate=snapshot["accepted"] / elapsed if elapsed > 0 else 0.0)
+    return progress
 
 
 def _surplus_reason(status: str) -> str:
@@ -145,9 +131,9 @@ def register(app: typer.Typer) -> None:
           catalogue fill -n 10 --size 4 --seed 7 --db demo.db
         """
         from ..pipeline.run import fill as run_fill
+        from ..progress import Display, kernels_message
         from ..store import Catalogue
 
-        bar, update = _progress_bar(count)
         if seed is None:  # chosen here so that the stored command line repeats this very run
             import secrets
             seed = secrets.randbelow(2 ** 31)
@@ -155,19 +141,18 @@ def register(app: typer.Typer) -> None:
                                  seed=seed, symmetry=symmetry.value, target_clues=target_clues,
                                  level=level.value if level else None, level_tries=level_tries if level else None,
                                  batch=batch)
-        try:
-            if bar is not None:
-                bar.start()
-            with Catalogue.open(db, out) as catalogue:
-                summary = run_fill(
-                    catalogue, count, size=size, method=method.value, equivalence=equivalence.value,
-                    generators=generators or default_workers(), checkers=checkers or default_workers(),
-                    queue_size=queue_size, batch=batch, seed=seed, symmetry=symmetry.value,
-                    target_clues=target_clues, level=level.value if level else None, level_tries=level_tries,
-                    give_up_after=give_up_after, progress=update, spinner=_spinner(), command=command)
-        finally:
-            if bar is not None:
-                bar.stop()
+        # one transient display for both phases (kernels, then the bar): nothing of it is left above the summary
+        display = Display("fill", extra="dup {task.fields[duplicates]:,} contra {task.fields[contradictions]:,}")
+        with display, Catalogue.open(db, out) as catalogue:
+            log.info("kernel cache folder: %s", os.environ.get("NUMBA_CACHE_DIR", "numba's default"))
+            summary = run_fill(
+                catalogue, count, size=size, method=method.value, equivalence=equivalence.value,
+                generators=generators or default_workers(), checkers=checkers or default_workers(),
+                queue_size=queue_size, batch=batch, seed=seed, symmetry=symmetry.value,
+                target_clues=target_clues, level=level.value if level else None, level_tries=level_tries,
+                give_up_after=give_up_after, progress=_progress(display, count),
+                spinner=lambda _text: display.phase(kernels_message()), command=command)
+        log.info("kernels ready in %.2f s; run %.2f s", summary.warm_seconds, summary.elapsed)
         recovered = summary.recovered
         if recovered is not None:
             if recovered.repaired:

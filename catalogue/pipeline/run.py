@@ -34,7 +34,7 @@ from .. import __version__
 from engine.vocabulary import MIN_CLUES
 
 from ..config import MAX_WORKERS
-from ..errors import UsageError, UserError
+from ..errors import UsageError, UserError, report
 from ..store import Catalogue
 from ..store.database import describe_error
 from ..store.files import FileReport
@@ -119,8 +119,11 @@ class _Interrupts:
         if self.count >= 2:
             os.write(2, b"\ncatalogue: interrupted again: exiting now (committed boards are safe)\n")
             os._exit(EXIT_INTERRUPTED)
-        os.write(2, b"\ncatalogue: stopping: saving the boards in flight (Ctrl-C again to quit at once)\n")
         self.wake.set()
+        # through sys.stderr, not os.write: a progress display on the terminal (catalogue.progress) redirects
+        # sys.stderr and prints the line above itself; a raw write below it left a stale frame of the bar above the
+        # summary. A Python-level handler runs in the main thread between bytecodes, so this is safe here.
+        report("stopping: saving the boards in flight (Ctrl-C again to quit at once)")
 
 
 def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kernels) -> None:

@@ -1,0 +1,131 @@
+"""The one progress display of long commands: a single rich ``Progress`` (one Live) on stderr.
+
+Why one display: fill used a rich status spinner for the kernels and a separate progress bar for the run; two Live
+displays on one terminal drew over each other and left a stale ``fill 0/N ...`` line above the summary. Here one
+``Progress`` holds one task that is first a phase line (spinner, text, time elapsed: "compiling the kernels
+once ...") and then the bar, and it is transient: when it stops, nothing of it is left above what follows.
+
+Nothing at all is drawn when stderr is not a terminal (logs and pipes stay clean) or under ``-q``
+(:func:`catalogue.errors.is_quiet`); :class:`Display` is then a no-op with the same methods.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .errors import is_quiet
+
+log = logging.getLogger("catalogue")
+
+#: Seconds a cold compile of fill's kernels took here: `catalogue fill --count 1000` with XDG_CACHE_HOME on an
+#: empty temp folder (so numba's cache is empty) took COLD_WALL s of wall time on this machine (2 cores), of
+#: which the run itself is under a second; the same command with the cache filled loads them in ~0.5 s.
+COLD_COMPILE_SECONDS = 60
+
+#: The engine modules whose kernels fill compiles: their cache index files (``*.nbi``) tell a load from a compile.
+FILL_KERNEL_MODULES = ("generators", "keys", "carve", "grade")
+
+
+def kernels_cached(modules=FILL_KERNEL_MODULES, folder: str | None = None) -> bool:
+    """Whether numba's cache folder (``NUMBA_CACHE_DIR``, set by ``engine.cache.enable``) already holds index
+    files for kernels of every one of ``modules``: then the kernels load in under a second, else they compile."""
+    folder = folder or os.environ.get("NUMBA_CACHE_DIR")
+    if not folder or not Path(folder).is_dir():
+        return False
+    names = [str(p.relative_to(folder)) for p in Path(folder).rglob("*.nbi")]
+    return all(any(m in name for name in names) for m in modules)
+
+
+def kernels_message(modules=FILL_KERNEL_MODULES) -> str:
+    """The phase line shown while the kernels are made ready: says honestly whether they compile or load."""
+    if kernels_cached(modules):
+        return "loading the compiled kernels"
+    return (f"compiling the kernels once (about {COLD_COMPILE_SECONDS} s on this machine; later runs load them in "
+            f"under a second)")
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Display:
+    """One transient rich ``Progress`` on stderr for one command: a phase line, then a bar.
+
+    Use as a context manager; :meth:`phase` shows a spinner with a text, :meth:`bar` turns the same line into a bar
+    over ``total`` and returns the function that moves it. ``enabled`` is False (everything a no-op) when stderr
+    is not a terminal or under ``-q``."""
+
+    def __init__(self, label: str, unit: str = "boards", extra: str = "", enabled: bool | None = None):
+        self.label, self.unit, self.extra = label, unit, extra
+        self.enabled = (_stderr_is_terminal() and not is_quiet()) if enabled is None else enabled
+        self.progress = None
+        self.task = None
+
+    def __enter__(self) -> "Display":
+        if not self.enabled:
+            return self
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn,
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+        from rich.text import Text
+
+        class OnBar(ProgressColumn):
+            """A column shown only once the task is a bar (has a total); blank on the phase line."""
+
+            def __init__(self, column: ProgressColumn, on_bar: bool = True):
+                super().__init__()
+                self.column, self.on_bar = column, on_bar
+
+            def render(self, task):
+                if (task.total is not None) == self.on_bar:
+                    return self.column.render(task)
+                return Text("")
+
+        # one line under 80 columns: a line wider than the terminal folds into two, and the tty's echo of ^C at
+        # the end of a full line threw off the erasing of the display (a stale frame was left above the summary)
+        columns = [OnBar(SpinnerColumn(), on_bar=False), TextColumn("{task.description}"),
+                   OnBar(BarColumn(bar_width=16)), OnBar(MofNCompleteColumn()),
+                   OnBar(TextColumn("{task.fields[rate]:,.0f} " + self.unit + "/s"))]
+        if self.extra:
+            columns.append(OnBar(TextColumn(self.extra)))
+        columns += [OnBar(TimeRemainingColumn()), OnBar(TimeElapsedColumn(), False)]
+        self.progress = Progress(*columns, console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task(self.label, total=None, rate=0.0, start=True)
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.progress is not None:
+            self.progress.stop()  # transient: the line is erased, the cursor is where the line was
+            self.progress = None
+
+    @contextmanager
+    def phase(self, text: str) -> Iterator[None]:
+        """Show ``text`` with a spinner and the time elapsed until the block ends (and log it under -v)."""
+        log.info(text)
+        if self.progress is not None:
+            self.progress.reset(self.task, description=text)  # restarts the time elapsed shown
+        yield
+
+    def bar(self, total: int, **fields) -> Callable[..., None]:
+        """Turn the line into a bar over ``total`` and return ``update(completed, final=False, **fields)``.
+
+        ``final=True`` redraws at once, so the last frame on the terminal shows the final count (after Ctrl-C,
+        the count saved) before the display is stopped."""
+        if self.progress is None:
+            return lambda completed, final=False, **f: None
+        progress, task = self.progress, self.task
+        progress.reset(task, total=total, completed=0, description=self.label, rate=0.0, **fields)
+
+        def update(completed: int, final: bool = False, **f) -> None:
+            progress.update(task, completed=completed, **f)
+            if final:
+                progress.refresh()
+        return update

@@ -1,0 +1,187 @@
+"""The progress display in a real terminal (tmux), and its absence in pipes and under -q.
+
+The pty tests run `catalogue fill` in a private tmux server (its own socket, killed at the end), record the raw bytes
+the program wrote to the terminal (pipe-pane) and the screen (capture-pane): mid-run the bar shows; after the end no
+line of the bar is left above the summary; after Ctrl-C the last frame of the bar and the summary show the count the
+database holds, and the exit code is 130.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from catalogue.progress import Display, kernels_cached, kernels_message
+
+CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
+BAR = "━"
+
+
+def saved_boards(db: Path) -> int:
+    engine = create_engine(f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text("select count(*) from boards")).scalar_one()
+    finally:
+        engine.dispose()
+
+
+class Tmux:
+    """One command in a detached session of a private tmux server, 120x40."""
+
+    def __init__(self, tmp_path: Path, args: list[str]):
+        self.socket = f"catalogue-test-{os.getpid()}-{time.monotonic_ns()}"
+        self.log, self.status = tmp_path / "tty.log", tmp_path / "status"
+        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in os.environ.items()
+                       if k in ("NUMBA_CACHE_DIR", "PATH", "HOME", "XDG_CACHE_HOME", "VIRTUAL_ENV"))
+        command = (f"env {env} TERM=xterm-256color {shlex.join(args)}; echo $? > {shlex.quote(str(self.status))}; "
+                   f"sleep 60")
+        self.tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "t", command)
+        self.tmux("pipe-pane", "-o", "-t", "t", f"cat >> {shlex.quote(str(self.log))}")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
+                              check=True).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
+    def raw(self) -> str:
+        return self.log.read_bytes().decode("utf-8", "replace") if self.log.exists() else ""
+
+    def wait(self, predicate, timeout: float, what: str):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = predicate()
+            if found:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}; screen:\n{self.screen()}")
+
+    def exit_code(self, timeout: float = 120) -> int:
+        self.wait(lambda: self.status.exists() and self.status.read_text().strip(), timeout, "the exit")
+        time.sleep(0.3)  # let pipe-pane flush the last bytes
+        return int(self.status.read_text())
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def tmux_run(tmp_path):
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    sessions = []
+
+    def start(args):
+        session = Tmux(tmp_path, args)
+        sessions.append(session)
+        return session
+    yield start
+    for session in sessions:
+        session.close()
+
+
+def frames(raw: str) -> list[tuple[int, int]]:
+    """Every "completed/total" the bar drew, in order."""
+    return [(int(a), int(b)) for a, b in re.findall(r"(\d+)/(\d+)", raw)]
+
+
+@pytest.mark.slow
+def test_fill_display_leaves_no_stale_line(tmp_path, tmux_run):
+    db = tmp_path / "c.db"
+    t = tmux_run([*CLI, "fill", "--count", "3000", "--seed", "5", "--db", str(db)])
+    t.wait(lambda: BAR in t.screen(), 120, "the bar")
+    assert t.exit_code() == 0
+    screen = t.screen()
+    lines = [line for line in screen.splitlines() if line.strip()]
+    assert not any(BAR in line for line in lines), screen
+    assert not any("compil" in line for line in lines), screen
+    assert any("accepted        3,000 of 3,000" in line for line in lines), screen
+    assert lines[0].startswith("status"), screen  # the summary is the first thing on the screen
+    assert saved_boards(db) == 3000
+    assert frames(t.raw())[-1] == (3000, 3000)
+
+
+@pytest.mark.slow
+def test_fill_ctrl_c_shows_the_saved_count(tmp_path, tmux_run):
+    db = tmp_path / "c.db"
+    t = tmux_run([*CLI, "fill", "--count", "200000", "--seed", "6", "--db", str(db)])
+    t.wait(lambda: any(done > 0 for done, _ in frames(t.raw())), 120, "the bar moving")
+    t.tmux("send-keys", "-t", "t", "C-c")
+    assert t.exit_code() == 130
+    saved = saved_boards(db)
+    assert 0 < saved < 200000
+    assert frames(t.raw())[-1] == (saved, 200000)  # the last frame of the bar: the count saved, not an older one
+    screen = t.screen()
+    assert f"accepted        {saved:,} of 200,000" in screen, screen
+    assert f"interrupted: {saved:,} boards saved" in screen, screen
+    assert not any(BAR in line for line in screen.splitlines()), screen
+
+
+def test_no_progress_bytes_when_stderr_is_a_pipe(tmp_path):
+    result = subprocess.run([*CLI, "fill", "--count", "300", "--seed", "7", "--db", str(tmp_path / "c.db")],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert BAR not in result.stdout and "\x1b" not in result.stdout
+    assert "accepted        300 of 300" in result.stdout
+
+
+def test_quiet_prints_nothing_on_stderr(tmp_path):
+    where = ["--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")]
+    quiet = subprocess.run([*CLI, "-q", "fill", "--count", "20", "--seed", "10", *where], capture_output=True,
+                           text=True)
+    assert quiet.returncode == 0
+    assert quiet.stderr == ""
+    assert "accepted        20 of 20" in quiet.stdout  # the summary is data: it stays
+
+
+def test_quiet_keeps_errors(tmp_path):
+    result = subprocess.run([*CLI, "-q", "verify", "--db", str(tmp_path / "missing.db")], capture_output=True,
+                            text=True)
+    assert result.returncode == 1
+    assert result.stderr.startswith("catalogue: ")
+
+
+def test_verbose_logs_detail(tmp_path):
+    result = subprocess.run([*CLI, "-v", "fill", "--count", "20", "--seed", "11", "--db", str(tmp_path / "c.db")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "kernel cache folder" in result.stderr
+    assert "kernels ready in" in result.stderr
+
+
+def test_compile_or_load_message(tmp_path):
+    assert not kernels_cached(folder=str(tmp_path))
+    for module in ("generators", "keys", "carve"):
+        (tmp_path / f"{module}_abc").mkdir()
+        (tmp_path / f"{module}_abc" / "k.f-1.py312.nbi").write_bytes(b"")
+    assert not kernels_cached(folder=str(tmp_path))  # grade's kernels are still to compile
+    (tmp_path / "grade_abc").mkdir()
+    (tmp_path / "grade_abc" / "k.f-1.py312.nbi").write_bytes(b"")
+    assert kernels_cached(folder=str(tmp_path))
+    os.environ["NUMBA_CACHE_DIR"], old = str(tmp_path / "empty"), os.environ.get("NUMBA_CACHE_DIR")
+    try:
+        assert kernels_message().startswith("compiling the kernels once (about ")
+    finally:
+        if old is None:
+            del os.environ["NUMBA_CACHE_DIR"]
+        else:
+            os.environ["NUMBA_CACHE_DIR"] = old
+
+
+def test_display_is_a_no_op_without_a_terminal():
+    with Display("x", enabled=False) as display:
+        with display.phase("compiling"):
+            pass
+        display.bar(10)(5, final=True)
+    assert display.progress is None
