@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
@@ -21,10 +22,11 @@ from .errors import is_quiet
 
 log = logging.getLogger("catalogue")
 
-#: Seconds a cold compile of fill's kernels took here: `catalogue fill --count 1000` with XDG_CACHE_HOME on an
-#: empty temp folder (so numba's cache is empty) took COLD_WALL s of wall time on this machine (2 cores), of
-#: which the run itself is under a second; the same command with the cache filled loads them in ~0.5 s.
-COLD_COMPILE_SECONDS = 60
+#: Seconds a cold compile of fill's kernels takes: measured here (2 cores), `catalogue fill --count 1000 --seed 1`
+#: with XDG_CACHE_HOME on an empty temp folder (numba's cache empty) took 60.5 s of wall time, of which the
+#: summary's "kernels loaded in" was 55.9 s and the run itself 1.0 s; with the cache filled the kernels load in
+#: 0.5-0.8 s. (The issue saw 40-140 s on other machines: this is an estimate, said as "about".)
+COLD_COMPILE_SECONDS = 55
 
 #: The engine modules whose kernels fill compiles: their cache index files (``*.nbi``) tell a load from a compile.
 FILL_KERNEL_MODULES = ("generators", "keys", "carve", "grade")
@@ -114,7 +116,7 @@ class Display:
             self.progress.reset(self.task, description=text)  # restarts the time elapsed shown
         yield
 
-    def bar(self, total: int, **fields) -> Callable[..., None]:
+    def bar(self, total: int, label: str | None = None, **fields) -> Callable[..., None]:
         """Turn the line into a bar over ``total`` and return ``update(completed, final=False, **fields)``.
 
         ``final=True`` redraws at once, so the last frame on the terminal shows the final count (after Ctrl-C,
@@ -122,10 +124,24 @@ class Display:
         if self.progress is None:
             return lambda completed, final=False, **f: None
         progress, task = self.progress, self.task
-        progress.reset(task, total=total, completed=0, description=self.label, rate=0.0, **fields)
+        progress.reset(task, total=total, completed=0, description=label or self.label, rate=0.0, **fields)
 
         def update(completed: int, final: bool = False, **f) -> None:
             progress.update(task, completed=completed, **f)
             if final:
                 progress.refresh()
         return update
+
+    def counter(self, label: str) -> Callable[[int, int], None]:
+        """A ``progress(done, total)`` callback (what the store's checks call) drawing a bar labelled ``label``,
+        with the rate; the bar is (re)made whenever the total changes."""
+        state: dict = {}
+
+        def progress(done: int, total: int) -> None:
+            if self.progress is None:
+                return
+            if state.get("total") != total:
+                state.update(total=total, started=time.perf_counter(), update=self.bar(total, label=label))
+            elapsed = time.perf_counter() - state["started"]
+            state["update"](done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
+        return progress

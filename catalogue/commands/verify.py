@@ -38,13 +38,17 @@ def register(app: typer.Typer) -> None:
           catalogue verify --db demo.db
           catalogue verify --db demo.db --full --repair
         """
+        from ..progress import Display
         from ..store import Catalogue
 
         # verifying a mistyped --db must not make a catalogue
         with Catalogue.open(db, out, create=False) as catalogue:
             folder = catalogue.claim_folder() if repair else catalogue.check_folder_owner()
-            database = catalogue.check_database(full=full)
-            files = catalogue.check_files(full=True)
+            # one transient display on a terminal (nothing in a pipe or under -q): a bar over the keys checked,
+            # then over the board files; gone before the report below is printed
+            with Display("verify", unit="boards") as display:
+                database = catalogue.check_database(full=full, progress=display.counter("keys"))
+                files = catalogue.check_files(full=True, progress=display.counter("files"))
             typer.echo(f"boards        {database.boards:,} (numbers 0..{database.boards - 1})"
                        if database.boards else "boards        0")
             typer.echo(f"keys checked  {database.keys_checked:,}" + ("" if full else " (random sample; --full "

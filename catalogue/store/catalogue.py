@@ -193,11 +193,12 @@ class Catalogue:
         with self._connect().connect() as conn:
             return known_keys(conn, size, equivalence, keys)
 
-    def check_database(self, full: bool = False, sample: int = 1000):
-        """The database invariants ``verify`` reports (``integrity.DatabaseReport``)."""
+    def check_database(self, full: bool = False, sample: int = 1000, progress=None):
+        """The database invariants ``verify`` reports (``integrity.DatabaseReport``); ``progress(checked, total)``
+        is called as the keys are checked."""
         from .integrity import check_database
 
-        return check_database(self._connect(), full=full, sample=sample)
+        return check_database(self._connect(), full=full, sample=sample, progress=progress)
 
     # -- identity and the board folder --------------------------------------------------------------------------
     def _row(self) -> dict[str, Any]:
@@ -335,11 +336,12 @@ class Catalogue:
         with self._write_lock:
             return check_at_open(self._connect(), self.folder)
 
-    def check_files(self, full: bool = True) -> FileReport:
-        """Every board's file against its row, and the folder listed for strays (``files.check_files``)."""
+    def check_files(self, full: bool = True, progress=None) -> FileReport:
+        """Every board's file against its row, and the folder listed for strays (``files.check_files``);
+        ``progress(checked, total)`` is called as the files are checked."""
         from .files import check_files
 
-        return check_files(self._connect(), self.folder, full=full)
+        return check_files(self._connect(), self.folder, full=full, progress=progress)
 
     def repair(self, report: FileReport) -> int:
         """Rewrite every missing or torn file of ``report`` from its row; returns how many."""

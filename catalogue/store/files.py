@@ -22,7 +22,7 @@ import os
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.engine import Engine
@@ -34,6 +34,8 @@ from .models import Board, Run
 
 #: how many numbers past the last board the open-time check probes for strays (a full listing is `verify`'s job)
 STRAY_PROBE = 8
+#: how often check_files calls its progress callback, in files
+PROGRESS_EVERY = 1000
 #: statuses after which a run has written every file of its boards
 CLEAN_STATUSES = ("completed", "interrupted", "exhausted")
 
@@ -101,9 +103,11 @@ def _sample(numbers: list[int]) -> str:
     return shown + (", ..." if len(numbers) > 5 else "")
 
 
-def _check_rows(out: Path, rows, report: FileReport) -> None:
+def _check_rows(out: Path, rows, report: FileReport, progress=None, total: int = 0) -> None:
     for number, line, size in rows:
         report.checked += 1
+        if progress is not None and report.checked % PROGRESS_EVERY == 0:
+            progress(report.checked, total)
         want = expected_bytes(line, size)
         try:
             got = board_path(out, number).read_bytes()
@@ -116,16 +120,22 @@ def _check_rows(out: Path, rows, report: FileReport) -> None:
             report._rows[number] = (line, size)
 
 
-def check_files(engine: Engine, out: Path, full: bool = True) -> FileReport:
-    """Every board's file against its row, and the folder listed for strays (``full``), or the open-time check."""
+def check_files(engine: Engine, out: Path, full: bool = True,
+                progress: Callable[[int, int], None] | None = None) -> FileReport:
+    """Every board's file against its row, and the folder listed for strays (``full``), or the open-time check.
+
+    ``progress(checked, total)``, if given, is called every :data:`PROGRESS_EVERY` files and once at the end."""
     if not full:
         return _check_recent(engine, out)
     out = Path(out)
     report = FileReport()
     with engine.connect() as conn:
+        total = conn.execute(select(func.count()).select_from(Board)).scalar() if progress is not None else 0
         rows = conn.execution_options(yield_per=2000).execute(
             select(Board.number, Board.board, Board.size).order_by(Board.number))
-        _check_rows(out, rows, report)
+        _check_rows(out, rows, report, progress, total)
+        if progress is not None:
+            progress(report.checked, total)
         numbers = set(conn.execute(select(Board.number)).scalars())
     if out.is_dir():
         for entry in os.scandir(out):

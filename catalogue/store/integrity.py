@@ -7,6 +7,7 @@ puzzle's clues agree with the board.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 SAMPLE = 1000
 
@@ -18,8 +19,15 @@ class DatabaseReport:
     keys_checked: int = 0
 
 
-def check_database(engine, full: bool = False, sample: int = SAMPLE) -> DatabaseReport:
-    """The invariants above; the key/grid checks cover ``sample`` random boards, or all of them with ``full``."""
+#: boards per key computation in check_database: between two, its progress callback is called
+CHUNK = 4096
+
+
+def check_database(engine, full: bool = False, sample: int = SAMPLE,
+                   progress: Callable[[int, int], None] | None = None) -> DatabaseReport:
+    """The invariants above; the key/grid checks cover ``sample`` random boards, or all of them with ``full``.
+
+    ``progress(checked, total)``, if given, is called after every :data:`CHUNK` boards whose keys were checked."""
     import numpy as np
     from sqlalchemy import func, select
 
@@ -47,7 +55,11 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE) -> Database
     groups: dict[tuple[int, str], list] = {}
     for row in rows:
         groups.setdefault((row.size, row.equivalence), []).append(row)
-    for (size, equivalence), members in groups.items():
+    chunks = [((size, equivalence), members[i:i + CHUNK]) for (size, equivalence), group in groups.items()
+              for members in [group] for i in range(0, len(group), CHUNK)]
+    if progress is not None:
+        progress(0, len(rows))
+    for (size, equivalence), members in chunks:
         box = box_for_size(size)
         geo = geometry(box)
         boards = np.stack([from_line(r.board, box) for r in members])
@@ -67,4 +79,6 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE) -> Database
             if clue_counts[i] != r.clues:
                 out.problems.append(f"board {r.number}: its puzzle has {clue_counts[i]} clues, stored {r.clues}")
         out.keys_checked += len(members)
+        if progress is not None:
+            progress(out.keys_checked, len(rows))
     return out

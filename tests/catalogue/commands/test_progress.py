@@ -185,3 +185,44 @@ def test_display_is_a_no_op_without_a_terminal():
             pass
         display.bar(10)(5, final=True)
     assert display.progress is None
+
+
+@pytest.fixture
+def filled(tmp_path) -> Path:
+    db = tmp_path / "c.db"
+    subprocess.run([*CLI, "fill", "--count", "1500", "--seed", "12", "--db", str(db)], capture_output=True,
+                   check=True, timeout=300)
+    return db
+
+
+@pytest.mark.slow
+def test_verify_shows_a_bar_on_a_terminal(tmp_path, tmux_run, filled):
+    t = tmux_run([*CLI, "verify", "--full", "--db", str(filled)])
+    assert t.exit_code() == 0
+    raw = t.raw()
+    assert BAR in raw and "keys" in raw and "files" in raw
+    assert (1500, 1500) in frames(raw)  # the bars ended at the number of boards
+    screen = t.screen()
+    assert not any(BAR in line for line in screen.splitlines()), screen
+    assert screen.splitlines()[0].startswith("boards        1,500"), screen
+    assert "ok" in screen.splitlines()
+
+
+def test_verify_checks_report_progress(filled):
+    from catalogue.store import Catalogue
+
+    calls: dict[str, list] = {"keys": [], "files": []}
+    with Catalogue.open(str(filled), None, create=False) as catalogue:
+        database = catalogue.check_database(full=True, progress=lambda d, t: calls["keys"].append((d, t)))
+        files = catalogue.check_files(full=True, progress=lambda d, t: calls["files"].append((d, t)))
+        assert catalogue.check_files(full=True).checked == files.checked  # the callback stays optional
+    assert database.keys_checked == files.checked == 1500
+    assert calls["keys"][0] == (0, 1500) and calls["keys"][-1] == (1500, 1500)
+    assert calls["files"][-1] == (1500, 1500)
+    assert [d for d, _ in calls["files"]] == sorted(d for d, _ in calls["files"])
+
+
+def test_verify_in_a_pipe_prints_no_progress(filled):
+    result = subprocess.run([*CLI, "verify", "--full", "--db", str(filled)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "" and "\x1b" not in result.stdout
