@@ -156,18 +156,34 @@ def _root(
 
 def _set_verbosity(quiet: bool, verbose: bool) -> None:
     """-q silences notes and progress (:func:`catalogue.errors.report` and the display consult it); -v turns on
-    the ``catalogue`` logger's INFO records on stderr (standard logging), -q wins if both are given."""
+    the ``catalogue`` logger's INFO records on stderr (standard logging), -q wins if both are given. Without -v,
+    logging is not imported here (``catalogue query --help`` must stay fast)."""
     from .errors import set_quiet
 
     set_quiet(quiet)
+    verbose = verbose and not quiet
+    if not verbose and "logging" not in sys.modules:
+        return
     import logging
+
+    class StderrHandler(logging.StreamHandler):
+        """Writes to ``sys.stderr`` as it is at each record: while a progress display runs, that is rich's proxy,
+        which prints the line above the display (a handler holding the original stream would break it)."""
+
+        @property
+        def stream(self):
+            return sys.stderr
+
+        @stream.setter
+        def stream(self, value) -> None:
+            pass
 
     logger = logging.getLogger("catalogue")
     for handler in [h for h in logger.handlers if getattr(h, "catalogue_verbose", False)]:
         logger.removeHandler(handler)  # a second invocation in one process (tests) starts afresh
-    logger.setLevel(logging.INFO if verbose and not quiet else logging.WARNING)
-    if verbose and not quiet:
-        handler = logging.StreamHandler(sys.stderr)
+    logger.setLevel(logging.INFO if verbose else logging.WARNING)
+    if verbose:
+        handler = StderrHandler()
         handler.catalogue_verbose = True
         handler.setFormatter(logging.Formatter("catalogue: %(message)s"))
         logger.addHandler(handler)

@@ -46,8 +46,8 @@ def kernels_message(modules=FILL_KERNEL_MODULES) -> str:
     """The phase line shown while the kernels are made ready: says honestly whether they compile or load."""
     if kernels_cached(modules):
         return "loading the compiled kernels"
-    return (f"compiling the kernels once (about {COLD_COMPILE_SECONDS} s on this machine; later runs load them in "
-            f"under a second)")
+    # short enough for one line at 80 columns with the spinner and the time elapsed
+    return f"compiling the kernels once: about {COLD_COMPILE_SECONDS} s (later runs: under 1 s)"
 
 
 def _stderr_is_terminal() -> bool:

@@ -171,7 +171,7 @@ def test_compile_or_load_message(tmp_path):
     assert kernels_cached(folder=str(tmp_path))
     os.environ["NUMBA_CACHE_DIR"], old = str(tmp_path / "empty"), os.environ.get("NUMBA_CACHE_DIR")
     try:
-        assert kernels_message().startswith("compiling the kernels once (about ")
+        assert kernels_message().startswith("compiling the kernels once: about ")
     finally:
         if old is None:
             del os.environ["NUMBA_CACHE_DIR"]
