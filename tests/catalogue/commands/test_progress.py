@@ -226,3 +226,12 @@ def test_verify_in_a_pipe_prints_no_progress(filled):
     result = subprocess.run([*CLI, "verify", "--full", "--db", str(filled)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stderr == "" and "\x1b" not in result.stdout
+
+
+@pytest.mark.slow
+def test_quiet_draws_nothing_on_a_terminal(tmp_path, tmux_run):
+    t = tmux_run([*CLI, "-q", "fill", "--count", "1000", "--seed", "13", "--db", str(tmp_path / "c.db")])
+    assert t.exit_code() == 0
+    raw = t.raw()
+    assert BAR not in raw and "kernels" not in raw.split("status", 1)[0] and "catalogue:" not in raw
+    assert t.screen().splitlines()[0].startswith("status          completed"), t.screen()
