@@ -69,7 +69,8 @@ def register(app: typer.Typer) -> None:
 
         Each row has the board number, clue count, solver metrics and grade. csv, tsv, json and ndjson records
         carry every field under the database's column names, including the puzzle and its solution in the line
-        format; `--format line` prints only the puzzles, one per line. An empty result is not an error. The examples read demo.db, made by catalogue fill's example.
+        format; `--format line` prints only the puzzles, one per line. An empty result is not an error. The
+        examples read demo.db, made by catalogue fill's example.
 
         \b
         Examples:
