@@ -183,7 +183,7 @@ def register(app: typer.Typer) -> None:
 
         limit_used = (limit or 2) if count else 1
         records = fmt.value in RECORD_FORMATS
-        if metrics or records:  # load compiled kernels first, so the first puzzle's time is its solve, not the JIT cache load
+        if metrics or records:  # kernels loaded first: the first puzzle's time is its solve, not the cache load
             get_solver(solver.value)(np.zeros(16, dtype=np.int8), 2)
         outcomes: list[Outcome] = []
         printed = 0
