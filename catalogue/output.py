@@ -10,8 +10,9 @@ option (:data:`FormatOption`) and hands its rows to :func:`write_records`. The c
   any reader that honours quotes; numbers are bare; booleans are ``true`` / ``false``; None is an empty field.
   ``tsv`` uses the same values, tab-separated, quoted only where a value needs it (none of ours does);
 - ``table``: rich's table, fitted to the terminal's width: integers grouped (``55,143``), the floats of one
-  column share one fixed-point format, None is ``-``; wide columns (puzzle, solution) are left out, with a
-  one-line note on stderr, when they would not fit.
+  column share one fixed-point format, None is ``-``; when it would not fit, wide columns (puzzle, solution)
+  are left out first, then headers fold onto two lines (no value is ever cut), then the last columns are left
+  out; each column left out is named in one line on stderr.
 
 Nothing here imports rich until a table is printed (``catalogue query`` must start in under 200 ms).
 """
@@ -192,12 +193,21 @@ def table_text(rows: list[dict], fields: Sequence[str], *, title: Optional[str] 
         if dropped:
             fields = [f for f in fields if f not in WIDE_FIELDS]
             table = build_table(rows, fields, title, right)
-            print(f"catalogue: {', '.join(dropped)} left out to fit {width} columns: --format csv or json has "
-                  f"every column", file=sys.stderr)
+            print(f"catalogue: {', '.join(dropped)} left out to fit {width} columns (a wider terminal, or "
+                  f"--format json, shows every column)", file=sys.stderr)
             natural = console.measure(table).maximum
         if natural > width:
             table = build_table(rows, fields, title, right, narrow=True)
             natural = console.measure(table).maximum
+        cut = []
+        while natural > width and len(fields) > 1:  # still too wide: the last columns go, said on stderr
+            cut.insert(0, fields[-1])
+            fields = fields[:-1]
+            table = build_table(rows, fields, title, right, narrow=True)
+            natural = console.measure(table).maximum
+        if cut:
+            print(f"catalogue: {', '.join(cut)} left out to fit {width} columns (a wider terminal, or --format "
+                  f"json, shows every column)", file=sys.stderr)
     console.width = max(min(natural, width or natural), 1)
     with console.capture() as captured:
         console.print(table)
