@@ -10,6 +10,8 @@ Output rules (data on stdout, messages on stderr):
   still carved and the exit code is 1 at the end;
 * when ``--clues`` or ``--target-clues`` is not reached the puzzle is still printed (it is unique) and a stderr
   line says how many clues it kept; that is not an error (exit 0);
+* ``--format csv|tsv|json|ndjson`` prints one record per puzzle instead (the puzzle in line format and every
+  metric, named as in the catalogue database);
 * ``--metrics`` adds a table per puzzle (clues, removal tests, attempts, whether minimal, carve time and the fast
   solver's metrics on the puzzle): on stderr for ``line`` (stdout stays one puzzle per line), after the pictures
   on stdout for ``block``/``pretty``.
@@ -21,13 +23,13 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import numpy as np
 import typer
-from tabulate import tabulate
 
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.vocabulary import MIN_CLUES
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
 from ..errors import UsageError, UserError, background_map, report
+from ..output import RECORD_FORMATS, terminal_width, write_records
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.carve import CarveResult
@@ -37,6 +39,16 @@ class OutputFormat(str, enum.Enum):
     line = "line"
     block = "block"
     pretty = "pretty"
+    csv = "csv"
+    tsv = "tsv"
+    json = "json"
+    ndjson = "ndjson"
+
+
+#: records (csv, tsv, json, ndjson) carry every field, under the catalogue database's names where it has them;
+#: the --metrics table shows all but the puzzle. `target_reached` is None without --clues / --target-clues
+RECORD_FIELDS = ("source", "line", "carve_seed", "clues", "minimal", "target_reached", "carve_checks", "attempts",
+                 "carve_seconds", "nodes", "guesses", "backtracks", "checks", "max_depth", "solve_seconds", "puzzle")
 
 
 def board_problem(parsed: Parsed, clues: Optional[int], target: Optional[int]) -> str | None:
@@ -56,17 +68,20 @@ def board_problem(parsed: Parsed, clues: Optional[int], target: Optional[int]) -
     return None
 
 
-def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool) -> str:
-    headers = ["board", "seed", "clues", "minimal", "target", "tests", "attempts", "carve ms", "nodes", "guesses",
-               "backtracks", "checks", "max_depth", "solve ms"]
-    body = []
-    for parsed, seed, r in rows:
-        m = r.metrics
-        reached = ("yes" if r.target_reached else "no") if targeted else "-"
-        body.append([f"{parsed.source}:{parsed.line}", seed, r.clues, "yes" if r.minimal else "no", reached, r.checks,
-                     r.attempts_used, r.seconds * 1000, m.nodes, m.guesses, m.backtracks, m.checks, m.max_depth,
-                     m.seconds * 1000])
-    return tabulate(body, headers=headers, floatfmt=".2f", intfmt=",")
+def record(parsed: Parsed, seed: int, r: CarveResult, targeted: bool) -> dict:
+    m = r.metrics
+    return {"source": parsed.source, "line": parsed.line, "carve_seed": int(seed), "clues": int(r.clues),
+            "minimal": bool(r.minimal), "target_reached": bool(r.target_reached) if targeted else None,
+            "carve_checks": int(r.checks), "attempts": int(r.attempts_used), "carve_seconds": float(r.seconds),
+            "nodes": int(m.nodes), "guesses": int(m.guesses), "backtracks": int(m.backtracks), "checks": int(m.checks),
+            "max_depth": int(m.max_depth), "solve_seconds": float(m.seconds), "puzzle": to_line(r.puzzle)}
+
+
+def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool, width: Optional[int] = None) -> str:
+    from ..output import table_text
+
+    records = [record(parsed, seed, r, targeted) for parsed, seed, r in rows]
+    return table_text(records, RECORD_FIELDS[:-1], width=width).rstrip("\n")
 
 
 def carve_entries(boards: list[Parsed], seed: int, options: dict) -> dict[int, tuple[int, CarveResult]]:
@@ -105,8 +120,9 @@ def register(app: typer.Typer) -> None:
                                                           help="Nodes one removal test may take before its clue "
                                                                "is kept (0 = no limit) [default: 2000 on 25x25, "
                                                                "else no limit].")] = None,
-        output_format: Annotated[OutputFormat, typer.Option("--format", help="How to print "
-                                                                            "puzzles.")] = OutputFormat.line,
+        output_format: Annotated[OutputFormat, typer.Option("--format", help=(
+            "How to print puzzles: line, block, pretty; or records with the puzzle and its metrics: csv, tsv, "
+            "json (one array), ndjson (one object per line)."))] = OutputFormat.line,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table per puzzle: clues, tests, time and "
                                                                  "the fast solver's metrics (stderr with "
                                                                  "line output).")] = False,
@@ -136,7 +152,7 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"{entries[0]}{more}")
         problems = {p.index: board_problem(p, clues, target_clues) for p in grids}
         boards = [p for p in grids if problems[p.index] is None]
-        if metrics:  # load the compiled kernels first, so the first board's time is its carve, not the cache load
+        if metrics or output_format.value in RECORD_FORMATS:  # kernels loaded first: a board's time is its carve
             from engine.carve import warm
 
             warm()
@@ -163,14 +179,21 @@ def register(app: typer.Typer) -> None:
                        if fewest is not None and target < fewest else "")
                 report(f"{entry.source}:{entry.line}: could not reach {wanted} clues in {r.attempts_used} "
                        f"attempt{'s' if r.attempts_used != 1 else ''}; kept {r.clues}{why}")
+            if output_format.value in RECORD_FORMATS:
+                continue  # printed together below
             if output_format is OutputFormat.line:
                 typer.echo(to_line(r.puzzle))
             else:
                 typer.echo(("\n" if printed else "") + write(r.puzzle, output_format.value, entry.grid.box))
             printed += 1
-        if metrics and rows:
+        targeted = clues is not None or target_clues is not None
+        if output_format.value in RECORD_FORMATS:
+            write_records((record(p, s, r, targeted) for p, s, r in rows), RECORD_FIELDS, output_format.value)
+        elif metrics and rows:
+            import sys
+
             to_stderr = output_format is OutputFormat.line
-            table = metrics_table(rows, clues is not None or target_clues is not None)
+            table = metrics_table(rows, targeted, terminal_width(sys.stderr if to_stderr else sys.stdout))
             typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
         if len(grids) < len(entries) or any(problems.values()):
             raise typer.Exit(1)

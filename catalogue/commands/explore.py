@@ -1,15 +1,11 @@
 """catalogue explore: time the solvers on random grids with K valid clues (see :mod:`engine.explore`)."""
 from __future__ import annotations
 
-import csv
-import enum
-import io
 import json
 import sys
 from typing import Annotated, Optional
 
 import typer
-from tabulate import tabulate
 
 from engine.explore import DEFAULT_NODE_LIMIT, Exploration, explore, plot_svg
 from engine.geometry import box_for_size
@@ -18,17 +14,13 @@ from engine.solvers import SOLVERS
 from ..choices import SolverName, check_size
 from ..errors import UsageError, report
 from ..io import check_output_path, write_atomic
+from ..output import FormatOption, RecordFormat, write_records
 
+#: the columns of every format (JSON: of each of its `rows`); seconds, not the engine's milliseconds, as everywhere
+#: in the catalogue. `mean_placed` is added when some grid could not take every clue
+FIELDS = ("solver", "clues", "trials", "solved", "none", "timeout", "median_nodes", "median_seconds")
 
-_COLUMNS = [("solver", "solver"), ("clues", "clues"), ("trials", "trials"), ("solved", "has a solution"),
-            ("none", "no solution"), ("timeout", "timed out"), ("median_nodes", "median nodes"),
-            ("median_ms", "median ms")]
-
-
-class TableFormat(str, enum.Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
+TableFormat = RecordFormat  # the name before the shared option group
 
 
 def parse_clues(text: str, ncells: int) -> list[int]:
@@ -44,22 +36,23 @@ def parse_clues(text: str, ncells: int) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def render(result: Exploration, fmt: TableFormat) -> str:
+def records(result: Exploration) -> tuple[list[dict], tuple[str, ...]]:
+    """The rows as records with :data:`FIELDS` (and ``mean_placed`` when some grid was short of clues)."""
     rows = [r.as_dict() for r in result.rows]
     short = any(abs(r["mean_placed"] - r["clues"]) > 1e-9 for r in rows)  # some grids could not take every clue
-    columns = _COLUMNS + ([("mean_placed", "clues placed")] if short else [])
-    if fmt is TableFormat.json:
-        return json.dumps(result.as_dict(), indent=2)
-    if fmt is TableFormat.csv:
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow([key for key, _ in columns])
-        for r in rows:
-            writer.writerow([round(r[key], 3) if isinstance(r[key], float) else r[key] for key, _ in columns])
-        return buf.getvalue().rstrip("\n")
-    floatfmt = [".1f" if key == "median_nodes" else ".2f" for key, _ in columns]
-    return tabulate([[r[key] for key, _ in columns] for r in rows], headers=[h for _, h in columns],
-                    floatfmt=floatfmt, intfmt=",")
+    fields = (*FIELDS, "mean_placed") if short else FIELDS
+    for r in rows:
+        r["median_seconds"] = r.pop("median_ms") / 1000
+    return [{f: r[f] for f in fields} for r in rows], fields
+
+
+def render(result: Exploration, fmt: RecordFormat) -> None:
+    """Print the results: JSON is one object (size, seed, node_limit, trials and the rows), the others rows."""
+    rows, fields = records(result)
+    if RecordFormat(fmt) is RecordFormat.json:
+        typer.echo(json.dumps({**result.as_dict(), "rows": rows}, indent=2))
+    else:
+        write_records(rows, fields, fmt)
 
 
 def register(app: typer.Typer) -> None:
@@ -77,8 +70,7 @@ def register(app: typer.Typer) -> None:
                                                       "grids and node counts.")] = 0,
         plot: Annotated[Optional[str], typer.Option(show_default=False, metavar="FILE.svg",
                                                     help="Also draw the results as an SVG chart.")] = None,
-        output_format: Annotated[TableFormat, typer.Option("--format", help="How to print the results.")
-                                 ] = TableFormat.table,
+        output_format: FormatOption = RecordFormat.table,
     ) -> None:
         """Time the solvers on random grids with K valid clues.
 
@@ -107,7 +99,7 @@ def register(app: typer.Typer) -> None:
         finally:
             if progress is not None:
                 sys.stderr.write("\n")
-        typer.echo(render(result, output_format))
+        render(result, output_format)
         if plot:
             write_atomic(plot, plot_svg(result))
             report(f"wrote {plot}")

@@ -136,7 +136,7 @@ def register(app: typer.Typer) -> None:
 
         if seed is None:  # chosen here so that the stored command line repeats this very run
             import secrets
-            seed = secrets.randbelow(2 ** 31)
+            seed = secrets.randbelow(2 ** 53)  # 53 bits: exact in JSON and JavaScript
         command = repeat_command(count=count, size=size, method=method.value, equivalence=equivalence.value,
                                  seed=seed, symmetry=symmetry.value, target_clues=target_clues,
                                  level=level.value if level else None, level_tries=level_tries if level else None,

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import enum
-import json
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -11,18 +10,19 @@ from engine.formats import FormatError, Parsed, conflict_errors
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, read_entries
 from ..errors import background_map, report
+from ..output import RECORD_FORMATS, write_records
 
 if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.grade import Grade
 
 
-class OutputFormat(str, enum.Enum):
-    table = "table"
-    json = "json"
-    line = "line"
+#: the record formats, and `line`: 'level score hardest' per puzzle
+OutputFormat = enum.Enum("OutputFormat", {name: name for name in (*RECORD_FORMATS, "line")}, type=str)
 
-
-TABLE_HEADERS = ("#", "line", "clues", "level", "score", "hardest", "steps")
+#: the fields of a record in every record format (`explanation` too with --steps); the table shows TABLE_FIELDS
+RECORD_FIELDS = ("index", "source", "line", "clues", "level", "score", "hardest", "step_count", "steps",
+                 "needs_guessing")
+TABLE_FIELDS = ("index", "line", "clues", "level", "score", "hardest", "step_count")
 
 
 def _stuck_note(entry: Parsed, g: Grade) -> str:
@@ -40,7 +40,8 @@ def explanation(entry: Parsed, g: Grade) -> list[str]:
 
 def record(entry: Parsed, g: Grade, steps: bool) -> dict:
     rec = {"index": entry.index + 1, "source": entry.source, "line": entry.line, "clues": entry.grid.clue_count,
-           "level": g.level, "score": g.score, "hardest": g.hardest, "steps": g.steps_by_technique,
+           "level": g.level, "score": g.score, "hardest": g.hardest, "step_count": g.step_count,
+           "steps": g.steps_by_technique,
            "needs_guessing": g.needs_guessing}
     if steps:
         rec["explanation"] = [s.explanation for s in g.steps]
@@ -74,8 +75,8 @@ def register(app: typer.Typer) -> None:
         steps: Annotated[bool, typer.Option("--steps", help="Also print every step, explained the way a person "
                                                             "would follow it.")] = False,
         output_format: Annotated[OutputFormat, typer.Option(
-            "--format", help="table (one row per puzzle), json (an array of objects) or line "
-                             "('level score hardest' per puzzle).")] = OutputFormat.table,
+            "--format", help="table (one row per puzzle), csv, tsv, json (an array of objects), ndjson (one object "
+                             "per line) or line ('level score hardest' per puzzle).")] = OutputFormat.table,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
     ) -> None:
@@ -116,14 +117,11 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
                 for text_line in explanation(entry, g) if steps else ():
                     typer.echo(f"  {text_line}")
-        if output_format is OutputFormat.json:
-            typer.echo(json.dumps([record(e, g, steps) for e, g in graded], indent=2))
-        elif output_format is OutputFormat.table and graded:
-            from tabulate import tabulate
-
-            rows = [(e.index + 1, e.line, e.grid.clue_count, g.level, g.score, g.hardest, g.step_count)
-                    for e, g in graded]
-            typer.echo(tabulate(rows, headers=TABLE_HEADERS, floatfmt=".1f"))
+        if output_format.value != "line" and (graded or output_format.value != "table"):
+            fields = (*RECORD_FIELDS, "explanation") if steps else RECORD_FIELDS
+            write_records((record(e, g, steps) for e, g in graded), fields, output_format.value,
+                          table_fields=TABLE_FIELDS)
+        if output_format.value == "table":
             for e, g in graded if steps else ():
                 typer.echo(f"\n#{e.index + 1} (line {e.line}): {g.level}, score {g.score:.1f}, hardest {g.hardest}")
                 for text_line in explanation(e, g):

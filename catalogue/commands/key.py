@@ -1,6 +1,7 @@
 """catalogue key: print the canonical key of every grid in a file."""
 from __future__ import annotations
 
+import enum
 from typing import Annotated
 
 import typer
@@ -9,7 +10,11 @@ from engine.formats import FormatError, conflict_errors
 
 from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, read_entries
 from ..errors import background_map, report
+from ..output import RECORD_FORMATS, write_records
 
+#: `line` (default): one key per line; the record formats: one record per grid with these fields
+KeyFormat = enum.Enum("KeyFormat", {name: name for name in ("line", *RECORD_FORMATS)}, type=str)
+RECORD_FIELDS = ("source", "line", "equivalence", "key")
 
 
 
@@ -23,6 +28,9 @@ def register(app: typer.Typer) -> None:
                  "moves and relabelled digits; none: only the grid itself.")] = Equivalence.d4,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        output_format: Annotated[KeyFormat, typer.Option(
+            "--format", help="line: one key per line; or a record per grid (source, line, equivalence, key): "
+                             "table, csv, tsv, json, ndjson.")] = KeyFormat.line,
     ) -> None:
         """Print the canonical key of every grid in a file.
 
@@ -48,18 +56,25 @@ def register(app: typer.Typer) -> None:
             except KeySearchError as e:
                 return e
 
+        records = []
         for entry, key in zip(entries, background_map(keyed, entries, "key")):  # file order: keys to stdout
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed += 1
                 continue
             if isinstance(key, str):
-                typer.echo(key)
+                if output_format.value == "line":
+                    typer.echo(key)
+                else:
+                    records.append({"source": entry.source, "line": entry.line, "equivalence": equivalence.value,
+                                    "key": key})
             else:
                 e = key
                 failed += 1
                 clash = conflict_errors(entry)
                 why = (clash[0].message if clash else str(e).split(": ", 1)[1])
                 report(f"{entry.source}:{entry.line}: no {equivalence.value} key: {why}")
+        if output_format.value != "line":
+            write_records(records, RECORD_FIELDS, output_format.value)
         if failed:
             raise typer.Exit(1)

@@ -6,7 +6,7 @@ so the module imports only typer and the store's plain-SQL queries at load time 
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Optional
+from typing import Annotated, Iterator, Optional
 
 import typer
 
@@ -15,49 +15,29 @@ from engine.vocabulary import METHODS
 from ..choices import HARDEST, Equivalence, Level, check_size, choose
 from ..config import DbOption
 from ..errors import UsageError, report
+from ..output import RECORD_FORMATS, write_records
 from ..store.queries import ORDER_KEYS, RESULT_FIELDS
 
 DEFAULT_LIMIT = 100
 
-#: the columns of the default table (all fields are in csv and json); solve time in milliseconds, for people
-TABLE_FIELDS = ("number", "size", "clues", "nodes", "guesses", "backtracks", "max_depth", "solve_ms",
+#: the columns of the default table (csv, tsv, json and ndjson carry every field of RESULT_FIELDS, same names)
+TABLE_FIELDS = ("number", "size", "clues", "nodes", "guesses", "backtracks", "max_depth", "solve_seconds",
                 "level", "score", "hardest", "puzzle")
 
 
-class QueryFormat(str, enum.Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
-    line = "line"
-
+#: the record formats, and `line`: the puzzles only, one per line
+QueryFormat = enum.Enum("QueryFormat", {name: name for name in (*RECORD_FORMATS, "line")}, type=str)
 
 OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_KEYS}, type=str)
 
 
-def render(rows: list[dict], fmt: str) -> str:
-    """The text of a query result in ``fmt`` (no trailing newline for an empty table or line list)."""
-    if fmt == "json":
-        import json
-
-        return json.dumps(rows, indent=2)
-    if fmt == "line":
-        return "\n".join(row["puzzle"] for row in rows)
-    if fmt == "csv":
-        import csv
-        import io
-
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=RESULT_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return buffer.getvalue().rstrip("\n")
-    if not rows:
-        return ""
-    from tabulate import tabulate
-
-    table = [[round(row["solve_seconds"] * 1000, 3) if field == "solve_ms" else row[field]
-              for field in TABLE_FIELDS] for row in rows]
-    return tabulate(table, headers=TABLE_FIELDS, floatfmt="g", missingval="-")
+def limited(rows: Iterator[dict], limit: int, state: dict) -> Iterator[dict]:
+    """The first ``limit`` rows (all if 0); ``state["truncated"]`` tells afterwards whether one more was there."""
+    for count, row in enumerate(rows):
+        if limit and count == limit:
+            state["truncated"] = True
+            return
+        yield row
 
 
 def register(app: typer.Typer) -> None:
@@ -80,14 +60,17 @@ def register(app: typer.Typer) -> None:
         desc: Annotated[bool, typer.Option("--desc", help="Sort in descending order.")] = False,
         limit: Annotated[int, typer.Option(
             min=0, metavar="N", help="How many puzzles to show at most; 0 for all.")] = DEFAULT_LIMIT,
-        fmt: Annotated[QueryFormat, typer.Option("--format", help="Output format.")] = QueryFormat.table,
+        fmt: Annotated[QueryFormat, typer.Option("--format", help=(
+            "Output format: table, csv, tsv, json (one array), ndjson (one object per line) or line "
+            "(the puzzles only)."))] = QueryFormat.table,
         db: DbOption = None,
     ) -> None:
         """List puzzles from the catalogue, filtered and sorted.
 
-        Each row has the board number, clue count, solver metrics and grade. json and csv records carry every
-        field, including the puzzle and its solution in the line format; `--format line` prints only the puzzles,
-        one per line. An empty result is not an error. The examples read demo.db, made by catalogue fill's example.
+        Each row has the board number, clue count, solver metrics and grade. csv, tsv, json and ndjson records
+        carry every field under the database's column names, including the puzzle and its solution in the line
+        format; `--format line` prints only the puzzles, one per line. An empty result is not an error. The
+        examples read demo.db, made by catalogue fill's example.
 
         \b
         Examples:
@@ -103,18 +86,23 @@ def register(app: typer.Typer) -> None:
         technique = choose("--technique", "technique", HARDEST, technique)
         from ..store import Catalogue
 
+        state = {"truncated": False}
         with Catalogue.open(db, create=False) as catalogue:
-            # one row more than asked tells whether the default limit cut the result short
-            rows = catalogue.puzzles(min_clues=min_clues, max_clues=max_clues, size=size,
-                                     equivalence=equivalence.value if equivalence else None, method=method,
-                                     level=level.value if level else None, technique=technique,
-                                     order_by=order_by.value, desc=desc, limit=(limit + 1) if limit else None)
-        truncated = bool(limit) and len(rows) > limit
-        rows = rows[:limit] if limit else rows
-        text = render(rows, fmt.value)
-        if text:
-            typer.echo(text)
-        if not rows:
+            # one row more than asked tells whether the default limit cut the result short; rows stream from the
+            # database cursor to stdout, so json / ndjson / csv of any size take constant memory
+            rows = limited(catalogue.iter_puzzles(
+                min_clues=min_clues, max_clues=max_clues, size=size,
+                equivalence=equivalence.value if equivalence else None, method=method,
+                level=level.value if level else None, technique=technique, order_by=order_by.value, desc=desc,
+                limit=(limit + 1) if limit else None), limit, state)
+            if fmt.value == "line":
+                count = 0
+                for row in rows:
+                    typer.echo(row["puzzle"])
+                    count += 1
+            else:
+                count = write_records(rows, RESULT_FIELDS, fmt.value, table_fields=TABLE_FIELDS)
+        if not count:
             report("no puzzles match")
-        elif truncated and limit == DEFAULT_LIMIT:
+        elif state["truncated"] and limit == DEFAULT_LIMIT:
             report(f"showing the first {limit} puzzles: --limit N for more, --limit 0 for all")

@@ -4,7 +4,8 @@ Output rules (data on stdout, messages on stderr):
 
 * ``--format line`` (default) prints one solution line per solved puzzle and nothing else on stdout, so the
   output can be piped; ``block``/``pretty`` print each solution as a picture, a blank line between puzzles;
-  ``json`` prints one array with a record per puzzle (status, count, solution, metrics).
+  ``csv``/``tsv``/``json`` (one array)/``ndjson`` print a record per puzzle (status, count, the solver's metrics,
+  puzzle and solution), with the same columns in each format, named as in the catalogue database.
 * ``--count-solutions`` prints the number of solutions, up to ``--max-solutions`` (default 2), one line per
   puzzle. (``--count`` and ``--limit``, their old names, still work but are hidden: elsewhere ``--count`` is how
   many to make and ``--limit`` how many to show.)
@@ -13,19 +14,18 @@ Output rules (data on stdout, messages on stderr):
   cells and the house they share), it has no solution (without ``--count-solutions``; with it, 0 is an answer), the node
   limit stopped the search ("gave up after N nodes"), or it could not be read.
 * ``--metrics`` adds a table of the solver's metrics per puzzle: on stdout after the solutions for ``block`` and
-  ``pretty``; on stderr for ``line`` and ``--count-solutions``, whose stdout must stay one value per line; inside each
-  record for ``json``.
+  ``pretty``; on stderr for ``line`` and ``--count-solutions``, whose stdout must stay one value per line; records
+  always carry them.
 """
 from __future__ import annotations
 
 import enum
-import json
+import sys
 from dataclasses import dataclass
 from typing import Annotated, Optional
 
 import numpy as np
 import typer
-from tabulate import tabulate
 
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.solvers import DEFAULT_SOLVER, get_solver
@@ -33,6 +33,7 @@ from engine.solvers.base import METRIC_NAMES, SolveResult
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, SolverName, read_entries
 from ..errors import UsageError, UserError, background_map, report
+from ..output import RECORD_FORMATS, terminal_width, write_records
 from ..watch import watch
 
 
@@ -41,7 +42,17 @@ class OutputFormat(str, enum.Enum):
     line = "line"
     block = "block"
     pretty = "pretty"
+    csv = "csv"
+    tsv = "tsv"
     json = "json"
+    ndjson = "ndjson"
+
+
+#: the fields of a record (csv, tsv, json, ndjson), named as in the catalogue database (solve_seconds); the
+#: --metrics table shows all but the grids and the message. Metrics are None where nothing was searched
+RECORD_FIELDS = ("source", "line", "solver", "status", "count", *METRIC_NAMES[:-1], "solve_seconds", "puzzle",
+                 "solution", "message")
+TABLE_FIELDS = RECORD_FIELDS[:-3]
 
 
 @dataclass
@@ -82,29 +93,19 @@ def solve_one(parsed: Parsed, solver: str, limit: int, node_limit: int, counting
     return Outcome(parsed, result, problem)
 
 
-def metrics_table(outcomes: list[Outcome], solver: str, counting: bool) -> str:
-    headers = ["puzzle", "solver", "status", "count", *METRIC_NAMES[:-1], "ms"]
-    rows = []
-    for o in outcomes:
-        r = o.result
-        if r is None:  # conflicting givens: nothing was searched, so no metrics to show
-            rows.append([o.where, solver, o.status(counting), 0] + [None] * len(METRIC_NAMES))
-            continue
-        values = [getattr(r.metrics, name) for name in METRIC_NAMES[:-1]] + [r.metrics.seconds * 1000]
-        rows.append([o.where, solver, o.status(counting), r.count, *values])
-    return tabulate(rows, headers=headers, floatfmt=".2f", intfmt=",", missingval="-")
+def metrics_table(outcomes: list[Outcome], solver: str, counting: bool, width: Optional[int] = None) -> str:
+    from ..output import table_text
+
+    return table_text([record(o, counting, solver) for o in outcomes], TABLE_FIELDS, width=width).rstrip("\n")
 
 
-def record(o: Outcome, counting: bool, with_metrics: bool) -> dict:
+def record(o: Outcome, counting: bool, solver: str) -> dict:
     r = o.result
-    rec = {"source": o.parsed.source, "line": o.parsed.line, "puzzle": to_line(o.parsed.grid.cells),
-           "status": o.status(counting), "count": 0 if r is None else r.count,
-           "solution": None if r is None or r.solution is None else to_line(r.solution)}
-    if o.problem:
-        rec["message"] = o.problem
-    if with_metrics and r is not None:
-        rec["metrics"] = r.metrics.as_dict()
-    return rec
+    m = r.metrics.as_dict() if r is not None else {}
+    return {"source": o.parsed.source, "line": o.parsed.line, "solver": solver, "status": o.status(counting),
+            "count": 0 if r is None else r.count, **{name: m.get(name) for name in METRIC_NAMES[:-1]},
+            "solve_seconds": m.get("seconds"), "puzzle": to_line(o.parsed.grid.cells),
+            "solution": None if r is None or r.solution is None else to_line(r.solution), "message": o.problem}
 
 
 def run_watch(grids: list[Parsed], solver: str, node_limit: int, delay: int) -> bool:
@@ -139,7 +140,8 @@ def register(app: typer.Typer) -> None:
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table of the solver's metrics per "
                                                                  "puzzle (stderr with line/count output).")] = False,
         output_format: Annotated[Optional[OutputFormat], typer.Option(
-            "--format", show_default=False, help="How to print solutions [default: line].")] = None,
+            "--format", show_default=False, help="How to print solutions: line, block, pretty; or records per "
+                                                  "puzzle: csv, tsv, json, ndjson [default: line].")] = None,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
         watch_it: Annotated[bool, typer.Option("--watch", help="Show the solver placing and taking back digits "
@@ -180,7 +182,8 @@ def register(app: typer.Typer) -> None:
             return
 
         limit_used = (limit or 2) if count else 1
-        if metrics:  # load compiled kernels first, so the first puzzle's time is its solve, not the JIT cache load
+        records = fmt.value in RECORD_FORMATS
+        if metrics or records:  # kernels loaded first: the first puzzle's time is its solve, not the cache load
             get_solver(solver.value)(np.zeros(16, dtype=np.int8), 2)
         outcomes: list[Outcome] = []
         printed = 0
@@ -196,7 +199,7 @@ def register(app: typer.Typer) -> None:
             outcomes.append(o)
             if o.problem:
                 report(o.problem)
-            if fmt is OutputFormat.json:
+            if records:
                 continue
             if count:
                 if o.result is not None and not o.result.gave_up:
@@ -207,11 +210,12 @@ def register(app: typer.Typer) -> None:
                 else:
                     typer.echo(("\n" if printed else "") + write(o.result.solution, fmt.value, entry.grid.box))
                 printed += 1
-        if fmt is OutputFormat.json:
-            typer.echo(json.dumps([record(o, count, metrics) for o in outcomes], indent=2))
+        if records:
+            write_records((record(o, count, solver.value) for o in outcomes), RECORD_FIELDS, fmt.value)
         elif metrics:
             to_stderr = count or fmt is OutputFormat.line
-            table = metrics_table(outcomes, solver.value, count)
+            table = metrics_table(outcomes, solver.value, count,
+                                  terminal_width(sys.stderr if to_stderr else sys.stdout))
             typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
         if errors or any(o.problem for o in outcomes):
             raise typer.Exit(1)

@@ -26,58 +26,56 @@ SIZE_FIELDS = ("size", "equivalence", "boards", "puzzles")
 MINIMALITY_FIELDS = {"not_proven_minimal": "not proven minimal", "minimal_unknown": "minimality unknown"}
 
 
-def number(value) -> str:
-    """Numbers for people: integers whole, floats to 4 significant digits without switching large ones to
-    exponents (22010 stays 22010, 1.483e-05 stays as it is)."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.4g}" if abs(value) < 1000 else f"{value:.1f}"
-    return str(value)
+TOTAL_FIELDS = ("boards", "puzzles", "generated", "duplicates", "contradictions")
 
 
-def stage_rows(runs: list[dict]) -> list[tuple]:
-    """One row per run and stage from the runs' stage_stats (whatever keys the pipeline wrote; '-' if absent)."""
+def metric_rows(metrics: dict) -> list[dict]:
+    """One row per metric; min, median and max of one metric share one format (a metric per row, not column)."""
+    from ..output import column_formatter
+
+    rows = []
+    for name, m in metrics.items():
+        if m["min"] is None:
+            continue
+        text = column_formatter([m["min"], m["median"], m["max"]])
+        rows.append({"metric": name, **{k: text(m[k]) for k in ("min", "median", "max")}})
+    return rows
+
+
+def stage_rows(runs: list[dict]) -> list[dict]:
+    """One row per run and stage from the runs' stage_stats (whatever keys the pipeline wrote; None if absent)."""
     rows = []
     for run in runs:
         stages = run["stage_stats"] if isinstance(run["stage_stats"], dict) else {}
         for stage, figures in stages.items():
             if isinstance(figures, dict):
-                rows.append((run["id"], stage, *(number(figures.get(f)) for f in STAGE_FIELDS)))
+                rows.append({"run": run["id"], "stage": stage, **{f: figures.get(f) for f in STAGE_FIELDS}})
     return rows
 
 
-def size_rows(by_size: list[dict]) -> tuple[list[tuple], list[str]]:
-    """The rows and headers of the per-size table: the minimality columns only where a count is nonzero."""
-    fields = [*SIZE_FIELDS, *(f for f in MINIMALITY_FIELDS if any(row.get(f) for row in by_size))]
-    return [tuple(row.get(f) for f in fields) for row in by_size], [MINIMALITY_FIELDS.get(f, f) for f in fields]
+def size_fields(by_size: list[dict]) -> list[str]:
+    """The columns of the per-size table: the minimality columns only where a count is nonzero."""
+    return [*SIZE_FIELDS, *(f for f in MINIMALITY_FIELDS if any(row.get(f) for row in by_size))]
 
 
-def render_tables(summary: dict) -> str:
-    """The stats as titled tabulate tables, one per section."""
-    from tabulate import tabulate
+def render_tables(summary: dict, width=None) -> str:
+    """The stats as titled tables, one per section, with the JSON's names as column names."""
+    from ..output import table_text
 
-    sections = [tabulate([("boards", summary["boards"]), ("puzzles", summary["puzzles"]),
-                          ("generated", summary["generated"]), ("duplicates rejected", summary["duplicates"]),
-                          ("contradictions", summary["contradictions"])], tablefmt="plain")]
+    sections = [table_text([summary], TOTAL_FIELDS, width=width)]
 
-    def section(title: str, rows: list, headers, **options) -> None:
-        sections.append(f"{title}\n" + (tabulate(rows, headers=headers, **options) if rows else "(none)"))
+    def section(title: str, rows: list, fields, **options) -> None:
+        sections.append(f"{title}\n" + (table_text(rows, fields, width=width, **options) if rows else "(none)\n"))
 
-    section("by size and equivalence", *size_rows(summary["by_size"]))
-    section("clue counts", [tuple(r.values()) for r in summary["clues"]], ("size", "clues", "puzzles"))
-    section("metrics", [(name, number(m["min"]), number(m["median"]), number(m["max"]))
-                        for name, m in summary["metrics"].items() if m["min"] is not None],
-            ("metric", "min", "median", "max"), disable_numparse=True, colalign=("left", "right", "right", "right"))
-    section("levels", [(name, n) for name, n in summary["levels"].items() if n],
+    section("by size and equivalence", summary["by_size"], size_fields(summary["by_size"]))
+    section("clue counts", summary["clues"], ("size", "clues", "puzzles"))
+    section("metrics", metric_rows(summary["metrics"]), ("metric", "min", "median", "max"),
+            right=("min", "median", "max"))
+    section("levels", [{"level": name, "puzzles": n} for name, n in summary["levels"].items() if n],
             ("level", "puzzles"))
-    section("runs", [tuple(run[f] for f in RUN_FIELDS) for run in summary["runs"]],
-            ("run", "status", "started", "size", "method", "equiv", "generated", "accepted", "dups",
-             "contradictions", "seconds", "boards/s"), floatfmt=".1f", missingval="-")
-    section("stages of each run", stage_rows(summary["runs"]),
-            ("run", "stage", "actors", "in", "out", "items/s", "capacity/s", "busy s"), disable_numparse=True,
-            colalign=("right", "left", *["right"] * len(STAGE_FIELDS)))
-    return "\n\n".join(sections)
+    section("runs", summary["runs"], RUN_FIELDS)
+    section("stages of each run", stage_rows(summary["runs"]), ("run", "stage", *STAGE_FIELDS))
+    return "\n".join(sections)
 
 
 def register(app: typer.Typer) -> None:
@@ -107,4 +105,8 @@ def register(app: typer.Typer) -> None:
 
             typer.echo(json.dumps(summary, indent=2))
         else:
-            typer.echo(render_tables(summary))
+            import sys
+
+            from ..output import terminal_width
+
+            sys.stdout.write(render_tables(summary, terminal_width(sys.stdout)))

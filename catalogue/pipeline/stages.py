@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.formats.batch import lines
+from engine.inputs import NEW_SEED_MASK
 from engine.vocabulary import METRICS
 
 from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
@@ -26,7 +27,7 @@ METRIC_COLUMNS = METRICS[:-1]
 def batch_seed(run_seed: int, stream: int, index: int) -> int:
     """The seed of batch ``index`` of generator ``stream``: independent streams from the one run seed."""
     state = np.random.SeedSequence([int(run_seed) & 0xFFFFFFFF, int(run_seed) >> 32, stream, index])
-    return int(state.generate_state(1, dtype=np.uint64)[0] & np.uint64(0x7FFF_FFFF_FFFF_FFFF))
+    return int(state.generate_state(1, dtype=np.uint64)[0] & np.uint64(NEW_SEED_MASK))  # 53 bits: JSON-safe
 
 
 def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
@@ -41,7 +42,7 @@ def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))
-    return (z & np.uint64(0x7FFF_FFFF_FFFF_FFFF)).astype(np.int64)
+    return (z & np.uint64(NEW_SEED_MASK)).astype(np.int64)  # 53 bits: JSON-safe
 
 
 class Kernels:

@@ -154,6 +154,12 @@ class Catalogue:
         with self.reading() as conn:
             return queries.query_puzzles(conn, **filters)
 
+    def iter_puzzles(self, **filters) -> Iterator[dict[str, Any]]:
+        """``puzzles(**filters)`` one row at a time, streamed from the database cursor (constant memory); the
+        read connection stays open until the iterator is exhausted or closed."""
+        with self.reading() as conn:
+            yield from queries.iter_query_puzzles(conn, **filters)
+
     def board(self, number: int) -> Optional[dict[str, Any]]:
         """Board ``number`` with its first puzzle; None if there is no such board."""
         with self.reading() as conn:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from engine.vocabulary import LEVELS, METRICS  # plain data: reading the catalogue imports no engine code
 
@@ -133,6 +133,37 @@ def query_puzzles(conn, *, min_clues: Optional[int] = None, max_clues: Optional[
     key are broken by board number, then puzzle id, so the same query always returns the same rows.
     Raises KeyError for an ``order_by`` outside ``ORDER_KEYS``.
     """
+    sql, params = _puzzles_sql(conn, min_clues=min_clues, max_clues=max_clues, size=size, equivalence=equivalence,
+                               method=method, level=level, technique=technique, order_by=order_by, desc=desc,
+                               limit=limit)
+    return _booleans(fetch(conn, sql, params), "minimal")
+
+
+def iter_query_puzzles(conn, **filters) -> Iterator[dict[str, Any]]:
+    """The rows of ``query_puzzles(conn, **filters)`` one at a time, read from the cursor as they are consumed:
+    printing every puzzle of a large catalogue takes constant memory. ``conn`` must stay open while iterating."""
+    sql, params = _puzzles_sql(conn, **filters)
+    params = {name: _in_int64(value) for name, value in params.items()}
+    if isinstance(conn, sqlite3.Connection):
+        cursor = conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        rows = (dict(zip(names, row)) for batch in iter(lambda: cursor.fetchmany(1000), []) for row in batch)
+    else:
+        from sqlalchemy import text
+
+        result = conn.execution_options(stream_results=True).execute(text(sql), params)
+        rows = (dict(row) for row in result.mappings())
+    for row in rows:
+        if row["minimal"] is not None:
+            row["minimal"] = bool(row["minimal"])
+        yield row
+
+
+def _puzzles_sql(conn, *, min_clues: Optional[int] = None, max_clues: Optional[int] = None,
+                 size: Optional[int] = None, equivalence: Optional[str] = None, method: Optional[str] = None,
+                 level: Optional[str] = None, technique: Optional[str] = None, order_by: str = "number",
+                 desc: bool = False, limit: Optional[int] = None) -> tuple[str, dict[str, Any]]:
+    """The SQL text and parameters of ``query_puzzles``."""
     key = ORDER_KEYS[order_by]  # KeyError before any SQL is built
     given = {"min_clues": min_clues, "max_clues": max_clues, "size": size, "equivalence": equivalence,
              "method": method, "level": level, "technique": technique}
@@ -158,7 +189,7 @@ def query_puzzles(conn, *, min_clues: Optional[int] = None, max_clues: Optional[
         chosen = f"SELECT p.id FROM puzzles p{join if board_needed else ''}{where}{order_sql} LIMIT :limit"
         sql = f"SELECT {_RESULT_COLUMNS} FROM puzzles p{join} WHERE p.id IN ({chosen}){order_sql}"
         params["limit"] = int(limit)
-    return _booleans(fetch(conn, sql, params), "minimal")
+    return sql, params
 
 
 def _is_sqlite(conn) -> bool:

@@ -17,7 +17,7 @@ from importlib import import_module
 import numpy as np
 
 from .. import vocabulary
-from ..inputs import check_name
+from ..inputs import NEW_SEED_MASK, check_name
 
 #: method name -> module (named after the method, from the vocabulary; the first is the default)
 GENERATORS = {method: f"engine.generators.{method}" for method in vocabulary.METHODS}
@@ -39,13 +39,14 @@ class GenerationError(RuntimeError):
 
 
 def derive_seeds(seed: int, count: int, stream: int = 0) -> np.ndarray:
-    """``count`` independent 63-bit seeds from one run seed (and a stream number, one per actor).
+    """``count`` independent 53-bit seeds from one run seed (and a stream number, one per actor).
 
-    63 bits, not 31: with 31-bit seeds about one pair in a 50,000-board fill shared a seed (the birthday bound),
-    and so the same board. 63 bits fit the signed 64-bit seed column.
+    53 bits, not 31: with 31-bit seeds about one pair in a 50,000-board fill shared a seed (the birthday bound),
+    and so the same board; and not 63 (as before): a seed must survive JSON and JavaScript, whose numbers hold
+    integers exactly up to 2**53. Run seeds up to 2**63 - 1 are still accepted.
     """
     ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFF, int(seed) >> 32, int(stream)])
-    return (ss.generate_state(count, dtype=np.uint64) & np.uint64(0x7FFF_FFFF_FFFF_FFFF)).astype(np.int64)
+    return (ss.generate_state(count, dtype=np.uint64) & np.uint64(NEW_SEED_MASK)).astype(np.int64)
 
 
 def get_generator(method: str):

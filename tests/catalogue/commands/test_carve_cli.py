@@ -141,9 +141,33 @@ def test_picture_formats_read_back(boards_file, fmt):
 def test_metrics_table(boards_file):
     r = _run([str(boards_file), "--metrics"])
     assert r.exit_code == 0 and len(r.stdout.splitlines()) == 4  # stdout stays one puzzle per line
-    assert "clues" in r.stderr and "guesses" in r.stderr and f"{boards_file}:4" in r.stderr
+    assert "clues" in r.stderr and "guesses" in r.stderr and "carve_seconds" in r.stderr
+    assert [line.split()[:2] for line in r.stderr.splitlines()[2:]] == [[str(boards_file), str(k)] for k in range(1, 5)]
     block = _run([str(boards_file), "--metrics", "--format", "block"])
-    assert "carve ms" in block.stdout and block.stderr == ""
+    assert "carve_seconds" in block.stdout and block.stderr == ""
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
+def test_record_formats_parse_and_name_the_same_columns(boards_file, fmt):
+    import csv
+    import io
+    import json
+
+    from catalogue.commands.carve import RECORD_FIELDS
+
+    r = _run([str(boards_file), "--format", fmt, "--seed", "3"])
+    assert r.exit_code == 0 and r.stderr == ""
+    if fmt == "json":
+        records = json.loads(r.stdout)
+    elif fmt == "ndjson":
+        records = [json.loads(line) for line in r.stdout.splitlines()]
+    else:
+        records = list(csv.DictReader(io.StringIO(r.stdout), delimiter="," if fmt == "csv" else "\t"))
+    assert [list(rec) for rec in records] == [list(RECORD_FIELDS)] * 4
+    line = _run([str(boards_file), "--seed", "3"]).stdout.splitlines()
+    assert [rec["puzzle"] for rec in records] == line
+    if fmt == "csv":
+        assert {rec["minimal"] for rec in records} == {"true"} and {rec["target_reached"] for rec in records} == {""}
 
 
 def test_help_lists_the_options():

@@ -51,13 +51,26 @@ def test_pretty_shows_zero_invalid_cells_under_each_board():
     assert out.count("╔") == 3 and out.count("\n\n") == 2
 
 
-@pytest.mark.parametrize("fmt,lines_per_board", [("block", 11), ("txt", 9), ("json", 11)])
+@pytest.mark.parametrize("fmt,lines_per_board", [("block", 11), ("txt", 9)])
 def test_other_formats_separate_boards_by_a_blank_line(fmt, lines_per_board):
     result, out, _ = run("--format", fmt, "--count", "3", "--seed", "2", "--method", "backtrack")
     assert result.exit_code == 0
     boards = out.rstrip("\n").split("\n\n")
     assert len(boards) == 3 and all(len(b.splitlines()) == lines_per_board for b in boards)
     assert "invalid" not in out
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_json_is_one_valid_array(count):
+    import json
+
+    result, out, _ = run("--format", "json", "--count", str(count), "--seed", "2", "--method", "backtrack")
+    assert result.exit_code == 0
+    boards = json.loads(out)
+    assert isinstance(boards, list) and len(boards) == count
+    assert all(b["size"] == 9 and len(b["grid"]) == 9 for b in boards)
+    lines = run("--format", "line", "--count", str(count), "--seed", "2", "--method", "backtrack")[1].splitlines()
+    assert ["".join(str(d) for row in b["grid"] for d in row) for b in boards] == lines
 
 
 def test_wfc_contradictions_go_to_stderr():

@@ -27,11 +27,11 @@ def test_table(tmp_path):
     result = run(write(tmp_path, f"{NEEDS_POINTING}\n{SINGLES_ONLY}\n{EASTER_MONSTER}\n"))
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        "  #    line    clues  level      score  hardest          steps\n"
-        "---  ------  -------  -------  -------  -------------  -------\n"
-        "  1       1       17  medium       2.6  pointing            71\n"
-        "  2       2       32  easy         1.2  hidden-single       49\n"
-        "  3       3       21  extreme     10.0  guessing             0\n")
+        "index  line  clues  level    score  hardest        step_count\n"
+        + "─" * 61 + "\n"
+        "    1     1     17  medium     2.6  pointing               71\n"
+        "    2     2     32  easy       1.2  hidden-single          49\n"
+        "    3     3     21  extreme   10.0  guessing                0\n")
     assert result.stderr == ""
 
 
@@ -47,20 +47,43 @@ def test_json_format(tmp_path):
     got = json.loads(result.stdout)
     assert got == [
         {"index": 1, "source": str(tmp_path / "puzzles.txt"), "line": 1, "clues": 17, "level": "medium",
-         "score": 2.6, "hardest": "pointing", "steps": {"hidden-single": 60, "naked-single": 4, "pointing": 7},
+         "score": 2.6, "hardest": "pointing", "step_count": 71,
+         "steps": {"hidden-single": 60, "naked-single": 4, "pointing": 7},
          "needs_guessing": False},
         {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 21, "level": "extreme",
-         "score": 10.0, "hardest": "guessing", "steps": {}, "needs_guessing": True},
+         "score": 10.0, "hardest": "guessing", "step_count": 0, "steps": {}, "needs_guessing": True},
     ]
+
+
+def test_every_record_format_parses_and_names_the_same_columns(tmp_path):
+    import csv
+    import io
+
+    path = write(tmp_path, f"{NEEDS_POINTING}\n{EASTER_MONSTER}\n")
+    by_format = {}
+    for fmt in ("csv", "tsv", "json", "ndjson"):
+        out = run(path, "--format", fmt).stdout
+        if fmt == "json":
+            by_format[fmt] = json.loads(out)
+        elif fmt == "ndjson":
+            by_format[fmt] = [json.loads(line) for line in out.splitlines()]
+        else:
+            by_format[fmt] = list(csv.DictReader(io.StringIO(out), delimiter="," if fmt == "csv" else "\t"))
+    names = [list(r) for r in by_format["json"]]
+    assert all([list(r) for r in records] == names for records in by_format.values())
+    csv_row = by_format["csv"][1]
+    assert (csv_row["needs_guessing"], csv_row["score"], csv_row["steps"]) == ("true", "10.0", "{}")
+    table_header = run(path).stdout.splitlines()[0].split()
+    assert set(table_header) <= set(names[0])
 
 
 def test_steps_in_a_table(tmp_path):
     result = run(write(tmp_path, SMALL), "--steps")
     assert result.exit_code == 0
     assert result.stdout == (
-        "  #    line    clues  level      score  hardest          steps\n"
-        "---  ------  -------  -------  -------  -------------  -------\n"
-        "  1       1        4  easy         1.2  hidden-single       12\n"
+        "index  line  clues  level  score  hardest        step_count\n"
+        + "─" * 59 + "\n"
+        "    1     1      4  easy     1.2  hidden-single          12\n"
         "\n"
         "#1 (line 1): easy, score 1.2, hardest hidden-single\n"
         "  1. r1c2: hidden single 2 in box 1\n"

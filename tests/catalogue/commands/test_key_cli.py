@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from catalogue.cli import app
@@ -111,3 +112,23 @@ def test_bad_equivalence_is_one_line_with_the_valid_values():
         2, "", "catalogue: --equivalence: no equivalence 'd8'; one of: d4, full, none\n")
     assert run("-", "--equivalence", "FULL", stdin="1234341221434321").stdout == run(
         "-", "--equivalence", "full", stdin="1234341221434321").stdout
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
+def test_record_formats_parse_and_name_the_same_columns(tmp_path, fmt):
+    import csv
+    import io
+    import json
+
+    path = tmp_path / "grids.txt"
+    path.write_text(f"{BOARD}\n{TURNED}\n")
+    out = run(str(path), "--format", fmt).stdout
+    if fmt == "json":
+        records = json.loads(out)
+    elif fmt == "ndjson":
+        records = [json.loads(line) for line in out.splitlines()]
+    else:
+        records = list(csv.DictReader(io.StringIO(out), delimiter="," if fmt == "csv" else "\t"))
+    assert [list(r) for r in records] == [["source", "line", "equivalence", "key"]] * 2
+    assert [r["key"] for r in records] == [BOARD_D4, BOARD_D4]
+    assert [str(r["line"]) for r in records] == ["1", "2"]

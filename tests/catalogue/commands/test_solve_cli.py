@@ -167,7 +167,7 @@ def test_metrics_go_to_stderr_with_line_output_and_stdout_otherwise(puzzles):
     r = run(["solve", path, "--metrics", "--format", "block", "--solver", "stack"])
     head, table = r.stdout.split("\n\n")
     assert head == to_block(from_line(SOLUTION), 3)
-    assert table.splitlines()[0].split()[:4] == ["puzzle", "solver", "status", "count"]
+    assert table.splitlines()[0].split()[:5] == ["source", "line", "solver", "status", "count"]
     r = run(["solve", path, "--metrics", "--count-solutions", "--solver", "mrv"])
     assert r.stdout == "1\n"
     assert "counted" in r.stderr
@@ -179,9 +179,29 @@ def test_json(puzzles):
     assert r.exit_code == 1
     records = json.loads(r.stdout)
     assert [rec["status"] for rec in records] == ["solved", "conflicting givens", "no solution"]
-    assert records[0]["solution"] == SOLUTION and records[0]["metrics"]["nodes"] == 4208
+    assert records[0]["solution"] == SOLUTION and records[0]["nodes"] == 4208
     assert records[1]["solution"] is None and "r1c1 and r1c2" in records[1]["message"]
     assert [rec["line"] for rec in records] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
+def test_record_formats_parse_and_name_the_same_columns(puzzles, fmt):
+    import csv
+    import io
+
+    from catalogue.commands.solve import RECORD_FIELDS
+
+    r = run(["solve", puzzles(UNIQUE, CLASH), "--format", fmt, "--solver", "stack"])
+    if fmt == "json":
+        records = json.loads(r.stdout)
+    elif fmt == "ndjson":
+        records = [json.loads(line) for line in r.stdout.splitlines()]
+    else:
+        records = list(csv.DictReader(io.StringIO(r.stdout), delimiter="," if fmt == "csv" else "\t"))
+    assert [list(rec) for rec in records] == [list(RECORD_FIELDS)] * 2
+    assert records[0]["solution"] == SOLUTION and str(records[0]["nodes"]) == "4208"
+    if fmt == "csv":
+        assert records[1]["nodes"] == "" and records[1]["solution"] == ""
 
 
 def test_usage_errors(puzzles):

@@ -68,8 +68,8 @@ def test_table_has_every_section(sample_sqlite):
     result = runner.invoke(app, ["stats", "--db", sample_sqlite])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[:5] == ["boards               5", "puzzles              5", "generated            9",
-                         "duplicates rejected  3", "contradictions       1"]
+    assert lines[0].split() == ["boards", "puzzles", "generated", "duplicates", "contradictions"]
+    assert lines[2].split() == ["5", "5", "9", "3", "1"]
     for title in ("by size and equivalence", "clue counts", "metrics", "levels", "runs", "stages of each run"):
         assert title in lines
     assert lines[-1].split() == ["1", "generate", "-", "-", "-", "-", "-", "-"]  # only keys the run stored
@@ -87,10 +87,10 @@ def by_size_table(stdout: str) -> list[str]:
 def test_minimality_columns_only_when_some_size_has_a_count(sample_sqlite):
     table = by_size_table(runner.invoke(app, ["stats", "--db", sample_sqlite]).stdout)
     assert table == [
-        "  size  equivalence      boards    puzzles    not proven minimal    minimality unknown",
-        "------  -------------  --------  ---------  --------------------  --------------------",
-        "     4  none                  1          1                     0                     1",
-        "     9  d4                    4          4                     1                     0",
+        "size  equivalence  boards  puzzles  not_proven_minimal  minimal_unknown",
+        "─" * 71,
+        "   4  none              1        1                   0                1",
+        "   9  d4                4        4                   1                0",
     ]
     from catalogue.store.database import make_engine
     from sqlalchemy import text

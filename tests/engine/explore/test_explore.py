@@ -137,8 +137,11 @@ def test_cli_json_csv_and_plot(tmp_path):
     assert f"wrote {plot}" in r.stderr
     r = runner.invoke(app, args + ["--format", "csv"])
     rows = r.stdout.splitlines()
-    assert rows[0] == "solver,clues,trials,solved,none,timeout,median_nodes,median_ms"
+    assert rows[0] == "solver,clues,trials,solved,none,timeout,median_nodes,median_seconds"
     assert len(rows) == 5
+    assert [list(row) for row in data["rows"]] == [rows[0].split(",")] * 4  # the same names in json and csv
+    table = runner.invoke(app, args).stdout.splitlines()[0].split()
+    assert table == rows[0].split(",")
 
 
 def test_cli_unwritable_plot_is_one_line_before_any_work(tmp_path):
