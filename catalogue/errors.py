@@ -127,7 +127,7 @@ class CatalogueGroup(TyperGroup):
             ctx.exit(0)
 
 
-def background_map(fn, items, name: str = "worker", ahead: int = 16):
+def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str | None = None):
     """Yield ``fn(item)`` for each item, in order, computed in a daemon thread.
 
     Why: a compiled kernel holds the thread that called it until it returns (counting the solutions of an empty
@@ -136,7 +136,8 @@ def background_map(fn, items, name: str = "worker", ahead: int = 16):
     only waits on a queue with a timeout, so Ctrl-C raises KeyboardInterrupt at once (exit 130 via
     :class:`CatalogueGroup`); the daemon thread dies with the process. One thread for the whole sequence keeps
     its per-thread scratch arrays, and the bounded queue keeps it at most ``ahead`` results in front.
-    An exception in ``fn`` is raised in the caller, as if ``fn`` had been called there.
+    An exception in ``fn`` is raised in the caller, as if ``fn`` had been called there. With ``label``, a big input
+    shows a bar over the items on the terminal (``catalogue.progress.item_bar``).
     """
     import queue
     import threading
@@ -164,16 +165,29 @@ def background_map(fn, items, name: str = "worker", ahead: int = 16):
             put((None, e))
 
     threading.Thread(target=work, name=name, daemon=True).start()
+    from contextlib import nullcontext
+
+    if label is not None:
+        from .progress import item_bar
+
+        bar = item_bar(label, len(items) if hasattr(items, "__len__") else None)
+    else:
+        bar = nullcontext(None)
     try:
-        while True:
-            try:
-                value, error = out.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if error is not None:
-                raise error
-            if value is done:
-                return
-            yield value
+        with bar as step:
+            count = 0
+            while True:
+                try:
+                    value, error = out.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if error is not None:
+                    raise error
+                if value is done:
+                    return
+                count += 1
+                if step is not None:
+                    step(count)
+                yield value
     finally:
         stop.set()

@@ -64,8 +64,12 @@ class Display:
     over ``total`` and returns the function that moves it. ``enabled`` is False (everything a no-op) when stderr
     is not a terminal or under ``-q``."""
 
-    def __init__(self, label: str, unit: str = "boards", extra: str = "", enabled: bool | None = None):
+    def __init__(self, label: str, unit: str = "boards", extra: str = "", enabled: bool | None = None,
+                 redirect_stdout: bool = True):
         self.label, self.unit, self.extra = label, unit, extra
+        # rich prints what the command writes to stdout above the display; only right when stdout is the same
+        # terminal: piped, stdout must stay untouched (rich would send it to stderr, the display's console)
+        self.redirect_stdout = redirect_stdout
         self.enabled = (_stderr_is_terminal() and not is_quiet()) if enabled is None else enabled
         self.progress = None
         self.task = None
@@ -98,7 +102,8 @@ class Display:
         if self.extra:
             columns.append(OnBar(TextColumn(self.extra)))
         columns += [OnBar(TimeRemainingColumn()), OnBar(TimeElapsedColumn(), False)]
-        self.progress = Progress(*columns, console=Console(stderr=True), transient=True)
+        self.progress = Progress(*columns, console=Console(stderr=True), transient=True,
+                                 redirect_stdout=self.redirect_stdout)
         self.task = self.progress.add_task(self.label, total=None, rate=0.0, start=True)
         self.progress.start()
         return self
@@ -145,3 +150,33 @@ class Display:
             elapsed = time.perf_counter() - state["started"]
             state["update"](done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
         return progress
+
+
+#: a file command shows a bar only from this many grids on: below, it is done before a bar would help
+BIG_INPUT = 200
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@contextmanager
+def item_bar(label: str, total: int | None, unit: str = "grids") -> Iterator[Callable[[int], None]]:
+    """A bar over the grids of a file command (``grade``, ``key``, ``solve``, ``check``, ``carve``) for big inputs:
+    yields ``step(done)``. Records keep going to stdout as they come: above the bar when stdout is the same
+    terminal, untouched when it is a pipe or a file. Nothing is drawn below :data:`BIG_INPUT` grids, when stderr
+    is not a terminal, or under ``-q``."""
+    if total is None or total < BIG_INPUT:
+        yield lambda done: None
+        return
+    with Display(label, unit=unit, redirect_stdout=_stdout_is_terminal()) as display:
+        update = display.bar(total)
+        started = time.perf_counter()
+
+        def step(done: int) -> None:
+            elapsed = time.perf_counter() - started
+            update(done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
+        yield step

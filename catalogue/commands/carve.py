@@ -84,16 +84,25 @@ def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool, w
     return table_text(records, RECORD_FIELDS[:-1], width=width).rstrip("\n")
 
 
-def carve_entries(boards: list[Parsed], seed: int, options: dict) -> dict[int, tuple[int, CarveResult]]:
-    """Carve the boards, one kernel call per box size; entry index -> (seed, result)."""
+#: boards per kernel call: small enough for the progress bar to move, large enough that the call costs nothing
+CHUNK = 64
+
+
+def carve_entries(boards: list[Parsed], seed: int, options: dict, step=None) -> dict[int, tuple[int, CarveResult]]:
+    """Carve the boards, one kernel call per box size and chunk; entry index -> (seed, result). ``step(done)`` is
+    told how many boards are carved after each chunk (the seeds, so the puzzles, do not depend on the chunks)."""
     from engine.carve import carve_many
 
     out: dict[int, tuple[int, CarveResult]] = {}
     for box in sorted({p.grid.box for p in boards}):
         group = [p for p in boards if p.grid.box == box]
-        seeds = [seed + p.index for p in group]
-        results = carve_many(np.stack([p.grid.cells for p in group]), box, seeds, **options)
-        out.update({p.index: (s, r) for p, s, r in zip(group, seeds, results)})
+        for start in range(0, len(group), CHUNK):
+            chunk = group[start:start + CHUNK]
+            seeds = [seed + p.index for p in chunk]
+            results = carve_many(np.stack([p.grid.cells for p in chunk]), box, seeds, **options)
+            out.update({p.index: (s, r) for p, s, r in zip(chunk, seeds, results)})
+            if step is not None:
+                step(len(out))
     return out
 
 
@@ -159,7 +168,11 @@ def register(app: typer.Typer) -> None:
         options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
                        node_limit=node_limit)
         # in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see background_map)
-        carved = next(background_map(lambda _: carve_entries(boards, seed, options), [None], "carve")) if boards else {}
+        from ..progress import item_bar
+
+        with item_bar("carving", len(boards), unit="boards") as step:
+            carved = (next(background_map(lambda _: carve_entries(boards, seed, options, step), [None], "carve"))
+                      if boards else {})
         rows: list[tuple[Parsed, int, CarveResult]] = []
         printed = 0
         for entry in entries:  # file order, messages between puzzles

@@ -98,7 +98,7 @@ def register(app: typer.Typer) -> None:
             return None if isinstance(entry, FormatError) else check_line(entry, fmt in SYMBOL_FORMATS)
 
         # the solution counts run in a worker thread so Ctrl-C stops a long count at once (see background_map)
-        for entry, result in zip(entries, background_map(checked, entries, "check")):
+        for entry, result in zip(entries, background_map(checked, entries, "check", label="checking")):
             if result is None:
                 unreadable += 1
                 report(str(entry))

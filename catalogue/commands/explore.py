@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated, Optional
 
 import typer
@@ -93,21 +92,12 @@ def register(app: typer.Typer) -> None:
             check_output_path(plot)
         names = [s.value for s in solver] if solver else ["stack"]
         names = list(dict.fromkeys(names))
-        progress = _progress_printer() if sys.stderr.isatty() else None
-        try:
-            result = explore(counts, trials, names, node_limit, box, seed, progress)
-        finally:
-            if progress is not None:
-                sys.stderr.write("\n")
+        from ..progress import Display
+
+        with Display("explore", unit="solves") as display:  # nothing drawn in a pipe or under -q
+            result = explore(counts, trials, names, node_limit, box, seed,
+                             display.counter("solving") if display.enabled else None)
         render(result, output_format)
         if plot:
             write_atomic(plot, plot_svg(result))
             report(f"wrote {plot}")
-
-
-def _progress_printer():
-    def show(done: int, total: int) -> None:
-        if done == total or done % 10 == 0:
-            sys.stderr.write(f"\rcatalogue: explore: {done}/{total} solves")
-            sys.stderr.flush()
-    return show

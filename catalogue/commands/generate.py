@@ -195,25 +195,30 @@ def register(app: typer.Typer) -> None:
         # json: one valid array of the boards' JSON objects, written board by board (closed on every exit)
         as_array = fmt_name == "json" and not interactive
         written = 0
-        try:
-            for number, (board, events) in enumerate(boards, start=1):
-                teller.board(number, board, events)
-                text = _show(number, board, fmt_name, with_count=interactive or fmt_name == "pretty")
+        from ..progress import item_bar
+
+        # a bar on the terminal for a big --count (never between --interactive boards)
+        with item_bar("generating", None if interactive else total, unit="boards") as step:
+            try:
+                for number, (board, events) in enumerate(boards, start=1):
+                    teller.board(number, board, events)
+                    step(number)
+                    text = _show(number, board, fmt_name, with_count=interactive or fmt_name == "pretty")
+                    if as_array:
+                        typer.echo(("[\n  " if number == 1 else ",\n  ") + text.replace("\n", "\n  "), nl=False)
+                        written = number
+                        continue
+                    separator = "" if number == 1 or fmt_name == "line" else "\n"
+                    typer.echo(separator + text)
+                    if interactive and number != total and not _wait_for_enter():
+                        return
+            except GenerationError as e:
+                raise UserError(str(e)) from None
+            finally:
+                boards.close()  # stops the worker thread when we leave early (q, end of input, an error)
+                teller.close()
                 if as_array:
-                    typer.echo(("[\n  " if number == 1 else ",\n  ") + text.replace("\n", "\n  "), nl=False)
-                    written = number
-                    continue
-                separator = "" if number == 1 or fmt_name == "line" else "\n"
-                typer.echo(separator + text)
-                if interactive and number != total and not _wait_for_enter():
-                    return
-        except GenerationError as e:
-            raise UserError(str(e)) from None
-        finally:
-            boards.close()  # stops the worker thread when we leave early (q, end of input, an error)
-            teller.close()
-            if as_array:
-                typer.echo("\n]" if written else "[]")
+                    typer.echo("\n]" if written else "[]")
 
 
 def _wait_for_enter() -> bool:

@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
         def graded_one(entry):
             return entry if isinstance(entry, FormatError) else grade_entry(entry, steps)
         # the grader's kernels run in a worker thread, so Ctrl-C stops at once (see background_map)
-        for entry, g in zip(entries, background_map(graded_one, entries, "grade")):
+        for entry, g in zip(entries, background_map(graded_one, entries, "grade", label="grading")):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed = True

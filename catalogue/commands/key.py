@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
                 return e
 
         records = []
-        for entry, key in zip(entries, background_map(keyed, entries, "key")):  # file order: keys to stdout
+        for entry, key in zip(entries, background_map(keyed, entries, "key", label="keying")):  # file order: keys to stdout
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed += 1

@@ -192,7 +192,7 @@ def register(app: typer.Typer) -> None:
             return entry if isinstance(entry, FormatError) else solve_one(entry, solver.value, limit_used,
                                                                            node_limit, count)
         # kernels run in a worker thread so Ctrl-C stops even a long count at once (see background_map)
-        for entry, o in zip(entries, background_map(solved, entries, "solve")):
+        for entry, o in zip(entries, background_map(solved, entries, "solve", label="solving")):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue

@@ -235,3 +235,67 @@ def test_quiet_draws_nothing_on_a_terminal(tmp_path, tmux_run):
     raw = t.raw()
     assert BAR not in raw and "kernels" not in raw.split("status", 1)[0] and "catalogue:" not in raw
     assert t.screen().splitlines()[0].startswith("status          completed"), t.screen()
+
+
+# --- the file commands: a bar over the grids of a big input ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def many_files(tmp_path_factory) -> tuple[Path, Path, int]:
+    """Boards and their carved puzzles, enough for a bar (more than progress.BIG_INPUT), one per line."""
+    from catalogue.progress import BIG_INPUT
+
+    folder = tmp_path_factory.mktemp("many")
+    count = 4 * BIG_INPUT
+    boards = folder / "boards.txt"
+    with boards.open("w") as out:
+        subprocess.run([*CLI, "generate", "--count", str(count), "--seed", "3"], stdout=out, check=True)
+    puzzles = folder / "puzzles.txt"
+    with puzzles.open("w") as out:
+        subprocess.run([*CLI, "carve", str(boards), "--seed", "3"], stdout=out, check=True)
+    return boards, puzzles, count
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command, label", [("grade", "grading"), ("solve", "solving"), ("key", "keying"),
+                                            ("check", "checking"), ("carve", "carving"),
+                                            ("generate", "generating")])
+def test_file_commands_show_a_bar_and_keep_stdout_whole(tmp_path, tmux_run, many_files, command, label):
+    """`catalogue grade many.txt > out.txt` on a terminal: the bar is drawn on stderr and erased at the end; every
+    record reaches the file, none of the bar does."""
+    boards, puzzles, count = many_files
+    source = boards if command == "carve" else puzzles
+    out = tmp_path / "out.txt"
+    args = ([*CLI, command, "--count", str(count), "--seed", "4"] if command == "generate"
+            else [*CLI, command, str(source)])
+    t = tmux_run(["bash", "-c", f"{shlex.join(args)} > {shlex.quote(str(out))}"])
+    assert t.exit_code() == 0
+    raw = t.raw()
+    assert label in raw and any(total == count for _, total in frames(raw)), raw[-2000:]
+    assert not any(BAR in line for line in t.screen().splitlines())
+    text = out.read_text()
+    assert BAR not in text and label not in text
+    assert len([line for line in text.splitlines() if line.strip()]) >= count  # a record per grid, at least
+
+
+def test_file_commands_draw_nothing_in_a_pipe_or_below_the_threshold(tmp_path, many_files):
+    boards, puzzles, _ = many_files
+    piped = subprocess.run([*CLI, "grade", str(puzzles)], capture_output=True, text=True)
+    assert piped.returncode == 0 and BAR not in piped.stderr and "grading" not in piped.stderr
+    few = tmp_path / "few.txt"
+    few.write_text("\n".join(puzzles.read_text().splitlines()[:10]) + "\n")
+    from catalogue.progress import item_bar
+
+    with item_bar("grading", 10) as step:  # below the threshold: a no-op whatever the terminal
+        step(5)
+
+
+@pytest.mark.slow
+def test_explore_shows_its_solves_on_the_one_display(tmp_path, tmux_run):
+    out = tmp_path / "out.txt"
+    args = [*CLI, "explore", "--clues", "20,30", "--trials", "200", "--seed", "1"]
+    t = tmux_run(["bash", "-c", f"{shlex.join(args)} > {shlex.quote(str(out))}"])
+    assert t.exit_code() == 0
+    raw = t.raw()
+    assert "solving" in raw and any(total == 400 for _, total in frames(raw)), raw[-2000:]
+    assert not any(BAR in line for line in t.screen().splitlines())
+    assert BAR not in out.read_text() and "clues" in out.read_text()
