@@ -31,7 +31,8 @@ BOTH_BY_DEFAULT = {ExportFormat.pretty, ExportFormat.svg, ExportFormat.json}
 
 
 def board_record(board: dict) -> dict:
-    """`--format json` without --puzzle/--solution: the board, its puzzle and everything known about them."""
+    """`--format json`: the board, its puzzle and everything known about them, always with the same keys (the
+    database's names). ``--puzzle`` and ``--solution`` leave the other grid null rather than change the shape."""
     import json
 
     record = {key: board[key] for key in ("number", "size", "equivalence", "method", "seed", "restarts",
@@ -51,10 +52,15 @@ def render(board: dict, fmt: ExportFormat, show: str) -> str:
     """The exported text; ``show`` is "puzzle", "solution" or "both"."""
     puzzle_line = board["puzzle"]["puzzle"] if board["puzzle"] else None
     solution_line = board["board"]
-    if fmt is ExportFormat.json and show == "both":
+    if fmt is ExportFormat.json:  # one shape whatever is shown: the record, the grid not asked for as null
         import json
 
-        return json.dumps(board_record(board), indent=2)
+        record = board_record(board)
+        if show == "puzzle":
+            record["solution"] = None
+        elif show == "solution":
+            record["puzzle"] = None
+        return json.dumps(record, indent=2)
     if fmt is ExportFormat.line:  # the stored text itself: `--solution` prints exactly the board's line
         return solution_line if show == "solution" else puzzle_line
 

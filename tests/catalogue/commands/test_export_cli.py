@@ -44,7 +44,7 @@ def test_default_is_the_puzzle_as_txt(sample_sqlite):
     assert export(sample_sqlite, "3", "--format", "line").stdout == ".1.3.3.1.2.4.4.2\n"
 
 
-@pytest.mark.parametrize("fmt", ["txt", "line", "block", "rcv", "json"])
+@pytest.mark.parametrize("fmt", ["txt", "line", "block", "rcv"])
 @pytest.mark.parametrize("which", ["--puzzle", "--solution"])
 def test_each_text_format_is_the_formats_writer_and_reads_back(sample_sqlite, fmt, which):
     row = ROWS[0]
@@ -63,6 +63,17 @@ def test_pretty_shows_both_unless_told(sample_sqlite):
                              f"board 3: solution\n{formats.write(solution, 'pretty', 2)}\n")
     assert export(sample_sqlite, "3", "--format", "pretty", "--puzzle").stdout == \
         formats.write(puzzle, "pretty", 2) + "\n"
+
+
+def test_json_keeps_one_shape_with_puzzle_or_solution(sample_sqlite):
+    """`--format json` is always the record (the same keys); --puzzle / --solution leave the other grid null."""
+    whole = json.loads(export(sample_sqlite, "0", "--format", "json").stdout)
+    puzzle = json.loads(export(sample_sqlite, "0", "--format", "json", "--puzzle").stdout)
+    solution = json.loads(export(sample_sqlite, "0", "--format", "json", "--solution").stdout)
+    assert list(whole) == list(puzzle) == list(solution)
+    assert (puzzle["puzzle"], puzzle["solution"]) == (ROWS[0]["puzzle"], None)
+    assert (solution["puzzle"], solution["solution"]) == (None, ROWS[0]["solution"])
+    assert {k: v for k, v in puzzle.items() if k != "solution"} == {k: v for k, v in whole.items() if k != "solution"}
 
 
 def test_json_record_has_board_puzzle_and_metrics(sample_sqlite):
