@@ -170,7 +170,7 @@ def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str 
     if label is not None:
         from .progress import item_bar
 
-        bar = item_bar(label, len(items) if hasattr(items, "__len__") else None)
+        bar = item_bar(label, len(items) if hasattr(items, "__len__") else None, command=name)
     else:
         bar = nullcontext(None)
     try:

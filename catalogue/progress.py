@@ -42,12 +42,20 @@ def kernels_cached(modules=FILL_KERNEL_MODULES, folder: str | None = None) -> bo
     return all(any(m in name for name in names) for m in modules)
 
 
-def kernels_message(modules=FILL_KERNEL_MODULES) -> str:
+#: The file commands' kernels (engine packages) and about how long their first compile takes. Measured here (2
+#: cores, load ~1.5 from a test run beside it, so on the high side): the command on two grids with numba's cache
+#: empty took grade 32 s, carve 31 s, solve 18 s, generate 11 s, key 2 s of wall time (check counts with the
+#: solvers' kernels, as solve does).
+COMMAND_KERNELS = {"grade": (("grade",), 30), "carve": (("carve",), 30), "solve": (("solvers",), 15),
+                   "check": (("solvers",), 15), "generate": (("generators",), 10), "key": (("keys",), 2)}
+
+
+def kernels_message(modules=FILL_KERNEL_MODULES, seconds: int = COLD_COMPILE_SECONDS) -> str:
     """The phase line shown while the kernels are made ready: says honestly whether they compile or load."""
     if kernels_cached(modules):
         return "loading the compiled kernels"
     # short enough for one line at 80 columns with the spinner and the time elapsed
-    return f"compiling the kernels once: about {COLD_COMPILE_SECONDS} s (later runs: under 1 s)"
+    return f"compiling the kernels once: about {seconds} s (later runs: under 1 s)"
 
 
 def _stderr_is_terminal() -> bool:
@@ -116,10 +124,14 @@ class Display:
     @contextmanager
     def phase(self, text: str) -> Iterator[None]:
         """Show ``text`` with a spinner and the time elapsed until the block ends (and log it under -v)."""
+        self.say(text)
+        yield
+
+    def say(self, text: str) -> None:
+        """Make the line ``text`` with a spinner and the time elapsed, until the next phase or bar."""
         log.info(text)
         if self.progress is not None:
             self.progress.reset(self.task, description=text)  # restarts the time elapsed shown
-        yield
 
     def bar(self, total: int, label: str | None = None, **fields) -> Callable[..., None]:
         """Turn the line into a bar over ``total`` and return ``update(completed, final=False, **fields)``.
@@ -164,19 +176,32 @@ def _stdout_is_terminal() -> bool:
 
 
 @contextmanager
-def item_bar(label: str, total: int | None, unit: str = "grids") -> Iterator[Callable[[int], None]]:
-    """A bar over the grids of a file command (``grade``, ``key``, ``solve``, ``check``, ``carve``) for big inputs:
+def item_bar(label: str, total: int | None, unit: str = "grids", command: str | None = None
+             ) -> Iterator[Callable[[int], None]]:
+    """A bar over the grids of a file command (``grade``, ``key``, ``solve``, ``check``, ``carve``, ``generate``):
     yields ``step(done)``. Records keep going to stdout as they come: above the bar when stdout is the same
-    terminal, untouched when it is a pipe or a file. Nothing is drawn below :data:`BIG_INPUT` grids, when stderr
-    is not a terminal, or under ``-q``."""
-    if total is None or total < BIG_INPUT:
+    terminal, untouched when it is a pipe or a file.
+
+    The bar is drawn for big inputs (:data:`BIG_INPUT` grids or more). Before the first grid, and whatever the
+    input's size, the line says when the ``command``'s kernels are compiled for the first time on this machine
+    (:data:`COMMAND_KERNELS`): tens of seconds that were silent before. Nothing is drawn when stderr is not a
+    terminal, or under ``-q``."""
+    big = total is not None and total >= BIG_INPUT
+    kernels = COMMAND_KERNELS.get(command or "")
+    cold = kernels is not None and not kernels_cached(kernels[0])
+    if not (big or cold):
         yield lambda done: None
         return
     with Display(label, unit=unit, redirect_stdout=_stdout_is_terminal()) as display:
-        update = display.bar(total)
-        started = time.perf_counter()
+        if cold:
+            display.say(kernels_message(*kernels))
+        state: dict = {}
 
         def step(done: int) -> None:
-            elapsed = time.perf_counter() - started
-            update(done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
+            if not big:
+                return
+            if "update" not in state:  # the first grid is done: the kernels are ready, the line becomes the bar
+                state.update(update=display.bar(total), started=time.perf_counter())
+            elapsed = time.perf_counter() - state["started"]
+            state["update"](done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
         yield step

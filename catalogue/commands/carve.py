@@ -170,7 +170,7 @@ def register(app: typer.Typer) -> None:
         # in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see background_map)
         from ..progress import item_bar
 
-        with item_bar("carving", len(boards), unit="boards") as step:
+        with item_bar("carving", len(boards), unit="boards", command="carve") as step:
             carved = (next(background_map(lambda _: carve_entries(boards, seed, options, step), [None], "carve"))
                       if boards else {})
         rows: list[tuple[Parsed, int, CarveResult]] = []

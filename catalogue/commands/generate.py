@@ -198,7 +198,8 @@ def register(app: typer.Typer) -> None:
         from ..progress import item_bar
 
         # a bar on the terminal for a big --count (never between --interactive boards)
-        with item_bar("generating", None if interactive else total, unit="boards") as step:
+        with item_bar("generating", None if interactive else total, unit="boards",
+                      command=None if interactive else "generate") as step:
             try:
                 for number, (board, events) in enumerate(boards, start=1):
                     teller.board(number, board, events)

@@ -299,3 +299,19 @@ def test_explore_shows_its_solves_on_the_one_display(tmp_path, tmux_run):
     assert "solving" in raw and any(total == 400 for _, total in frames(raw)), raw[-2000:]
     assert not any(BAR in line for line in t.screen().splitlines())
     assert BAR not in out.read_text() and "clues" in out.read_text()
+
+
+@pytest.mark.slow
+def test_a_cold_first_run_says_it_compiles_even_for_one_grid(tmp_path, tmux_run, many_files):
+    """On a new machine (numba's cache empty) `catalogue key` on two boards says it is compiling its kernels, and
+    about how long, instead of sitting silent; the line is gone when the keys are printed."""
+    boards, _, _ = many_files
+    two = tmp_path / "two.txt"
+    two.write_text("\n".join(boards.read_text().splitlines()[:2]) + "\n")
+    out = tmp_path / "keys.txt"
+    cold = tmp_path / "cold-cache"
+    args = ["env", "-u", "NUMBA_CACHE_DIR", f"XDG_CACHE_HOME={cold}", *CLI, "key", str(two)]
+    t = tmux_run(["bash", "-c", f"{shlex.join(args)} > {shlex.quote(str(out))}"])
+    assert t.exit_code() == 0
+    assert "compiling the kernels once: about 2 s" in t.raw(), t.raw()[-2000:]
+    assert len(out.read_text().splitlines()) == 2 and "compiling" not in out.read_text()
