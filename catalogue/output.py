@@ -27,16 +27,9 @@ from typing import Annotated, Any, Iterable, Optional, Sequence, TextIO
 
 import typer
 
+from engine.vocabulary import RECORD_FORMATS  # plain data: the one list of names
 
-class RecordFormat(str, enum.Enum):
-    table = "table"
-    csv = "csv"
-    tsv = "tsv"
-    json = "json"
-    ndjson = "ndjson"
-
-
-RECORD_FORMATS = tuple(f.value for f in RecordFormat)
+RecordFormat = enum.Enum("RecordFormat", {name: name for name in RECORD_FORMATS}, type=str)
 
 #: the shared option: ``fmt: FormatOption = RecordFormat.table``
 FormatOption = Annotated[RecordFormat, typer.Option(

@@ -37,6 +37,8 @@ SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
 FORMATS = ("line", "block", "rcv", "pretty", "json", "txt")
 #: formats that can be written: every readable one, and a picture
 WRITE_FORMATS = FORMATS + ("svg",)
+#: how commands print records (rows of named fields), as opposed to grids: ``--format`` of query, stats, grade, ...
+RECORD_FORMATS = ("table", "csv", "tsv", "json", "ndjson")
 
 # --- grading -----------------------------------------------------------------------------------------------------
 #: The grader's technique table, one row per technique: (name, rating of one step). The order of the rows is the
