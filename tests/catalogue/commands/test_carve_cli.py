@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from catalogue.cli import app
+from records import parse_records
 from engine.formats import read_grids, to_line
 from engine.solvers import fast
 
@@ -149,20 +150,12 @@ def test_metrics_table(boards_file):
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
 def test_record_formats_parse_and_name_the_same_columns(boards_file, fmt):
-    import csv
-    import io
-    import json
 
     from catalogue.commands.carve import RECORD_FIELDS
 
     r = _run([str(boards_file), "--format", fmt, "--seed", "3"])
     assert r.exit_code == 0 and r.stderr == ""
-    if fmt == "json":
-        records = json.loads(r.stdout)
-    elif fmt == "ndjson":
-        records = [json.loads(line) for line in r.stdout.splitlines()]
-    else:
-        records = list(csv.DictReader(io.StringIO(r.stdout), delimiter="," if fmt == "csv" else "\t"))
+    records = parse_records(fmt, r.stdout)
     assert [list(rec) for rec in records] == [list(RECORD_FIELDS)] * 4
     line = _run([str(boards_file), "--seed", "3"]).stdout.splitlines()
     assert [rec["puzzle"] for rec in records] == line

@@ -6,6 +6,7 @@ import json
 from typer.testing import CliRunner
 
 from catalogue.cli import app
+from records import parse_records
 
 NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SINGLES_ONLY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -56,19 +57,12 @@ def test_json_format(tmp_path):
 
 
 def test_every_record_format_parses_and_names_the_same_columns(tmp_path):
-    import csv
-    import io
 
     path = write(tmp_path, f"{NEEDS_POINTING}\n{EASTER_MONSTER}\n")
     by_format = {}
     for fmt in ("csv", "tsv", "json", "ndjson"):
         out = run(path, "--format", fmt).stdout
-        if fmt == "json":
-            by_format[fmt] = json.loads(out)
-        elif fmt == "ndjson":
-            by_format[fmt] = [json.loads(line) for line in out.splitlines()]
-        else:
-            by_format[fmt] = list(csv.DictReader(io.StringIO(out), delimiter="," if fmt == "csv" else "\t"))
+        by_format[fmt] = parse_records(fmt, out)
     names = [list(r) for r in by_format["json"]]
     assert all([list(r) for r in records] == names for records in by_format.values())
     csv_row = by_format["csv"][1]

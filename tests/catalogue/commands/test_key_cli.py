@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from catalogue.cli import app
+from records import parse_records
 from engine.keys import canonical_transform
 from engine.formats import from_line, to_line
 
@@ -116,19 +117,11 @@ def test_bad_equivalence_is_one_line_with_the_valid_values():
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
 def test_record_formats_parse_and_name_the_same_columns(tmp_path, fmt):
-    import csv
-    import io
-    import json
 
     path = tmp_path / "grids.txt"
     path.write_text(f"{BOARD}\n{TURNED}\n")
     out = run(str(path), "--format", fmt).stdout
-    if fmt == "json":
-        records = json.loads(out)
-    elif fmt == "ndjson":
-        records = [json.loads(line) for line in out.splitlines()]
-    else:
-        records = list(csv.DictReader(io.StringIO(out), delimiter="," if fmt == "csv" else "\t"))
+    records = parse_records(fmt, out)
     assert [list(r) for r in records] == [["source", "line", "equivalence", "key"]] * 2
     assert [r["key"] for r in records] == [BOARD_D4, BOARD_D4]
     assert [str(r["line"]) for r in records] == ["1", "2"]

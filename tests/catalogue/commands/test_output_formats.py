@@ -13,26 +13,18 @@ from conftest import sample_rows
 from typer.testing import CliRunner
 
 from catalogue.cli import app
+from records import parse_records
 from catalogue.output import RECORD_FORMATS, column_formatter, write_records
 from catalogue.store.queries import RESULT_FIELDS
 
 runner = CliRunner()
 
 
-def parse(fmt: str, text: str) -> list[dict]:
-    """Records as the standard library reads them (values as text for csv / tsv)."""
-    if fmt == "json":
-        return json.loads(text)
-    if fmt == "ndjson":
-        return [json.loads(line) for line in text.splitlines()]
-    return list(csv.DictReader(io.StringIO(text), delimiter="," if fmt == "csv" else "\t"))
-
-
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
 def test_query_formats_parse_and_name_the_same_columns(sample_sqlite, fmt):
     result = runner.invoke(app, ["query", "--db", sample_sqlite, "--format", fmt])
     assert result.exit_code == 0 and result.stderr == ""
-    records = parse(fmt, result.stdout)
+    records = parse_records(fmt, result.stdout)
     assert [list(r) for r in records] == [list(RESULT_FIELDS)] * len(sample_rows())
     assert [str(r["number"]) for r in records] == [str(r["number"]) for r in sample_rows()]
     assert [r["solution"] for r in records] == [r["solution"] for r in sample_rows()]

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 import naive
 from catalogue.cli import app
+from records import parse_records
 from engine.formats import from_line, to_block, to_line
 from engine.solvers import SOLVERS
 
@@ -186,18 +187,11 @@ def test_json(puzzles):
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
 def test_record_formats_parse_and_name_the_same_columns(puzzles, fmt):
-    import csv
-    import io
 
     from catalogue.commands.solve import RECORD_FIELDS
 
     r = run(["solve", puzzles(UNIQUE, CLASH), "--format", fmt, "--solver", "stack"])
-    if fmt == "json":
-        records = json.loads(r.stdout)
-    elif fmt == "ndjson":
-        records = [json.loads(line) for line in r.stdout.splitlines()]
-    else:
-        records = list(csv.DictReader(io.StringIO(r.stdout), delimiter="," if fmt == "csv" else "\t"))
+    records = parse_records(fmt, r.stdout)
     assert [list(rec) for rec in records] == [list(RECORD_FIELDS)] * 2
     assert records[0]["solution"] == SOLUTION and str(records[0]["nodes"]) == "4208"
     if fmt == "csv":
