@@ -65,6 +65,39 @@ def _add_hidden_aliases(command, aliases: dict[str, str]):
     return command
 
 
+def _number_annotation(annotation) -> bool:
+    """int or float, also inside Optional[...] / list[...] (how typer annotations spell optional numbers)."""
+    from typing import get_args
+
+    if annotation in (int, float):
+        return True
+    return any(_number_annotation(arg) for arg in get_args(annotation))
+
+
+def _strict_numbers(command):
+    """Refuse numbers with spaces around them (``--count ' 5'``) like any other malformed number.
+
+    Why: typer converts option values through pydantic, whose lax mode strips whitespace from numeric strings, so
+    ``' 5'`` was accepted where ``'5x'`` was a usage error; a value that a script built wrongly should be named,
+    not guessed at. Applied to every number option and argument of every command (and of a group's commands)."""
+    for param in getattr(command, "params", []):
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is None or not _number_annotation(descriptor.annotation):
+            continue
+
+        def process_value(ctx, value, _param=param, _process=param.process_value):
+            for raw in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(raw, str) and raw != raw.strip():
+                    raise typer.BadParameter(f"{raw!r} is not a valid number (spaces around it)", ctx=ctx,
+                                             param=_param)
+            return _process(ctx, value)
+
+        param.process_value = process_value
+    for sub in getattr(command, "commands", {}).values():
+        _strict_numbers(sub)
+    return command
+
+
 def load_command(name: str):
     """Import one command module and build the click command typer makes of it (None for an unknown name).
 
@@ -82,7 +115,7 @@ def load_command(name: str):
         pass
 
     command = typer.main.get_group(holder).commands.get(name)
-    return _add_hidden_aliases(command, HIDDEN_ALIASES.get(name, {}))
+    return _strict_numbers(_add_hidden_aliases(command, HIDDEN_ALIASES.get(name, {})))
 
 
 class LazyGroup(CatalogueGroup):
@@ -158,10 +191,11 @@ def _set_verbosity(quiet: bool, verbose: bool) -> None:
     """-q silences notes and progress (:func:`catalogue.errors.report` and the display consult it); -v turns on
     the ``catalogue`` logger's INFO records on stderr (standard logging), -q wins if both are given. Without -v,
     logging is not imported here (``catalogue query --help`` must stay fast)."""
-    from .errors import set_quiet
+    from .errors import set_quiet, set_verbose
 
     set_quiet(quiet)
     verbose = verbose and not quiet
+    set_verbose(verbose)
     if not verbose and "logging" not in sys.modules:
         return
     import logging

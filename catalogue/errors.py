@@ -11,13 +11,11 @@ import sys
 import typer
 # typer 0.29 raises its vendored click's usage errors and exports only BadParameter of them: these are the
 # classes it raises (a separately installed click's would never match)
-from typer._click.exceptions import NoArgsIsHelpError
+from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer._click.exceptions import UsageError as ClickUsageError
 from typer.core import TyperGroup
 
-EXIT_RUNTIME = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+from .failures import EXIT_INTERRUPTED, EXIT_RUNTIME, EXIT_USAGE, describe
 
 
 class UserError(Exception):
@@ -68,11 +66,18 @@ def usage_line(error: ClickUsageError) -> str:
 
 #: set once by the root command's -q/--quiet (:func:`set_quiet`): notes and progress are silenced, errors are not
 _quiet = False
+#: set once by the root command's -v/--verbose: a bug's traceback is printed after its one line
+_verbose = False
 
 
 def set_quiet(quiet: bool) -> None:
     global _quiet
     _quiet = bool(quiet)
+
+
+def set_verbose(verbose: bool) -> None:
+    global _verbose
+    _verbose = bool(verbose)
 
 
 def is_quiet() -> bool:
@@ -89,8 +94,22 @@ def report(message: str, error: bool = False) -> None:
     typer.echo(f"catalogue: {message}", file=sys.stderr)
 
 
+def fail(exc: BaseException) -> int:
+    """Print the one line for ``exc`` (:func:`catalogue.failures.describe`) and return its exit code; a bug's
+    traceback follows only under ``-v``. The error boundary of every command."""
+    failure = describe(exc)
+    report(failure.message, error=True)
+    if not failure.expected and _verbose:
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    return failure.code
+
+
 class CatalogueGroup(TyperGroup):
-    """Runs a command and turns user errors, usage errors and Ctrl-C into one line and the right exit code.
+    """The error boundary: runs a command and turns every failure into one line and the right exit code (usage
+    errors 2, Ctrl-C 130, everything else :func:`fail`: 1). Nothing a command raises reaches the user as a
+    traceback, unless it is a bug and ``-v`` was given.
 
     Choices are case-insensitive everywhere (``--level EASY``, ``--technique X-Wing``): the context's
     ``token_normalize_func`` folds the case of every choice, option and command name before typer compares them,
@@ -117,14 +136,15 @@ class CatalogueGroup(TyperGroup):
         except ClickUsageError as e:
             report(usage_line(e), error=True)
             ctx.exit(EXIT_USAGE)
-        except UserError as e:
-            report(str(e), error=True)
-            ctx.exit(e.code)
         except KeyboardInterrupt:
             report("interrupted")
             ctx.exit(EXIT_INTERRUPTED)
         except BrokenPipeError:  # `catalogue query | head`: the reader left, which is not an error of ours
             ctx.exit(0)
+        except (typer.Exit, typer.Abort, ClickException):  # click's own ways out: it prints and exits as it should
+            raise
+        except Exception as e:  # noqa: BLE001 - the boundary: every other failure becomes one line
+            ctx.exit(fail(e))
 
 
 def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str | None = None):

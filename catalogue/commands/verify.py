@@ -48,6 +48,11 @@ def register(app: typer.Typer) -> None:
             # then over the board files; gone before the report below is printed
             with Display("verify", unit="boards") as display:
                 database = catalogue.check_database(full=full, progress=display.counter("keys"))
+                if database.corrupt:  # the board list cannot be trusted, so neither can a check of the files
+                    for problem in database.problems[:20]:
+                        report(problem)
+                    raise UserError(f"database {catalogue.label} is corrupt: restore it from a backup (its board "
+                                    f"files are left as they are)")
                 files = catalogue.check_files(full=True, progress=display.counter("files"))
             typer.echo(f"boards        {database.boards:,} (numbers 0..{database.boards - 1})"
                        if database.boards else "boards        0")

@@ -26,6 +26,7 @@ import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+import logging
 from typing import Callable, ContextManager
 
 from sqlalchemy.exc import DBAPIError
@@ -35,6 +36,7 @@ from engine.vocabulary import MIN_CLUES
 
 from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError, report
+from ..failures import describe
 from ..store import Catalogue
 from ..store.database import describe_error
 from ..store.files import FileReport
@@ -42,6 +44,8 @@ from .actor import Channel, Supervisor
 from .messages import Counters
 from .stages import CheckerActor, GeneratorActor, Kernels, Plan, SeenKeys
 from .writer import WriterActor
+
+logger = logging.getLogger(__name__)
 
 PROGRESS_SECONDS = 0.2
 #: how long an ordered shutdown waits for one stage; a stage still running then is reported, never waited on
@@ -189,7 +193,7 @@ def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc"
     except DBAPIError as e:
         # main-thread writes (recovery, the run row) on a database we may read but not write, e.g. a read-only
         # file: one line, not a traceback (workers' errors are handled by the supervisor, not here)
-        raise UserError(f"cannot write database {catalogue.label}: {describe_error(e)}") from None
+        raise catalogue.database_error("write", e) from None
 
 
 class _Run:
@@ -325,8 +329,12 @@ class _Run:
             last_number=c["last_number"], elapsed=elapsed, stage_stats=self._stage_stats(elapsed), stuck=stuck)
         if failure is not None:
             actor, exc = failure
-            text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            summary.error = f"{actor} failed: {type(exc).__name__}" + (f": {text}" if text else "")
+            # the boundary's line (catalogue.failures): a database, disk or resource failure reads the same as in
+            # any command; a bug says it is one and names the actor it happened in
+            failure = describe(exc)
+            summary.error = failure.message if failure.expected else f"{actor} failed: {failure.message}"
+            if not failure.expected:
+                logger.info("%s failed", actor, exc_info=exc)  # the traceback, under -v
         elif stuck:
             summary.error = f"{', '.join(stuck)} did not stop within {JOIN_SECONDS:.0f} s"
         if plan.level is not None and summary.off_level:

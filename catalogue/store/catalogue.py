@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from ..config import database_label, database_url, sqlite_path
 from ..errors import UserError
+from ..failures import set_database
 from . import folder as folders
 from . import queries
-from .database import check_sqlite_file, describe_error, make_engine, sqlite_reader
+from .database import describe_error, make_engine, sqlite_reader
+from .location import check_sqlite_file, check_url, damage
 from .migrate import HEAD_REVISION, KNOWN_REVISIONS
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ class Catalogue:
         self.url = url
         self.label = database_label(url)
         self.database_file = sqlite_path(url)
+        set_database(self.label)  # database errors name this catalogue wherever they surface
         self._out = Path(out).expanduser() if out is not None else None
         self._engine: Optional[Engine] = None
         self._info: Optional[dict[str, Any]] = None
@@ -63,13 +66,16 @@ class Catalogue:
         ``migrate`` upgrades an older schema to head. The database is checked here; the folder only when it is
         first used.
         """
-        catalogue = cls(database_url(db), out)
+        url = database_url(db)
+        check_url(url)  # before anything: a catalogue in memory would be lost, its board files orphaned
+        catalogue = cls(url, out)
         path = catalogue.database_file
+        if path is not None:
+            check_sqlite_file(path)  # a folder, a device, a name too long: one line before any file is made
         if path is not None and not path.exists():
             if not create:
                 raise UserError(f"no catalogue at {path}: `catalogue fill` makes one, `catalogue db upgrade` an "
                                 f"empty one")
-            check_sqlite_file(path)
             # a new catalogue can only own a folder no other catalogue has used: refuse before the file exists
             # (the folder as it will be: a new catalogue has recorded none, and reading the row would create it)
             folders.check_new(catalogue._out or folders.default_folder(path), catalogue._folder_name())
@@ -96,12 +102,18 @@ class Catalogue:
                 upgrade(engine, self.url)
         except DBAPIError as e:
             engine.dispose()
-            raise UserError(f"cannot open database {self.label}: {describe_error(e)}") from None
+            raise self.database_error("open", e) from None
         except BaseException:
             engine.dispose()
             raise
         self._engine = engine
         return engine
+
+    def database_error(self, verb: str, error: BaseException) -> UserError:
+        """The one line for a driver's error: a SQLite file that fails ``PRAGMA quick_check`` is called corrupt
+        (the driver's own words name only the first page it tripped on), anything else is the driver's reason."""
+        why = damage(self.database_file) if self.database_file is not None and self.database_file.is_file() else None
+        return UserError(f"cannot {verb} database {self.label}: {why or describe_error(error)}")
 
     @property
     def engine(self) -> Engine:
@@ -137,7 +149,7 @@ class Catalogue:
             try:
                 yield conn
             except sqlite3.Error as e:
-                raise UserError(f"cannot read database {self.label}: {describe_error(e)}") from None
+                raise self.database_error("read", e) from None
             finally:
                 conn.close()
             return
@@ -147,7 +159,7 @@ class Catalogue:
             with self._connect().connect() as sa_conn:
                 yield sa_conn
         except DBAPIError as e:
-            raise UserError(f"cannot read database {self.label}: {describe_error(e)}") from None
+            raise self.database_error("read", e) from None
 
     def puzzles(self, **filters) -> list[dict[str, Any]]:
         """Puzzles with their board's number and solution (``queries.query_puzzles`` names the filters)."""
@@ -187,7 +199,7 @@ class Catalogue:
             with engine.connect() as conn:
                 return current_revision(conn)
         except DBAPIError as e:
-            raise UserError(f"cannot open database {self.label}: {describe_error(e)}") from None
+            raise self.database_error("open", e) from None
         finally:
             if engine is not self._engine:
                 engine.dispose()
@@ -201,9 +213,15 @@ class Catalogue:
 
     def check_database(self, full: bool = False, sample: int = 1000, progress=None):
         """The database invariants ``verify`` reports (``integrity.DatabaseReport``); ``progress(checked, total)``
-        is called as the keys are checked."""
-        from .integrity import check_database
+        is called as the keys are checked. A SQLite file is first checked page by page (``PRAGMA quick_check``):
+        when that fails, its findings are the report, since reading tables through damaged pages proves nothing."""
+        from .integrity import DatabaseReport, check_database
+        from .location import quick_check
 
+        damage = quick_check(self.database_file) if self.database_file is not None else None
+        if damage:
+            return DatabaseReport(problems=[f"database file is corrupt (PRAGMA quick_check): {' '.join(line.split())}"
+                                            for line in damage], corrupt=True)
         return check_database(self._connect(), full=full, sample=sample, progress=progress)
 
     # -- identity and the board folder --------------------------------------------------------------------------

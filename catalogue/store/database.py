@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Iterator, Optional
 
 from ..config import hide_password, sqlite_path
 from ..errors import UserError
+from .location import check_sqlite_file
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
@@ -74,16 +75,6 @@ def make_engine(url: str) -> Engine:
         return create_engine(url, connect_args=connect_args)
     except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as e:
         raise UserError(f"cannot open database {hide_password(url)}: not a usable database URL ({e})") from None
-
-
-def check_sqlite_file(path: Path) -> None:
-    """One clear UserError when ``path`` cannot be a SQLite database file (sqlite3 would only say "unable to
-    open database file"); nothing is created."""
-    if path.is_dir():
-        raise UserError(f"cannot open database {path}: is a folder, not a database file")
-    blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
-    if blocker is not None:
-        raise UserError(f"cannot open database {path}: {blocker} is a file, not a folder")
 
 
 def _make_sqlite_parent(url: str) -> None:

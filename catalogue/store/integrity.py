@@ -17,6 +17,8 @@ class DatabaseReport:
     boards: int = 0
     problems: list[str] = field(default_factory=list)
     keys_checked: int = 0
+    #: the file failed SQLite's page checks: the problems are its findings, no invariant was read
+    corrupt: bool = False
 
 
 #: boards per key computation in check_database: between two, its progress callback is called

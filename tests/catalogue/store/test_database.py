@@ -288,7 +288,7 @@ def test_unreachable_server_is_one_clear_line():
 
 @pytest.mark.parametrize("url, message", [
     ("nosuchdialect://x/y", "cannot open database nosuchdialect://x/y: not a usable database URL"),
-    ("sqlite:///{tmp}/plain.txt", "cannot open database {tmp}/plain.txt: file is not a database"),
+    ("sqlite:///{tmp}/plain.txt", "cannot open database {tmp}/plain.txt: not a SQLite database file"),
     ("sqlite:///{tmp}", "cannot open database {tmp}: is a folder, not a database file"),
     ("sqlite:///{tmp}/plain.txt/c.db", "cannot open database {tmp}/plain.txt/c.db: {tmp}/plain.txt is a file, "
                                       "not a folder"),

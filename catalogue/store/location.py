@@ -1,0 +1,121 @@
+"""Whether a database URL or path can hold a catalogue, checked before anything is read, created or written.
+
+A catalogue is persistent: its boards are numbered once and their files written beside it. So a URL that keeps
+nothing (SQLite in memory) is refused, and so is a path that can never be a database file (a folder, a device,
+a name the file system cannot hold, a path through a file), each in one line naming the path, before a database
+file is created or a board file written. A file that exists but does not open cleanly is examined with SQLite's
+``PRAGMA quick_check`` so that the line says "corrupt" and where, rather than the driver's first complaint.
+
+Standard library only: this runs on the start-up path of ``catalogue query``.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+from typing import Optional
+
+from ..config import hide_password
+from ..errors import UserError
+
+#: lines of ``PRAGMA quick_check`` a message quotes (SQLite lists up to 100 problems)
+QUICK_CHECK_LINES = 3
+
+
+def check_url(url: str) -> None:
+    """Refuse, in one line, a SQLAlchemy URL that cannot hold a persistent catalogue."""
+    if not url.startswith("sqlite"):
+        return
+    _, _, rest = url.partition("://")
+    path, _, query = rest.partition("?")
+    options = {part.split("=", 1)[0].lower(): part.partition("=")[2].lower() for part in query.split("&") if part}
+    in_memory = (path in ("", "/", "/:memory:") or path.startswith("/file::memory:")
+                 or options.get("mode") == "memory")
+    if in_memory:
+        raise UserError(f"--db {hide_password(url)}: a SQLite database in memory keeps nothing after the command "
+                        f"ends: give a file path (e.g. data/catalogue.db) or a server's URL")
+
+
+def check_sqlite_file(path: Path) -> None:
+    """One clear UserError when ``path`` can never be a SQLite database file (sqlite3 would only say "unable to
+    open database file", or "disk I/O error" for a device); nothing is created."""
+    _check_name_lengths(path)
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):  # the second is named below: the file in the folder's place
+        mode = None
+    except OSError as e:  # a loop of links, a folder we may not enter: the OS's words, naming the path
+        raise UserError(f"cannot open database {_shown(path)}: {(e.strerror or str(e)).lower()}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UserError(f"cannot open database {path}: is a folder, not a database file")
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+        raise UserError(f"cannot open database {path}: is {kind}, not a database file")
+    blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise UserError(f"cannot open database {path}: {blocker} is a file, not a folder")
+
+
+def _check_name_lengths(path: Path) -> None:
+    """A path the file system cannot hold, said before any call fails with errno 36 deep inside a driver."""
+    text = os.fspath(path)
+    limit_path = _pathconf(path, "PC_PATH_MAX", 4096)
+    if len(os.fsencode(os.path.abspath(text))) >= limit_path:
+        raise UserError(f"cannot open database {_shown(path)}: the path is too long ({len(text):,} characters; "
+                        f"this system allows {limit_path - 1:,})")
+    limit_name = _pathconf(path, "PC_NAME_MAX", 255)
+    for part in path.parts:
+        if len(os.fsencode(part)) > limit_name:
+            raise UserError(f"cannot open database {_shown(path)}: a name in the path is too long "
+                            f"({len(part):,} characters; the file system allows {limit_name})")
+
+
+def _pathconf(path: Path, name: str, default: int) -> int:
+    """A file-system limit at the nearest existing folder of ``path``."""
+    folder = next((p for p in [path, *path.absolute().parents] if _exists(p)), Path("/"))
+    try:
+        return os.pathconf(folder, name)
+    except (OSError, ValueError):
+        return default
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # the name itself is too long to ask about
+        return False
+
+
+def _shown(path: Path) -> str:
+    text = os.fspath(path)
+    return text if len(text) <= 200 else f"{text[:100]}...{text[-60:]}"
+
+
+def quick_check(path: Path) -> Optional[list[str]]:
+    """What SQLite's ``PRAGMA quick_check`` finds wrong in the database file ``path`` ([] when it is sound; None
+    when the file cannot even be read as a database, whose error then says why)."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        rows = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    except sqlite3.Error as e:
+        return [str(e)]
+    finally:
+        conn.close()
+    return [] if rows == ["ok"] else rows
+
+
+def damage(path: Path) -> Optional[str]:
+    """Why a SQLite file that fails ``quick_check`` cannot be used, in words for a message (None: it passes)."""
+    problems = quick_check(path)
+    if not problems:
+        return None
+    if problems == ["file is not a database"]:
+        return "not a SQLite database file (or an encrypted one, or one whose header is destroyed)"
+    problems = [" ".join(problem.split()) for problem in problems]  # SQLite's lines hold newlines of their own
+    shown = "; ".join(problems[:QUICK_CHECK_LINES]) + (f"; and {len(problems) - QUICK_CHECK_LINES} more"
+                                                      if len(problems) > QUICK_CHECK_LINES else "")
+    return f"the file is corrupt (PRAGMA quick_check: {shown}): restore it from a backup"
