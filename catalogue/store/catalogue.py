@@ -45,9 +45,14 @@ class Catalogue:
     """
 
     def __init__(self, url: str, out: Optional[str | Path] = None):
+        """Checks that ``url`` can hold a catalogue (``location``: not in memory, not a folder, a device or a name
+        too long), before anything is read or made; connects only when first used."""
+        check_url(url)  # a catalogue in memory would be lost with its numbers, its board files orphaned
         self.url = url
         self.label = database_label(url)
         self.database_file = sqlite_path(url)
+        if self.database_file is not None:
+            check_sqlite_file(self.database_file)
         set_database(self.label)  # database errors name this catalogue wherever they surface
         self._out = Path(out).expanduser() if out is not None else None
         self._engine: Optional[Engine] = None
@@ -66,12 +71,8 @@ class Catalogue:
         ``migrate`` upgrades an older schema to head. The database is checked here; the folder only when it is
         first used.
         """
-        url = database_url(db)
-        check_url(url)  # before anything: a catalogue in memory would be lost, its board files orphaned
-        catalogue = cls(url, out)
+        catalogue = cls(database_url(db), out)
         path = catalogue.database_file
-        if path is not None:
-            check_sqlite_file(path)  # a folder, a device, a name too long: one line before any file is made
         if path is not None and not path.exists():
             if not create:
                 raise UserError(f"no catalogue at {path}: `catalogue fill` makes one, `catalogue db upgrade` an "

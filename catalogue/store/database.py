@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Iterator, Optional
 
 from ..config import hide_password, sqlite_path
 from ..errors import UserError
-from .location import check_sqlite_file
+from .location import check_sqlite_file, writable
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
@@ -52,6 +52,11 @@ def _sqlite_on_connect(dbapi_connection, _record) -> None:
         cursor.close()
 
 
+def _sqlite_on_connect_read_only(dbapi_connection, _record) -> None:
+    dbapi_connection.isolation_level = None
+    dbapi_connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
 def _sqlite_on_begin(conn: Connection) -> None:
     mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
     conn.exec_driver_sql(f"BEGIN {mode}")
@@ -65,6 +70,15 @@ def make_engine(url: str) -> Engine:
     try:
         if url.startswith("sqlite"):
             _make_sqlite_parent(url)
+            path = sqlite_path(url)
+            if path is not None and path.is_file() and not writable(path):
+                # a catalogue on a read-only disk: readable (verify, db current) through an immutable connection,
+                # and every write fails with SQLite's "readonly database", which the boundary says in one line
+                engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(
+                    _read_target(path), uri=True, check_same_thread=False, isolation_level=None))
+                event.listen(engine, "connect", _sqlite_on_connect_read_only)
+                event.listen(engine, "begin", _sqlite_on_begin)
+                return engine
             engine = create_engine(url)
             event.listen(engine, "connect", _sqlite_on_connect)
             event.listen(engine, "begin", _sqlite_on_begin)
@@ -123,6 +137,19 @@ def write_transaction(bind: Engine | Connection) -> Iterator[Connection]:
             yield conn
 
 
+def _read_target(path: Path) -> str:
+    """The URI a reader opens ``path`` by. A catalogue on a read-only disk or folder (a DVD, a read-only mount, a
+    shared folder) cannot be read in WAL mode, which makes a shared-memory file beside it; no one can write such
+    a file, so it is opened as immutable (SQLite then takes no locks at all). With a WAL file left beside it
+    (committed work not yet copied into the database), immutable would not see that work, so the normal open is
+    tried instead and its error said."""
+    from urllib.parse import quote
+
+    wal = path.with_name(path.name + "-wal")
+    immutable = not writable(path) and not (wal.exists() and wal.stat().st_size)
+    return f"file:{quote(str(path))}?{'immutable=1' if immutable else 'mode=rw'}"
+
+
 def sqlite_reader(path: Path, head: str) -> Optional[sqlite3.Connection]:
     """A plain read-only sqlite3 connection on an existing SQLite catalogue at revision ``head``; None when the
     full path is needed (no such file, not a catalogue at head: the caller goes through SQLAlchemy, which
@@ -130,7 +157,7 @@ def sqlite_reader(path: Path, head: str) -> Optional[sqlite3.Connection]:
     if not path.is_file():
         return None
     try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(_read_target(path), isolation_level=None, check_same_thread=False, uri=True)
     except sqlite3.Error:
         return None
     try:

@@ -55,12 +55,19 @@ def write_files(out: Path, numbers: Iterable[int], payloads: Iterable[bytes]) ->
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
     for number, payload in zip(numbers, payloads):
         # os.open/os.write rather than open(): no buffer object per file (~3x less Python time per file here)
-        fd = os.open(board_path(out, number), flags, 0o644)
+        path = board_path(out, number)
+        fd = os.open(path, flags, 0o644)
         try:
             view = memoryview(payload)
             while view:
                 view = view[os.write(fd, view):]
-        finally:
+        except OSError as e:
+            # a full disk: no torn file is left (a missing one is what every check looks for, and the next
+            # open or `verify --repair` rewrites it from its row); os.write's error names no file, this one does
+            os.close(fd)
+            path.unlink(missing_ok=True)
+            raise OSError(e.errno, e.strerror, str(path)) from None
+        else:
             os.close(fd)
 
 

@@ -93,29 +93,51 @@ def _shown(path: Path) -> str:
 
 
 def quick_check(path: Path) -> Optional[list[str]]:
-    """What SQLite's ``PRAGMA quick_check`` finds wrong in the database file ``path`` ([] when it is sound; None
-    when the file cannot even be read as a database, whose error then says why)."""
+    """What SQLite's ``PRAGMA quick_check`` finds wrong in the database file ``path``: [] when it is sound, None
+    when it could not be run (no access, a read-only folder: not a finding about the file's pages)."""
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return _findings(row[0] for row in conn.execute("PRAGMA quick_check"))
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        return [str(e)] if _is_damage(str(e)) else None
     except sqlite3.Error:
         return None
-    try:
-        rows = [row[0] for row in conn.execute("PRAGMA quick_check")]
-    except sqlite3.Error as e:
-        return [str(e)]
-    finally:
-        conn.close()
+
+
+def _findings(rows) -> list[str]:
+    rows = list(rows)
     return [] if rows == ["ok"] else rows
 
 
+#: what SQLite says of a file whose pages or header are damaged (SQLITE_CORRUPT, SQLITE_NOTADB)
+_DAMAGE_WORDS = ("malformed", "file is not a database", "corrupt")
+
+
+def _is_damage(message: str) -> bool:
+    return any(word in message.lower() for word in _DAMAGE_WORDS)
+
+
 def damage(path: Path) -> Optional[str]:
-    """Why a SQLite file that fails ``quick_check`` cannot be used, in words for a message (None: it passes)."""
+    """Why a SQLite file cannot be used, in words for a message, when the file itself is the reason: damaged
+    pages (``quick_check``), or no database at all, or read-only to us. None: look at the driver's error."""
     problems = quick_check(path)
-    if not problems:
-        return None
     if problems == ["file is not a database"]:
         return "not a SQLite database file (or an encrypted one, or one whose header is destroyed)"
-    problems = [" ".join(problem.split()) for problem in problems]  # SQLite's lines hold newlines of their own
-    shown = "; ".join(problems[:QUICK_CHECK_LINES]) + (f"; and {len(problems) - QUICK_CHECK_LINES} more"
-                                                      if len(problems) > QUICK_CHECK_LINES else "")
-    return f"the file is corrupt (PRAGMA quick_check: {shown}): restore it from a backup"
+    if problems:
+        problems = [" ".join(problem.split()) for problem in problems]  # SQLite's lines hold newlines of their own
+        shown = "; ".join(problems[:QUICK_CHECK_LINES]) + (f"; and {len(problems) - QUICK_CHECK_LINES} more"
+                                                          if len(problems) > QUICK_CHECK_LINES else "")
+        return f"the file is corrupt (PRAGMA quick_check: {shown}): restore it from a backup"
+    if not writable(path):
+        return ("the file or its folder is read-only, and SQLite needs to write beside a catalogue it changes "
+                "(its journal): use a copy where it can")
+    return None
+
+
+def writable(path: Path) -> bool:
+    """Whether SQLite can write ``path`` and make its journal files beside it (a read-only file system or
+    folder, or a read-only file, says no; ``os.access`` also asks the file system, so root sees EROFS)."""
+    return os.access(path, os.W_OK) and os.access(path.parent if str(path.parent) else Path("."), os.W_OK)
