@@ -148,16 +148,21 @@ _DATABASE_MEANINGS = (
 )
 
 
-def _database_failure(exc: BaseException) -> Failure:
-    from .store.database import describe_error  # plain code: imports neither SQLAlchemy nor a driver
-
-    why = describe_error(exc)
-    where = f"database {_database_label}" if _database_label else "database"
+def database_meaning(why: str) -> tuple[str, int]:
+    """A driver's reason (``describe_error``) in words a user can act on, and the HTTP status it calls for."""
     lowered = why.lower()
     for words, meaning, status in _DATABASE_MEANINGS:
         if any(word in lowered for word in words):
-            return Failure(f"{where}: {meaning.format(why=why)}", status=status)
-    return Failure(f"{where}: {why}", status=503)
+            return meaning.format(why=why), status
+    return why, 503
+
+
+def _database_failure(exc: BaseException) -> Failure:
+    from .store.database import describe_error  # plain code: imports neither SQLAlchemy nor a driver
+
+    where = f"database {_database_label}" if _database_label else "database"
+    meaning, status = database_meaning(describe_error(exc))
+    return Failure(f"{where}: {meaning}", status=status)
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from ..config import database_label, database_url, sqlite_path
 from ..errors import UserError
-from ..failures import set_database
+from ..failures import database_meaning, set_database
 from . import folder as folders
 from . import queries
 from .database import describe_error, make_engine, sqlite_reader
@@ -114,7 +114,7 @@ class Catalogue:
         """The one line for a driver's error: a SQLite file that fails ``PRAGMA quick_check`` is called corrupt
         (the driver's own words name only the first page it tripped on), anything else is the driver's reason."""
         why = damage(self.database_file) if self.database_file is not None and self.database_file.is_file() else None
-        return UserError(f"cannot {verb} database {self.label}: {why or describe_error(error)}")
+        return UserError(f"cannot {verb} database {self.label}: {why or database_meaning(describe_error(error))[0]}")
 
     @property
     def engine(self) -> Engine:

@@ -167,7 +167,8 @@ def test_a_read_only_catalogue_is_one_line(tmp_path):
     url = f"sqlite:///file:{tmp_path / 'c.db'}?mode=ro&uri=true"
     result = runner.invoke(app, ["fill", "--count", "2", "--db", url, "--out", str(tmp_path / "boards")])
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == f"catalogue: cannot write database {tmp_path / 'c.db'}: attempt to write a readonly database\n"
+    assert result.stderr == (f"catalogue: cannot write database {tmp_path / 'c.db'}: the database is read-only "
+                             f"(attempt to write a readonly database): this command writes to it\n")
     lines = runner.invoke(app, ["query", "--db", url, "--format", "line"])  # reading it still works
     assert (lines.exit_code, lines.stdout.count("\n")) == (0, 2)
 

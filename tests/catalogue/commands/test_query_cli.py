@@ -190,7 +190,7 @@ def test_unreachable_database_is_one_line():
     result = query("postgresql://postgres@127.0.0.1:1/test")
     assert result.exit_code == 1
     assert result.stderr == ("catalogue: cannot open database postgresql+psycopg://postgres@127.0.0.1:1/test: "
-                             "connection refused\n")
+                             "the database server does not answer (connection refused)\n")
 
 
 @pytest.mark.parametrize("command", [["query"], ["export"], ["stats"], ["db"], ["db", "upgrade"],

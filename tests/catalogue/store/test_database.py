@@ -283,7 +283,7 @@ def test_unreachable_server_is_one_clear_line():
     with pytest.raises(UserError) as caught:
         Catalogue.open("postgresql://postgres@127.0.0.1:1/test").engine
     assert str(caught.value) == ("cannot open database postgresql+psycopg://postgres@127.0.0.1:1/test: "
-                                 "connection refused")
+                                 "the database server does not answer (connection refused)")
 
 
 @pytest.mark.parametrize("url, message", [
