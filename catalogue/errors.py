@@ -94,16 +94,17 @@ def report(message: str, error: bool = False) -> None:
     typer.echo(f"catalogue: {message}", file=sys.stderr)
 
 
-def fail(exc: BaseException) -> int:
-    """Print the one line for ``exc`` (:func:`catalogue.failures.describe`) and return its exit code; a bug's
-    traceback follows only under ``-v``. The error boundary of every command."""
+def fail(exc: BaseException, where: str | None = None):
+    """Print the one line for ``exc`` (:func:`catalogue.failures.describe`), after ``where`` if given, and return
+    the :class:`~catalogue.failures.Failure`; a bug's traceback follows only under ``-v``. The error boundary of
+    every command, and of every request of the web server."""
     failure = describe(exc)
-    report(failure.message, error=True)
+    report(f"{where}: {failure.message}" if where else failure.message, error=True)
     if not failure.expected and _verbose:
         import traceback
 
         traceback.print_exception(exc, file=sys.stderr)
-    return failure.code
+    return failure
 
 
 class CatalogueGroup(TyperGroup):
@@ -144,7 +145,7 @@ class CatalogueGroup(TyperGroup):
         except (typer.Exit, typer.Abort, ClickException):  # click's own ways out: it prints and exits as it should
             raise
         except Exception as e:  # noqa: BLE001 - the boundary: every other failure becomes one line
-            ctx.exit(fail(e))
+            ctx.exit(fail(e).code)
 
 
 def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str | None = None):

@@ -58,7 +58,7 @@ def describe(exc: BaseException) -> Failure:
     from .errors import UserError  # errors imports typer: not needed by a caller that only describes
 
     if isinstance(exc, UserError):
-        return Failure(str(exc), exc.code, status=getattr(exc, "status", 400 if exc.code == EXIT_USAGE else 422))
+        return Failure(str(exc), exc.code, status=getattr(exc, "status", 400 if exc.code == EXIT_USAGE else 503))
     if isinstance(exc, KeyboardInterrupt):
         return Failure("interrupted", EXIT_INTERRUPTED, status=503)
     if _is_database_error(exc):

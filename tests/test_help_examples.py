@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -90,7 +91,7 @@ def test_help_opens_with_one_sentence_and_has_examples(words):
         assert cmd.get_short_help_str(45) == sentence, sentence
     output = _help(words)
     found = examples(output)
-    assert 1 <= len(found) <= 4 and all(line.startswith("catalogue ") for line in found), found
+    assert 1 <= len(found) <= 4 and all(line.startswith(("catalogue ", "curl ")) for line in found), found
     assert not HISTORY.search(output), HISTORY.search(output).group(0)
 
 
@@ -147,17 +148,36 @@ def test_install_completion_and_complete_a_command(tmp_path):
 
 
 @pytest.mark.slow
+def _start_in_background(line: str, cwd: Path, env: dict) -> subprocess.Popen:
+    """An example ending in ``&`` (a server), started as the shell would, and waited for until it says it serves."""
+    proc = subprocess.Popen(["bash", "-c", f"exec {line}"], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()
+    assert first.startswith("catalogue: serving "), f"`{line}`: {first}{proc.stderr.read() if proc.poll() else ''}"
+    return proc
+
+
 def test_every_example_runs(tmp_path):
     """Each example line of every --help, run by bash in one folder, in --help order, exits 0."""
     (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
     env = _env(COLUMNS="80")
     ran = []
     for words in COMMAND_WORDS:
-        for line in examples(_help(words)):
-            done = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, env=env,
-                                  capture_output=True, text=True, timeout=600)
-            assert done.returncode == 0, (f"catalogue {' '.join(words)} --help: `{line}` exited "
-                                          f"{done.returncode}:\n{done.stderr[-2000:]}")
-            ran.append(line)
+        background = []  # `catalogue serve ... &`: a server the command's next examples talk to
+        try:
+            for line in examples(_help(words)):
+                if line.endswith("&"):
+                    background.append(_start_in_background(line[:-1], tmp_path, env))
+                    ran.append(line)
+                    continue
+                done = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, env=env,
+                                      capture_output=True, text=True, timeout=600)
+                assert done.returncode == 0, (f"catalogue {' '.join(words)} --help: `{line}` exited "
+                                              f"{done.returncode}:\n{done.stderr[-2000:]}")
+                ran.append(line)
+        finally:
+            for proc in background:
+                proc.send_signal(signal.SIGINT)
+                proc.wait(timeout=30)
     assert len(ran) >= 2 * len(COMMAND_WORDS)
     assert shutil.which("catalogue", path=env["PATH"]).startswith(str(BIN))

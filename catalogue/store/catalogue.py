@@ -145,6 +145,9 @@ class Catalogue:
         """
         import sqlite3
 
+        if self.database_file is not None and not self.database_file.exists():
+            # deleted or moved since it was opened (a long-running server): reading must not make a new one
+            raise UserError(f"no catalogue at {self.database_file}: it was moved or deleted")
         conn = sqlite_reader(self.database_file, HEAD_REVISION) if self.database_file is not None else None
         if conn is not None:
             try:

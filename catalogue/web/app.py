@@ -1,0 +1,98 @@
+"""The read-only web API of a catalogue: the same filters and field names as ``catalogue query``, as JSON.
+
+``make_app(db)`` builds a FastAPI application over one catalogue (:class:`catalogue.store.Catalogue`); the
+``serve`` command runs it with uvicorn. Every request takes its own read connection (on SQLite a plain
+``sqlite3`` one in WAL mode), so the server keeps answering while a ``catalogue fill`` writes to the same
+catalogue, and nothing here can write: there is no write endpoint, and the SQLite readers are ``query_only``.
+
+Routes (OpenAPI at ``/docs`` and ``/openapi.json``): ``/api/puzzles`` (filters, order, limit), ``/api/puzzles/
+{number}``, ``/api/boards/{number}``, ``/api/stats``. Errors are one JSON object (:mod:`catalogue.web.errors`).
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+from fastapi import FastAPI, Query
+
+from engine import vocabulary
+
+from .. import __version__
+from ..choices import HARDEST, Equivalence, Level, check_size, choose
+from ..errors import UsageError
+from ..store import Catalogue
+from ..store.queries import ORDER_KEYS, RESULT_FIELDS
+from . import errors
+from .errors import NotFound
+
+#: the most puzzles one request returns: a page, not the catalogue (`catalogue query --limit 0` is for that)
+MAX_LIMIT = 1000
+DEFAULT_LIMIT = 50
+
+OrderKey = Annotated[str, Query(description=f"Sort key: one of {', '.join(ORDER_KEYS)}.")]
+
+
+def make_app(db: Optional[str] = None) -> FastAPI:
+    """The application serving the catalogue at ``db`` (a path or URL; it must exist: a server makes nothing)."""
+    catalogue = Catalogue.open(db, create=False)
+    app = FastAPI(title="catalogue", version=__version__,
+                  description="A read-only catalogue of unique Sudoku boards and the minimal puzzles carved from "
+                              "them. Field names are the database's columns, as `catalogue query` prints them.")
+    errors.install(app)
+    app.state.catalogue = catalogue
+
+    @app.get("/api/puzzles", summary="Puzzles, filtered, sorted and limited (the filters of `catalogue query`)")
+    def puzzles(
+        min_clues: Annotated[Optional[int], Query(ge=0, description="At least this many clues.")] = None,
+        max_clues: Annotated[Optional[int], Query(ge=0, description="At most this many clues.")] = None,
+        size: Annotated[Optional[int], Query(description="Rows of the grid: 4, 9, 16 or 25.")] = None,
+        equivalence: Annotated[Optional[Equivalence], Query(description="Boards unique under this.")] = None,
+        method: Annotated[Optional[str], Query(description="The generator: wfc, backtrack, pattern.")] = None,
+        level: Annotated[Optional[Level], Query(description="The grade's level.")] = None,
+        technique: Annotated[Optional[str], Query(description="The hardest technique, e.g. x-wing.")] = None,
+        order_by: OrderKey = "number",
+        desc: Annotated[bool, Query(description="Sort in descending order.")] = False,
+        limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="How many puzzles at most.")] = DEFAULT_LIMIT,
+    ) -> dict[str, Any]:
+        filters = _filters(min_clues, max_clues, size, equivalence, method, level, technique, order_by)
+        rows = catalogue.puzzles(**filters, desc=desc, limit=limit)
+        return {"count": len(rows), "limit": limit, "fields": list(RESULT_FIELDS), "puzzles": rows}
+
+    @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER, with its solution and grade")
+    def puzzle(number: int) -> dict[str, Any]:
+        found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
+        if found is None or found.get("puzzle") is None:
+            raise NotFound(f"no puzzle for board {number}")
+        # the record `query` prints: the board's fields, the puzzle's columns, the board as the solution
+        row = {**found["puzzle"], "number": found["number"], "size": found["size"],
+               "equivalence": found["equivalence"], "method": found["method"], "solution": found["board"]}
+        return {name: row.get(name) for name in RESULT_FIELDS}
+
+    @app.get("/api/boards/{number}", summary="Board NUMBER: how it was made, and its first puzzle")
+    def board(number: int) -> dict[str, Any]:
+        found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
+        if found is None:
+            raise NotFound(f"no board {number}")
+        return found
+
+    @app.get("/api/stats", summary="What the catalogue holds (the numbers of `catalogue stats`)")
+    def stats() -> dict[str, Any]:
+        return catalogue.stats()
+
+    return app
+
+
+def _filters(min_clues, max_clues, size, equivalence, method, level, technique, order_by) -> dict[str, Any]:
+    """The query's filters checked as the CLI checks them: a bad value is a 400 naming the parameter."""
+    if min_clues is not None and max_clues is not None and min_clues > max_clues:
+        raise UsageError(f"min_clues {min_clues} is above max_clues {max_clues}")
+    try:
+        check_size(size)
+    except UsageError:
+        raise UsageError(f"size must be one of {', '.join(map(str, vocabulary.SIZES))}, not {size}") from None
+    if order_by not in ORDER_KEYS:
+        raise UsageError(f"order_by: no sort key {order_by!r}; one of: {', '.join(ORDER_KEYS)}")
+    return {"min_clues": min_clues, "max_clues": max_clues, "size": size,
+            "equivalence": equivalence.value if equivalence else None,
+            "method": choose("method", "method", vocabulary.METHODS, method),
+            "level": level.value if level else None,
+            "technique": choose("technique", "technique", HARDEST, technique), "order_by": order_by}

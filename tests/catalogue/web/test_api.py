@@ -1,0 +1,214 @@
+"""The web API on a real uvicorn server on a free port, over real HTTP, against a real catalogue.
+
+Most tests run the server in a thread of the test process (started and stopped per module); the `serve` command
+itself runs as a real process: the port it announces, a port in use, a missing catalogue, Ctrl-C.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from catalogue.cli import app as cli_app
+
+runner = CliRunner()
+CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
+
+
+def get(base: str, path: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+@pytest.fixture(scope="module")
+def catalogue_db(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("web") / "c.db"
+    result = runner.invoke(cli_app, ["fill", "--count", "60", "--seed", "11", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+@pytest.fixture(scope="module")
+def server(catalogue_db):
+    """(base URL, the server's captured stderr lines): uvicorn in a thread, on a port the OS picked."""
+    import uvicorn
+
+    from catalogue.commands.serve import listen
+    from catalogue.web.app import make_app
+
+    sock = listen("127.0.0.1", 0)
+    config = uvicorn.Config(make_app(str(catalogue_db)), log_config=None, log_level="warning", access_log=False)
+    srv = uvicorn.Server(config)
+    srv.install_signal_handlers = lambda: None  # not the main thread
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+def cli_json(db: Path, *args: str):
+    result = runner.invoke(cli_app, [*args, "--db", str(db), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("query, options", [
+    ("limit=5", ["--limit", "5"]),
+    ("min_clues=24&max_clues=26&order_by=clues&desc=true&limit=20",
+     ["--min-clues", "24", "--max-clues", "26", "--order-by", "clues", "--desc", "--limit", "20"]),
+    ("level=easy&limit=1000", ["--level", "easy", "--limit", "0"]),
+    ("size=9&equivalence=d4&method=wfc&order_by=score", ["--size", "9", "--equivalence", "d4", "--method", "wfc",
+                                                         "--order-by", "score", "--limit", "50"]),
+])
+def test_puzzles_are_what_query_prints(server, catalogue_db, query, options):
+    status, body = get(server, f"/api/puzzles?{query}")
+    assert status == 200
+    assert body["puzzles"] == cli_json(catalogue_db, "query", *options)
+    assert body["count"] == len(body["puzzles"])
+
+
+def test_one_puzzle_and_one_board(server, catalogue_db):
+    rows = cli_json(catalogue_db, "query", "--limit", "0")
+    status, puzzle = get(server, "/api/puzzles/7")
+    assert status == 200 and puzzle == next(r for r in rows if r["number"] == 7)
+    status, board = get(server, "/api/boards/7")
+    assert status == 200 and board["board"] == puzzle["solution"] and board["puzzle"]["puzzle"] == puzzle["puzzle"]
+
+
+def test_stats(server, catalogue_db):
+    status, body = get(server, "/api/stats")
+    assert status == 200 and body["boards"] == 60 and body["puzzles"] == 60
+
+
+@pytest.mark.parametrize("path, status, parameter, words", [
+    ("/api/puzzles?limit=0", 400, "limit", "limit: Input should be greater than or equal to 1"),
+    ("/api/puzzles?limit=abc", 400, "limit", "limit: Input should be a valid integer"),
+    ("/api/puzzles?limit=99999999999999999999999", 400, "limit", "limit: Input should be less than or equal to"),
+    ("/api/puzzles?level=impossible", 400, "level", "level: Input should be 'easy'"),
+    ("/api/puzzles?technique=telepathy", 400, None, "technique: no technique 'telepathy'; one of: "),
+    ("/api/puzzles?size=7", 400, None, "size must be one of 4, 9, 16, 25, not 7"),
+    ("/api/puzzles?min_clues=30&max_clues=20", 400, None, "min_clues 30 is above max_clues 20"),
+    ("/api/puzzles?order_by=price", 400, None, "order_by: no sort key 'price'"),
+    ("/api/puzzles?min_clues=-1", 400, "min_clues", "min_clues: Input should be greater than or equal to 0"),
+    ("/api/puzzles/99999", 404, None, "no puzzle for board 99999"),
+    ("/api/puzzles/-3", 404, None, "no puzzle for board -3"),
+    ("/api/puzzles/1e3", 400, "number", "number: Input should be a valid integer"),
+    ("/api/boards/123456789012345678901234567890", 404, None, "no board 123456789012345678901234567890"),
+    ("/api/nothing", 404, None, "no such page: /api/nothing"),
+])
+def test_bad_requests_are_one_json_error(server, path, status, parameter, words):
+    got, body = get(server, path)
+    assert got == status and body["status"] == status
+    assert body["error"].startswith(words), body
+    assert "\n" not in body["error"] and "Traceback" not in body["error"]
+    assert body.get("parameter") == parameter
+
+
+def test_a_bug_is_a_500_with_one_line_and_no_traceback(server, monkeypatch, capfd):
+    from catalogue.store import queries
+
+    def broken(conn):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(queries, "stats", broken)
+    status, body = get(server, "/api/stats")
+    assert status == 500
+    assert body["error"].startswith("internal error: ZeroDivisionError: division by zero (a bug in catalogue")
+    err = capfd.readouterr().err
+    assert "catalogue: GET /api/stats: internal error: ZeroDivisionError" in err and "Traceback" not in err
+
+
+def test_the_openapi_document_lists_the_routes(server):
+    status, spec = get(server, "/openapi.json")
+    assert status == 200
+    assert {"/api/puzzles", "/api/puzzles/{number}", "/api/boards/{number}", "/api/stats"} <= set(spec["paths"])
+    with urllib.request.urlopen(server + "/docs", timeout=30) as page:
+        assert page.status == 200 and b"swagger" in page.read().lower()
+
+
+def test_it_keeps_answering_while_fill_writes(server, catalogue_db):
+    fill = subprocess.Popen([*CLI, "fill", "--count", "3000", "--batch", "32", "--seed", "12",
+                             "--db", str(catalogue_db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seen = []
+    try:
+        while fill.poll() is None:
+            status, body = get(server, "/api/stats")
+            assert status == 200
+            seen.append(body["boards"])
+            status, page = get(server, "/api/puzzles?order_by=number&desc=true&limit=10")
+            assert status == 200 and len(page["puzzles"]) == 10
+    finally:
+        _, err = fill.communicate(timeout=300)
+    assert fill.returncode == 0, err
+    assert seen == sorted(seen), "every answer is a consistent snapshot: the count never goes back"
+    assert get(server, "/api/stats")[1]["boards"] == 3060
+
+
+# -- the command ---------------------------------------------------------------------------------------------
+def _start(*args: str) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([*CLI, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    line = proc.stderr.readline()
+    assert line.startswith("catalogue: serving "), line + proc.stderr.read()
+    return proc, line.split(" at ")[1].split("/ ")[0]
+
+
+def test_serve_announces_its_port_and_stops_on_ctrl_c_with_130(catalogue_db):
+    proc, base = _start("--db", str(catalogue_db))
+    try:
+        assert get(base, "/api/stats")[0] == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    assert proc.returncode == 130
+    assert "Traceback" not in proc.stderr.read()
+
+
+def test_serve_refuses_a_port_in_use_and_a_missing_catalogue(catalogue_db, tmp_path):
+    proc, base = _start("--db", str(catalogue_db))
+    port = base.rsplit(":", 1)[1]
+    try:
+        busy = subprocess.run([*CLI, "serve", "--port", port, "--db", str(catalogue_db)], capture_output=True,
+                              text=True, timeout=60)
+        assert busy.returncode == 1
+        assert busy.stderr == f"catalogue: cannot listen on 127.0.0.1:{port}: address already in use\n"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    missing = subprocess.run([*CLI, "serve", "--port", "0", "--db", str(tmp_path / "none.db")], capture_output=True,
+                             text=True, timeout=60)
+    assert missing.returncode == 1 and missing.stderr.startswith("catalogue: no catalogue at ")
+    assert not (tmp_path / "none.db").exists()
+    bad_host = subprocess.run([*CLI, "serve", "--host", "no-such-host.invalid", "--db", str(catalogue_db)],
+                              capture_output=True, text=True, timeout=60)
+    assert bad_host.returncode == 1 and bad_host.stderr.startswith("catalogue: --host no-such-host.invalid: ")
+
+
+def test_a_catalogue_deleted_under_a_running_server_is_a_503_and_is_not_recreated(tmp_path):
+    db = tmp_path / "gone.db"
+    assert runner.invoke(cli_app, ["fill", "--count", "5", "--db", str(db)]).exit_code == 0
+    proc, base = _start("--db", str(db))
+    try:
+        db.rename(tmp_path / "moved.db")
+        status, body = get(base, "/api/stats")
+        assert status == 503 and body["error"] == f"no catalogue at {db}: it was moved or deleted"
+        assert not db.exists()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
