@@ -6,13 +6,18 @@
 catalogue, and nothing here can write: there is no write endpoint, and the SQLite readers are ``query_only``.
 
 Routes (OpenAPI at ``/docs`` and ``/openapi.json``): ``/api/puzzles`` (filters, order, limit), ``/api/puzzles/
-{number}``, ``/api/boards/{number}``, ``/api/stats``. Errors are one JSON object (:mod:`catalogue.web.errors`).
+{number}``, ``/api/boards/{number}``, ``/api/stats``, ``/api/hint``; the page at ``/`` (``static/``) browses,
+prints and plays the puzzles through them. Errors are one JSON object (:mod:`catalogue.web.errors`).
 """
 from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
+from pathlib import Path
+
 from fastapi import FastAPI, Query
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 
 from engine import vocabulary
 
@@ -23,6 +28,10 @@ from ..store import Catalogue
 from ..store.queries import ORDER_KEYS, RESULT_FIELDS
 from . import errors
 from .errors import NotFound
+from .hint import hint
+
+#: the page (index.html, app.js, style.css): plain files, no build step
+STATIC = Path(__file__).with_name("static")
 
 #: the most puzzles one request returns: a page, not the catalogue (`catalogue query --limit 0` is for that)
 MAX_LIMIT = 1000
@@ -77,6 +86,19 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     @app.get("/api/stats", summary="What the catalogue holds (the numbers of `catalogue stats`)")
     def stats() -> dict[str, Any]:
         return catalogue.stats()
+
+    @app.get("/api/hint", summary="The next step a person would take on a partly solved grid")
+    def hint_route(grid: Annotated[str, Query(
+            max_length=2000, description="The grid in the line format: one character per cell, row by row, "
+                                         "'.' or '0' for a blank (e.g. a puzzle with the digits a player "
+                                         "entered).")]) -> dict[str, Any]:
+        return hint(grid)
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     return app
 

@@ -110,6 +110,22 @@ def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool
     return steps, True
 
 
+def next_step(cells, box: int | None = None, techniques=REGISTRY) -> Step | None:
+    """The step a person takes next on a partly filled grid (flat digits, 0 = blank, or a Grid): the easiest
+    technique that makes progress, exactly the first step :func:`grade` would record from this position.
+    None when the grid is full or no technique helps (the position needs guessing). Raises
+    :class:`Contradiction` when digits conflict. A hint is this step."""
+    arr, box = _as_puzzle(cells, box)
+    state = State.from_puzzle(arr, box)
+    if 0 not in state.cells:
+        return None
+    for technique in techniques:
+        step = technique.find(state)
+        if step is not None:
+            return step
+    return None
+
+
 def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
     if hasattr(cells, "cells") and hasattr(cells, "box"):  # a Grid
         cells, box = cells.cells, cells.box if box is None else box

@@ -187,3 +187,27 @@ def test_input_checks():
     with pytest.raises(ValueError, match="2-d array"):
         grade_many(np.zeros(16), 2)
     assert grade(from_line("1234341221434321"), 2).hardest == "none"
+
+
+def test_next_step_is_the_step_the_grader_takes_from_every_position(pool):
+    """A hint is the grader's next step: replaying the recorded steps, next_step gives each one in turn."""
+    from engine.grade import next_step
+
+    for puzzle, solution in pool[:8]:
+        g = grade(puzzle, 3)
+        cells = puzzle.copy()
+        for recorded in g.steps:
+            hint = next_step(cells, 3)
+            assert hint is not None and hint.as_dict() == recorded.as_dict()
+            for cell, digit in hint.placements:
+                assert solution[cell] == digit
+                cells[cell] = digit
+            if recorded.eliminations:  # an elimination changes candidates, not digits: stop where the grid can't say
+                break
+    assert next_step(from_line(EASTER_MONSTER), 3) is None  # no technique we have helps: it needs guessing
+    full = pool[0][1]
+    assert next_step(full, 3) is None
+    clash = from_line(SINGLES_ONLY)
+    clash[0] = 3  # r1c1 = 3 while r1c3 holds 3
+    with pytest.raises(Contradiction):
+        next_step(clash, 3)

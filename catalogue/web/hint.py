@@ -1,0 +1,43 @@
+"""``/api/hint``: the grader's next step on a partly solved grid, as data and as the sentence ``grade --steps``
+prints.
+
+Cells are named twice in the answer: ``cell`` (row-major from 0, as in Python) and ``row``/``column`` (from 1, as
+the CLI and the sentences count). The engine is imported on the first hint, not when the server starts: the
+JSON API without hints needs no compiled code.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import UsageError
+
+
+def hint(grid: str) -> dict[str, Any]:
+    """The next step on ``grid`` (the line format), or ``technique: None`` with the reason there is none."""
+    from engine.formats import FormatError, from_line
+    from engine.grade import Contradiction, next_step
+    from engine.geometry import box_for_ncells
+
+    try:
+        cells = from_line(grid.strip(), source="grid")
+    except (FormatError, ValueError) as e:
+        raise UsageError(f"grid: {e}") from None
+    box = box_for_ncells(cells.size)
+    n = box * box
+    try:
+        step = next_step(cells, box)
+    except Contradiction as e:
+        raise UsageError(f"grid: {e}") from None
+
+    def where(cell: int) -> dict[str, int]:
+        return {"cell": int(cell), "row": int(cell) // n + 1, "column": int(cell) % n + 1}
+
+    if step is None:
+        full = bool((cells != 0).all())
+        return {"technique": None, "explanation": "the grid is full" if full else
+                "no technique helps from here: the position needs guessing, or a digit entered is wrong",
+                "placements": [], "eliminations": [], "cells": [], "houses": []}
+    return {"technique": step.technique, "rating": step.rating, "explanation": step.explanation,
+            "placements": [{**where(c), "digit": int(d)} for c, d in step.placements],
+            "eliminations": [{**where(c), "digit": int(d)} for c, d in step.eliminations],
+            "cells": [where(c) for c in step.cells], "houses": [int(h) for h in step.houses]}

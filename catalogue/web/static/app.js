@@ -1,0 +1,253 @@
+// The catalogue's page: browse and filter puzzles, open one, play it (digits, conflicts, hints, a check against
+// the solution) and print it. Plain JavaScript over the JSON API of catalogue/web/app.py, no build step.
+// Routes are in the URL's fragment: #/ (the list, with the filters as parameters) and #/puzzles/N.
+"use strict";
+
+const SYMBOLS = "123456789ABCDEFGHIJKLMNOP";  // a cell's symbol for digits 1..25, as the line format writes them
+
+const $ = (id) => document.getElementById(id);
+
+async function api(path) {
+  const answer = await fetch(path);
+  const body = await answer.json();
+  if (!answer.ok) throw new Error(body.error || `HTTP ${answer.status}`);
+  return body;
+}
+
+function show(id) {
+  $("browse").hidden = id !== "browse";
+  $("play").hidden = id !== "play";
+}
+
+function say(element, text, kind) {
+  element.textContent = text;
+  element.className = kind || "";
+}
+
+// -- browsing ------------------------------------------------------------------------------------------------
+const FILTERS = ["level", "size", "min_clues", "max_clues", "order_by", "desc"];
+
+function filtersFromForm() {
+  const params = new URLSearchParams();
+  for (const name of FILTERS) {
+    const field = $(name);
+    const value = field.type === "checkbox" ? (field.checked ? "true" : "") : field.value.trim();
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+function formFromFilters(params) {
+  for (const name of FILTERS) {
+    const field = $(name);
+    if (field.type === "checkbox") field.checked = params.get(name) === "true";
+    else field.value = params.get(name) || (name === "order_by" ? "number" : "");
+  }
+}
+
+async function browse(params) {
+  show("browse");
+  formFromFilters(params);
+  const query = new URLSearchParams(params);
+  query.set("limit", "100");
+  const rows = $("list").querySelector("tbody");
+  rows.replaceChildren();
+  say($("message"), "Loading...");
+  try {
+    const body = await api(`/api/puzzles?${query}`);
+    for (const p of body.puzzles) {
+      const tr = document.createElement("tr");
+      tr.tabIndex = 0;
+      tr.dataset.number = p.number;
+      for (const [value, cls] of [[p.number], [`${p.size}x${p.size}`], [p.clues], [p.level ?? "-"],
+                                  [p.score ?? "-"], [p.hardest ?? "-", "wide"]]) {
+        const td = document.createElement("td");
+        td.textContent = value;
+        if (cls) td.className = cls;
+        tr.append(td);
+      }
+      const open = () => { location.hash = `#/puzzles/${p.number}`; };
+      tr.addEventListener("click", open);
+      tr.addEventListener("keydown", (e) => { if (e.key === "Enter") open(); });
+      rows.append(tr);
+    }
+    say($("message"), body.count ? `${body.count} puzzle${body.count === 1 ? "" : "s"}` +
+        (body.count === 100 ? " (the first 100: narrow the filters for others)" : "") : "No puzzle matches.");
+  } catch (error) {
+    say($("message"), error.message, "error");
+  }
+}
+
+// -- playing -------------------------------------------------------------------------------------------------
+const game = { puzzle: null, n: 0, box: 0, inputs: [] };
+
+function symbolValue(ch) {
+  const i = SYMBOLS.indexOf(ch.toUpperCase());
+  return i >= 0 && i < game.n ? i + 1 : 0;
+}
+
+function buildBoard(record) {
+  const n = record.size, box = Math.round(Math.sqrt(n));
+  Object.assign(game, { puzzle: record, n, box, inputs: [] });
+  const board = $("board");
+  board.style.setProperty("--n", n);
+  board.replaceChildren();
+  for (let cell = 0; cell < n * n; cell++) {
+    const row = Math.floor(cell / n), col = cell % n;
+    const div = document.createElement("div");
+    div.className = "cell";
+    div.setAttribute("role", "gridcell");
+    div.dataset.cell = cell;
+    if ((col + 1) % box === 0 && col < n - 1) div.classList.add("right-edge");
+    if ((row + 1) % box === 0 && row < n - 1) div.classList.add("bottom-edge");
+    const given = record.puzzle[cell];
+    if (given !== "." && given !== "0") {
+      div.classList.add("given");
+      div.textContent = given;
+      div.setAttribute("aria-label", `row ${row + 1} column ${col + 1}: ${given}, given`);
+    } else {
+      const input = document.createElement("input");
+      input.inputMode = n > 9 ? "text" : "numeric";
+      input.autocomplete = "off";
+      input.maxLength = 1;
+      input.setAttribute("aria-label", `row ${row + 1} column ${col + 1}`);
+      input.addEventListener("input", () => entered(input));
+      input.addEventListener("keydown", (e) => move(e, cell));
+      div.append(input);
+      game.inputs[cell] = input;
+    }
+    board.append(div);
+  }
+}
+
+function entered(input) {
+  const ch = input.value.slice(-1);
+  input.value = symbolValue(ch) ? ch.toUpperCase() : "";
+  for (const div of $("board").children) div.classList.remove("wrong", "hinted");
+  say($("explain"), "");
+  markConflicts();
+}
+
+function move(event, cell) {
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -game.n, ArrowDown: game.n }[event.key];
+  if (step === undefined) return;
+  event.preventDefault();
+  for (let next = cell + step; next >= 0 && next < game.n * game.n; next += step) {
+    if (game.inputs[next]) { game.inputs[next].focus(); return; }
+    if ((step === 1 || step === -1) && Math.floor(next / game.n) !== Math.floor(cell / game.n)) return;
+  }
+}
+
+function currentLine() {
+  let line = "";
+  for (let cell = 0; cell < game.n * game.n; cell++) {
+    const input = game.inputs[cell];
+    line += input ? (input.value || ".") : game.puzzle.puzzle[cell];
+  }
+  return line;
+}
+
+// the cells whose digit also stands in the same row, column or box
+function conflicts(line) {
+  const { n, box } = game, bad = new Set();
+  const groups = [];
+  for (let i = 0; i < n; i++) {
+    groups.push([...Array(n).keys()].map((j) => i * n + j));                     // row i
+    groups.push([...Array(n).keys()].map((j) => j * n + i));                     // column i
+    const r0 = Math.floor(i / box) * box, c0 = (i % box) * box;
+    groups.push([...Array(n).keys()].map((j) => (r0 + Math.floor(j / box)) * n + c0 + (j % box)));  // box i
+  }
+  for (const group of groups) {
+    const seen = new Map();
+    for (const cell of group) {
+      const ch = line[cell];
+      if (ch === "." || ch === "0") continue;
+      if (seen.has(ch)) { bad.add(cell); bad.add(seen.get(ch)); } else seen.set(ch, cell);
+    }
+  }
+  return bad;
+}
+
+function markConflicts() {
+  const bad = conflicts(currentLine());
+  for (const div of $("board").children) div.classList.toggle("conflict", bad.has(Number(div.dataset.cell)));
+  return bad.size;
+}
+
+function check() {
+  const line = currentLine(), solution = game.puzzle.solution;
+  let wrong = 0, blank = 0;
+  for (const div of $("board").children) {
+    const cell = Number(div.dataset.cell), ch = line[cell];
+    const isWrong = Boolean(game.inputs[cell]) && ch !== "." && ch !== solution[cell];
+    div.classList.toggle("wrong", isWrong);
+    wrong += isWrong;
+    blank += ch === ".";
+  }
+  if (wrong) say($("explain"), `${wrong} digit${wrong === 1 ? " is" : "s are"} not the solution's.`, "error");
+  else if (blank) say($("explain"), `All correct so far; ${blank} cell${blank === 1 ? "" : "s"} to go.`);
+  else say($("explain"), "Solved!", "solved");
+}
+
+async function hint() {
+  for (const div of $("board").children) div.classList.remove("hinted");
+  if (markConflicts()) {
+    say($("explain"), "Some digits conflict (in red): change them first.", "error");
+    return;
+  }
+  try {
+    const step = await api(`/api/hint?grid=${encodeURIComponent(currentLine())}`);
+    const cells = new Set([...step.cells, ...step.placements, ...step.eliminations].map((c) => c.cell));
+    for (const div of $("board").children) div.classList.toggle("hinted", cells.has(Number(div.dataset.cell)));
+    say($("explain"), `Hint: ${step.explanation}`);
+  } catch (error) {
+    say($("explain"), error.message, "error");
+  }
+}
+
+function clearEntries() {
+  for (const input of game.inputs) if (input) input.value = "";
+  for (const div of $("board").children) div.classList.remove("wrong", "hinted", "conflict");
+  say($("explain"), "");
+}
+
+async function play(number) {
+  show("play");
+  say($("caption"), "Loading...");
+  $("board").replaceChildren();
+  say($("explain"), "");
+  try {
+    const record = await api(`/api/puzzles/${number}`);
+    buildBoard(record);
+    say($("caption"), `Puzzle ${record.number} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
+        (record.score != null ? ` · score ${record.score}` : ""));
+    document.title = `catalogue: puzzle ${record.number}`;
+  } catch (error) {
+    say($("caption"), error.message, "error");
+  }
+}
+
+// -- routing -------------------------------------------------------------------------------------------------
+function route() {
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const puzzle = hash.match(/^\/puzzles\/(\d+)$/);
+  if (puzzle) return play(puzzle[1]);
+  document.title = "catalogue";
+  return browse(new URLSearchParams(hash.split("?")[1] || ""));
+}
+
+$("filters").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const target = `#/?${filtersFromForm()}`;
+  if (location.hash === target) route(); else location.hash = target;
+});
+$("hint").addEventListener("click", hint);
+$("check").addEventListener("click", check);
+$("clear").addEventListener("click", clearEntries);
+$("print").addEventListener("click", () => window.print());
+window.addEventListener("hashchange", route);
+
+api("/api/stats").then((s) => {
+  say($("summary"), `${s.boards.toLocaleString()} boards, ${s.puzzles.toLocaleString()} puzzles`);
+}).catch((error) => say($("summary"), error.message, "error"));
+route();
