@@ -1,0 +1,180 @@
+"""The page in a real browser: headless Chromium from the system's packages, driven by Playwright, against a real
+`catalogue serve` process on a free port.
+
+They skip, saying why, only where no Chromium is installed (.ci/run installs Debian's `chromium`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from catalogue.cli import app as cli_app
+
+CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
+CHROMIUM = os.environ.get("CATALOGUE_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+#: as root, with the machine's closed network: no sandbox, no background connections (they are refused)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """(base URL, the catalogue's records by number)."""
+    folder = tmp_path_factory.mktemp("page")
+    db = folder / "c.db"
+    runner = CliRunner()
+    assert runner.invoke(cli_app, ["fill", "--count", "30", "--seed", "4", "--db", str(db)]).exit_code == 0
+    records = {r["number"]: r for r in json.loads(runner.invoke(
+        cli_app, ["query", "--limit", "0", "--format", "json", "--db", str(db)]).stdout)}
+    proc = subprocess.Popen([*CLI, "serve", "--port", "0", "--db", str(db)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    assert line.startswith("catalogue: serving "), line
+    yield line.split(" at ")[1].split("/ ")[0], records
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert errors == [], f"the page's script failed: {errors}"
+
+
+def _open(page, base: str, number: int) -> None:
+    page.goto(f"{base}/#/puzzles/{number}")
+    page.wait_for_selector("#board .cell")
+
+
+def test_browse_and_filter(page, site):
+    base, records = site
+    page.goto(base + "/")
+    page.wait_for_selector("#list tbody tr")
+    assert page.locator("#list tbody tr").count() == len(records)
+    assert page.inner_text("#summary") == f"{len(records)} boards, {len(records)} puzzles"
+    level = next(r["level"] for r in records.values())
+    page.select_option("#level", level)
+    page.fill("#min_clues", "24")
+    page.click("#apply")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('puzzle')")
+    shown = [int(t) for t in page.locator("#list tbody tr td:first-child").all_inner_texts()]
+    expected = sorted(n for n, r in records.items() if r["level"] == level and r["clues"] >= 24)
+    assert shown == expected
+    assert "level=" in page.url and "min_clues=24" in page.url  # the filters are in the address: a link keeps them
+
+
+def test_open_a_puzzle_from_the_list(page, site):
+    base, records = site
+    page.goto(base + "/")
+    page.wait_for_selector("#list tbody tr")
+    page.locator("#list tbody tr").nth(3).click()
+    page.wait_for_selector("#board .cell")
+    number = int(page.url.rsplit("/", 1)[1])
+    record = records[number]
+    caption = page.inner_text("#caption")
+    assert f"Puzzle {number}" in caption and f"{record['clues']} clues" in caption and record["level"] in caption
+    givens = page.locator("#board .cell.given").all_inner_texts()
+    assert len(givens) == record["clues"]
+    assert "".join(givens) == "".join(ch for ch in record["puzzle"] if ch != ".")
+
+
+def test_play_conflicts_check_and_solve(page, site):
+    base, records = site
+    number, record = next(iter(records.items()))
+    _open(page, base, number)
+    puzzle, solution = record["puzzle"], record["solution"]
+    blanks = [i for i, ch in enumerate(puzzle) if ch == "."]
+    first = blanks[0]
+    row_given = next(puzzle[c] for c in range(first // 9 * 9, first // 9 * 9 + 9) if puzzle[c] != ".")
+    cell = page.locator(f'#board .cell[data-cell="{first}"] input')
+    cell.fill(row_given)  # a digit the row already holds
+    assert "conflict" in page.locator(f'#board .cell[data-cell="{first}"]').get_attribute("class")
+    page.click("#hint")
+    assert "conflict" in page.inner_text("#explain")
+    cell.fill("x")  # not a digit: refused
+    assert cell.input_value() == ""
+    wrong = next(d for d in "123456789" if d != solution[first])
+    cell.fill(wrong)
+    page.click("#check")
+    assert "not the solution's" in page.inner_text("#explain")
+    for i in blanks:
+        page.locator(f'#board .cell[data-cell="{i}"] input').fill(solution[i])
+    assert page.locator("#board .cell.conflict").count() == 0
+    page.click("#check")
+    assert page.inner_text("#explain") == "Solved!"
+    page.click("#clear")
+    assert cell.input_value() == ""
+
+
+def test_a_hint_is_the_graders_next_step(page, site):
+    base, records = site
+    number, record = next(iter(records.items()))
+    _open(page, base, number)
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#explain').textContent.startsWith('Hint:')")
+    with urllib.request.urlopen(f"{base}/api/hint?grid={record['puzzle']}", timeout=30) as answer:
+        step = json.loads(answer.read())
+    assert page.inner_text("#explain") == f"Hint: {step['explanation']}"
+    hinted = {int(c) for c in page.eval_on_selector_all("#board .cell.hinted", "els => els.map(e => e.dataset.cell)")}
+    assert hinted == {c["cell"] for c in step["cells"] + step["placements"] + step["eliminations"]}
+
+
+def test_keyboard_arrows_move_between_blanks(page, site):
+    base, records = site
+    number, record = next(iter(records.items()))
+    _open(page, base, number)
+    blanks = [i for i, ch in enumerate(record["puzzle"]) if ch == "."]
+    page.locator(f'#board .cell[data-cell="{blanks[0]}"] input').focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.closest('.cell').dataset.cell")
+    later = [b for b in blanks if b > blanks[0] and b // 9 == blanks[0] // 9]
+    assert int(focused) == (later[0] if later else blanks[0])
+
+
+def test_it_fits_a_phone_and_prints_only_the_grid(page, site, tmp_path):
+    base, records = site
+    _open(page, base, next(iter(records)))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], "nothing scrolls sideways on a phone"
+    box = page.locator("#board").bounding_box()
+    assert box["width"] <= PHONE["width"] and abs(box["width"] - box["height"]) < 2  # a square grid on screen
+    page.screenshot(path=str(tmp_path / "phone.png"))
+    page.emulate_media(media="print")
+    assert not page.locator("#controls").is_visible() and not page.locator("header").is_visible()
+    assert page.locator("#board").is_visible() and page.locator("#caption").is_visible()
+    pdf = tmp_path / "printed.pdf"
+    page.pdf(path=str(pdf))
+    assert pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_an_unknown_puzzle_says_so(page, site):
+    base, _ = site
+    page.goto(f"{base}/#/puzzles/999999")
+    page.wait_for_function("document.querySelector('#caption').textContent.includes('no puzzle')")
+    assert page.inner_text("#caption") == "no puzzle for board 999999"
