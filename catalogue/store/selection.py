@@ -207,7 +207,7 @@ class PuzzleQuery:
             if not total:
                 return None
             position = daily_position(queries.catalogue_id(conn), day, self.filter.level, total)
-            rows = queries.query_puzzles(conn, ids=queries.ids_at(conn, [position], **filters), **filters)
+            rows = queries.query_puzzles(conn, ids=ids_at_positions(conn, filters, [position], total), **filters)
         return PuzzleRecord.from_row(rows[0])
 
 
@@ -256,10 +256,18 @@ SEEK_RATIO = 60
 def sample_ids(conn, filters: dict[str, Any], n: int, seed: int) -> list[int]:
     """The puzzle ids of the sample ``(n, seed)`` of the puzzles matching ``filters``, in board order."""
     total = queries.count_puzzles(conn, **filters)
-    if min(n, total) * SEEK_RATIO < total and not queries.index_narrows(conn, **filters):
-        return queries.ids_at(conn, draw_positions(seed, total, n), **filters)
+    return ids_at_positions(conn, filters, draw_positions(seed, total, n), total)
+
+
+def ids_at_positions(conn, filters: dict[str, Any], positions: list[int], total: int) -> list[int]:
+    """The ids of the matches of ``filters`` at ``positions`` (sorted) of the board order, ``total`` matches in
+    all: by seeking each position, or by reading every matching id, whichever should be faster."""
+    if len(positions) * SEEK_RATIO < total and not queries.index_narrows(conn, **filters):
+        return queries.ids_at(conn, positions, **filters)
     ids = queries.matching_ids(conn, **filters)
-    return [ids[position] for position in draw_positions(seed, len(ids), n)]
+    if len(ids) != total:
+        raise LookupError("the catalogue changed while it was read: try again")
+    return [ids[position] for position in positions]
 
 
 _MASK64 = (1 << 64) - 1
