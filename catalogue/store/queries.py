@@ -287,6 +287,28 @@ def ids_at(conn, positions: Sequence[int], **filters) -> list[int]:
     return out
 
 
+def ids_numbered(conn, positions: Sequence[int], **filters) -> list[int]:
+    """``ids_at`` in one statement: the database numbers the matches in board order (``row_number()``) and
+    returns the ids at ``positions``. What PostgreSQL should use: a seek there is a round trip and a walk of its
+    own (10 positions of 500,000 puzzles: 290 ms by seeks, 1,000 positions: 1.0 s; numbered: 0.3-0.5 s for
+    either, 23-48 ms for the 3% of one level). SQLite numbers rows slowly (0.4-0.5 s) and seeks fast."""
+    where, params, board_filter = _conditions(conn, filters, "number", None)
+    join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
+    marks = ", ".join(f":position{i}" for i in range(len(positions)))
+    params.update({f"position{i}": int(position) for i, position in enumerate(positions)})
+    sql = (f"SELECT t.id AS id FROM (SELECT p.id AS id, row_number() OVER (ORDER BY p.board_number ASC, p.id ASC) "
+           f"- 1 AS position FROM puzzles p{join}{where}) t WHERE t.position IN ({marks}) ORDER BY t.position")
+    ids = [row["id"] for row in fetch(conn, sql, params)] if positions else []
+    if len(ids) != len(positions):
+        raise LookupError("the catalogue changed while it was read: try again")
+    return ids
+
+
+def is_sqlite(conn) -> bool:
+    """Whether ``conn`` reads a SQLite database (either driver)."""
+    return _is_sqlite(conn)
+
+
 def catalogue_id(conn) -> str:
     """The catalogue's id (its one ``catalogue`` row), read on any connection without loading SQLAlchemy."""
     rows = fetch(conn, "SELECT id FROM catalogue")

@@ -15,8 +15,9 @@ key it is board number then puzzle id (``catalogue query``'s default): positions
 
 **Samples are uniform and reproducible.** ``sample(n, seed)`` reads the ids of the M matching puzzles in that
 default order, draws min(n, M) distinct positions with Floyd's algorithm (each subset of that size equally
-likely), finds the ids at those positions (by seeking through the board number index for a small sample, by
-reading every matching id for a large one: ``sample_ids``), and then reads only the chosen rows. The random numbers come from BLAKE2b over ``sample|seed|counter``, turned into integers below a
+likely), finds the ids at those positions (on SQLite by seeking through the board number index for a small
+sample, by reading every matching id for a large one; on PostgreSQL by numbering the matches with
+``row_number()`` in the database: ``ids_at_positions``), and then reads only the chosen rows. The random numbers come from BLAKE2b over ``sample|seed|counter``, turned into integers below a
 bound by rejection (no modulo bias), not from Python's ``random``: they are specified down to the byte, so the same
 seed picks the same puzzles on SQLite and PostgreSQL, on any machine and any Python. Nothing is shuffled or sorted
 by ``random()`` in the database, and no row but the chosen ones is read whole.
@@ -261,8 +262,13 @@ def sample_ids(conn, filters: dict[str, Any], n: int, seed: int) -> list[int]:
 
 def ids_at_positions(conn, filters: dict[str, Any], positions: list[int], total: int) -> list[int]:
     """The ids of the matches of ``filters`` at ``positions`` (sorted) of the board order, ``total`` matches in
-    all: by seeking each position, or by reading every matching id, whichever should be faster."""
-    if len(positions) * SEEK_RATIO < total and not queries.index_narrows(conn, **filters):
+    all, whichever way should be fastest: on SQLite by seeking each position or by reading every matching id; on
+    PostgreSQL by numbering the matches in the database (``queries.ids_numbered``), unless there are too many
+    positions to bind. All find the same ids."""
+    if not queries.is_sqlite(conn):
+        if len(positions) <= MAX_BOUND_IDS:
+            return queries.ids_numbered(conn, positions, **filters)
+    elif len(positions) * SEEK_RATIO < total and not queries.index_narrows(conn, **filters):
         return queries.ids_at(conn, positions, **filters)
     ids = queries.matching_ids(conn, **filters)
     if len(ids) != total:

@@ -126,9 +126,13 @@ def test_offset_and_limit_on_every_order(built):
 
 # -- samples ------------------------------------------------------------------------------------------------------
 
-def test_a_sample_is_the_same_on_sqlite_and_postgresql(sqlite_url, pg_url):
+@pytest.mark.parametrize("seek_ratio, bound", [(0, 10**6), (10**9, 10**6), (60, 2)],
+                         ids=["always-seek", "always-read-ids", "too-many-ids-to-bind"])
+def test_a_sample_is_the_same_on_sqlite_and_postgresql(sqlite_url, pg_url, monkeypatch, seek_ratio, bound):
     build(sqlite_url)
     build(pg_url)
+    monkeypatch.setattr(selection, "SEEK_RATIO", seek_ratio)
+    monkeypatch.setattr(selection, "MAX_BOUND_IDS", bound)
     with Catalogue.open(sqlite_url, create=False) as lite, Catalogue.open(pg_url, create=False) as pg:
         for seed, n, filters, key in [(0, 5, {}, "number"), (1, 5, {}, "score"), (7, 12, {"level": "easy"}, "clues"),
                                       (2**40, 3, {"min_score": 4.0}, "number"), (3, 100, {}, "level"),
@@ -252,3 +256,16 @@ def test_query_sql_is_the_same_on_both_databases_for_offsets(built):
     with cat.reading() as conn:
         assert queries.count_puzzles(conn, level="easy", min_score=2.0) == \
             sum(r["level"] == "easy" and r["score"] >= 2.0 for r in rows)
+
+
+@pytest.mark.parametrize("filters", [{}, {"level": "hard"}, {"min_score": 3.0, "method": "wfc"}])
+def test_three_ways_to_find_ids_at_positions_agree(built, filters):
+    """Seeking (SQLite's way), numbering in the database (PostgreSQL's) and reading every id, on both."""
+    cat, _ = built
+    with cat.reading() as conn:
+        every = queries.matching_ids(conn, **filters)
+        positions = draw_positions(5, len(every), 4)
+        expected = [every[p] for p in positions]
+        assert queries.ids_at(conn, positions, **filters) == expected
+        assert queries.ids_numbered(conn, positions, **filters) == expected
+        assert queries.ids_numbered(conn, [], **filters) == []
