@@ -1,4 +1,5 @@
-"""Read-side benchmark: `catalogue query` and `catalogue export` on a 50,000-board catalogue, from the shell.
+"""Read-side benchmark: `catalogue query` (samples too), `daily` and `export` on a 50,000-board catalogue (or
+500,000), from the shell and in-process.
 
 Targets (catalogue issue): a query answers in <= 200 ms and an export of one board in <= 300 ms, each measured
 as a whole `catalogue` process started from the shell. The catalogue is built by direct inserts through the
@@ -6,7 +7,9 @@ models (valid boards, carved-looking puzzles, plausible metrics and grades), bec
 not filling. Prints the median of several runs of each command, and, for scale, the cost of starting Python and
 of importing the CLI, which every command pays before it reads anything.
 
-    python bench/bench_query.py [--rows 50000] [--runs 7] [--db URL|PATH]
+    python bench/bench_query.py [--rows 50000] [--runs 7] [--db URL|PATH] [--only TEXT]
+
+The sampling figures of docs/benchmarks.md come from ``--rows 500000 --only sample`` (and ``--only daily``).
 """
 from __future__ import annotations
 
@@ -110,29 +113,50 @@ def median_seconds(argv: list[str], runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def in_process_ms(db: str, runs: int) -> dict[str, float]:
-    """The commands' own work without interpreter start and CLI import: open + SQL + formatting, median ms."""
-    from catalogue.commands.query import render
+def in_process_ms(db: str, runs: int, only: str = "") -> dict[str, tuple[float, float]]:
+    """The commands' own work without interpreter start and CLI import: open + SQL + formatting through the
+    Python API (what the commands call), median wall and CPU ms. Run i of a sample uses seed i, so no run
+    repeats another's reads."""
+    import io
+
+    from catalogue.output import write_records
     from catalogue.store import Catalogue
-    from catalogue.store.queries import get_board, query_puzzles
+    from catalogue.store.queries import RESULT_FIELDS
 
     catalogue = Catalogue.open(db, create=False)
+
+    def printed(query, fmt: str) -> None:
+        write_records(query.dicts(), RESULT_FIELDS, fmt, out=io.StringIO())
+
     work = {
         "query --min-clues 24 --max-clues 26 --order-by nodes --desc --limit 20":
-            lambda c: render(query_puzzles(c, min_clues=24, max_clues=26, order_by="nodes", desc=True, limit=21),
-                             "table"),
-        "query --order-by score --limit 10": lambda c: render(query_puzzles(c, order_by="score", limit=11), "csv"),
-        "export (get_board)": lambda c: get_board(c, 1),
+            lambda i: printed(catalogue.puzzles(min_clues=24, max_clues=26).order_by("nodes", desc=True).limit(21),
+                              "table"),
+        "query --order-by score --limit 10":
+            lambda i: printed(catalogue.puzzles().order_by("score").limit(11), "csv"),
+        "query --sample 10": lambda i: printed(catalogue.puzzles().sample(10, seed=i), "csv"),
+        "query --sample 1000": lambda i: printed(catalogue.puzzles().sample(1000, seed=i), "csv"),
+        "query --sample 10 --level extreme": lambda i: printed(catalogue.puzzles(level="extreme").sample(10, seed=i),
+                                                              "csv"),
+        "query --sample 10 --level easy": lambda i: printed(catalogue.puzzles(level="easy").sample(10, seed=i), "csv"),
+        "query --sample 10 --min-score 8": lambda i: printed(catalogue.puzzles(min_score=8).sample(10, seed=i), "csv"),
+        "query --offset N/2 --limit 10": lambda i: printed(catalogue.puzzles().offset(
+            catalogue.puzzles().count() // 2 + i).limit(10), "csv"),
+        "daily (5 levels)": lambda i: [catalogue.daily(f"2026-01-{i + 1:02d}", level) for level in LEVELS],
+        "export (Catalogue.board)": lambda i: catalogue.board(1 + i),
     }
     out = {}
     for name, job in work.items():
-        times = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            with catalogue.reading() as conn:
-                job(conn)
-            times.append(time.perf_counter() - t0)
-        out[name] = statistics.median(times) * 1000
+        if only not in name:
+            continue
+        walls, cpus = [], []
+        for i in range(runs):
+            w, c = time.perf_counter(), time.process_time()
+            job(i)
+            walls.append(time.perf_counter() - w)
+            cpus.append(time.process_time() - c)
+        out[name] = (statistics.median(walls) * 1000, statistics.median(cpus) * 1000)
+    catalogue.close()
     return out
 
 
@@ -141,6 +165,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--db", help="catalogue URL or path (default: a file in a temporary folder)")
+    parser.add_argument("--only", default="", metavar="TEXT", help="run only the cases whose name holds TEXT")
     args = parser.parse_args()
 
     tmp = tempfile.TemporaryDirectory(prefix="bench_query_")
@@ -175,8 +200,16 @@ def main() -> None:
          EXPORT_TARGET_S),
         (f"export {middle} --format svg", [*exe, "export", "--db", db, str(middle), "--format", "svg"],
          EXPORT_TARGET_S),
+        ("query --sample 10 --seed 1", [*exe, "query", "--db", db, "--sample", "10", "--seed", "1"],
+         QUERY_TARGET_S),
+        ("query --sample 1000 --seed 1 --format csv",
+         [*exe, "query", "--db", db, "--sample", "1000", "--seed", "1", "--format", "csv"], QUERY_TARGET_S),
+        ("query --sample 10 --seed 1 --level extreme",
+         [*exe, "query", "--db", db, "--sample", "10", "--seed", "1", "--level", "extreme"], QUERY_TARGET_S),
+        ("daily --date 2026-11-23 (5 levels)", [*exe, "daily", "--db", db, "--date", "2026-11-23"], QUERY_TARGET_S),
         ("stats --format json (no target)", [*exe, "stats", "--db", db, "--format", "json"], None),
     ]
+    cases = [case for case in cases if args.only in case[0]]
     print(f"{args.rows} boards, median of {args.runs} runs, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'command':74} {'wall':>9} {'cpu':>9} {'target':>9}")
@@ -184,9 +217,10 @@ def main() -> None:
         wall, cpu = median_seconds(argv, args.runs)
         verdict = "" if target is None else f"{target * 1000:6.0f} ms {'ok' if wall <= target else 'OVER'}"
         print(f"{name:74} {wall * 1000:6.0f} ms {cpu * 1000:6.0f} ms {verdict}")
-    print("in-process (open + SQL + formatting; what the read commands add to start-up):")
-    for name, ms in in_process_ms(db, args.runs).items():
-        print(f"  {name:72} {ms:6.1f} ms")
+    print("in-process (open + SQL + formatting; what the read commands add to start-up), wall and cpu:")
+    for name, (wall_ms, cpu_ms) in in_process_ms(db, args.runs, args.only).items():
+        print(f"  {name:72} {wall_ms:6.1f} ms {cpu_ms:6.1f} ms")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
     tmp.cleanup()
 
 

@@ -155,6 +155,49 @@ def fill_sample(url: str) -> list[dict]:
     return rows
 
 
+#: the catalogue id fill_synthetic gives every catalogue, so that SQLite and PostgreSQL copies choose alike
+SYNTHETIC_ID = "0123456789abcdef0123456789abcdef"
+_LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+
+
+def fill_synthetic(url: str, n: int = 60) -> list[dict]:
+    """A catalogue of ``n`` 9x9 boards with one puzzle each (levels, clues and scores vary with the number) and a
+    fixed catalogue id; returns the rows the query gives, in board order."""
+    from sqlalchemy import insert, text
+
+    from catalogue.store import Catalogue
+    from catalogue.store.models import Board, Puzzle, Run
+
+    engine = Catalogue.open(url).engine
+    now = dt.datetime(2025, 1, 1, tzinfo=dt.timezone.utc)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE catalogue SET id = :id"), {"id": SYNTHETIC_ID})
+        run = conn.execute(insert(Run).values(
+            started_at=now, status="completed", program_version="test", command="test", size=9, method="wfc",
+            equivalence="d4", symmetry="none", seed=1, generators=1, checkers=1, queue_size=1, parameters="{}",
+            generated=n, accepted=n, duplicates=0, contradictions=0).returning(Run.id)).scalar_one()
+        boards, puzzles = [], []
+        for number in range(n):
+            board = pattern_board(3, shift=number % 9)
+            clues = 17 + number % 13
+            puzzle = "".join(ch if (i * 7 + number) % 81 < clues else "." for i, ch in enumerate(board))
+            level = _LEVELS[number % 5] if number % 11 else None  # every 11th ungraded
+            boards.append(dict(number=number, size=9, equivalence="d4", key=f"k{number}", board=board,
+                               method="wfc" if number % 3 else "backtrack", seed=number, restarts=0,
+                               generate_seconds=0.001, run_id=run, created_at=now))
+            puzzles.append(dict(board_number=number, puzzle=puzzle, clues=sum(c != "." for c in puzzle),
+                                symmetry="none", carve_seed=number, carve_checks=81, carve_seconds=0.001,
+                                attempts=1, nodes=100 + number, guesses=number % 7, backtracks=number % 4,
+                                checks=1000 + number, max_depth=number % 5, solve_seconds=1e-5 * (number + 1),
+                                level=level, score=None if level is None else round(1 + (number * 37 % 80) / 10, 1),
+                                hardest=None if level is None else "x-wing", minimal=True, undecided=0))
+        conn.execute(insert(Board), boards)
+        conn.execute(insert(Puzzle), puzzles)
+    engine.dispose()
+    with Catalogue.open(url, create=False) as cat:
+        return list(cat.puzzles().dicts())
+
+
 @pytest.fixture
 def sample_url(catalogue_url) -> str:
     """A catalogue (SQLite and PostgreSQL) holding the five sample puzzles."""

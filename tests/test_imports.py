@@ -115,3 +115,29 @@ def test_no_import_circle_in_the_engine():
 
     for module in sorted(graph):
         visit(module, [])
+
+
+_READ = """
+import json, sys
+from catalogue.cli import main
+for argv in {argvs!r}:
+    sys.argv = ["catalogue", *argv]
+    try:
+        main()
+    except SystemExit as e:
+        assert not e.code, (argv, e.code)
+print(json.dumps(sorted(m for m in ("sqlalchemy", "numpy", "numba") if m in sys.modules)), file=sys.stderr)
+"""
+
+
+def test_reading_puzzles_loads_neither_sqlalchemy_nor_numba(tmp_path):
+    """`query` (samples, offsets, scores too) and `daily` on a SQLite catalogue use the stdlib sqlite3 path."""
+    from conftest import fill_sample
+
+    db = tmp_path / "catalogue.db"
+    fill_sample(f"sqlite:///{db}")
+    argvs = [["query", "--db", str(db), "--sample", "2", "--seed", "1", "--offset", "1", "--min-score", "1"],
+             ["daily", "--db", str(db), "--date", "2026-01-01", "--format", "json"]]
+    done = subprocess.run([sys.executable, "-c", _READ.format(argvs=argvs)], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []

@@ -8,12 +8,15 @@ from __future__ import annotations
 import enum
 import math
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from ..config import DbOption
 from ..errors import UsageError, UserError, report
+
+if TYPE_CHECKING:
+    from ..store.records import BoardRecord
 
 
 class ExportFormat(str, enum.Enum):
@@ -30,16 +33,16 @@ class ExportFormat(str, enum.Enum):
 BOTH_BY_DEFAULT = {ExportFormat.pretty, ExportFormat.svg, ExportFormat.json}
 
 
-def board_record(board: dict) -> dict:
+def board_record(board: BoardRecord) -> dict:
     """`--format json`: the board, its puzzle and everything known about them, always with the same keys (the
     database's names). ``--puzzle`` and ``--solution`` leave the other grid null rather than change the shape."""
     import json
 
-    record = {key: board[key] for key in ("number", "size", "equivalence", "method", "seed", "restarts",
-                                          "generate_seconds", "run_id")}
-    puzzle = board["puzzle"] or {}
+    record = {key: getattr(board, key) for key in ("number", "size", "equivalence", "method", "seed", "restarts",
+                                                   "generate_seconds", "run_id")}
+    puzzle = board.puzzle.to_dict() if board.puzzle else {}
     record["puzzle"] = puzzle.get("puzzle")
-    record["solution"] = board["board"]
+    record["solution"] = board.board
     for key, value in puzzle.items():
         if key != "puzzle":
             record[key] = value
@@ -48,10 +51,10 @@ def board_record(board: dict) -> dict:
     return record
 
 
-def render(board: dict, fmt: ExportFormat, show: str) -> str:
+def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
     """The exported text; ``show`` is "puzzle", "solution" or "both"."""
-    puzzle_line = board["puzzle"]["puzzle"] if board["puzzle"] else None
-    solution_line = board["board"]
+    puzzle_line = board.puzzle.puzzle if board.puzzle else None
+    solution_line = board.board
     if fmt is ExportFormat.json:  # one shape whatever is shown: the record, the grid not asked for as null
         import json
 
@@ -66,21 +69,21 @@ def render(board: dict, fmt: ExportFormat, show: str) -> str:
 
     from engine import formats
 
-    box = math.isqrt(board["size"])
+    box = math.isqrt(board.size)
     puzzle = formats.from_line(puzzle_line, box) if puzzle_line is not None else None
     solution = formats.from_line(solution_line, box)
     if fmt is ExportFormat.svg:  # a printable page: the puzzle, and its solution in a second grid beside it
-        n = board["size"]
+        n = board.size
         if show == "solution":
-            return formats.to_svg(solution, box, title=f"board {board['number']}: {n}x{n} solution")
-        title = f"board {board['number']}: {n}x{n} puzzle, {board['puzzle']['clues']} clues"
+            return formats.to_svg(solution, box, title=f"board {board.number}: {n}x{n} solution")
+        title = f"board {board.number}: {n}x{n} puzzle, {board.puzzle.clues} clues"
         if show == "both":
             return formats.to_svg(puzzle, box, solution=solution, beside=True, title=f"{title}, with solution")
         return formats.to_svg(puzzle, box, title=title)
     if show == "both":  # pretty: the puzzle, then its solution
-        return "\n".join((f"board {board['number']}: puzzle, {board['puzzle']['clues']} clues",
+        return "\n".join((f"board {board.number}: puzzle, {board.puzzle.clues} clues",
                           formats.write(puzzle, fmt.value, box).rstrip("\n"), "",
-                          f"board {board['number']}: solution",
+                          f"board {board.number}: solution",
                           formats.write(solution, fmt.value, box).rstrip("\n")))
     return formats.write(puzzle if show == "puzzle" else solution, fmt.value, box)
 
@@ -121,7 +124,7 @@ def register(app: typer.Typer) -> None:
             board = catalogue.board(number)
         if board is None:
             raise UserError(f"no board number {number} in {catalogue.label}")
-        if board["puzzle"] is None and show != "solution":
+        if board.puzzle is None and show != "solution":
             raise UserError(f"board {number} has no puzzle in {catalogue.label}: use --solution for the board")
         try:
             text = render(board, fmt, show)

@@ -1,4 +1,5 @@
-"""catalogue query: list puzzles from the catalogue by clue count, size, method, grade; sorted and limited.
+"""catalogue query: list puzzles from the catalogue by clue count, size, method, grade and score; sampled, sorted
+and limited: a thin call of ``Catalogue.puzzles`` (a ``PuzzleQuery``) with the shared options of catalogue/filters.py.
 
 Start-up time is part of this command's contract (<= 200 ms on a 50,000-board catalogue, bench/bench_query.py),
 so the module imports only typer and the store's plain-SQL queries at load time (neither SQLAlchemy nor numba).
@@ -10,13 +11,12 @@ from typing import Annotated, Iterator, Optional
 
 import typer
 
-from engine.vocabulary import METHODS
-
-from ..choices import HARDEST, Equivalence, Level, check_size, choose
 from ..config import DbOption
-from ..errors import UsageError, report
+from ..errors import report
+from ..filters import Sampling, filter_options, sample_options
 from ..output import RECORD_FORMATS, write_records
 from ..store.queries import ORDER_KEYS, RESULT_FIELDS
+from ..store.selection import PuzzleFilter
 
 DEFAULT_LIMIT = 100
 
@@ -42,24 +42,17 @@ def limited(rows: Iterator[dict], limit: int, state: dict) -> Iterator[dict]:
 
 def register(app: typer.Typer) -> None:
     @app.command("query")
+    @sample_options
+    @filter_options
     def query(
-        min_clues: Annotated[Optional[int], typer.Option("--min-clues", min=0, metavar="A",
-                                                         help="Only puzzles with at least A clues.")] = None,
-        max_clues: Annotated[Optional[int], typer.Option("--max-clues", min=0, metavar="B",
-                                                         help="Only puzzles with at most B clues.")] = None,
-        size: Annotated[Optional[int], typer.Option("--size", min=1, metavar="N",
-                                                    help="Only N x N boards (4, 9, 16, ...).")] = None,
-        equivalence: Annotated[Optional[Equivalence], typer.Option(
-            help="Only boards made unique under this equivalence.")] = None,
-        method: Annotated[Optional[str], typer.Option(
-            metavar="NAME", help="Only boards from this generator (wfc, backtrack, pattern).")] = None,
-        level: Annotated[Optional[Level], typer.Option(help="Only puzzles graded at this level.")] = None,
-        technique: Annotated[Optional[str], typer.Option(
-            metavar="NAME", help="Only puzzles whose hardest technique is NAME (e.g. x-wing).")] = None,
+        filters: PuzzleFilter,
+        sampling: Sampling,
         order_by: Annotated[OrderKey, typer.Option("--order-by", help="Sort key.")] = OrderKey.number,
         desc: Annotated[bool, typer.Option("--desc", help="Sort in descending order.")] = False,
-        limit: Annotated[int, typer.Option(
-            min=0, metavar="N", help="How many puzzles to show at most; 0 for all.")] = DEFAULT_LIMIT,
+        limit: Annotated[Optional[int], typer.Option(
+            min=0, metavar="N", show_default=False,
+            help=f"How many puzzles to show at most; 0 for all. Default {DEFAULT_LIMIT}, or the whole sample "
+                 f"with --sample.")] = None,
         fmt: Annotated[QueryFormat, typer.Option("--format", help=(
             "Output format: table, csv, tsv, json (one array), ndjson (one object per line) or line "
             "(the puzzles only)."))] = QueryFormat.table,
@@ -69,32 +62,28 @@ def register(app: typer.Typer) -> None:
 
         Each row has the board number, clue count, solver metrics and grade. csv, tsv, json and ndjson records
         carry every field under the database's column names, including the puzzle and its solution in the line
-        format; `--format line` prints only the puzzles, one per line. An empty result is not an error. The
-        examples read demo.db, made by catalogue fill's example.
+        format; `--format line` prints only the puzzles, one per line. `--sample N --seed S` picks N of the
+        matching puzzles uniformly at random, the same ones for the same seed; the sample is then sorted, and
+        `--offset` and `--limit` cut it. An empty result is not an error. The examples read demo.db, made by
+        catalogue fill's example.
 
         \b
         Examples:
           catalogue query --db demo.db --limit 5
           catalogue query --db demo.db --max-clues 25 --order-by clues --format csv
           catalogue query --db demo.db --level easy --limit 0 --format line > easy.txt
+          catalogue query --db demo.db --sample 3 --seed 7 --min-score 2
         """
-        if min_clues is not None and max_clues is not None and min_clues > max_clues:
-            raise UsageError(f"--min-clues {min_clues} is above --max-clues {max_clues}")
-        # a name outside the vocabulary would match nothing and look like an empty result: exit 2 instead
-        check_size(size)
-        method = choose("--method", "method", METHODS, method)
-        technique = choose("--technique", "technique", HARDEST, technique)
+        if limit is None:
+            limit = 0 if sampling.sample is not None else DEFAULT_LIMIT
         from ..store import Catalogue
 
         state = {"truncated": False}
         with Catalogue.open(db, create=False) as catalogue:
             # one row more than asked tells whether the default limit cut the result short; rows stream from the
             # database cursor to stdout, so json / ndjson / csv of any size take constant memory
-            rows = limited(catalogue.iter_puzzles(
-                min_clues=min_clues, max_clues=max_clues, size=size,
-                equivalence=equivalence.value if equivalence else None, method=method,
-                level=level.value if level else None, technique=technique, order_by=order_by.value, desc=desc,
-                limit=(limit + 1) if limit else None), limit, state)
+            selection = sampling.apply(catalogue.puzzles(**filters.given()).order_by(order_by.value, desc=desc))
+            rows = limited(selection.limit((limit + 1) if limit else None).dicts(), limit, state)
             if fmt.value == "line":
                 count = 0
                 for row in rows:

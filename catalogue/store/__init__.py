@@ -5,6 +5,8 @@
 ``migrate.py``    schema revisions and upgrades (the migrations travel in ``migrations/`` as package data)
 ``models.py``     the tables
 ``queries.py``    read-side SQL (query, one board, stats)
+``selection.py``  PuzzleFilter and the lazy PuzzleQuery: filters, uniform samples, offsets, the daily puzzle
+``records.py``    the typed records reads return (PuzzleRecord, BoardRecord)
 ``insert.py``     the batch insert that numbers boards
 ``files.py``      the board files N.txt: writing, checking, repairing
 ``folder.py``     whose board folder is whose: the marker file, the recorded and default folders

@@ -11,8 +11,8 @@ connection or writes a board file.
 ::
 
     with Catalogue.open("data/catalogue.db", create=False) as cat:
-        rows = cat.puzzles(level="hard", limit=10)
-        board = cat.board(0)
+        hard = cat.puzzles(level="hard").sample(10, seed=1)   # a lazy PuzzleQuery
+        board = cat.board(0)                                   # a BoardRecord
 """
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ from . import queries
 from .database import describe_error, make_engine, sqlite_reader
 from .location import check_sqlite_file, check_url, damage
 from .migrate import HEAD_REVISION, KNOWN_REVISIONS
+from .records import BoardRecord, PuzzleRecord
+from .selection import DateLike, PuzzleFilter, PuzzleQuery
 
 if TYPE_CHECKING:
     import numpy as np
@@ -165,21 +167,24 @@ class Catalogue:
         except DBAPIError as e:
             raise self.database_error("read", e) from None
 
-    def puzzles(self, **filters) -> list[dict[str, Any]]:
-        """Puzzles with their board's number and solution (``queries.query_puzzles`` names the filters)."""
-        with self.reading() as conn:
-            return queries.query_puzzles(conn, **filters)
+    def puzzles(self, **filters) -> PuzzleQuery:
+        """A lazy, chainable selection of puzzles (:class:`~catalogue.store.selection.PuzzleQuery`): the filters
+        of ``PuzzleFilter.of`` (``level="hard"``, ``clues=(17, 24)``, ``min_score=3``, ...); then ``.sample(n,
+        seed)``, ``.order_by(key)``, ``.offset(n)``, ``.limit(n)``; iterate it for :class:`PuzzleRecord` s."""
+        return PuzzleQuery(self, PuzzleFilter.of(**filters))
 
-    def iter_puzzles(self, **filters) -> Iterator[dict[str, Any]]:
-        """``puzzles(**filters)`` one row at a time, streamed from the database cursor (constant memory); the
-        read connection stays open until the iterator is exhausted or closed."""
-        with self.reading() as conn:
-            yield from queries.iter_query_puzzles(conn, **filters)
-
-    def board(self, number: int) -> Optional[dict[str, Any]]:
+    def board(self, number: int) -> Optional[BoardRecord]:
         """Board ``number`` with its first puzzle; None if there is no such board."""
         with self.reading() as conn:
-            return queries.get_board(conn, number)
+            row = queries.get_board(conn, number)
+        return None if row is None else BoardRecord.from_row(row)
+
+    def daily(self, date: Optional[DateLike] = None, level: Optional[str] = None,
+              **filters) -> Optional[PuzzleRecord]:
+        """The puzzle of the day ``date`` (a ``datetime.date`` or ``YYYY-MM-DD``; default today) at ``level``
+        (None: any level), among the puzzles matching ``filters``; None if none does. The same catalogue gives
+        the same puzzle on every machine (the rule is in ``catalogue.store.selection``)."""
+        return self.puzzles(level=level, **filters).daily(date)
 
     def stats(self) -> dict[str, Any]:
         with self.reading() as conn:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 from engine.vocabulary import LEVELS, METRICS  # plain data: reading the catalogue imports no engine code
 
@@ -66,7 +66,15 @@ _FILTERS = (
     ("method", "b.method = :method", "b.method = :method"),
     ("level", "p.level = :level", "p.level || '' = :level"),
     ("technique", "p.hardest = :technique", "p.hardest || '' = :technique"),
+    # no index on score: these are checked on the rows the other conditions (or the scan) reach
+    ("min_score", "p.score >= :min_score", "p.score >= :min_score"),
+    ("max_score", "p.score <= :max_score", "p.score <= :max_score"),
 )
+
+#: the filter names `query_puzzles` and `Catalogue.puzzles` take (``PuzzleFilter``'s fields, in this order)
+FILTER_NAMES = tuple(name for name, _, _ in _FILTERS)
+#: filters on the board's columns: a query that uses one joins boards before choosing its rows
+_BOARD_FILTERS = ("size", "equivalence", "method")
 
 #: What a row read through an index costs, in rows of a sequential scan, in SQLite (50,000 puzzles: a scan
 #: reads a row in ~0.3 us, index lookups plus the sort ~1.5 us; bench/bench_query.py's catalogue)
@@ -123,26 +131,25 @@ def _booleans(rows: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
     return rows
 
 
-def query_puzzles(conn, *, min_clues: Optional[int] = None, max_clues: Optional[int] = None,
-                  size: Optional[int] = None, equivalence: Optional[str] = None, method: Optional[str] = None,
-                  level: Optional[str] = None, technique: Optional[str] = None, order_by: str = "number",
-                  desc: bool = False, limit: Optional[int] = None) -> list[dict[str, Any]]:
+def query_puzzles(conn, *, order_by: str = "number", desc: bool = False, limit: Optional[int] = None,
+                  offset: int = 0, ids: Optional[Sequence[int]] = None, **filters) -> list[dict[str, Any]]:
     """Puzzles with their board's number and solution, filtered, ordered and limited.
 
-    ``technique`` matches the puzzle's hardest technique (the one that decides its grade). Ties in the sort
-    key are broken by board number, then puzzle id, so the same query always returns the same rows.
-    Raises KeyError for an ``order_by`` outside ``ORDER_KEYS``.
+    ``filters`` are named in ``FILTER_NAMES`` (``min_clues``, ``max_clues``, ``size``, ``equivalence``,
+    ``method``, ``level``, ``technique``, ``min_score``, ``max_score``; None is no filter). ``technique`` matches
+    the puzzle's hardest technique (the one that decides its grade). Ties in the sort key are broken by board
+    number, then puzzle id, so the same query always returns the same rows; ``offset`` skips that many of them.
+    ``ids`` keeps only the puzzles with these ids (what a sample chose). Raises KeyError for an ``order_by``
+    outside ``ORDER_KEYS`` and TypeError for an unknown filter.
     """
-    sql, params = _puzzles_sql(conn, min_clues=min_clues, max_clues=max_clues, size=size, equivalence=equivalence,
-                               method=method, level=level, technique=technique, order_by=order_by, desc=desc,
-                               limit=limit)
-    return _booleans(fetch(conn, sql, params), "minimal")
+    return list(iter_query_puzzles(conn, order_by=order_by, desc=desc, limit=limit, offset=offset, ids=ids,
+                                   **filters))
 
 
-def iter_query_puzzles(conn, **filters) -> Iterator[dict[str, Any]]:
-    """The rows of ``query_puzzles(conn, **filters)`` one at a time, read from the cursor as they are consumed:
+def iter_query_puzzles(conn, **options) -> Iterator[dict[str, Any]]:
+    """The rows of ``query_puzzles(conn, **options)`` one at a time, read from the cursor as they are consumed:
     printing every puzzle of a large catalogue takes constant memory. ``conn`` must stay open while iterating."""
-    sql, params = _puzzles_sql(conn, **filters)
+    sql, params = _puzzles_sql(conn, **options)
     params = {name: _in_int64(value) for name, value in params.items()}
     if isinstance(conn, sqlite3.Connection):
         cursor = conn.execute(sql, params)
@@ -159,37 +166,155 @@ def iter_query_puzzles(conn, **filters) -> Iterator[dict[str, Any]]:
         yield row
 
 
-def _puzzles_sql(conn, *, min_clues: Optional[int] = None, max_clues: Optional[int] = None,
-                 size: Optional[int] = None, equivalence: Optional[str] = None, method: Optional[str] = None,
-                 level: Optional[str] = None, technique: Optional[str] = None, order_by: str = "number",
-                 desc: bool = False, limit: Optional[int] = None) -> tuple[str, dict[str, Any]]:
-    """The SQL text and parameters of ``query_puzzles``."""
-    key = ORDER_KEYS[order_by]  # KeyError before any SQL is built
-    given = {"min_clues": min_clues, "max_clues": max_clues, "size": size, "equivalence": equivalence,
-             "method": method, "level": level, "technique": technique}
-    params = {name: value for name, value in given.items() if value is not None}
-    hidden = _prefer_scan(conn, params, order_by, limit)
+def _check_names(filters: dict[str, Any]) -> None:
+    unknown = set(filters) - set(FILTER_NAMES)
+    if unknown:
+        raise TypeError(f"unknown puzzle filter(s): {', '.join(sorted(unknown))}; known: {', '.join(FILTER_NAMES)}")
+
+
+def _conditions(conn, filters: dict[str, Any], order_by: str, limit: Optional[int],
+                hidden: Optional[bool] = None) -> tuple[str, dict, bool]:
+    """The WHERE clause (with its leading space, or empty) of ``filters``, their bound parameters, and whether a
+    condition needs the boards joined. ``hidden`` (default: ``_prefer_scan`` decides) hides the conditions from
+    the indexes."""
+    _check_names(filters)
+    params = {name: value for name, value in filters.items() if value is not None}
+    if hidden is None:
+        hidden = _prefer_scan(conn, params, order_by, limit)
     conditions = [scan if hidden else indexed for name, indexed, scan in _FILTERS if name in params]
+    where = " WHERE " + " AND ".join(conditions) if conditions else ""
+    return where, params, any(name in params for name in _BOARD_FILTERS)
+
+
+def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: Optional[int] = None,
+                 offset: int = 0, ids: Optional[Sequence[int]] = None, with_id: bool = False,
+                 **filters) -> tuple[str, dict[str, Any]]:
+    """The SQL text and parameters of ``query_puzzles`` (``with_id``: each row also has ``puzzle_id``)."""
+    columns = _RESULT_COLUMNS + (", p.id AS puzzle_id" if with_id else "")
+    key = ORDER_KEYS[order_by]  # KeyError before any SQL is built
+    offset = int(offset or 0)
+    if offset < 0 or (limit is not None and limit < 0):
+        raise ValueError(f"offset and limit must not be negative (offset {offset}, limit {limit})")
+    # the rows a walk in board order must reach: the heuristic's limit
+    reach = None if limit is None else offset + int(limit)
+    if ids is None:
+        where, params, board_filter = _conditions(conn, filters, order_by, reach)
+    else:
+        # the ids were chosen among the matches already (by matching_ids, in the same read): the filters would
+        # only tempt SQLite, which has no statistics, into reading an index instead of the ids' rows
+        _check_names(filters)
+        chosen = [int(i) for i in ids]
+        marks = ", ".join(f":id{i}" for i in range(len(chosen)))
+        where = f" WHERE p.id IN ({marks})" if chosen else " WHERE 1 = 0"
+        params, board_filter = {f"id{i}": value for i, value in enumerate(chosen)}, False
     direction = "DESC" if desc else "ASC"
     # p.board_number equals b.number, and ordering by it lets SQLite walk ix_puzzles_board_number and stop at
     # the limit instead of sorting every match
     order = [f"{key} {direction}", f"p.board_number {direction}", "p.id ASC"]
     if order_by in NULLABLE_KEYS:
         order.insert(0, f"({key} IS NULL) ASC")  # false (0) before true (1) on both databases
-    where = " WHERE " + " AND ".join(conditions) if conditions else ""
     order_sql = " ORDER BY " + ", ".join(order)
     join = " JOIN boards b ON b.number = p.board_number"
-    if limit is None:
-        sql = f"SELECT {_RESULT_COLUMNS} FROM puzzles p{join}{where}{order_sql}"
+    if limit is None and not offset:
+        sql = f"SELECT {columns} FROM puzzles p{join}{where}{order_sql}"
     else:
         # Pick the puzzle ids first, then fetch the few chosen rows with their boards: the sort carries ids
         # instead of whole rows, and boards are joined for the winners only unless a filter or the sort key is
-        # a board column (`--order-by score --limit 10` on 50,000 puzzles: 52 ms -> 24 ms)
-        board_needed = order_by == "size" or any(name in params for name in ("size", "equivalence", "method"))
-        chosen = f"SELECT p.id FROM puzzles p{join if board_needed else ''}{where}{order_sql} LIMIT :limit"
-        sql = f"SELECT {_RESULT_COLUMNS} FROM puzzles p{join} WHERE p.id IN ({chosen}){order_sql}"
-        params["limit"] = int(limit)
+        # a board column (`--order-by score --limit 10` on 50,000 puzzles: 52 ms -> 24 ms). LIMIT and OFFSET
+        # are in the subset both databases share: an offset without a limit takes the largest one
+        board_needed = order_by == "size" or board_filter
+        window = " LIMIT :limit OFFSET :offset"
+        chosen = f"SELECT p.id FROM puzzles p{join if board_needed else ''}{where}{order_sql}{window}"
+        sql = f"SELECT {columns} FROM puzzles p{join} WHERE p.id IN ({chosen}){order_sql}"
+        params["limit"] = INT64_MAX if limit is None else int(limit)
+        params["offset"] = offset
     return sql, params
+
+
+def count_puzzles(conn, **filters) -> int:
+    """How many puzzles match ``filters`` (the names of ``FILTER_NAMES``)."""
+    given = [name for name, value in filters.items() if value is not None]
+    # the filters of one index alone: counted from that index (on 250,000 matches, 10 ms instead of a scan's 160)
+    one_index = bool(given) and any(set(given) <= set(group) for group in _INDEX_GROUPS)
+    where, params, board_filter = _conditions(conn, filters, "number", None, hidden=False if one_index else None)
+    join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
+    return int(fetch(conn, f"SELECT count(*) AS n FROM puzzles p{join}{where}", params)[0]["n"])
+
+
+def matching_ids(conn, **filters) -> list[int]:
+    """The ids of the puzzles matching ``filters``, in the query's default order (board number, then puzzle id):
+    position i of this list is row i of ``query_puzzles(conn, **filters)``. One integer column, read in bulk
+    (bench/bench_query.py times it on 500,000 puzzles)."""
+    where, params, board_filter = _conditions(conn, filters, "number", None)
+    join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
+    sql = f"SELECT p.id FROM puzzles p{join}{where} ORDER BY p.board_number ASC, p.id ASC"
+    params = {name: _in_int64(value) for name, value in params.items()}
+    if isinstance(conn, sqlite3.Connection):
+        return [row[0] for row in conn.execute(sql, params).fetchall()]
+    from sqlalchemy import text
+
+    return list(conn.execute(text(sql), params).scalars())
+
+
+def index_narrows(conn, **filters) -> bool:
+    """Whether an index finds the matches of ``filters`` faster than a walk through every puzzle would (what
+    ``query_puzzles`` decides too): an indexed filter is given and matches few enough puzzles."""
+    params = {name: value for name, value in filters.items() if value is not None}
+    return any(name in params for name in _INDEXED_FILTERS) and not _prefer_scan(conn, params, "number", None)
+
+
+def ids_at(conn, positions: Sequence[int], **filters) -> list[int]:
+    """The ids at ``positions`` (sorted, distinct, each below the number of matches) of
+    ``matching_ids(conn, **filters)``, without reading the others: one query per position seeks past the
+    previous one in board order and skips the gap (``LIMIT 1 OFFSET gap``), so the database walks the board
+    number index once in all (12 ms for 500,000 puzzles on SQLite) and returns one row per position, where
+    ``matching_ids`` hands every id to Python (0.4 s). The conditions are hidden from the other indexes: the walk
+    must follow board order."""
+    where, params, board_filter = _conditions(conn, filters, "number", None, hidden=True)
+    join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
+    seek = (" AND " if where else " WHERE ") + "(p.board_number, p.id) > (:after_number, :after_id)"
+    sql = (f"SELECT p.board_number AS number, p.id AS id FROM puzzles p{join}{where}{seek} "
+           f"ORDER BY p.board_number ASC, p.id ASC LIMIT 1 OFFSET :gap")
+    out: list[int] = []
+    after, previous = (-1, -1), -1  # board numbers and ids are never negative
+    for position in positions:
+        rows = fetch(conn, sql, {**params, "after_number": after[0], "after_id": after[1],
+                                 "gap": position - previous - 1})
+        if not rows:
+            raise LookupError(f"no match at position {position}: the catalogue changed while it was read")
+        after, previous = (rows[0]["number"], rows[0]["id"]), position
+        out.append(after[1])
+    return out
+
+
+def ids_numbered(conn, positions: Sequence[int], **filters) -> list[int]:
+    """``ids_at`` in one statement: the database numbers the matches in board order (``row_number()``) and
+    returns the ids at ``positions``. What PostgreSQL should use: a seek there is a round trip and a walk of its
+    own (10 positions of 500,000 puzzles: 290 ms by seeks, 1,000 positions: 1.0 s; numbered: 0.3-0.5 s for
+    either, 23-48 ms for the 3% of one level). SQLite numbers rows slowly (0.4-0.5 s) and seeks fast."""
+    where, params, board_filter = _conditions(conn, filters, "number", None)
+    join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
+    marks = ", ".join(f":position{i}" for i in range(len(positions)))
+    params.update({f"position{i}": int(position) for i, position in enumerate(positions)})
+    sql = (f"SELECT t.id AS id FROM (SELECT p.id AS id, row_number() OVER (ORDER BY p.board_number ASC, p.id ASC) "
+           f"- 1 AS position FROM puzzles p{join}{where}) t WHERE t.position IN ({marks}) ORDER BY t.position")
+    ids = [row["id"] for row in fetch(conn, sql, params)] if positions else []
+    if len(ids) != len(positions):
+        raise LookupError("the catalogue changed while it was read: try again")
+    return ids
+
+
+def is_sqlite(conn) -> bool:
+    """Whether ``conn`` reads a SQLite database (either driver)."""
+    return _is_sqlite(conn)
+
+
+def catalogue_id(conn) -> str:
+    """The catalogue's id (its one ``catalogue`` row), read on any connection without loading SQLAlchemy."""
+    rows = fetch(conn, "SELECT id FROM catalogue")
+    if not rows:
+        raise LookupError("the catalogue has no catalogue row (its id)")
+    return rows[0]["id"]
 
 
 def _is_sqlite(conn) -> bool:

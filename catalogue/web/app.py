@@ -5,14 +5,15 @@
 ``sqlite3`` one in WAL mode), so the server keeps answering while a ``catalogue fill`` writes to the same
 catalogue, and nothing here can write: there is no write endpoint, and the SQLite readers are ``query_only``.
 
-Routes (OpenAPI at ``/docs`` and ``/openapi.json``): ``/api/puzzles`` (filters, order, limit), ``/api/puzzles/
-{number}``, ``/api/boards/{number}``, ``/api/stats``, ``/api/hint``; the page at ``/`` (``static/``) browses,
+Routes (OpenAPI at ``/docs`` and ``/openapi.json``): ``/api/puzzles`` (filters, sample, order, offset, limit),
+``/api/puzzles/{number}``, ``/api/boards/{number}``, ``/api/daily``, ``/api/stats``, ``/api/hint``; the page at ``/`` (``static/``) browses,
 prints and plays the puzzles through them. Errors are one JSON object (:mod:`catalogue.web.errors`).
 """
 from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
+import secrets
 from pathlib import Path
 
 from fastapi import FastAPI, Query
@@ -22,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from engine import vocabulary
 
 from .. import __version__
-from ..choices import HARDEST, Equivalence, Level, check_size, choose
+from ..choices import HARDEST, Equivalence, Level, choose
 from ..errors import UsageError
 from ..store import Catalogue
 from ..store.queries import ORDER_KEYS, RESULT_FIELDS
@@ -35,6 +36,8 @@ STATIC = Path(__file__).with_name("static")
 
 #: the most puzzles one request returns: a page, not the catalogue (`catalogue query --limit 0` is for that)
 MAX_LIMIT = 1000
+#: the largest sample one request draws (a sample is read whole, then sorted and cut)
+MAX_SAMPLE = 10_000
 DEFAULT_LIMIT = 50
 
 OrderKey = Annotated[str, Query(description=f"Sort key: one of {', '.join(ORDER_KEYS)}.")]
@@ -49,7 +52,7 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     errors.install(app)
     app.state.catalogue = catalogue
 
-    @app.get("/api/puzzles", summary="Puzzles, filtered, sorted and limited (the filters of `catalogue query`)")
+    @app.get("/api/puzzles", summary="Puzzles, filtered, sampled, sorted and limited (the options of `query`)")
     def puzzles(
         min_clues: Annotated[Optional[int], Query(ge=0, description="At least this many clues.")] = None,
         max_clues: Annotated[Optional[int], Query(ge=0, description="At most this many clues.")] = None,
@@ -58,22 +61,38 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         method: Annotated[Optional[str], Query(description="The generator: wfc, backtrack, pattern.")] = None,
         level: Annotated[Optional[Level], Query(description="The grade's level.")] = None,
         technique: Annotated[Optional[str], Query(description="The hardest technique, e.g. x-wing.")] = None,
+        min_score: Annotated[Optional[float], Query(ge=0, description="A score of at least this.")] = None,
+        max_score: Annotated[Optional[float], Query(ge=0, description="A score of at most this.")] = None,
+        sample: Annotated[Optional[int], Query(ge=1, le=MAX_SAMPLE, description=(
+            "A uniform random sample of this many matching puzzles (then sorted, offset and limited)."))] = None,
+        seed: Annotated[Optional[int], Query(ge=0, lt=2 ** 63, description=(
+            "The sample's seed: the same seed, the same sample (default: a new one, returned as `seed`)."))] = None,
         order_by: OrderKey = "number",
         desc: Annotated[bool, Query(description="Sort in descending order.")] = False,
+        offset: Annotated[int, Query(ge=0, lt=2 ** 63, description="Skip this many puzzles first.")] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="How many puzzles at most.")] = DEFAULT_LIMIT,
     ) -> dict[str, Any]:
-        filters = _filters(min_clues, max_clues, size, equivalence, method, level, technique, order_by)
-        rows = catalogue.puzzles(**filters, desc=desc, limit=limit)
-        return {"count": len(rows), "limit": limit, "fields": list(RESULT_FIELDS), "puzzles": rows}
+        filters = _filters(min_clues, max_clues, size, equivalence, method, level, technique, min_score, max_score)
+        if order_by not in ORDER_KEYS:
+            raise UsageError(f"order_by: no sort key {order_by!r}; one of: {', '.join(ORDER_KEYS)}")
+        if seed is not None and sample is None:
+            raise UsageError("seed chooses a sample: give sample too")
+        selection = catalogue.puzzles(**filters).order_by(order_by, desc=desc)
+        if sample is not None:
+            seed = secrets.randbelow(2 ** 32) if seed is None else seed
+            selection = selection.sample(sample, seed=seed)
+        rows = list(selection.offset(offset).limit(limit).dicts())
+        return {"count": len(rows), "offset": offset, "limit": limit, "sample": sample, "seed": seed,
+                "fields": list(RESULT_FIELDS), "puzzles": rows}
 
     @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER, with its solution and grade")
     def puzzle(number: int) -> dict[str, Any]:
         found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
-        if found is None or found.get("puzzle") is None:
+        if found is None or found.puzzle is None:
             raise NotFound(f"no puzzle for board {number}")
         # the record `query` prints: the board's fields, the puzzle's columns, the board as the solution
-        row = {**found["puzzle"], "number": found["number"], "size": found["size"],
-               "equivalence": found["equivalence"], "method": found["method"], "solution": found["board"]}
+        row = {**found.puzzle.to_dict(), "number": found.number, "size": found.size,
+               "equivalence": found.equivalence, "method": found.method, "solution": found.board}
         return {name: row.get(name) for name in RESULT_FIELDS}
 
     @app.get("/api/boards/{number}", summary="Board NUMBER: how it was made, and its first puzzle")
@@ -81,7 +100,24 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
         if found is None:
             raise NotFound(f"no board {number}")
-        return found
+        return found.to_dict()
+
+    @app.get("/api/daily", summary="The puzzles of the day, one per level (the rule of `catalogue daily`)")
+    def daily(
+        date: Annotated[Optional[str], Query(description="YYYY-MM-DD (default: today, the server's date).")] = None,
+        level: Annotated[Optional[Level], Query(description="Only this level (default: one per level).")] = None,
+    ) -> dict[str, Any]:
+        from engine.vocabulary import LEVELS
+
+        from ..store.selection import parse_date
+
+        try:
+            day = parse_date(date)
+        except ValueError:
+            raise UsageError(f"date: not a date (YYYY-MM-DD): {date!r}") from None
+        chosen = [catalogue.daily(day, name) for name in ([level.value] if level else LEVELS)]
+        rows = [{"date": day.isoformat(), **record.to_dict()} for record in chosen if record is not None]
+        return {"date": day.isoformat(), "count": len(rows), "puzzles": rows}
 
     @app.get("/api/stats", summary="What the catalogue holds (the numbers of `catalogue stats`)")
     def stats() -> dict[str, Any]:
@@ -103,18 +139,18 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     return app
 
 
-def _filters(min_clues, max_clues, size, equivalence, method, level, technique, order_by) -> dict[str, Any]:
+def _filters(min_clues, max_clues, size, equivalence, method, level, technique, min_score, max_score
+             ) -> dict[str, Any]:
     """The query's filters checked as the CLI checks them: a bad value is a 400 naming the parameter."""
-    if min_clues is not None and max_clues is not None and min_clues > max_clues:
-        raise UsageError(f"min_clues {min_clues} is above max_clues {max_clues}")
-    try:
-        check_size(size)
-    except UsageError:
-        raise UsageError(f"size must be one of {', '.join(map(str, vocabulary.SIZES))}, not {size}") from None
-    if order_by not in ORDER_KEYS:
-        raise UsageError(f"order_by: no sort key {order_by!r}; one of: {', '.join(ORDER_KEYS)}")
+    for low, high, a, b in (("min_clues", "max_clues", min_clues, max_clues),
+                            ("min_score", "max_score", min_score, max_score)):
+        if a is not None and b is not None and a > b:
+            raise UsageError(f"{low} {a:g} is above {high} {b:g}")
+    if size is not None and size not in vocabulary.SIZES:
+        raise UsageError(f"size must be one of {', '.join(map(str, vocabulary.SIZES))}, not {size}")
     return {"min_clues": min_clues, "max_clues": max_clues, "size": size,
             "equivalence": equivalence.value if equivalence else None,
             "method": choose("method", "method", vocabulary.METHODS, method),
             "level": level.value if level else None,
-            "technique": choose("technique", "technique", HARDEST, technique), "order_by": order_by}
+            "technique": choose("technique", "technique", HARDEST, technique),
+            "min_score": min_score, "max_score": max_score}

@@ -159,7 +159,7 @@ def test_ndjson_of_50000_rows_in_constant_memory(tmp_path):
     _, json_kb = map(int, subprocess.run([sys.executable, "-c", script, *base, "--format", "json"],
                                          capture_output=True, text=True, check=True).stdout.split())
     listing = ("import resource, sys\nfrom catalogue.store import Catalogue\n"
-               "with Catalogue.open(sys.argv[1], create=False) as c: rows = c.puzzles()\n"
+               "with Catalogue.open(sys.argv[1], create=False) as c: rows = [r.to_dict() for r in c.puzzles()]\n"
                "print(len(rows), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
     n, list_kb = map(int, subprocess.run([sys.executable, "-c", listing, str(path)], capture_output=True,
                                          text=True, check=True).stdout.split())

@@ -477,5 +477,5 @@ def test_a_filled_catalogue_links_every_puzzle_to_its_board(tmp_path):
     assert len(links) == 30
     for pid, puzzle, board in links:
         assert all(p in (".", b) for p, b in zip(puzzle, board)), f"puzzle {pid} links to a board it is not from"
-        assert catalogue.board(numbers[pid])["board"] == board
+        assert catalogue.board(numbers[pid]).board == board
     catalogue.close()

@@ -83,6 +83,29 @@ def test_puzzles_are_what_query_prints(server, catalogue_db, query, options):
     assert body["count"] == len(body["puzzles"])
 
 
+def test_samples_offsets_and_scores_are_what_query_prints(server, catalogue_db):
+    status, body = get(server, "/api/puzzles?sample=7&seed=3&order_by=clues&limit=1000")
+    assert status == 200 and (body["sample"], body["seed"]) == (7, 3)
+    assert body["puzzles"] == cli_json(catalogue_db, "query", "--sample", "7", "--seed", "3", "--order-by", "clues")
+    status, body = get(server, "/api/puzzles?min_score=2&max_score=7&offset=5&limit=10")
+    assert body["puzzles"] == cli_json(catalogue_db, "query", "--min-score", "2", "--max-score", "7", "--offset", "5",
+                                       "--limit", "10")
+    status, first = get(server, "/api/puzzles?sample=3")
+    assert status == 200 and isinstance(first["seed"], int)  # a new seed, returned so the sample can be had again
+    assert get(server, f"/api/puzzles?sample=3&seed={first['seed']}")[1]["puzzles"] == first["puzzles"]
+
+
+def test_the_daily_puzzles_are_what_daily_prints(server, catalogue_db):
+    for level in ("", "&level=easy"):
+        status, body = get(server, f"/api/daily?date=2026-11-23{level}")
+        assert status == 200 and body["date"] == "2026-11-23"
+        args = ["daily", "--date", "2026-11-23", *(["--level", "easy"] if level else [])]
+        assert body["puzzles"] == cli_json(catalogue_db, *args)
+    days = {get(server, f"/api/daily?date=2026-11-{d:02d}&level=easy")[1]["puzzles"][0]["number"]
+            for d in range(1, 29)}
+    assert len(days) > 1, "different days, different puzzles"
+
+
 def test_one_puzzle_and_one_board(server, catalogue_db):
     rows = cli_json(catalogue_db, "query", "--limit", "0")
     status, puzzle = get(server, "/api/puzzles/7")
@@ -105,6 +128,12 @@ def test_stats(server, catalogue_db):
     ("/api/puzzles?size=7", 400, None, "size must be one of 4, 9, 16, 25, not 7"),
     ("/api/puzzles?min_clues=30&max_clues=20", 400, None, "min_clues 30 is above max_clues 20"),
     ("/api/puzzles?order_by=price", 400, None, "order_by: no sort key 'price'"),
+    ("/api/puzzles?sample=0", 400, "sample", "sample: Input should be greater than or equal to 1"),
+    ("/api/puzzles?seed=4", 400, None, "seed chooses a sample: give sample too"),
+    ("/api/puzzles?offset=-1", 400, "offset", "offset: Input should be greater than or equal to 0"),
+    ("/api/puzzles?min_score=5&max_score=2", 400, None, "min_score 5 is above max_score 2"),
+    ("/api/daily?date=2026-13-40", 400, None, "date: not a date (YYYY-MM-DD): '2026-13-40'"),
+    ("/api/daily?level=trivial", 400, "level", "level: Input should be 'easy'"),
     ("/api/puzzles?min_clues=-1", 400, "min_clues", "min_clues: Input should be greater than or equal to 0"),
     ("/api/puzzles/99999", 404, None, "no puzzle for board 99999"),
     ("/api/puzzles/-3", 404, None, "no puzzle for board -3"),

@@ -1,0 +1,100 @@
+"""Typed records of what the catalogue's reads return: frozen dataclasses named with the database's columns.
+
+``PuzzleRecord``'s fields are ``queries.RESULT_FIELDS`` in their order (what `catalogue query` prints, under the
+same names); ``BoardRecord`` is one board with its first puzzle (``BoardPuzzle``), what `catalogue export`
+prints. Grids are text in the line format (``engine.formats``: ``.`` for a blank). ``to_dict()`` gives the plain
+dict the printers take, with exactly the keys and values the query used to return.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Optional
+
+
+@dataclass(frozen=True)
+class PuzzleRecord:
+    """One puzzle with its board: the fields of `catalogue query` (``queries.RESULT_FIELDS``), in order."""
+
+    number: int  #: the board's number (its public id)
+    size: int  #: rows of the grid (4, 9, 16, 25)
+    equivalence: str
+    method: str  #: the generator that made the board
+    clues: int
+    symmetry: str  #: of the clue pattern
+    nodes: int
+    guesses: int
+    backtracks: int
+    checks: int
+    max_depth: int
+    solve_seconds: float
+    carve_checks: int
+    carve_seconds: float
+    minimal: Optional[bool]  #: None: stored before migration 0003 recorded it
+    undecided: Optional[int]
+    level: Optional[str]  #: None: stored before grading existed
+    score: Optional[float]
+    hardest: Optional[str]
+    puzzle: str  #: the givens, line format
+    solution: str  #: the board, line format
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> "PuzzleRecord":
+        return cls(**{name: row[name] for name in _PUZZLE_FIELDS})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _PUZZLE_FIELDS}
+
+
+@dataclass(frozen=True)
+class BoardPuzzle:
+    """The puzzle stored with a board (its first), everything known about it; ``techniques`` is JSON text."""
+
+    puzzle: str
+    clues: int
+    symmetry: str
+    nodes: int
+    guesses: int
+    backtracks: int
+    checks: int
+    max_depth: int
+    solve_seconds: float
+    carve_seed: int
+    carve_checks: int
+    carve_seconds: float
+    minimal: Optional[bool]
+    undecided: Optional[int]
+    level: Optional[str]
+    score: Optional[float]
+    hardest: Optional[str]
+    techniques: Optional[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BoardRecord:
+    """One board (``board``: the complete grid, line format) and its first puzzle (None if it has none)."""
+
+    number: int
+    size: int
+    equivalence: str
+    method: str
+    seed: int  #: `generate(box, seed)` with this method remakes the board
+    restarts: int
+    generate_seconds: float
+    run_id: int
+    board: str
+    puzzle: Optional[BoardPuzzle]
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> "BoardRecord":
+        puzzle = row["puzzle"]
+        return cls(**{**row, "puzzle": None if puzzle is None else BoardPuzzle(**puzzle)})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The board's columns, and ``puzzle`` as a dict of its columns (or None)."""
+        return asdict(self)
+
+
+_PUZZLE_FIELDS = tuple(f.name for f in fields(PuzzleRecord))
