@@ -46,15 +46,41 @@ function formFromFilters(params) {
 }
 
 async function browse(params) {
-  show("browse");
-  formFromFilters(params);
   const query = new URLSearchParams(params);
   query.set("limit", "100");
+  await list(`/api/puzzles?${query}`, params, (body) => body.count ? `${body.count} puzzle` +
+    `${body.count === 1 ? "" : "s"}${body.count === 100 ? " (the first 100: narrow the filters for others)" : ""}`
+    : "No puzzle matches.");
+}
+
+async function daily() {
+  await list("/api/daily", new URLSearchParams(), (body) => body.count ?
+    `Today's puzzles (${body.date}), one per level: the same on every machine for this catalogue.` :
+    "No puzzle in the catalogue yet.");
+}
+
+async function randomPuzzle() {
+  const query = filtersFromForm();
+  query.delete("order_by");
+  query.delete("desc");
+  query.set("sample", "1");
+  try {
+    const body = await api(`/api/puzzles?${query}`);
+    if (body.count) location.hash = `#/puzzles/${body.puzzles[0].number}`;
+    else say($("message"), "No puzzle matches.");
+  } catch (error) {
+    say($("message"), error.message, "error");
+  }
+}
+
+async function list(url, params, summary) {
+  show("browse");
+  formFromFilters(params);
   const rows = $("list").querySelector("tbody");
   rows.replaceChildren();
   say($("message"), "Loading...");
   try {
-    const body = await api(`/api/puzzles?${query}`);
+    const body = await api(url);
     for (const p of body.puzzles) {
       const tr = document.createElement("tr");
       tr.tabIndex = 0;
@@ -71,8 +97,7 @@ async function browse(params) {
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") open(); });
       rows.append(tr);
     }
-    say($("message"), body.count ? `${body.count} puzzle${body.count === 1 ? "" : "s"}` +
-        (body.count === 100 ? " (the first 100: narrow the filters for others)" : "") : "No puzzle matches.");
+    say($("message"), summary(body));
   } catch (error) {
     say($("message"), error.message, "error");
   }
@@ -232,6 +257,7 @@ function route() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const puzzle = hash.match(/^\/puzzles\/(\d+)$/);
   if (puzzle) return play(puzzle[1]);
+  if (hash === "/daily") { document.title = "catalogue: today's puzzles"; return daily(); }
   document.title = "catalogue";
   return browse(new URLSearchParams(hash.split("?")[1] || ""));
 }
@@ -241,6 +267,7 @@ $("filters").addEventListener("submit", (event) => {
   const target = `#/?${filtersFromForm()}`;
   if (location.hash === target) route(); else location.hash = target;
 });
+$("random").addEventListener("click", randomPuzzle);
 $("hint").addEventListener("click", hint);
 $("check").addEventListener("click", check);
 $("clear").addEventListener("click", clearEntries);

@@ -173,6 +173,27 @@ def test_it_fits_a_phone_and_prints_only_the_grid(page, site, tmp_path):
     assert pdf.read_bytes().startswith(b"%PDF")
 
 
+def test_todays_puzzles_and_a_random_one(page, site):
+    base, records = site
+    page.goto(base + "/")
+    page.wait_for_selector("#list tbody tr")
+    page.click("#nav-daily")
+    page.wait_for_function("document.querySelector('#message').textContent.startsWith(\"Today's puzzles\")")
+    with urllib.request.urlopen(f"{base}/api/daily", timeout=30) as answer:
+        expected = [p["number"] for p in json.loads(answer.read())["puzzles"]]
+    shown = [int(t) for t in page.locator("#list tbody tr td:first-child").all_inner_texts()]
+    assert shown == expected and shown
+    page.click("#nav-all")
+    page.wait_for_selector("#list tbody tr")
+    level = next(r["level"] for r in records.values())
+    page.select_option("#level", level)
+    page.click("#random")
+    page.wait_for_url("**/#/puzzles/*")
+    page.wait_for_selector("#board .cell")
+    number = int(page.url.rsplit("/", 1)[1])
+    assert records[number]["level"] == level, "the random puzzle matches the filters"
+
+
 def test_an_unknown_puzzle_says_so(page, site):
     base, _ = site
     page.goto(f"{base}/#/puzzles/999999")
