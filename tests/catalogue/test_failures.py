@@ -157,3 +157,18 @@ def test_the_real_entry_point_prints_no_traceback(tmp_path):
     assert done.returncode in (1, 2)
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
     assert done.stderr.startswith("catalogue: ")
+
+
+@pytest.mark.parametrize("command", [["fill", "--count", "3"], ["db", "upgrade"], ["query"], ["stats"]])
+def test_a_postgresql_url_with_sql_in_its_options_is_one_line(pg_url, tmp_path, monkeypatch, command):
+    """libpq passes `options` to the server as settings; SQL smuggled into one is refused by the server, and that
+    refusal is one line (before: a traceback), with no board file written."""
+    monkeypatch.chdir(tmp_path)
+    url = ("postgresql://postgres@127.0.0.1:5432/test?options=-c%20statement_timeout%3D1%3BDROP%20TABLE%20"
+           "boards")
+    result = runner.invoke(app, [*command, "--db", url])
+    assert result.exit_code == 1
+    [line] = result.stderr.splitlines()
+    assert line.startswith("catalogue: cannot open database postgresql+psycopg://postgres@127.0.0.1:5432/test?")
+    assert 'invalid value for parameter "statement_timeout"' in line
+    assert list(tmp_path.iterdir()) == []
