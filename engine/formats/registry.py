@@ -11,6 +11,7 @@ not a parse error; :func:`conflict_errors` names them.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
@@ -26,6 +27,10 @@ from ..grid import Conflict, Grid
 from ..inputs import check_name
 from ..vocabulary import FORMATS, WRITE_FORMATS
 
+
+# two or more whitespace-separated whole numbers (a regular expression: split() makes a string per number, which
+# on a 10 MB line is hundreds of MB)
+_NUMBERS = re.compile(r"\s*+[0-9]++(?:\s++[0-9]++)++\s*+")  # possessive: no backtracking on a long line
 
 _READERS: dict[str, Callable[[str, str, int | None], Iterator]] = {
     "line": read_line_file,
@@ -83,7 +88,7 @@ def detect(text: str) -> str:
     if 2 * sum(len(f) == 16 for f in fields) > len(lines):
         above_four = any(int(decode_symbols(f).max(initial=0)) > 4 for f in fields if len(f) == 16)
         return "block" if above_four and len(lines) % 16 == 0 else "line"
-    if most(lambda line: len(line.split()) >= 2 and all(w.isdigit() and w.isascii() for w in line.split())):
+    if most(lambda line: _NUMBERS.fullmatch(line) is not None):
         return "txt"
     if len(lines) < 4:  # too few lines for the smallest block (4x4): a line of the wrong length, say so as such
         return "line"
