@@ -42,14 +42,17 @@ class _Text:
         self.text, self.source = text, source
         # a cursor instead of a table of every line start (8 bytes and more per line of the file): positions are
         # asked for in file order, so counting the newlines since the last one asked for is linear overall
-        self._pos, self._line = 0, 1
+        self._pos, self._line, self._start = 0, 1, 0  # an offset, its line, and where that line starts
 
     def where(self, pos: int) -> tuple[int, int]:
         if pos < self._pos:
-            self._pos, self._line = 0, 1
-        self._line += self.text.count("\n", self._pos, pos)
+            self._pos, self._line, self._start = 0, 1, 0
+        newlines = self.text.count("\n", self._pos, pos)
+        if newlines:
+            self._line += newlines
+            self._start = self.text.rfind("\n", self._pos, pos) + 1
         self._pos = pos
-        return self._line, pos - (self.text.rfind("\n", 0, pos) + 1) + 1
+        return self._line, pos - self._start + 1
 
     def error(self, pos: int, message: str) -> FormatError:
         return FormatError(self.source, *self.where(pos), message)

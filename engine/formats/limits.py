@@ -12,6 +12,8 @@ Why these values:
   4,300-digit conversion limit, which raises a ValueError;
 - the longest row of a block, txt or pretty grid has 25 cells: rows are decoded only up to
   :data:`MAX_ROW_CELLS` + 1 cells, so a 10 MB line costs a few MB, not a Python object per character;
+- :data:`MAX_FORMAT_ERRORS`: after that many unreadable grids the text is plainly not a file of grids; one more
+  error says reading stopped there, so garbage costs a bounded list of errors, not one per line;
 - :data:`MAX_ECHO` keeps a message one readable line when it quotes the input.
 
 The input's size as a whole is bounded by the application that reads it (``catalogue.io.MAX_INPUT_BYTES``).
@@ -24,6 +26,9 @@ MAX_JSON_DEPTH = 64
 MAX_NUMBER_DIGITS = 9
 #: cells of a row decoded before the row is known to be too long (a row of the largest grid has 25)
 MAX_ROW_CELLS = 25
+#: unreadable grids reported before a reader stops: garbage yields up to one error per two bytes, and each is
+#: kept until the caller reports it, so without a bound a 16 MiB file of garbage held 8 million of them
+MAX_FORMAT_ERRORS = 10_000
 #: characters of the input quoted in a message before it is cut with "..."
 MAX_ECHO = 40
 

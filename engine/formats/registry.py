@@ -18,6 +18,7 @@ import numpy as np
 
 from .base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, is_skipped, split_lines
 from .json import read_json, to_json
+from .limits import MAX_FORMAT_ERRORS
 from .pretty import BOX_DRAWING, read_pretty, to_pretty
 from .svg import to_svg
 from .text import (cells_from_field, is_triple, line_field, read_blocks, read_line_file, read_rcv,
@@ -99,7 +100,8 @@ def detect(text: str) -> str:
 def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int | None = None
           ) -> list[Parsed | FormatError]:
     """Every grid in ``text``, in file order: a :class:`Parsed` for each good one, a :class:`FormatError` for
-    each bad one. ``fmt`` forces a format (default: :func:`detect`); ``box`` forces the box size."""
+    each bad one. ``fmt`` forces a format (default: :func:`detect`); ``box`` forces the box size. After
+    :data:`~engine.formats.limits.MAX_FORMAT_ERRORS` bad grids, one more error says reading stopped there."""
     if not isinstance(text, str):  # bytes or None failed deep inside a reader with an unrelated message
         raise TypeError(f"parse takes text (str), got {type(text).__name__}; decode bytes first")
     if fmt is None:
@@ -108,8 +110,14 @@ def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int |
     if box is not None:
         check_box(box)
     out: list[Parsed | FormatError] = []
+    errors = 0
     for entry in _READERS[fmt](text, source, box):
         if isinstance(entry, FormatError):
+            errors += 1
+            if errors > MAX_FORMAT_ERRORS:
+                out.append(FormatError(source, entry.line, entry.column, f"more than {MAX_FORMAT_ERRORS:,} "
+                                                                          f"unreadable grids; reading stops here"))
+                break
             out.append(entry)
         else:
             line, cells, b = entry
