@@ -17,8 +17,8 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 
 
 def too_big(name: str, size: int | None = None) -> UserError:
-    got = f"{size / 1e6:,.1f} MB" if size is not None else "more"
-    return UserError(f"{name}: {got} is more than a command reads at once ({MAX_INPUT_BYTES // 2**20} MiB); "
+    got = f"{size / 1e6:,.1f} MB is more" if size is not None else "more"
+    return UserError(f"{name}: {got} than a command reads at once ({MAX_INPUT_BYTES // 2**20} MiB); "
                      f"split the file (e.g. split -l 100000)")
 
 

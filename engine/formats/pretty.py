@@ -68,9 +68,8 @@ def _kind(line: str) -> str:
 
 def picture_row(line: str, number: int) -> Row:
     """The cells between the first and the last vertical bar of a picture row."""
-    found = _BAR.finditer(line)
-    bars = [m.start() for m in islice(found, MAX_ROW_CELLS + 2)]  # a long line's cells are counted, not kept
-    count = max(len(bars) - 1, 0) + sum(1 for _ in found)
+    bars = [m.start() for m in islice(_BAR.finditer(line), MAX_ROW_CELLS + 2)]  # a long line's cells are counted, not kept
+    count = max(len(bars) if len(bars) <= MAX_ROW_CELLS + 1 else sum(map(line.count, _VERTICAL)), 1) - 1
     values, texts, columns = [], [], []
     for left, right in zip(bars, bars[1:]):
         segment = line[left + 1:right]
