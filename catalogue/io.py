@@ -1,7 +1,9 @@
 """Reading command input (a file or ``-`` for stdin) and writing output files without leaving half-written ones."""
 from __future__ import annotations
 
+import io
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -34,6 +36,9 @@ def read_text(path: str) -> tuple[str, str]:
             if len(text) > MAX_INPUT_BYTES:
                 raise too_big("<stdin>")
             return text.lstrip("\ufeff"), "<stdin>"
+        size = _regular_size(stream)  # `catalogue check - < big.sdm`: refused before reading, with its size
+        if size > MAX_INPUT_BYTES:
+            raise too_big("<stdin>", size)
         data = stream.read(MAX_INPUT_BYTES + 1)
         if len(data) > MAX_INPUT_BYTES:
             raise too_big("<stdin>")
@@ -57,6 +62,15 @@ def read_text(path: str) -> tuple[str, str]:
     if not text.strip():
         raise UserError(f"{path}: empty file")
     return text, path
+
+
+def _regular_size(stream) -> int:
+    """The size of the file behind ``stream`` when it is a regular file, else 0 (a pipe, a terminal, a test's)."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return 0
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
 
 
 def _decode(data: bytes, name: str) -> str:
