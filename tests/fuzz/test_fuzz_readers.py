@@ -10,7 +10,7 @@ from engine.formats import FORMATS, FormatError, from_line, from_txt
 from fuzz_harness import reader_problems
 from fuzz_inputs import inputs
 
-SHORT = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+SHORT = settings(max_examples=100, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
 
 
