@@ -1,7 +1,9 @@
 """Reading command input (a file or ``-`` for stdin) and writing output files without leaving half-written ones."""
 from __future__ import annotations
 
+import io
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -9,35 +11,75 @@ from pathlib import Path
 from .errors import UserError
 
 
+#: the most a command reads from one file or stdin, in bytes. Why 16 MiB: every grid of a file is held while the
+#: command works (about 1 KB per grid with its text: a 16 MiB file of 9x9 lines is 200,000 puzzles and about
+#: 300 MB; docs/benchmarks.md, "Fuzzing"), and it is above the 10 MB a single line (a JSON file written on one
+#: line) may take. Anything longer is refused after reading at most this much, so memory never grows with the file.
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
+def too_big(name: str, size: int | None = None) -> UserError:
+    got = f"{size / 1e6:,.1f} MB is more" if size is not None else "more"
+    return UserError(f"{name}: {got} than a command reads at once ({MAX_INPUT_BYTES // 2**20} MiB); "
+                     f"split the file (e.g. split -l 100000)")
+
+
 def read_text(path: str) -> tuple[str, str]:
-    """The text of ``path`` (``-`` reads stdin) and the name to use for it in messages."""
+    """The text of ``path`` (``-`` reads stdin) and the name to use for it in messages; at most
+    :data:`MAX_INPUT_BYTES` are read."""
     if path == "-":
         # Bytes, decoded like a file's: a BOM from a Windows editor is dropped and bad bytes are named, the same
         # whether the text comes from the file or from `cat file |`.
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:
-            return sys.stdin.read().lstrip("\ufeff"), "<stdin>"
-        return _decode(stream.read(), "<stdin>"), "<stdin>"
+            text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+            if len(text) > MAX_INPUT_BYTES:
+                raise too_big("<stdin>")
+            return text.lstrip("\ufeff"), "<stdin>"
+        size = _regular_size(stream)  # `catalogue check - < big.sdm`: refused before reading, with its size
+        if size > MAX_INPUT_BYTES:
+            raise too_big("<stdin>", size)
+        data = stream.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise too_big("<stdin>")
+        return _decode(data, "<stdin>"), "<stdin>"
     p = Path(path)
-    if not p.exists():
-        raise UserError(f"{path}: no such file")
-    if p.is_dir():
-        raise UserError(f"{path}: is a directory, not a file")
     try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise UserError(f"{path}: cannot read ({e.strerror})") from None
+        if not p.exists():
+            raise UserError(f"{path}: no such file")
+        if p.is_dir():
+            raise UserError(f"{path}: is a directory, not a file")
+        with p.open("rb") as f:
+            size = os.fstat(f.fileno()).st_size  # 0 for pipes and /dev/stdin: the bounded read below decides
+            if size > MAX_INPUT_BYTES:
+                raise too_big(path, size)
+            data = f.read(MAX_INPUT_BYTES + 1)
+            if len(data) > MAX_INPUT_BYTES:
+                raise too_big(path)
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
+        raise UserError(f"{path}: cannot read ({getattr(e, 'strerror', None) or e})") from None
     text = _decode(data, path)
     if not text.strip():
         raise UserError(f"{path}: empty file")
     return text, path
 
 
+def _regular_size(stream) -> int:
+    """The size of the file behind ``stream`` when it is a regular file, else 0 (a pipe, a terminal, a test's)."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return 0
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
+
+
 def _decode(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise UserError(f"{name}: not UTF-8 text (byte {e.start + 1})") from None
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[data.rfind(b"\n", 0, e.start) + 1:e.start].decode("utf-8-sig", errors="replace")) + 1
+        raise UserError(f"{name}:{line}:{column}: not UTF-8 text (byte {e.start + 1})") from None
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .limits import echo
 from ..grid import Grid
 from ..vocabulary import SIZES, SYMBOLS
 
@@ -65,11 +66,11 @@ def symbol_range(n: int) -> str:
 
 
 def not_a_symbol(ch: str) -> str:
-    return f"{ch!r} is not a symbol (digits 1-9, letters A-P for 10-25, '.' or '0' for a blank)"
+    return f"{echo(ch)} is not a symbol (digits 1-9, letters A-P for 10-25, '.' or '0' for a blank)"
 
 
 def out_of_range(ch: str, value: int, n: int) -> str:
-    shown = repr(ch) if ch.isdigit() else f"{ch!r} ({value})"  # letters: say which number they stand for
+    shown = echo(ch) if ch.isdigit() else f"{echo(ch)} ({value})"  # letters: say which number they stand for
     return f"{shown} is out of range for a {n}x{n} grid (symbols {symbol_range(n)})"
 
 

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from typing import Any, Iterator
 
 import numpy as np
 
 from .base import SIZES, FormatError, as_cells, check_symbols, decode_symbols
+from .limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, echo, too_long_number
 from .text import Entry, cells_from_field
 from ..geometry import BOX_SIZES, box_for_size
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"\s*")
 _RESYNC = re.compile(r"^[\[{]", re.MULTILINE)  # a value starting at column 1: where to go on after bad JSON
+# what the guard looks at before json parses a value: strings (skipped whole; an unterminated one ends at its line,
+# as JSON strings hold no raw newline), brackets, and runs of digits longer than a number may be
+_GUARD = re.compile(r'"(?:[^"\\\n]|\\.)*"?|[\[\]{}]|[0-9]{%d,}' % (MAX_NUMBER_DIGITS + 1))
+_NUMBER = re.compile(r"-?[0-9]*")
 
 
 def to_json(grid_or_cells, box: int | None = None) -> str:
@@ -36,11 +40,19 @@ class _Text:
 
     def __init__(self, text: str, source: str):
         self.text, self.source = text, source
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        # a cursor instead of a table of every line start (8 bytes and more per line of the file): positions are
+        # asked for in file order, so counting the newlines since the last one asked for is linear overall
+        self._pos, self._line, self._start = 0, 1, 0  # an offset, its line, and where that line starts
 
     def where(self, pos: int) -> tuple[int, int]:
-        i = bisect_right(self.starts, pos) - 1
-        return i + 1, pos - self.starts[i] + 1
+        if pos < self._pos:
+            self._pos, self._line, self._start = 0, 1, 0
+        newlines = self.text.count("\n", self._pos, pos)
+        if newlines:
+            self._line += newlines
+            self._start = self.text.rfind("\n", self._pos, pos) + 1
+        self._pos = pos
+        return self._line, pos - self._start + 1
 
     def error(self, pos: int, message: str) -> FormatError:
         return FormatError(self.source, *self.where(pos), message)
@@ -77,6 +89,15 @@ def read_json(text: str, source: str, box: int | None = None) -> Iterator[Entry]
     doc = _Text(text, source)
     pos = doc.skip(0)
     while pos < len(text):
+        problem = _guard(text, pos)
+        if problem is not None:
+            bad, message, go_on = problem
+            yield doc.error(bad, message)
+            m = _RESYNC.search(text, bad + 1) if go_on else None
+            if not m:
+                return
+            pos = m.start()
+            continue
         try:
             value, end = _DECODER.raw_decode(text, pos)
         except json.JSONDecodeError as e:
@@ -92,6 +113,34 @@ def read_json(text: str, source: str, box: int | None = None) -> Iterator[Entry]
             for item_pos, item in doc.items(pos):
                 yield _entry(doc, item_pos, item, box)
         pos = doc.skip(end)
+
+
+def _guard(text: str, pos: int) -> tuple[int, str, bool] | None:
+    """What in the value starting at ``pos`` json must not be given, checked before it is: nesting deeper than
+    :data:`MAX_JSON_DEPTH` (json recurses once per level) or a number of more than :data:`MAX_NUMBER_DIGITS`
+    digits (int() refuses 4,300 and more). ``(offset, message, go on after it)`` or None.
+
+    Nesting too deep ends the reading: where the value ends cannot be told without reading it all, so going on
+    would report the same mistake once per line."""
+    if text[pos] not in "[{":
+        m = _NUMBER.match(text, pos)
+        digits = m.end() - pos - text.startswith("-", pos)
+        return (pos, too_long_number(digits), True) if digits > MAX_NUMBER_DIGITS else None
+    depth = 0
+    for m in _GUARD.finditer(text, pos):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return (m.start(), f"arrays and objects nested more than {MAX_JSON_DEPTH} deep (a grid needs 2 or "
+                                   f"3); reading stops here", False)
+        elif token in "]}":
+            depth -= 1
+            if depth <= 0:
+                return None
+        elif token[0] != '"':
+            return m.start(), too_long_number(len(token)), True
+    return None
 
 
 def _is_matrix(value: Any) -> bool:
@@ -128,7 +177,7 @@ def _object(doc: _Text, pos: int, box: int | None) -> tuple[np.ndarray, int]:
         if key in members:
             kpos, k = members[key]
             if type(k) is not int or k not in allowed:
-                raise doc.error(kpos, f'"{key}" must be one of {", ".join(map(str, allowed))}, got {json.dumps(k)}')
+                raise doc.error(kpos, f'"{key}" must be one of {", ".join(map(str, allowed))}, got {_shown(k)}')
     declared = [members["box"][1] if "box" in members else None,
                 box_for_size(members["size"][1]) if "size" in members else None, box]
     known = {b for b in declared if b is not None}
@@ -174,3 +223,9 @@ def _matrix(doc: _Text, pos: int, rows: Any, box: int | None) -> tuple[np.ndarra
                 raise doc.error(vpos, f"{v} is out of range for a {n}x{n} grid (0-{n}, 0 = blank)")
             cells[r * n + c] = v
     return cells, box_for_size(n)
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as quoted in a message, cut short (a string may be a whole file's worth)."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:40] + "..."

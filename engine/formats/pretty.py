@@ -14,15 +14,18 @@ starts a grid; a bottom corner (╚ └ ┗) or a line of plain text ends it.
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Iterator
 
 import numpy as np
 
 from .base import SYMBOLS, as_cells, decode_symbols, split_lines
+from .limits import MAX_ROW_CELLS
 from .text import Entry, Row, grids_of_run, is_separator, number_value
 
 BOX_DRAWING = re.compile("[\u2500-\u257f]")
 _VERTICAL = "║│┃|"
+_BAR = re.compile(f"[{_VERTICAL}]")
 _TOP, _BOTTOM = "╔┌┏", "╚└┗"
 
 
@@ -53,7 +56,7 @@ def to_pretty(grid_or_cells, box: int | None = None) -> str:
 
 def _kind(line: str) -> str:
     """'text' (no box-drawing: ends a grid), 'top', 'bottom', 'rule' or 'row'."""
-    drawing = {ch for ch in line if BOX_DRAWING.match(ch)}
+    drawing = {ch for ch in set(line) if BOX_DRAWING.match(ch)}  # set(line) first: one test per kind of character
     if not drawing:  # ASCII pictures: "+---+---+" rules and "| 5 |   |" rows
         return "rule" if line.strip() and is_separator(line) else "row" if "|" in line else "text"
     if drawing & set(_TOP):
@@ -65,7 +68,8 @@ def _kind(line: str) -> str:
 
 def picture_row(line: str, number: int) -> Row:
     """The cells between the first and the last vertical bar of a picture row."""
-    bars = [i for i, ch in enumerate(line) if ch in _VERTICAL]
+    bars = [m.start() for m in islice(_BAR.finditer(line), MAX_ROW_CELLS + 2)]  # a long line's cells are counted, not kept
+    count = max(len(bars) if len(bars) <= MAX_ROW_CELLS + 1 else sum(map(line.count, _VERTICAL)), 1) - 1
     values, texts, columns = [], [], []
     for left, right in zip(bars, bars[1:]):
         segment = line[left + 1:right]
@@ -81,7 +85,7 @@ def picture_row(line: str, number: int) -> Row:
         texts.append(text or " ")
         columns.append(column)
     end = (bars[-1] + 2) if bars else len(line) + 1  # just after the last bar, where a missing cell would go
-    return Row(number, np.array(values, dtype=np.int16), texts, columns, end)
+    return Row(number, np.array(values, dtype=np.int16), texts, columns, end, count)
 
 
 def read_pretty(text: str, source: str, box: int | None = None) -> Iterator[Entry]:

@@ -11,12 +11,14 @@ not a parse error; :func:`conflict_errors` names them.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
 from .base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, is_skipped, split_lines
 from .json import read_json, to_json
+from .limits import MAX_FORMAT_ERRORS
 from .pretty import BOX_DRAWING, read_pretty, to_pretty
 from .svg import to_svg
 from .text import (cells_from_field, is_triple, line_field, read_blocks, read_line_file, read_rcv,
@@ -26,6 +28,10 @@ from ..grid import Conflict, Grid
 from ..inputs import check_name
 from ..vocabulary import FORMATS, WRITE_FORMATS
 
+
+# two or more whitespace-separated whole numbers (a regular expression: split() makes a string per number, which
+# on a 10 MB line is hundreds of MB)
+_NUMBERS = re.compile(r"\s*+[0-9]++(?:\s++[0-9]++)++\s*+")  # possessive: no backtracking on a long line
 
 _READERS: dict[str, Callable[[str, str, int | None], Iterator]] = {
     "line": read_line_file,
@@ -83,7 +89,7 @@ def detect(text: str) -> str:
     if 2 * sum(len(f) == 16 for f in fields) > len(lines):
         above_four = any(int(decode_symbols(f).max(initial=0)) > 4 for f in fields if len(f) == 16)
         return "block" if above_four and len(lines) % 16 == 0 else "line"
-    if most(lambda line: len(line.split()) >= 2 and all(w.isdigit() and w.isascii() for w in line.split())):
+    if most(lambda line: _NUMBERS.fullmatch(line) is not None):
         return "txt"
     if len(lines) < 4:  # too few lines for the smallest block (4x4): a line of the wrong length, say so as such
         return "line"
@@ -94,7 +100,8 @@ def detect(text: str) -> str:
 def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int | None = None
           ) -> list[Parsed | FormatError]:
     """Every grid in ``text``, in file order: a :class:`Parsed` for each good one, a :class:`FormatError` for
-    each bad one. ``fmt`` forces a format (default: :func:`detect`); ``box`` forces the box size."""
+    each bad one. ``fmt`` forces a format (default: :func:`detect`); ``box`` forces the box size. After
+    :data:`~engine.formats.limits.MAX_FORMAT_ERRORS` bad grids, one more error says reading stopped there."""
     if not isinstance(text, str):  # bytes or None failed deep inside a reader with an unrelated message
         raise TypeError(f"parse takes text (str), got {type(text).__name__}; decode bytes first")
     if fmt is None:
@@ -103,8 +110,14 @@ def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int |
     if box is not None:
         check_box(box)
     out: list[Parsed | FormatError] = []
+    errors = 0
     for entry in _READERS[fmt](text, source, box):
         if isinstance(entry, FormatError):
+            errors += 1
+            if errors > MAX_FORMAT_ERRORS:
+                out.append(FormatError(source, entry.line, entry.column, f"more than {MAX_FORMAT_ERRORS:,} "
+                                                                          f"unreadable grids; reading stops here"))
+                break
             out.append(entry)
         else:
             line, cells, b = entry

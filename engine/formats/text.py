@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 from typing import Iterator
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy as np
 from .base import (NCELLS, NOT_A_SYMBOL, SIZES, SYMBOLS, FormatError, as_cells, check_symbols,
                            decode_symbols, is_skipped, not_a_symbol, out_of_range, size_for_ncells_message,
                            split_lines)
+from .limits import MAX_NUMBER_DIGITS, MAX_ROW_CELLS, echo, too_long_number
 from ..geometry import box_for_ncells, box_for_size
 
 Entry = "tuple[int, np.ndarray, int] | FormatError"
@@ -58,44 +60,74 @@ def cells_from_field(field: str, source: str, line: int, column: int, box: int |
 # -- rows of symbols (block) or of numbers (txt), grouped into grids --------------------------------------------
 @dataclass
 class Row:
+    """The cells of one row as written. Only the first :data:`MAX_ROW_CELLS` + 1 cells are kept (enough to say what
+    is wrong with a row of any grid), so a 10 MB line costs no more than a row of 26; ``count`` is all of them."""
+
     line: int
     values: np.ndarray  # digit per cell, NOT_A_SYMBOL for an unreadable one
     texts: list[str]  # the text of each cell as written
     columns: list[int]  # 1-based column of each cell
     end: int  # 1-based column just after the last cell, where a missing one would go
+    count: int = -1  # cells in the row (-1: len(values))
+
+    def __post_init__(self):
+        if self.count < 0:
+            self.count = len(self.values)
 
 
-_SEPARATOR = re.compile(r"^[\s|+=-]*[+=-][\s|+=-]*$")
+_SEPARATOR_CHARS = frozenset(" \t\n\r\f\v|+=-")
 _TOKEN = re.compile(r"\S+")
+_SYMBOL_CELL = re.compile(r"[^ \t|]")
+
+
+def count_words(text: str, chunk: int = 1 << 20) -> int:
+    """``len(text.split())`` without a string per word (a 10 MB line of ``1 1 1 ...`` made 5 million of them):
+    split a chunk at a time, not counting twice a word that a chunk boundary cuts."""
+    words = 0
+    for start in range(0, len(text), chunk):
+        words += len(text[start:start + chunk].split())
+        if start and not text[start - 1].isspace() and not text[start].isspace():
+            words -= 1
+    return words
 
 
 def is_separator(line: str) -> bool:
-    """``------+-------+------`` style lines people put between bands."""
-    return bool(_SEPARATOR.match(line))
+    """``------+-------+------`` style lines people put between bands: only ``-+=|`` and spaces, one of ``-+=``.
+
+    Set operations, not a regular expression: ``^[\\s|+=-]*[+=-][\\s|+=-]*$`` backtracks quadratically on a long
+    line of dashes with a letter at the end (4,000 characters took 0.1 s, a 10 MB line hours)."""
+    chars = set(line)
+    return chars <= _SEPARATOR_CHARS and not chars.isdisjoint("+=-")
 
 
 def symbol_row(line: str, number: int) -> Row:
     """Cells of a block row: every character except spaces, tabs and ``|``."""
-    columns = [i + 1 for i, ch in enumerate(line) if ch not in " \t|"]
+    columns = [m.start() + 1 for m in islice(_SYMBOL_CELL.finditer(line), MAX_ROW_CELLS + 1)]
     texts = [line[c - 1] for c in columns]
-    return Row(number, decode_symbols("".join(texts)), texts, columns, len(line.rstrip()) + 1)
+    count = len(columns) if len(columns) <= MAX_ROW_CELLS else \
+        len(line) - line.count(" ") - line.count("\t") - line.count("|")
+    return Row(number, decode_symbols("".join(texts)), texts, columns, len(line.rstrip()) + 1, count)
 
 
 def number_row(line: str, number: int) -> Row:
     """Cells of a txt row: whitespace-separated numbers, or one run of digits (the n <= 9 style)."""
-    tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line)]
+    tokens = [(m.start() + 1, m.group()) for m in islice(_TOKEN.finditer(line), MAX_ROW_CELLS + 1)]
     if len(tokens) == 1 and len(tokens[0][1]) > 2:  # "530070000": one symbol per character
         start, word = tokens[0]
-        return Row(number, decode_symbols(word), list(word), list(range(start, start + len(word))), start + len(word))
+        head = word[:MAX_ROW_CELLS + 1]
+        return Row(number, decode_symbols(head), list(head), list(range(start, start + len(head))),
+                   start + len(word), len(word))
     values = np.array([number_value(w) for _, w in tokens], dtype=np.int16)
-    return Row(number, values, [w for _, w in tokens], [c for c, _ in tokens], len(line.rstrip()) + 1)
+    count = len(tokens) if len(tokens) <= MAX_ROW_CELLS else count_words(line)  # the rest counted, not kept
+    return Row(number, values, [w for _, w in tokens], [c for c, _ in tokens], len(line.rstrip()) + 1, count)
 
 
 def number_value(word: str) -> int:
-    """A whole number written in a cell; huge ones are capped (any value above 25 is out of range anyway)."""
+    """A whole number written in a cell; huge ones are capped (any value above 25 is out of range anyway), and
+    one of more than MAX_NUMBER_DIGITS digits is not converted at all (int() refuses 4,300 digits and more)."""
     if not (word.isdigit() and word.isascii()):
         return NOT_A_SYMBOL
-    return min(int(word), 999)
+    return 999 if len(word) > MAX_NUMBER_DIGITS else min(int(word), 999)
 
 
 def read_blocks(text: str, source: str, box: int | None = None, numbers: bool = False) -> Iterator[Entry]:
@@ -127,7 +159,7 @@ def grids_of_run(run: list[Row], source: str, box: int | None, numbers: bool = F
     if box is not None:
         n = box * box
     else:
-        common = Counter(len(r.values) for r in run).most_common(1)[0][0]
+        common = Counter(r.count for r in run).most_common(1)[0][0]
         n = common if common in SIZES else len(run) if len(run) in SIZES else 0
         if not n:
             yield FormatError(source, first, run[0].columns[0] if run[0].columns else 1,
@@ -152,16 +184,18 @@ def _checked(row: Row, n: int, source: str, numbers: bool) -> np.ndarray:
     if bad.size:
         i = int(bad[0])
         text = row.texts[i]
-        message = f"{text!r} is not a number (0 = blank, 1-{n})" if numbers else not_a_symbol(text)
+        message = f"{echo(text)} is not a number (0 = blank, 1-{n})" if numbers else not_a_symbol(text)
         raise FormatError(source, row.line, row.columns[i], message)
-    if len(row.values) != n:
-        column = row.end if len(row.values) < n else row.columns[n]
+    if row.count != n:
+        column = row.end if row.count < n else row.columns[n]
         raise FormatError(source, row.line, column, f"expected {n} {kind} in a row of a {n}x{n} grid, "
-                                                    f"got {len(row.values)}")
+                                                    f"got {row.count:,}")
     high = np.flatnonzero(row.values > n)
     if high.size:
         i = int(high[0])
         text, value = row.texts[i], int(row.values[i])
+        if numbers and text.isdigit() and len(text) > MAX_NUMBER_DIGITS:
+            raise FormatError(source, row.line, row.columns[i], too_long_number(len(text)))
         message = (f"{text} is out of range for a {n}x{n} grid (0-{n}, 0 = blank)" if numbers and text.isdigit()
                    else out_of_range(text, value, n))
         raise FormatError(source, row.line, row.columns[i], message)
@@ -175,13 +209,17 @@ _RCV_HEADER = ("row", "column", "value")
 
 
 def is_triple(line: str) -> bool:
-    tokens = _RCV_TOKEN.findall(line)
+    tokens = [m.group() for m in islice(_RCV_TOKEN.finditer(line), 4)]
     return len(tokens) == 3 and all(t.isdigit() and t.isascii() for t in tokens)
 
 
 def size_directive(line: str) -> int | None:
+    """N of a ``# size N`` comment (a number too long to be a size reads as 0, which no grid has; the reader
+    names it)."""
     m = _SIZE_DIRECTIVE.match(line)
-    return int(m.group(1)) if m else None
+    if not m:
+        return None
+    return int(m.group(1)) if len(m.group(1)) <= MAX_NUMBER_DIGITS else 0
 
 
 def read_rcv(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
@@ -204,18 +242,24 @@ def _rcv_grid(group: list[tuple[int, str]], source: str, box: int | None) -> Ite
             if is_skipped(line):
                 if size_directive(line) is not None and size is None:
                     size, size_line = size_directive(line), number
+                    digits = _SIZE_DIRECTIVE.match(line).group(1)
+                    if len(digits) > MAX_NUMBER_DIGITS:
+                        raise FormatError(source, number, line.index(digits) + 1, too_long_number(len(digits)))
                 continue
-            tokens = [(m.start() + 1, m.group()) for m in _RCV_TOKEN.finditer(line)]
+            tokens = [(m.start() + 1, m.group()) for m in islice(_RCV_TOKEN.finditer(line), 4)]  # a triple, and one more if any
             if len(tokens) == 3 and all(t.lower().startswith(p) for (_, t), p in zip(tokens, ("row", "col", "val"))):
                 continue  # a "row column value" header line
             for column, word in tokens[:3]:
                 if not (word.isdigit() and word.isascii()):
                     raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), "
-                                                              f"got {word!r}")
+                                                              f"got {echo(word)}")
+                if len(word) > MAX_NUMBER_DIGITS:
+                    raise FormatError(source, number, column, too_long_number(len(word)))
             if len(tokens) != 3:
                 column = tokens[3][0] if len(tokens) > 3 else len(line.rstrip()) + 1
+                got = len(tokens) if len(tokens) < 4 else count_words(line.replace(",", " ").replace(";", " "))
                 raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), "
-                                                          f"got {len(tokens)}")
+                                                          f"got {got:,}")
             triples.append((number, [(c, int(w)) for c, w in tokens]))
         if not triples and size is None:
             return  # only comments: no grid here

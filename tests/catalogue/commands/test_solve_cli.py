@@ -78,7 +78,7 @@ def test_stdin_is_decoded_like_a_file():
     r = runner.invoke(app, ["solve", "-"], input=b"\xef\xbb\xbf" + UNIQUE.encode() + b"\r\n")
     assert r.exit_code == 0 and r.stdout == SOLUTION + "\n", r.output
     r = runner.invoke(app, ["solve", "-"], input=b"\xff\xfe" + UNIQUE.encode())
-    assert r.exit_code == 1 and r.stderr == "catalogue: <stdin>: not UTF-8 text (byte 1)\n"
+    assert r.exit_code == 1 and r.stderr == "catalogue: <stdin>:1:1: not UTF-8 text (byte 1)\n"
 
 
 def test_4x4_and_a_multi_solution_puzzle_prints_a_valid_solution(puzzles):
