@@ -24,6 +24,7 @@ MARGIN = 42.52  # 15 mm on every side: inside what any office printer can print
 HEADER = 24.0  # the band at the top of the area: the title left, the page number right, a rule under them
 GUTTER = 20.0  # between two slots, across and down
 CAPTION_FONT = 9.0  # points; the caption band is 1.9 times as high
+MAX_THICK = 3.0  # the thickest box line and border
 
 #: puzzles per page -> (columns, rows) of the page's slots. 1, 2, 4 and 6 are for puzzles (``--per-page``);
 #: 9 and 12 are for the solutions, which are smaller and more per page.
@@ -155,7 +156,8 @@ def page_slots(per_page: int, page: tuple[float, float] = A4, margin: float = MA
     if per_page not in ARRANGEMENTS:
         raise ValueError(f"per_page must be one of {', '.join(map(str, ARRANGEMENTS))}, not {per_page}")
     cols, rows = ARRANGEMENTS[per_page]
-    area = content_box(page, margin, header)
+    # inset by half the thickest line: a grid's border, centred on its box's edge, stays inside the content box
+    area = content_box(page, margin, header).grown(-MAX_THICK / 2)
     band = caption_font * 1.9
     side = min((area.w - (cols - 1) * GUTTER) / cols, (area.h - (rows - 1) * GUTTER) / rows - band)
     if side <= 0:
@@ -182,7 +184,7 @@ def paginate(count: int, per_page: int) -> list[range]:
 def line_widths(side: float, n: int) -> tuple[float, float]:
     """(thin, thick) line widths for an n x n grid ``side`` points wide: thick lines grow with the grid, and thin
     lines stay visible but lighter than the digits' strokes."""
-    thick = min(3.0, max(1.0, side / 120))
+    thick = min(MAX_THICK, max(1.0, side / 120))
     thin = min(0.8, max(0.3, thick / 3, side / n / 60))
     return thin, thick
 
@@ -292,10 +294,15 @@ def single(item: Item, side: float = 360.0, pad: float = 12.0) -> Page:
 
 def shape_box(shape: Shape) -> Box:
     """The box a shape's ink may reach (a text's from its width and the font's ascent and descent)."""
-    if isinstance(shape, Line):
+    if isinstance(shape, Line):  # butt caps (the writers' and SVG's default): the ink ends where the line does
         half = shape.width / 2
         x, y = min(shape.x1, shape.x2), min(shape.y1, shape.y2)
-        return Box(x - half, y - half, abs(shape.x2 - shape.x1) + shape.width, abs(shape.y2 - shape.y1) + shape.width)
+        w, h = abs(shape.x2 - shape.x1), abs(shape.y2 - shape.y1)
+        if h == 0:
+            return Box(x, y - half, w, shape.width)
+        if w == 0:
+            return Box(x - half, y, shape.width, h)
+        return Box(x - half, y - half, w + shape.width, h + shape.width)
     if isinstance(shape, Rect):
         return shape.box.grown(shape.width / 2)
     width = text_width(shape.text, shape.font, shape.size)
