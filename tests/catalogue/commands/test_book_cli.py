@@ -44,15 +44,17 @@ def read_pdf(path):
     return pypdf.PdfReader(io.BytesIO(path.read_bytes()))
 
 
-def placed_texts(page) -> set[tuple[str, float, float]]:
-    """(text, x, y) of every string drawn on a PDF page, x and y where it starts (PDF coordinates)."""
-    found = set()
+def placed_texts(reader, page) -> set[tuple[str, float, float]]:
+    """(text, x, y) of every string the page's content stream shows (Tj), x and y where it starts (its Tm)."""
+    from pypdf.generic import ContentStream
 
-    def visit(text, cm, tm, font, size):
-        if text.strip():
-            found.add((text.strip(), round(tm[4], 1), round(tm[5], 1)))
-
-    page.extract_text(visitor_text=visit)
+    found, x, y = set(), None, None
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"Tm":
+            x, y = float(operands[4]), float(operands[5])
+        elif op == b"Tj":
+            found.add((str(operands[0]), round(x, 1), round(y, 1)))
+            x = y = None  # every string is placed by its own Tm
     return found
 
 
@@ -89,7 +91,7 @@ def test_pages_captions_and_givens(built, tmp_path, per_page, solutions):
     # every given (and every solved digit) drawn as text at its cell's place, page by page
     layout = book_pages(chosen, per_page, solutions)
     for page, drawn in zip(layout, pdf.pages):
-        assert placed_texts(drawn) == expected_texts(page)
+        assert placed_texts(pdf, drawn) == expected_texts(page)
     givens = sum(r.clues for r in chosen)
     assert sum(1 for p in layout[:puzzle_pages] for g in p.groups if g.kind == "grid"
                for s in g.shapes if isinstance(s, Text)) == givens
@@ -135,7 +137,7 @@ def test_mixed_sizes(sample_sqlite, tmp_path):
     assert {r.size for r in chosen} == {4, 9}
     assert len(pdf.pages) == sum(page_counts(5, 4, True))
     for page, drawn in zip(book_pages(chosen, 4, True), pdf.pages):
-        assert placed_texts(drawn) == expected_texts(page)
+        assert placed_texts(pdf, drawn) == expected_texts(page)
 
 
 def test_the_svg_sheet(built, tmp_path):
