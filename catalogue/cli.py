@@ -33,6 +33,7 @@ COMMANDS = {
     "fill": ("fill", "Add new unique boards, with carved puzzles, to the catalogue."),
     "query": ("query", "List puzzles from the catalogue, filtered and sorted."),
     "daily": ("daily", "Print the puzzle of the day, one per level."),
+    "book": ("book", "Lay puzzles from the catalogue out as a print-ready book (PDF) or sheet (SVG)."),
     "export": ("export", "Print one board and its puzzle."),
     "stats": ("stats", "Summarise what the catalogue holds and how it was made."),
     "verify": ("verify", "Check the catalogue's database and board files."),
