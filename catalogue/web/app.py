@@ -6,7 +6,8 @@
 catalogue, and nothing here can write: there is no write endpoint, and the SQLite readers are ``query_only``.
 
 Routes (OpenAPI at ``/docs`` and ``/openapi.json``): ``/api/puzzles`` (filters, sample, order, offset, limit),
-``/api/puzzles/{number}``, ``/api/boards/{number}``, ``/api/daily``, ``/api/stats``, ``/api/hint``; the page at ``/`` (``static/``) browses,
+``/api/puzzles/{number}``, ``/api/boards/{number}``, ``/api/daily``, ``/api/stats``, ``/api/hint``, and
+``/puzzles/{number}.svg`` / ``.pdf`` (the drawings of ``catalogue book``); the page at ``/`` (``static/``) browses,
 prints and plays the puzzles through them. Errors are one JSON object (:mod:`catalogue.web.errors`).
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import secrets
 from pathlib import Path
 
 from fastapi import FastAPI, Query
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from engine import vocabulary
@@ -27,6 +28,7 @@ from ..choices import HARDEST, Equivalence, Level, choose
 from ..errors import UsageError
 from ..store import Catalogue
 from ..store.queries import ORDER_KEYS, RESULT_FIELDS
+from ..store.records import PuzzleRecord
 from . import errors
 from .errors import NotFound
 from .hint import hint
@@ -41,6 +43,7 @@ MAX_SAMPLE = 10_000
 DEFAULT_LIMIT = 50
 
 OrderKey = Annotated[str, Query(description=f"Sort key: one of {', '.join(ORDER_KEYS)}.")]
+Solution = Annotated[bool, Query(description="Draw the solution (SVG), or add it on a second page (PDF).")]
 
 
 def make_app(db: Optional[str] = None) -> FastAPI:
@@ -85,15 +88,33 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         return {"count": len(rows), "offset": offset, "limit": limit, "sample": sample, "seed": seed,
                 "fields": list(RESULT_FIELDS), "puzzles": rows}
 
-    @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER, with its solution and grade")
-    def puzzle(number: int) -> dict[str, Any]:
+    def puzzle_record(number: int) -> PuzzleRecord:
+        """The record `query` prints for board ``number``'s puzzle (404 if there is none)."""
         found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
         if found is None or found.puzzle is None:
             raise NotFound(f"no puzzle for board {number}")
-        # the record `query` prints: the board's fields, the puzzle's columns, the board as the solution
         row = {**found.puzzle.to_dict(), "number": found.number, "size": found.size,
                "equivalence": found.equivalence, "method": found.method, "solution": found.board}
-        return {name: row.get(name) for name in RESULT_FIELDS}
+        return PuzzleRecord.from_row(row)
+
+    @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER, with its solution and grade")
+    def puzzle(number: int) -> dict[str, Any]:
+        return puzzle_record(number).to_dict()
+
+    @app.get("/puzzles/{number}.svg", summary="Board NUMBER's puzzle as an SVG picture, with its caption",
+             response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
+    def puzzle_picture(number: int, solution: Solution = False) -> Response:
+        from ..publish import puzzle_svg
+
+        return Response(puzzle_svg(puzzle_record(number), solution=solution), media_type="image/svg+xml")
+
+    @app.get("/puzzles/{number}.pdf", summary="Board NUMBER's puzzle on an A4 page, ready to print",
+             response_class=Response, responses={200: {"content": {"application/pdf": {}}}})
+    def puzzle_page(number: int, solution: Solution = False) -> Response:
+        from ..publish import puzzle_pdf
+
+        return Response(puzzle_pdf(puzzle_record(number), solution=solution), media_type="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="sudoku-{number}.pdf"'})
 
     @app.get("/api/boards/{number}", summary="Board NUMBER: how it was made, and its first puzzle")
     def board(number: int) -> dict[str, Any]:

@@ -247,6 +247,8 @@ async function play(number) {
     say($("caption"), `Puzzle ${record.number} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
         (record.score != null ? ` · score ${record.score}` : ""));
     document.title = `catalogue: puzzle ${record.number}`;
+    $("pdf").href = `/puzzles/${record.number}.pdf?solution=true`;
+    $("svg").href = `/puzzles/${record.number}.svg`;
   } catch (error) {
     say($("caption"), error.message, "error");
   }

@@ -241,3 +241,29 @@ def test_a_catalogue_deleted_under_a_running_server_is_a_503_and_is_not_recreate
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)
+
+
+def test_a_puzzle_as_svg_and_pdf(server, catalogue_db):
+    import xml.etree.ElementTree as ET
+
+    rows = cli_json(catalogue_db, "query", "--limit", "0")
+    record = next(r for r in rows if r["number"] == 5)
+    with urllib.request.urlopen(server + "/puzzles/5.svg", timeout=30) as answer:
+        assert answer.headers["content-type"].startswith("image/svg+xml")
+        svg = answer.read()
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter() if t.tag.endswith("text") and t.text]
+    assert any("No. 5" in t for t in texts)
+    assert "".join(t for t in texts if len(t) == 1) == record["puzzle"].replace(".", "")
+    with urllib.request.urlopen(server + "/puzzles/5.pdf?solution=true", timeout=30) as answer:
+        assert answer.headers["content-type"] == "application/pdf"
+        pdf = answer.read()
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    assert pdf.startswith(b"%PDF") and len(PdfReader(BytesIO(pdf)).pages) == 2  # the puzzle, then its solution
+    status, body = get(server, "/puzzles/99999.svg")
+    assert status == 404 and body["error"] == "no puzzle for board 99999"
+    status, body = get(server, "/puzzles/x.pdf")
+    assert status == 400 and body["parameter"] == "number"
