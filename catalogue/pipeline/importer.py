@@ -170,7 +170,7 @@ def _shares(total: float, weights: np.ndarray) -> np.ndarray:
 
 def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catalogue) -> Batch:
     """Everything but the write: solve, key, drop what is stored, measure, grade, check minimality (a worker)."""
-    from engine.formats import to_line
+    from engine.formats.batch import lines
     from engine.solvers._bitmask import CHECKS
     from engine.vocabulary import METRICS
 
@@ -218,8 +218,8 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     minimal, checks, undecided = kernels.minimal_many(cells, solutions, box)
     check_seconds = _shares(time.perf_counter() - started, checks)
     symmetry = pattern_symmetry(cells, size)
-    puzzle_lines = [to_line(c) for c in cells]
-    board_lines = [to_line(s) for s in solutions]
+    puzzle_lines = lines(cells)  # one numpy gather per batch, not a Python loop per cell
+    board_lines = lines(solutions)
     clues = (cells != 0).sum(axis=1)
     for k, j in enumerate(keep):
         batch.boards.append({"size": size, "equivalence": equivalence, "key": board_keys[j], "board": board_lines[k],
