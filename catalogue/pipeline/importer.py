@@ -137,6 +137,24 @@ class Kernels:
         cells = decode_symbols("".join(lines)).reshape(len(lines), size * size).astype(np.int8)
         return self.keys_or_none(cells, box_for_size(size), equivalence)
 
+    def orient(self, puzzle: dict, solution: str, board: str, size: int, equivalence: str) -> dict:
+        """``puzzle`` (a Puzzle row whose solution is ``solution``) turned by the move of the equivalence that maps
+        ``solution`` onto the stored ``board``: the composition of the two canonical transforms (one to the shared
+        key, then back). Its clue pattern's symmetry is named again; its metrics and grade are those measured on
+        the puzzle as read."""
+        from engine.formats import from_line, to_line
+        from engine.geometry import box_for_size
+        from engine.keys import canonical_transform
+
+        box = box_for_size(size)
+        cells, solved, stored = from_line(puzzle["puzzle"], box), from_line(solution, box), from_line(board, box)
+        move = canonical_transform(solved, box, equivalence).then(
+            canonical_transform(stored, box, equivalence).inverse())
+        if not np.array_equal(move.apply(solved), stored):  # the keys are equal, so this cannot happen
+            raise AssertionError(f"no {equivalence} move maps the solution onto board {board}")
+        image = move.apply(cells).astype(np.int8)
+        return {**puzzle, "puzzle": to_line(image), "symmetry": pattern_symmetry(image[None, :], size)[0]}
+
     def keys_or_none(self, grids: np.ndarray, box: int, equivalence: str) -> list:
         """Keys of a batch; under ``full`` a grid without a key (too symmetric a search) gets None."""
         try:
@@ -352,8 +370,8 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                 t0 = time.perf_counter()
                 if batch.boards:
                     outcomes = catalogue.store_imported(
-                        batch.boards, batch.puzzles, batch.puzzle_keys, kernels.key_of, run_id=run_id,
-                        files_through=files_through if files_through != recorded else None)
+                        batch.boards, batch.puzzles, batch.puzzle_keys, kernels.key_of, kernels.orient,
+                        run_id=run_id, files_through=files_through if files_through != recorded else None)
                     recorded = files_through
                     new = [i for i, (what, _) in enumerate(outcomes) if what == "board"]
                     summary.new_boards += len(new)

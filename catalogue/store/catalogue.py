@@ -353,14 +353,14 @@ class Catalogue:
                               files_through=files_through)
 
     def store_imported(self, boards: Sequence[dict], puzzles: Sequence[dict], puzzle_keys: Sequence[str], key_of,
-                       *, run_id: Optional[int] = None, files_through: Optional[int] = None) -> list[tuple[str, int]]:
+                       orient, *, run_id: Optional[int] = None, files_through: Optional[int] = None) -> list[tuple[str, int]]:
         """Store imported puzzles and their solutions in one transaction under the write lock: a new board gets
         the next number, a known board gets the puzzle, a puzzle already stored adds nothing
         (``insert.store_imported``); returns each row's outcome and board number."""
         from .insert import store_imported
 
         with self._write_lock:
-            return store_imported(self._connect(), boards, puzzles, puzzle_keys, key_of, run_id=run_id,
+            return store_imported(self._connect(), boards, puzzles, puzzle_keys, key_of, orient, run_id=run_id,
                                   files_through=files_through)
 
     def known_puzzles(self, boards: Sequence[dict], puzzle_keys: Sequence[str], key_of) -> list[bool]:
@@ -370,7 +370,7 @@ class Catalogue:
         from .insert import stored_numbers, stored_puzzle_keys
 
         with self._connect().connect() as conn:
-            numbers = stored_numbers(conn, boards)
+            numbers = {ident: number for ident, (number, _) in stored_numbers(conn, boards).items()}
             if not numbers:
                 return [False] * len(boards)
             known = stored_puzzle_keys(conn, numbers, key_of)

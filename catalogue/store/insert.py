@@ -126,7 +126,7 @@ NEW_BOARD, NEW_PUZZLE, KNOWN = "board", "puzzle", "known"
 
 
 def store_imported(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dict], puzzle_keys: Sequence[str],
-                   key_of, *, run_id: int | None = None, files_through: int | None = None
+                   key_of, orient, *, run_id: int | None = None, files_through: int | None = None
                    ) -> list[tuple[str, int]]:
     """Store imported puzzles with their solutions in one transaction under the write lock; returns, per row,
     ``(NEW_BOARD, number)``, ``(NEW_PUZZLE, number)`` or ``(KNOWN, number)``, ``number`` being its board's.
@@ -137,24 +137,31 @@ def store_imported(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dic
     (``key_of(lines, size, equivalence)`` keys those, since only board keys are stored) or of an earlier row:
     it adds nothing. A row whose board is stored (or new earlier in the batch) adds its puzzle to that board;
     any other row numbers a new board, ``max(number) + 1, ...`` in row order, as :func:`store_rows` does.
+
+    A puzzle added to a stored board whose solution is an image of the board (rotated, relabelled, ...) is
+    turned the board's way first: ``orient(puzzle_row, solution_line, board_line, size, equivalence)`` returns
+    the row to store (its clues then agree with the stored board).
     """
     for attempt in range(RETRIES + 1):
         try:
-            return _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, run_id, files_through)
+            return _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, run_id,
+                                        files_through)
         except NumberingConflict:
             if attempt == RETRIES:
                 raise
     raise AssertionError("unreachable")
 
 
-def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, run_id, files_through):
+def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, run_id, files_through):
     result: list[tuple[str, int]] = []
     with write_transaction(engine) as conn:
         if run_id is not None and files_through is not None:
             conn.execute(update(Run).where(Run.id == run_id).values(files_through=files_through))
         if not boards:
             return result
-        numbers = stored_numbers(conn, boards)
+        stored = stored_numbers(conn, boards)  # ident -> (number, board line as stored)
+        numbers = {ident: number for ident, (number, _) in stored.items()}
+        lines = {ident: line for ident, (_, line) in stored.items()}
         known = stored_puzzle_keys(conn, numbers, key_of)
         top = conn.execute(select(func.max(Board.number))).scalar()
         following = 0 if top is None else top + 1
@@ -170,11 +177,14 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, run_id, f
             number = numbers.get(ident)
             if number is None:
                 number = numbers[ident] = following
+                lines[ident] = board["board"]
                 following += 1
                 board_rows.append({**board, "number": number, "created_at": now})
                 result.append((NEW_BOARD, number))
             else:
                 result.append((NEW_PUZZLE, number))
+                if board["board"] != lines[ident]:  # the same board turned another way: turn the puzzle too
+                    puzzle = orient(puzzle, board["board"], lines[ident], *ident[:2])
             puzzle_rows.append({**puzzle, "board_number": number})
         if board_rows:
             stmt = (_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
@@ -187,17 +197,17 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, run_id, f
     return result
 
 
-def stored_numbers(conn: Connection, boards: Sequence[dict]) -> dict[tuple, int]:
-    """(size, equivalence, key) -> number of the boards of the batch that are already stored."""
+def stored_numbers(conn: Connection, boards: Sequence[dict]) -> dict[tuple, tuple[int, str]]:
+    """(size, equivalence, key) -> (number, board line) of the boards of the batch that are already stored."""
     groups: dict[tuple, list[str]] = {}
     for row in boards:
         groups.setdefault((row["size"], row["equivalence"]), []).append(row["key"])
-    found: dict[tuple, int] = {}
+    found: dict[tuple, tuple[int, str]] = {}
     for (size, equivalence), keys in groups.items():
         for start in range(0, len(keys), 5000):  # well under every driver's limit of bound parameters
-            rows = conn.execute(select(Board.key, Board.number).where(
+            rows = conn.execute(select(Board.key, Board.number, Board.board).where(
                 Board.size == size, Board.equivalence == equivalence, Board.key.in_(keys[start:start + 5000])))
-            found.update(((size, equivalence, key), number) for key, number in rows)
+            found.update(((size, equivalence, key), (number, line)) for key, number, line in rows)
     return found
 
 

@@ -42,9 +42,13 @@ def describe_revision(revision: Optional[str]) -> str:
 
 def alembic_config(url: str, connection: Optional[Connection] = None):
     """An Alembic Config for ``url`` that finds the migrations wherever the package is installed, from any cwd."""
+    import sys
+
     from alembic.config import Config
 
-    cfg = Config()
+    # stdout named at each call: Config's default is the sys.stdout of the moment alembic was first imported, which
+    # may be a stream since closed (a migration run first inside typer's CliRunner, as the import tests do)
+    cfg = Config(stdout=sys.stdout)
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))  # ConfigParser interpolates '%'
     if connection is not None:

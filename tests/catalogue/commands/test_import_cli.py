@@ -200,6 +200,34 @@ def test_a_transformed_copy_of_a_stored_puzzle_adds_nothing(stored, which, seed,
     assert (s["added"], s["already_known"]) == (0, 1), (MINIMAL[which][1], to_line(image))
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), equivalence=st.sampled_from(["d4", "full"]))
+def test_a_new_puzzle_of_a_turned_board_is_stored_the_boards_way(tmp_path_factory, seed, equivalence):
+    """Another puzzle whose solution is a stored board rotated (and relabelled, under full) goes on that board, its
+    clues turned to agree with the board as stored."""
+    from engine.carve import carve_many
+    from engine.keys import d4_group
+
+    tmp = tmp_path_factory.mktemp("turned")
+    url, out = f"sqlite:///{tmp / 'c.db'}", tmp / "boards"
+    line = next(line for line in (DATA / "minimal-9x9.txt").read_text().splitlines() if not line.startswith("#"))
+    puzzle, _, solution = line.split(":")
+    rng = np.random.default_rng(seed)
+    move = d4_group(3)[int(rng.integers(1, 8))]
+    turned = move.apply(from_line(solution))
+    if equivalence == "full":
+        turned = np.concatenate([[0], rng.permutation(9) + 1]).astype(np.int8)[turned]
+    other = to_line(carve_many(turned[None, :], 3, [seed])[0].puzzle)
+    s = import_json(str(write_puzzles(tmp / "p.txt", [puzzle, other])), "--equivalence", equivalence, url=url,
+                    out=out)
+    if s["already_known"]:  # the carving happened to give an image of the first puzzle: nothing to turn
+        return
+    assert (s["new_boards"], s["on_known_boards"]) == (1, 1)
+    assert_consistent(url, out)  # every puzzle's clues agree with its board
+    stored = [r.puzzle for r in rows(url, "SELECT puzzle FROM puzzles ORDER BY id")]
+    assert stored[0] == puzzle and stored[1] != other
+
+
 def test_rejected_lines_are_reported_with_file_and_line_and_counted(tmp_path):
     url, out = f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards"
     good = MINIMAL[0][1]
