@@ -31,6 +31,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["--help", "-h"]}
 #: --help. The summary is the first sentence of the command's help (tests/test_help_examples.py checks it).
 COMMANDS = {
     "fill": ("fill", "Add new unique boards, with carved puzzles, to the catalogue."),
+    "import": ("importcmd", "Add the puzzles of files that have exactly one solution to the catalogue."),
     "query": ("query", "List puzzles from the catalogue, filtered and sorted."),
     "daily": ("daily", "Print the puzzle of the day, one per level."),
     "book": ("book", "Lay puzzles from the catalogue out as a print-ready book (PDF) or sheet (SVG)."),

@@ -1,7 +1,8 @@
 """The independent consistency check of a catalogue: a plain re-reading that shares no code with the pipeline.
 
-Numbers exactly 0..N-1, keys unique, one puzzle per board whose clues agree with it, and every file holding
-exactly its board (written here with ``engine.formats.to_txt``, the formats helper's own writer).
+Numbers exactly 0..N-1, keys unique, at least one puzzle per board (``catalogue import`` can add more), every
+puzzle's clues agreeing with its board, and every file holding exactly its board (written here with
+``engine.formats.to_txt``, the formats helper's own writer).
 """
 from __future__ import annotations
 
@@ -12,19 +13,28 @@ from sqlalchemy import create_engine, text
 from engine.formats import from_line, to_txt
 
 
-def catalogue_rows(url: str) -> list:
+def catalogue_rows(url: str, every_puzzle: bool = False) -> list:
+    """One row per board with its first puzzle (``every_puzzle``: one row per puzzle, boards without any too)."""
     engine = create_engine(url)
+    first = "" if every_puzzle else " AND p.id = (SELECT min(q.id) FROM puzzles q WHERE q.board_number = b.number)"
     try:
         with engine.connect() as conn:
             return conn.execute(text(
                 "SELECT b.number, b.size, b.equivalence, b.key, b.board, p.puzzle, p.clues, b.run_id "
-                "FROM boards b LEFT JOIN puzzles p ON p.board_number = b.number ORDER BY b.number")).all()
+                f"FROM boards b LEFT JOIN puzzles p ON p.board_number = b.number{first} "
+                "ORDER BY b.number, p.id")).all()
     finally:
         engine.dispose()
 
 
 def assert_consistent(url: str, out: Path, files: bool = True) -> list:
-    """Numbers 0..N-1, unique keys, a matching puzzle per board, N.txt == board N; returns the rows."""
+    """Numbers 0..N-1, unique keys, matching puzzles (one at least) per board, N.txt == board N; returns one row
+    per board (with its first puzzle)."""
+    for r in catalogue_rows(url, every_puzzle=True):  # every puzzle, not only each board's first
+        assert r.puzzle is not None, f"board {r.number} has no puzzle"
+        board, puzzle = from_line(r.board), from_line(r.puzzle)
+        assert ((puzzle == 0) | (puzzle == board)).all(), f"a puzzle of board {r.number} disagrees with it"
+        assert int((puzzle != 0).sum()) == r.clues
     rows = catalogue_rows(url)
     numbers = [r.number for r in rows]
     assert numbers == list(range(len(rows))), f"numbers are not 0..{len(rows) - 1}: {numbers[:20]}"

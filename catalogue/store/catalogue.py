@@ -352,6 +352,30 @@ class Catalogue:
             return store_rows(self._connect(), boards, puzzles, limit=limit, run_id=run_id,
                               files_through=files_through)
 
+    def store_imported(self, boards: Sequence[dict], puzzles: Sequence[dict], puzzle_keys: Sequence[str], key_of,
+                       orient, *, run_id: Optional[int] = None, files_through: Optional[int] = None) -> list[tuple[str, int]]:
+        """Store imported puzzles and their solutions in one transaction under the write lock: a new board gets
+        the next number, a known board gets the puzzle, a puzzle already stored adds nothing
+        (``insert.store_imported``); returns each row's outcome and board number."""
+        from .insert import store_imported
+
+        with self._write_lock:
+            return store_imported(self._connect(), boards, puzzles, puzzle_keys, key_of, orient, run_id=run_id,
+                                  files_through=files_through)
+
+    def known_puzzles(self, boards: Sequence[dict], puzzle_keys: Sequence[str], key_of) -> list[bool]:
+        """Whether each imported row's puzzle is already stored on its board (``boards[i]`` holds ``size``,
+        ``equivalence`` and the solution's ``key``): a read, to skip grading what the import would not store.
+        The write path checks again under the write lock."""
+        from .insert import stored_numbers, stored_puzzle_keys
+
+        with self._connect().connect() as conn:
+            numbers = {ident: number for ident, (number, _) in stored_numbers(conn, boards).items()}
+            if not numbers:
+                return [False] * len(boards)
+            known = stored_puzzle_keys(conn, numbers, key_of)
+        return [(b["size"], b["equivalence"], k) in known for b, k in zip(boards, puzzle_keys)]
+
     def write_board_files(self, numbers: Sequence[int], boards: np.ndarray, box: int) -> None:
         """Write ``N.txt`` for each stored board (after its commit) into the claimed folder."""
         from engine.formats.batch import txt_files

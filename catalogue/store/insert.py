@@ -117,3 +117,112 @@ def known_keys(conn: Connection, size: int, equivalence: str, keys: Sequence[str
     rows = conn.execute(select(Board.key).where(Board.size == size, Board.equivalence == equivalence,
                                                 Board.key.in_(list(keys))))
     return set(rows.scalars())
+
+
+# -- imported puzzles -------------------------------------------------------------------------------------------
+#: what became of an imported row: a new board (and its puzzle), a puzzle on a board already stored, or nothing
+#: (the same puzzle is already stored)
+NEW_BOARD, NEW_PUZZLE, KNOWN = "board", "puzzle", "known"
+
+
+def store_imported(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dict], puzzle_keys: Sequence[str],
+                   key_of, orient, *, run_id: int | None = None, files_through: int | None = None
+                   ) -> list[tuple[str, int]]:
+    """Store imported puzzles with their solutions in one transaction under the write lock; returns, per row,
+    ``(NEW_BOARD, number)``, ``(NEW_PUZZLE, number)`` or ``(KNOWN, number)``, ``number`` being its board's.
+
+    ``boards[i]`` is the solution's Board row without ``number`` (like :func:`store_rows`), ``puzzles[i]`` the
+    Puzzle row without ``board_number``, ``puzzle_keys[i]`` the puzzle's canonical key under the row's
+    equivalence. The same puzzle is a puzzle whose key equals the key of a puzzle stored on the same board
+    (``key_of(lines, size, equivalence)`` keys those, since only board keys are stored) or of an earlier row:
+    it adds nothing. A row whose board is stored (or new earlier in the batch) adds its puzzle to that board;
+    any other row numbers a new board, ``max(number) + 1, ...`` in row order, as :func:`store_rows` does.
+
+    A puzzle added to a stored board whose solution is an image of the board (rotated, relabelled, ...) is
+    turned the board's way first: ``orient(puzzle_row, solution_line, board_line, size, equivalence)`` returns
+    the row to store (its clues then agree with the stored board).
+    """
+    for attempt in range(RETRIES + 1):
+        try:
+            return _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, run_id,
+                                        files_through)
+        except NumberingConflict:
+            if attempt == RETRIES:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, run_id, files_through):
+    result: list[tuple[str, int]] = []
+    with write_transaction(engine) as conn:
+        if run_id is not None and files_through is not None:
+            conn.execute(update(Run).where(Run.id == run_id).values(files_through=files_through))
+        if not boards:
+            return result
+        stored = stored_numbers(conn, boards)  # ident -> (number, board line as stored)
+        numbers = {ident: number for ident, (number, _) in stored.items()}
+        lines = {ident: line for ident, (_, line) in stored.items()}
+        known = stored_puzzle_keys(conn, numbers, key_of)
+        top = conn.execute(select(func.max(Board.number))).scalar()
+        following = 0 if top is None else top + 1
+        now = dt.datetime.now(dt.timezone.utc)
+        board_rows: list[dict] = []
+        puzzle_rows: list[dict] = []
+        for board, puzzle, puzzle_key in zip(boards, puzzles, puzzle_keys):
+            ident = (board["size"], board["equivalence"], board["key"])
+            if (*ident[:2], puzzle_key) in known:
+                result.append((KNOWN, numbers[ident]))
+                continue
+            known.add((*ident[:2], puzzle_key))
+            number = numbers.get(ident)
+            if number is None:
+                number = numbers[ident] = following
+                lines[ident] = board["board"]
+                following += 1
+                board_rows.append({**board, "number": number, "created_at": now})
+                result.append((NEW_BOARD, number))
+            else:
+                result.append((NEW_PUZZLE, number))
+                if board["board"] != lines[ident]:  # the same board turned another way: turn the puzzle too
+                    puzzle = orient(puzzle, board["board"], lines[ident], *ident[:2])
+            puzzle_rows.append({**puzzle, "board_number": number})
+        if board_rows:
+            stmt = (_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
+                    .returning(Board.number))
+            inserted = conn.execute(stmt, board_rows).scalars().all()
+            if len(inserted) != len(board_rows):
+                raise NumberingConflict(f"{len(board_rows) - len(inserted)} keys appeared during the batch")
+        if puzzle_rows:
+            conn.execute(_insert(conn, Puzzle), puzzle_rows)
+    return result
+
+
+def stored_numbers(conn: Connection, boards: Sequence[dict]) -> dict[tuple, tuple[int, str]]:
+    """(size, equivalence, key) -> (number, board line) of the boards of the batch that are already stored."""
+    groups: dict[tuple, list[str]] = {}
+    for row in boards:
+        groups.setdefault((row["size"], row["equivalence"]), []).append(row["key"])
+    found: dict[tuple, tuple[int, str]] = {}
+    for (size, equivalence), keys in groups.items():
+        for start in range(0, len(keys), 5000):  # well under every driver's limit of bound parameters
+            rows = conn.execute(select(Board.key, Board.number, Board.board).where(
+                Board.size == size, Board.equivalence == equivalence, Board.key.in_(keys[start:start + 5000])))
+            found.update(((size, equivalence, key), (number, line)) for key, number, line in rows)
+    return found
+
+
+def stored_puzzle_keys(conn: Connection, numbers: dict[tuple, int], key_of) -> set[tuple]:
+    """(size, equivalence, puzzle key) of every puzzle stored on the boards ``numbers`` names, keyed under the
+    board's equivalence by ``key_of(lines, size, equivalence)`` (one batch kernel call per group)."""
+    by_number = {number: ident[:2] for ident, number in numbers.items()}
+    wanted = list(by_number)
+    lines: dict[tuple, list[str]] = {}
+    for start in range(0, len(wanted), 5000):
+        rows = conn.execute(select(Puzzle.board_number, Puzzle.puzzle)
+                            .where(Puzzle.board_number.in_(wanted[start:start + 5000])))
+        for number, line in rows:
+            lines.setdefault(by_number[number], []).append(line)
+    known: set[tuple] = set()
+    for (size, equivalence), texts in lines.items():
+        known.update((size, equivalence, k) for k in key_of(texts, size, equivalence))
+    return known

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
 #: the newest migration in migrations/versions (a test checks it against Alembic's own idea of head)
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 #: the revisions this program knows, oldest first: a database at any other revision is newer than the program
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004")
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")
 #: where the migrations are: data files inside this package
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -42,9 +42,13 @@ def describe_revision(revision: Optional[str]) -> str:
 
 def alembic_config(url: str, connection: Optional[Connection] = None):
     """An Alembic Config for ``url`` that finds the migrations wherever the package is installed, from any cwd."""
+    import sys
+
     from alembic.config import Config
 
-    cfg = Config()
+    # stdout named at each call: Config's default is the sys.stdout of the moment alembic was first imported, which
+    # may be a stream since closed (a migration run first inside typer's CliRunner, as the import tests do)
+    cfg = Config(stdout=sys.stdout)
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))  # ConfigParser interpolates '%'
     if connection is not None:

@@ -118,8 +118,8 @@ class Board(Base):
 
 
 class Puzzle(Base):
-    """Givens carved from a board, with how hard they were to carve, to solve, (0002) to solve by hand, and
-    (0003) whether the carving proved them minimal."""
+    """Givens carved from a board (or imported: 0005), with how hard they were to carve, to solve, (0002) to solve
+    by hand, (0003) whether they are proven minimal, and (0005) the file and line an imported puzzle came from."""
 
     __tablename__ = "puzzles"
 
@@ -150,3 +150,7 @@ class Puzzle(Base):
     # `undecided` counts those tests (engine.carve.CarveResult)
     minimal: Mapped[Optional[bool]] = mapped_column(Boolean)
     undecided: Mapped[Optional[int]] = mapped_column(Integer)
+    # where an imported puzzle came from (migration 0005): the file (`import --source`, default the file's name)
+    # and the 1-based line its grid starts on; None for carved puzzles
+    source: Mapped[Optional[str]] = mapped_column(Text)
+    source_line: Mapped[Optional[int]] = mapped_column(Integer)

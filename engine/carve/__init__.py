@@ -1,8 +1,8 @@
 """Carving: minimal unique puzzles from complete boards (the carver in ``carver``, its kernel in ``_kernel``)."""
 from __future__ import annotations
 
-from .carver import (DEFAULT_NODE_LIMIT, DEFAULT_TARGET_ATTEMPTS, SYMMETRIES, CarveResult, carve, carve_many, orbits,
-                     stream_state, warm)
+from .carver import (DEFAULT_NODE_LIMIT, DEFAULT_TARGET_ATTEMPTS, SYMMETRIES, CarveResult, carve, carve_many,
+                     minimal_many, orbits, stream_state, warm)
 
 __all__ = ["SYMMETRIES", "DEFAULT_NODE_LIMIT", "DEFAULT_TARGET_ATTEMPTS", "CarveResult", "carve", "carve_many",
-           "orbits", "stream_state", "warm"]
+           "minimal_many", "orbits", "stream_state", "warm"]

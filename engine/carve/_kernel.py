@@ -159,3 +159,51 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
         results[i, 2] = used
         results[i, 3] = stats[CHECKS]
         results[i, 4] = undecided
+
+
+@kernel
+def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, results, puzzle, orbit, hmask, work,
+                   queue, stack, branch, solution, stats, trace, ntrace, shown):
+    """Whether each unique puzzle ``puzzles[i]`` (solution ``boards[i]``) is minimal: every clue is removed alone,
+    in reading order, and :func:`_removal_keeps_unique` tells whether the puzzle stays unique without it.
+
+    ``results[i]`` gets (1 when no clue can go and every test was decided, else 0; removal tests made; tests that
+    hit ``node_limit``). The first clue that can go ends the puzzle's tests: it is not minimal.
+    """
+    ncells = boards.shape[1]
+    for i in range(puzzles.shape[0]):
+        puzzle[:] = puzzles[i]
+        hmask[:] = 0
+        for c in range(ncells):
+            d = puzzle[c]
+            if d > 0:
+                bit = np.int64(1) << (d - 1)
+                for k in range(3):
+                    hmask[cell_houses[c, k]] |= bit
+        stats[:] = 0
+        removable = False
+        tests = 0
+        undecided = 0
+        for c in range(ncells):
+            d = puzzle[c]
+            if d == 0:
+                continue
+            bit = np.int64(1) << (d - 1)
+            puzzle[c] = 0
+            for k in range(3):
+                hmask[cell_houses[c, k]] ^= bit
+            orbit[0] = c
+            tests += 1
+            verdict = _removal_keeps_unique(puzzle, boards[i], orbit, 1, n, node_limit, cell_houses, peers, houses,
+                                            hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown)
+            puzzle[c] = d
+            for k in range(3):
+                hmask[cell_houses[c, k]] ^= bit
+            if verdict == 1:
+                removable = True
+                break
+            if verdict < 0:
+                undecided += 1
+        results[i, 0] = 0 if removable or undecided > 0 else 1
+        results[i, 1] = tests
+        results[i, 2] = undecided

@@ -49,7 +49,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._kernel import _carve_batch
+from ._kernel import _carve_batch, _minimal_batch
 from ..geometry import check_box, geometry
 from ..inputs import check_grids, check_limits, check_name, whole
 from ..solvers import fast
@@ -200,9 +200,37 @@ def carve(board_cells, box: int, seed: int, symmetry: str = "none", clues: int |
                       attempts, node_limit)[0]
 
 
+def minimal_many(puzzles, solutions, box: int, node_limit: int | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                                                       np.ndarray]:
+    """Whether each unique puzzle (row of ``puzzles``, (m, ncells)) is minimal, given its solution (the same row of
+    ``solutions``): every clue is taken out alone and the puzzle tested for a second solution (the carver's
+    removal test), in one kernel call for the batch (the GIL is released).
+
+    Returns ``minimal`` (m,) bool (True: no clue can go, every test decided), ``checks`` (m,) int64 (removal
+    tests made; the first clue that can go ends a puzzle's tests) and ``undecided`` (m,) int64 (tests that hit
+    ``node_limit``, default :data:`DEFAULT_NODE_LIMIT`; such a puzzle is not proven minimal: False). The puzzles
+    must be unique with these solutions (``solve_many`` with limit 2 says so); the results mean nothing otherwise.
+    """
+    arr, _ = check_grids(puzzles, box, "puzzles")
+    boards = _boards(solutions, box)
+    if boards.shape != arr.shape:
+        raise ValueError(f"need one solution per puzzle: {arr.shape[0]} puzzles, {boards.shape[0]} solutions")
+    if ((arr != 0) & (arr != boards)).any():
+        raise ValueError("a puzzle's clue disagrees with its solution")
+    budget = DEFAULT_NODE_LIMIT[box] if node_limit is None else check_limits(1, node_limit)[1]
+    s = fast.scratch(box)
+    out = np.zeros((arr.shape[0], 3), dtype=np.int64)
+    _minimal_batch(arr, boards, budget, s.n, s.cell_houses, s.peers, s.houses, out, np.zeros(s.ncells, np.int8),
+                   np.zeros(4, dtype=np.int32), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
+                   s.no_trace, s.ntrace, s.shown)
+    return out[:, 0].astype(bool), out[:, 1].copy(), out[:, 2].copy()
+
+
 def warm() -> None:
     """Compile (or load from the cache) the carving and solver kernels once, before timing or starting threads."""
     fast.warm()
-    carve(np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.int8), 2, 0)
+    board = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.int8)
+    result = carve(board, 2, 0)
+    minimal_many(result.puzzle[None, :], board[None, :], 2)
 
 

@@ -1,0 +1,119 @@
+"""catalogue import: store the puzzles of files that have exactly one solution, with their solutions as boards.
+
+The command reads the files, draws the progress bar and prints the summary; the work is
+:func:`catalogue.pipeline.importer.import_sources`. Rejected lines go to stderr (``catalogue: FILE:LINE: why``),
+the summary to stdout.
+"""
+from __future__ import annotations
+
+import enum
+import shlex
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, read_input
+from ..config import DbOption, OutOption
+from ..errors import EXIT_INTERRUPTED, UserError, report
+
+
+class SummaryFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+
+
+def format_summary(s) -> str:
+    """The end-of-import summary (stdout): what was added, already known, rejected, and how fast."""
+    from ..pipeline.importer import REASONS
+
+    numbers = (f"numbers {s.first_number}..{s.last_number}" if s.first_number is not None else "no new numbers")
+    rejected = sum(s.rejected.values())
+    reasons = ", ".join(f"{reason} {s.rejected[reason]:,}" for reason in REASONS if s.rejected.get(reason))
+    rate = s.read / s.elapsed if s.elapsed > 0 else 0.0
+    lines = [
+        f"status          {s.status} (run {s.run_id})",
+        f"read            {s.read:,} entries from {', '.join(s.sources)}",
+        f"added           {s.added:,} puzzles: {s.new_boards:,} on new boards ({numbers}), "
+        f"{s.on_known_boards:,} on known boards",
+        f"already known   {s.known:,}",
+        f"rejected        {rejected:,}" + (f" ({reasons})" if reasons else ""),
+        f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} puzzles/s (kernels loaded in {s.warm_seconds:.2f} s)",
+    ]
+    return "\n".join(lines)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("import")
+    def import_command(
+        paths: Annotated[list[str], typer.Argument(
+            metavar="FILE...", show_default=False,
+            help="Files of puzzles in any input format (one or many puzzles each), or - for stdin.")],
+        source: Annotated[Optional[str], typer.Option(
+            metavar="NAME", show_default=False,
+            help="Name stored as each puzzle's source [default: the file's name, <stdin> for stdin].")] = None,
+        equivalence: Annotated[Equivalence, typer.Option(
+            help="When two boards (and two puzzles) are the same: d4 (rotations and flips), full (every "
+                 "validity-preserving transformation and relabelling), none (cell for cell).")] = Equivalence.d4,
+        input_format: InputFormatOption = InputFormat.auto,
+        size: SizeOption = None,
+        output_format: Annotated[SummaryFormat, typer.Option(
+            "--format", help="The summary as text or as one JSON object.")] = SummaryFormat.text,
+        db: DbOption = None,
+        out: OutOption = None,
+    ) -> None:
+        """Add the puzzles of files that have exactly one solution to the catalogue.
+
+        Each puzzle is solved: its solution is the board. A board new under the equivalence gets the next number
+        and its N.txt file; a known board gets the puzzle as one more puzzle of it. Each puzzle gets its solver
+        metrics, its grade, whether it is minimal, its source and its line. A puzzle already stored, even
+        rotated or relabelled as the equivalence allows, adds nothing. Lines with no solution, several
+        solutions, conflicting clues or that cannot be read are reported as FILE:LINE and counted; they do not
+        stop the import, and the exit code stays 0 when any puzzle was read. Ctrl-C keeps every batch stored
+        (exit 130).
+
+        \b
+        Examples:
+          catalogue import data/puzzles-9x9.txt --db demo.db
+          catalogue import data/samples/puzzles_4x4.json data/samples/puzzle_9x9.pretty --db demo.db
+          catalogue generate --count 2 | catalogue carve - | catalogue import - --source carved --db demo.db
+        """
+        from ..pipeline.importer import Source, import_sources
+        from ..progress import Display, kernels_message
+        from ..store import Catalogue
+
+        sources = []
+        for path in paths:  # every file is read before the catalogue is touched: a typo costs nothing
+            entries, _ = read_input(path, input_format, size, what="puzzle")
+            label = entries[0].source if entries else path
+            sources.append(Source(label=label, stored_as=source or ("<stdin>" if path == "-" else Path(path).name),
+                                  entries=entries))
+        if sum(1 for s in sources for e in s.entries if hasattr(e, "grid")) == 0:
+            first = next(e for s in sources for e in s.entries)
+            raise UserError(f"{first} (no puzzle could be read)")
+        command = " ".join(["catalogue", "import", *map(shlex.quote, paths),
+                            *(["--source", shlex.quote(source)] if source else []),
+                            "--equivalence", equivalence.value])
+        total = sum(len(s.entries) for s in sources)
+        display = Display("import")
+        with display, Catalogue.open(db, out) as catalogue:
+            bar = []
+
+            def progress(done: int, _total: int) -> None:
+                if not bar:
+                    bar.append(display.bar(total))
+                bar[0](done)
+
+            summary = import_sources(catalogue, sources, equivalence=equivalence.value, command=command,
+                                     progress=progress, spinner=lambda _text: display.phase(kernels_message()))
+        if summary.unreported:
+            report(f"{summary.unreported:,} more rejected lines not shown (counted in the summary)")
+        if output_format is SummaryFormat.json:
+            import json
+            typer.echo(json.dumps(summary.as_dict(), indent=2))
+        else:
+            typer.echo(format_summary(summary))
+        if summary.status == "interrupted":
+            report(f"interrupted: {summary.added:,} puzzles saved, {summary.new_boards:,} of them on new boards "
+                   f"with their files")
+            raise typer.Exit(EXIT_INTERRUPTED)
