@@ -7,11 +7,18 @@ through the connection's ``search_path``, and drops it afterwards; it skips only
 from __future__ import annotations
 
 import datetime as dt
+import os
 import uuid
 
 import pytest
 
 from engine import cache
+
+# pytest-xdist's workers (execnet) put COLUMNS=80 and LINES=24 in their environment, which a plain run does not
+# have: the tables would be fitted to 80 columns there and not here. Tests that want a width set it themselves.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _name in ("COLUMNS", "LINES"):
+        os.environ.pop(_name, None)
 
 # Before any test module imports a kernel (numba fixes a kernel's cache folder when it is defined); the CLI
 # subprocesses the tests start inherit NUMBA_CACHE_DIR and share the same warm cache.

@@ -36,6 +36,8 @@ COMMANDS = {
     "key -e full": ["key", "-e", "full"],
     "carve": ["carve"],
     "grade": ["grade"],
+    # import reads a file like the others and writes what it accepts into a catalogue of the run's folder
+    "import": ["import"],
 }
 INPUT_FORMATS = ("auto", *FORMATS)
 SIZES = (None, 4, 9, 16, 25)
@@ -67,6 +69,8 @@ def run_command(command: str, data: bytes, tmp: Path, via: str = "file", input_f
                 size: int | None = None) -> Outcome:
     """``catalogue <command>`` on ``data`` given as a file in ``tmp`` or on stdin, in this process."""
     args = list(COMMANDS[command])
+    if command == "import":
+        args += ["--db", str(tmp / "fuzz-import.db")]
     if input_format != "auto":
         args += ["--input-format", input_format]
     if size is not None:
