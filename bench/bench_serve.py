@@ -59,7 +59,9 @@ def wait_for(url: str, timeout: float = 60) -> None:
 
 
 def wrk(url: str, seconds: int) -> dict[str, float]:
-    done = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", url],
+    # --timeout 10s: wrk's default (2 s) counts a request queued behind 200 others as lost; here a timeout means
+    # a request that got no answer in 10 s
+    done = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "10s", "--latency", url],
                           capture_output=True, text=True, check=True)
     out = done.stdout
 

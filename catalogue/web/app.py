@@ -18,7 +18,8 @@ import secrets
 from pathlib import Path
 
 from fastapi import FastAPI, Query
-from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, Field
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from engine import vocabulary
@@ -42,51 +43,62 @@ MAX_LIMIT = 1000
 MAX_SAMPLE = 10_000
 DEFAULT_LIMIT = 50
 
-OrderKey = Annotated[str, Query(description=f"Sort key: one of {', '.join(ORDER_KEYS)}.")]
 Solution = Annotated[bool, Query(description="Draw the solution (SVG), or add it on a second page (PDF).")]
+
+
+class PuzzleParams(BaseModel):
+    """The query parameters of ``/api/puzzles``: the options of ``catalogue query``, under the same names.
+
+    One model rather than sixteen separate parameters: FastAPI then validates them in one pydantic call, and its
+    per-parameter handling had been half the CPU of a request (bench/bench_serve.py)."""
+
+    min_clues: Optional[int] = Field(None, ge=0, description="At least this many clues.")
+    max_clues: Optional[int] = Field(None, ge=0, description="At most this many clues.")
+    size: Optional[int] = Field(None, description="Rows of the grid: 4, 9, 16 or 25.")
+    equivalence: Optional[Equivalence] = Field(None, description="Boards unique under this.")
+    method: Optional[str] = Field(None, description="The generator: wfc, backtrack, pattern.")
+    level: Optional[Level] = Field(None, description="The grade's level.")
+    technique: Optional[str] = Field(None, description="The hardest technique, e.g. x-wing.")
+    min_score: Optional[float] = Field(None, ge=0, description="A score of at least this.")
+    max_score: Optional[float] = Field(None, ge=0, description="A score of at most this.")
+    sample: Optional[int] = Field(None, ge=1, le=MAX_SAMPLE, description=(
+        "A uniform random sample of this many matching puzzles (then sorted, offset and limited)."))
+    seed: Optional[int] = Field(None, ge=0, lt=2 ** 63, description=(
+        "The sample's seed: the same seed, the same sample (default: a new one, returned as `seed`)."))
+    order_by: str = Field("number", description=f"Sort key: one of {', '.join(ORDER_KEYS)}.")
+    desc: bool = Field(False, description="Sort in descending order.")
+    offset: int = Field(0, ge=0, lt=2 ** 63, description="Skip this many puzzles first.")
+    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="How many puzzles at most.")
 
 
 def make_app(db: Optional[str] = None) -> FastAPI:
     """The application serving the catalogue at ``db`` (a path or URL; it must exist: a server makes nothing)."""
     catalogue = Catalogue.open(db, create=False)
-    app = FastAPI(title="catalogue", version=__version__,
+    # The routes answer with JSONResponse (json.dumps of plain rows) rather than a dict for FastAPI to encode: its
+    # jsonable_encoder walked every value of every row, 4 ms of the 8.6 ms of CPU a 50-puzzle page cost
+    # (bench/bench_serve.py); the rows are already JSON's types.
+    app = FastAPI(title="catalogue", version=__version__, default_response_class=JSONResponse,
                   description="A read-only catalogue of unique Sudoku boards and the minimal puzzles carved from "
                               "them. Field names are the database's columns, as `catalogue query` prints them.")
     errors.install(app)
     app.state.catalogue = catalogue
 
     @app.get("/api/puzzles", summary="Puzzles, filtered, sampled, sorted and limited (the options of `query`)")
-    def puzzles(
-        min_clues: Annotated[Optional[int], Query(ge=0, description="At least this many clues.")] = None,
-        max_clues: Annotated[Optional[int], Query(ge=0, description="At most this many clues.")] = None,
-        size: Annotated[Optional[int], Query(description="Rows of the grid: 4, 9, 16 or 25.")] = None,
-        equivalence: Annotated[Optional[Equivalence], Query(description="Boards unique under this.")] = None,
-        method: Annotated[Optional[str], Query(description="The generator: wfc, backtrack, pattern.")] = None,
-        level: Annotated[Optional[Level], Query(description="The grade's level.")] = None,
-        technique: Annotated[Optional[str], Query(description="The hardest technique, e.g. x-wing.")] = None,
-        min_score: Annotated[Optional[float], Query(ge=0, description="A score of at least this.")] = None,
-        max_score: Annotated[Optional[float], Query(ge=0, description="A score of at most this.")] = None,
-        sample: Annotated[Optional[int], Query(ge=1, le=MAX_SAMPLE, description=(
-            "A uniform random sample of this many matching puzzles (then sorted, offset and limited)."))] = None,
-        seed: Annotated[Optional[int], Query(ge=0, lt=2 ** 63, description=(
-            "The sample's seed: the same seed, the same sample (default: a new one, returned as `seed`)."))] = None,
-        order_by: OrderKey = "number",
-        desc: Annotated[bool, Query(description="Sort in descending order.")] = False,
-        offset: Annotated[int, Query(ge=0, lt=2 ** 63, description="Skip this many puzzles first.")] = 0,
-        limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="How many puzzles at most.")] = DEFAULT_LIMIT,
-    ) -> dict[str, Any]:
-        filters = _filters(min_clues, max_clues, size, equivalence, method, level, technique, min_score, max_score)
-        if order_by not in ORDER_KEYS:
-            raise UsageError(f"order_by: no sort key {order_by!r}; one of: {', '.join(ORDER_KEYS)}")
-        if seed is not None and sample is None:
+    def puzzles(q: Annotated[PuzzleParams, Query()]) -> JSONResponse:
+        filters = _filters(q.min_clues, q.max_clues, q.size, q.equivalence, q.method, q.level, q.technique,
+                           q.min_score, q.max_score)
+        if q.order_by not in ORDER_KEYS:
+            raise UsageError(f"order_by: no sort key {q.order_by!r}; one of: {', '.join(ORDER_KEYS)}")
+        if q.seed is not None and q.sample is None:
             raise UsageError("seed chooses a sample: give sample too")
-        selection = catalogue.puzzles(**filters).order_by(order_by, desc=desc)
-        if sample is not None:
+        selection = catalogue.puzzles(**filters).order_by(q.order_by, desc=q.desc)
+        seed = q.seed
+        if q.sample is not None:
             seed = secrets.randbelow(2 ** 32) if seed is None else seed
-            selection = selection.sample(sample, seed=seed)
-        rows = list(selection.offset(offset).limit(limit).dicts())
-        return {"count": len(rows), "offset": offset, "limit": limit, "sample": sample, "seed": seed,
-                "fields": list(RESULT_FIELDS), "puzzles": rows}
+            selection = selection.sample(q.sample, seed=seed)
+        rows = list(selection.offset(q.offset).limit(q.limit).dicts())
+        return JSONResponse({"count": len(rows), "offset": q.offset, "limit": q.limit, "sample": q.sample,
+                             "seed": seed, "fields": list(RESULT_FIELDS), "puzzles": rows})
 
     def puzzle_record(number: int) -> PuzzleRecord:
         """The record `query` prints for board ``number``'s puzzle (404 if there is none)."""
@@ -98,8 +110,8 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         return PuzzleRecord.from_row(row)
 
     @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER, with its solution and grade")
-    def puzzle(number: int) -> dict[str, Any]:
-        return puzzle_record(number).to_dict()
+    def puzzle(number: int) -> JSONResponse:
+        return JSONResponse(puzzle_record(number).to_dict())
 
     @app.get("/puzzles/{number}.svg", summary="Board NUMBER's puzzle as an SVG picture, with its caption",
              response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
@@ -117,17 +129,17 @@ def make_app(db: Optional[str] = None) -> FastAPI:
                         headers={"Content-Disposition": f'inline; filename="sudoku-{number}.pdf"'})
 
     @app.get("/api/boards/{number}", summary="Board NUMBER: how it was made, and its first puzzle")
-    def board(number: int) -> dict[str, Any]:
+    def board(number: int) -> JSONResponse:
         found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
         if found is None:
             raise NotFound(f"no board {number}")
-        return found.to_dict()
+        return JSONResponse(found.to_dict())
 
     @app.get("/api/daily", summary="The puzzles of the day, one per level (the rule of `catalogue daily`)")
     def daily(
         date: Annotated[Optional[str], Query(description="YYYY-MM-DD (default: today, the server's date).")] = None,
         level: Annotated[Optional[Level], Query(description="Only this level (default: one per level).")] = None,
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         from engine.vocabulary import LEVELS
 
         from ..store.selection import parse_date
@@ -138,11 +150,11 @@ def make_app(db: Optional[str] = None) -> FastAPI:
             raise UsageError(f"date: not a date (YYYY-MM-DD): {date!r}") from None
         chosen = [catalogue.daily(day, name) for name in ([level.value] if level else LEVELS)]
         rows = [{"date": day.isoformat(), **record.to_dict()} for record in chosen if record is not None]
-        return {"date": day.isoformat(), "count": len(rows), "puzzles": rows}
+        return JSONResponse({"date": day.isoformat(), "count": len(rows), "puzzles": rows})
 
     @app.get("/api/stats", summary="What the catalogue holds (the numbers of `catalogue stats`)")
-    def stats() -> dict[str, Any]:
-        return catalogue.stats()
+    def stats() -> JSONResponse:
+        return JSONResponse(catalogue.stats())
 
     @app.get("/api/hint", summary="The next step a person would take on a partly solved grid")
     def hint_route(grid: Annotated[str, Query(
