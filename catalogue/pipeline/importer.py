@@ -25,9 +25,6 @@ first stops after the batches in hand are stored (exit 130), a second exits at o
 from __future__ import annotations
 
 import json
-import os
-import signal
-import threading
 import time
 from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -38,7 +35,7 @@ import numpy as np
 
 from .. import __version__
 from ..errors import report
-from ..failures import EXIT_INTERRUPTED
+from .interrupts import Interrupts
 
 #: puzzles per batch: one kernel call per step, one transaction (about 0.1-0.5 s of work for 9x9)
 DEFAULT_BATCH = {2: 4096, 3: 2048, 4: 64, 5: 4}
@@ -277,31 +274,6 @@ def batches(sources: Sequence[Source], size: Optional[int] = None) -> list[Batch
     return out
 
 
-class _Interrupts:
-    """SIGINT/SIGTERM during an import: the first stops after the batches in hand, the second exits at once."""
-
-    def __init__(self):
-        self.stop = threading.Event()
-        self.saved: dict = {}
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self.saved[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc):
-        for sig, handler in self.saved.items():
-            signal.signal(sig, handler)
-
-    def _handle(self, signum, frame):
-        if self.stop.is_set():
-            os.write(2, b"\ncatalogue: interrupted again: exiting now (committed puzzles are safe)\n")
-            os._exit(EXIT_INTERRUPTED)
-        self.stop.set()
-        report("stopping: storing the puzzles in hand (Ctrl-C again to quit at once)")
-
-
 def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "d4", command: str = "",
                    workers: int = 2, progress: Optional[Callable[[int, int], None]] = None,
                    spinner=None) -> ImportSummary:
@@ -330,8 +302,8 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     store_seconds = 0.0
     failure: Optional[BaseException] = None
     reported = 0
-    with _Interrupts() as interrupts, ThreadPoolExecutor(max_workers=workers,
-                                                         thread_name_prefix="import") as pool:
+    with Interrupts("storing the puzzles in hand", "puzzles") as interrupts, \
+            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="import") as pool:
         pending: list[tuple[Batch, Future]] = []
         queue_iter = iter(work)
 

@@ -18,15 +18,14 @@ committed stays, missing files are rewritten by the next open.
 """
 from __future__ import annotations
 
+import logging
 import os
 import secrets
-import signal
 import socket
 import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-import logging
 from typing import Callable, ContextManager
 
 from sqlalchemy.exc import DBAPIError
@@ -35,12 +34,13 @@ from .. import __version__
 from engine.vocabulary import MIN_CLUES
 
 from ..config import MAX_WORKERS
-from ..errors import UsageError, UserError, report
+from ..errors import UsageError, UserError
 from ..failures import describe
 from ..store import Catalogue
 from ..store.database import describe_error
 from ..store.files import FileReport
 from .actor import Channel, Supervisor
+from .interrupts import Interrupts
 from .messages import Counters
 from .stages import CheckerActor, GeneratorActor, Kernels, Plan, SeenKeys
 from .writer import WriterActor
@@ -50,7 +50,6 @@ logger = logging.getLogger(__name__)
 PROGRESS_SECONDS = 0.2
 #: how long an ordered shutdown waits for one stage; a stage still running then is reported, never waited on
 JOIN_SECONDS = 30.0
-EXIT_INTERRUPTED = 130
 #: boards per batch by box size: a batch is one kernel call, and a checker finishes its batch before it stops,
 #: so big grids (16x16 carving ~25 ms a board) get small batches to keep Ctrl-C within a few seconds
 DEFAULT_BATCH = {2: 256, 3: 256, 4: 16, 5: 1}
@@ -98,36 +97,6 @@ class FillSummary:
     level_missed: str | None = None  # how many stored puzzles missed --level, and what may help: stderr, exit 1
     error: str | None = None  # the one-line reason of a failed run
     stuck: list[str] = field(default_factory=list)  # actors that did not stop in time
-
-
-class _Interrupts:
-    """SIGINT/SIGTERM while the pipeline runs: the first asks for an orderly stop, the second exits at once."""
-
-    def __init__(self, wake: threading.Event):
-        self.count = 0
-        self.wake = wake
-        self.saved: dict = {}
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self.saved[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc):
-        for sig, handler in self.saved.items():
-            signal.signal(sig, handler)
-
-    def _handle(self, signum, frame):
-        self.count += 1
-        if self.count >= 2:
-            os.write(2, b"\ncatalogue: interrupted again: exiting now (committed boards are safe)\n")
-            os._exit(EXIT_INTERRUPTED)
-        self.wake.set()
-        # through sys.stderr, not os.write: a progress display on the terminal (catalogue.progress) redirects
-        # sys.stderr and prints the line above itself; a raw write below it left a stale frame of the bar above the
-        # summary. A Python-level handler runs in the main thread between bytecodes, so this is safe here.
-        report("stopping: saving the boards in flight (Ctrl-C again to quit at once)")
 
 
 def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kernels) -> None:
@@ -247,7 +216,7 @@ class _Run:
         self._build()
         started = time.perf_counter()
         self.interrupted = False
-        with _Interrupts(self.supervisor.wake) as interrupts:
+        with Interrupts("saving the boards in flight", "boards", self.supervisor.wake) as interrupts:
             try:
                 for actor in [self.writer, *self.checkers, *self.generators]:  # downstream first: nobody waits
                     actor.start()
