@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from ..config import database_label, database_url, sqlite_path
 from ..errors import UserError
-from ..failures import database_meaning, set_database
+from ..failures import set_database
 from . import folder as folders
-from . import queries
-from .database import describe_error, make_engine, sqlite_reader
-from .location import check_sqlite_file, check_url, damage
+from . import queries, summary
+from .database import at_head, make_engine, sqlite_reader
+from .location import check_sqlite_file, check_url, unusable
 from .migrate import HEAD_REVISION, KNOWN_REVISIONS
 from .records import BoardRecord, PuzzleRecord
 from .selection import DateLike, PuzzleFilter, PuzzleQuery
@@ -82,7 +82,7 @@ class Catalogue:
             # a new catalogue can only own a folder no other catalogue has used: refuse before the file exists
             # (the folder as it will be: a new catalogue has recorded none, and reading the row would create it)
             folders.check_new(catalogue._out or folders.default_folder(path), catalogue._folder_name())
-        if path is None or migrate and not _at_head(path):
+        if path is None or migrate and not at_head(path, HEAD_REVISION):
             catalogue._connect(migrate=migrate)
         return catalogue
 
@@ -113,10 +113,8 @@ class Catalogue:
         return engine
 
     def database_error(self, verb: str, error: BaseException) -> UserError:
-        """The one line for a driver's error: a SQLite file that fails ``PRAGMA quick_check`` is called corrupt
-        (the driver's own words name only the first page it tripped on), anything else is the driver's reason."""
-        why = damage(self.database_file) if self.database_file is not None and self.database_file.is_file() else None
-        return UserError(f"cannot {verb} database {self.label}: {why or database_meaning(describe_error(error))[0]}")
+        """The one line for a driver's error while ``verb``-ing this catalogue (``location.unusable``)."""
+        return unusable(self.label, self.database_file, verb, error)
 
     @property
     def engine(self) -> Engine:
@@ -188,11 +186,11 @@ class Catalogue:
 
     def stats(self) -> dict[str, Any]:
         with self.reading() as conn:
-            return queries.stats(conn)
+            return summary.stats(conn)
 
     def runs(self) -> list[dict[str, Any]]:
         with self.reading() as conn:
-            return queries.runs(conn)
+            return summary.runs(conn)
 
     def revision(self) -> Optional[str]:
         """The schema revision stored in the database (None: empty), without migrating anything."""
@@ -407,11 +405,3 @@ class Catalogue:
         with self._write_lock:
             return repair(self._connect(), self.folder, report)
 
-
-def _at_head(path: Path) -> bool:
-    """Whether a SQLite catalogue file is at the schema head (read with the stdlib: no SQLAlchemy import)."""
-    conn = sqlite_reader(path, HEAD_REVISION)
-    if conn is None:
-        return False
-    conn.close()
-    return True

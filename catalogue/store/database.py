@@ -173,3 +173,12 @@ def sqlite_reader(path: Path, head: str) -> Optional[sqlite3.Connection]:
     # while a fill is committing batches
     conn.execute("BEGIN")
     return conn
+
+
+def at_head(path: Path, head: str) -> bool:
+    """Whether a SQLite catalogue file is at the schema revision ``head`` (read with the stdlib: no SQLAlchemy)."""
+    conn = sqlite_reader(path, head)
+    if conn is None:
+        return False
+    conn.close()
+    return True

@@ -141,3 +141,14 @@ def writable(path: Path) -> bool:
     """Whether SQLite can write ``path`` and make its journal files beside it (a read-only file system or
     folder, or a read-only file, says no; ``os.access`` also asks the file system, so root sees EROFS)."""
     return os.access(path, os.W_OK) and os.access(path.parent if str(path.parent) else Path("."), os.W_OK)
+
+
+def unusable(label: str, path: Optional[Path], verb: str, error: BaseException) -> UserError:
+    """The one line for a driver's error while opening, reading or writing a catalogue: a SQLite file that fails
+    ``PRAGMA quick_check`` is called corrupt (the driver's own words name only the first page it tripped on), or
+    read-only; anything else is the driver's reason in a user's words (``failures.database_meaning``)."""
+    from ..failures import database_meaning
+    from .database import describe_error
+
+    why = damage(path) if path is not None and path.is_file() else None
+    return UserError(f"cannot {verb} database {label}: {why or database_meaning(describe_error(error))[0]}")

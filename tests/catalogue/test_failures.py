@@ -98,12 +98,12 @@ def test_a_bug_says_it_is_one_and_asks_for_a_report():
 
 def _broken_stats(monkeypatch):
     """Fault injection: the stats query raises a bug's exception (a real exception in the real command path)."""
-    from catalogue.store import queries
+    from catalogue.store import summary
 
     def stats(conn):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(queries, "stats", stats)
+    monkeypatch.setattr(summary, "stats", stats)
 
 
 def test_cli_prints_a_bug_as_one_line_and_the_traceback_only_with_v(tmp_path, monkeypatch):

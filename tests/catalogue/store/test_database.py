@@ -268,12 +268,18 @@ def test_write_transaction_commits_or_rolls_back(catalogue_url):
 def test_postgres_write_transaction_holds_the_advisory_lock(pg_url):
     engine = Catalogue.open(pg_url).engine
     try_lock = text("SELECT pg_try_advisory_xact_lock(:key)")
+    # whether the lock is held by one backend: other tests (other pytest workers) may take the same lock on the
+    # same server at any moment, so "free after commit" is asked of our backend, not of the server as a whole
+    held_by = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = 0 "
+                   "AND objid::text::bigint = :key AND pid = :pid")
     with write_transaction(engine) as conn:
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar()
         with engine.connect() as other:
             assert other.execute(try_lock, {"key": WRITE_LOCK_KEY}).scalar() is False
+            assert other.execute(held_by, {"key": WRITE_LOCK_KEY, "pid": pid}).scalar() == 1
         assert conn.in_transaction()
     with engine.connect() as other:  # released at commit
-        assert other.execute(try_lock, {"key": WRITE_LOCK_KEY}).scalar() is True
+        assert other.execute(held_by, {"key": WRITE_LOCK_KEY, "pid": pid}).scalar() == 0
     engine.dispose()
 
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from catalogue.store import Catalogue
 from catalogue.store import queries as repository
-from catalogue.store.queries import LEVELS, ORDER_KEYS, get_board, query_puzzles, stats
+from catalogue.store.queries import LEVELS, ORDER_KEYS, get_board, query_puzzles
+from catalogue.store.summary import stats
 
 
 @pytest.fixture(params=["sqlite3", "sqlalchemy-sqlite", "postgresql"])

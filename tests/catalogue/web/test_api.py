@@ -150,12 +150,12 @@ def test_bad_requests_are_one_json_error(server, path, status, parameter, words)
 
 
 def test_a_bug_is_a_500_with_one_line_and_no_traceback(server, monkeypatch, capfd):
-    from catalogue.store import queries
+    from catalogue.store import summary
 
     def broken(conn):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(queries, "stats", broken)
+    monkeypatch.setattr(summary, "stats", broken)
     status, body = get(server, "/api/stats")
     assert status == 500
     assert body["error"].startswith("internal error: ZeroDivisionError: division by zero (a bug in catalogue")
