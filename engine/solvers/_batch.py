@@ -1,7 +1,10 @@
 """Kernels that loop over many puzzles in one call, so Python's per-call cost is paid once per batch."""
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import kernel
+from ._bands import NWORDS, solve9
 from ._bitmask import _solve_cells
 
 
@@ -12,6 +15,16 @@ def _solve_batch(puzzles, n, cell_houses, peers, houses, limit, counts, solution
     ``solutions[i]`` (left as is when there is none) and, when ``stats_out`` has rows, its metrics to
     ``stats_out[i]``."""
     keep_stats = stats_out.shape[0] > 0
+    if n == 9:  # the band kernel (engine/solvers/_bands.py)
+        st = np.zeros(NWORDS, dtype=np.int64)
+        saved = np.zeros((82, NWORDS), dtype=np.int64)
+        branch9 = np.zeros((3, 82), dtype=np.int64)
+        for i in range(puzzles.shape[0]):
+            stats[:] = 0
+            counts[i] = solve9(puzzles[i], limit, 0, -1, 0, puzzles[i, :0], st, saved, branch9, solutions[i], stats)
+            if keep_stats:
+                stats_out[i, :] = stats
+        return
     for i in range(puzzles.shape[0]):
         stats[:] = 0
         counts[i] = _solve_cells(puzzles[i], n, cell_houses, peers, houses, limit, 0, -1, 0, hmask, work, queue,
@@ -30,5 +43,10 @@ def _exists_without(cells, n, cell_houses, peers, houses, cell, digit, hmask, wo
     end in a quick contradiction.
     """
     stats[:] = 0
+    if n == 9:
+        st = np.zeros(NWORDS, dtype=np.int64)
+        saved = np.zeros((82, NWORDS), dtype=np.int64)
+        branch9 = np.zeros((3, 82), dtype=np.int64)
+        return solve9(cells, 1, 0, cell, digit, cells[:0], st, saved, branch9, solution, stats) > 0
     return _solve_cells(cells, n, cell_houses, peers, houses, 1, 0, cell, 1 << (digit - 1), hmask, work, queue,
                         stack, branch, solution, stats, trace, ntrace, shown, False) > 0

@@ -1,0 +1,137 @@
+"""The 9x9 band kernel (engine/solvers/_bands.py) against the cell-mask kernel it replaced on 9x9.
+
+The cell-mask kernel (singles only, one mask per cell) is the simpler twin: both must give the same counts, the
+same solution of every unique puzzle and the same removal-test answers. test_fast_solver.py checks the fast
+solver (now the band kernel on 9x9) against the plain-Python backtracker as well.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import is_solution, pattern_board
+
+from engine.carve import carve_many
+from engine.generators import generate_many
+from engine.solvers import _bands, fast
+from engine.solvers._bitmask import BACKTRACKS, GAVE_UP, NODES, _solve_cells
+
+HARD = [  # well-known hard puzzles (guessing for every singles solver), each with one solution
+    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",  # Easter Monster
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",  # Arto Inkala 2012
+    "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..",  # AI Escargot
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",  # top1465 #1
+    "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",  # top1465 #2
+    "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",  # top95
+    "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....",  # top95
+]
+
+
+def _grid(line: str) -> np.ndarray:
+    return np.array([0 if ch == "." else int(ch) for ch in line], dtype=np.int8)
+
+
+def cellmask(cells: np.ndarray, limit: int, forbid_cell: int = -1, forbid_digit: int = 0):
+    """Count (and first solution) with the cell-mask kernel, called directly as fast.solve did before."""
+    s = fast.Scratch(3)
+    s.stats[:] = 0
+    count = _solve_cells(cells, s.n, s.cell_houses, s.peers, s.houses, limit, 0, forbid_cell,
+                         (1 << (forbid_digit - 1)) if forbid_digit else 0, s.hmask, s.work, s.queue, s.stack,
+                         s.branch, s.solution, s.stats, s.no_trace, s.ntrace, s.shown, False)
+    return int(count), s.solution.copy()
+
+
+@pytest.fixture(scope="module")
+def minimal_puzzles() -> np.ndarray:
+    boards = np.stack([b.cells for b in generate_many(3, "backtrack", 300, 11)])
+    return np.stack([r.puzzle for r in carve_many(boards, 3, np.arange(300))])
+
+
+def test_random_minimal_puzzles_agree(minimal_puzzles):
+    for limit in (1, 2, 3):
+        counts, solutions = fast.solve_many(minimal_puzzles, 3, limit)
+        assert (counts == 1).all()
+        for p, c, sol in zip(minimal_puzzles, counts, solutions):
+            want, want_solution = cellmask(p, limit)
+            assert c == want
+            assert np.array_equal(sol, want_solution)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.12, 0.6))
+def test_sparse_and_ambiguous_puzzles_agree(seed, keep):
+    """Puzzles with many solutions, none, or one: counts up to 3 agree; a first solution is a real one."""
+    rng = random.Random(seed)
+    puzzle = np.array(pattern_board(3, rng, keep=keep), dtype=np.int8)
+    if rng.random() < 0.3:  # a changed clue: often no solution at all
+        cell = rng.randrange(81)
+        puzzle[cell] = rng.randint(1, 9)
+    for limit in (1, 2, 3):
+        got = fast.solve(puzzle, 3, limit)
+        want, want_solution = cellmask(puzzle, limit)
+        assert got.count == want
+        if want:
+            assert is_solution(puzzle.tolist(), got.solution.tolist())
+        if want == 1 and limit > 1:
+            assert np.array_equal(got.solution, want_solution)
+
+
+@pytest.mark.parametrize("line", HARD)
+def test_hard_puzzles(line):
+    puzzle = _grid(line)
+    got = fast.solve(puzzle, 3, 2)
+    want, want_solution = cellmask(puzzle, 2)
+    assert got.count == want == 1
+    assert np.array_equal(got.solution, want_solution)
+    assert is_solution(puzzle.tolist(), got.solution.tolist())
+
+
+@settings(max_examples=40, deadline=None)
+@given(index=st.integers(0, 299), cell=st.integers(0, 80), digit=st.integers(1, 9))
+def test_removal_tests_agree(minimal_puzzles, index, cell, digit):
+    """exists_without (the carving test) with any blank cell and digit, on a puzzle with one clue taken out."""
+    puzzle = minimal_puzzles[index].copy()
+    clues = np.flatnonzero(puzzle)
+    puzzle[clues[cell % clues.size]] = 0
+    blank = np.flatnonzero(puzzle == 0)[cell % int((puzzle == 0).sum())]
+    want, _ = cellmask(puzzle, 1, int(blank), digit)
+    assert fast.exists_without(puzzle, 3, int(blank), digit) == bool(want)
+
+
+def test_metrics_add_up(minimal_puzzles):
+    """At the first solution every blank holds a placement not taken back: nodes - backtracks = blanks."""
+    puzzles = np.concatenate([minimal_puzzles[:50], np.stack([_grid(x) for x in HARD])])
+    counts, stats = fast.metrics_many(puzzles, 3, 1)
+    blanks = (puzzles == 0).sum(axis=1)
+    assert (counts == 1).all()
+    assert np.array_equal(stats[:, NODES] - stats[:, BACKTRACKS], blanks)
+
+
+def test_node_limit_gives_up():
+    puzzle = _grid(HARD[0])
+    full = fast.solve(puzzle, 3, 2)
+    cut = fast.solve(puzzle, 3, 2, node_limit=full.metrics.nodes // 4)
+    assert cut.gave_up and not full.gave_up
+    assert cut.metrics.nodes >= full.metrics.nodes // 4
+
+
+def test_conflicting_clues_have_no_solution():
+    puzzle = np.zeros(81, dtype=np.int8)
+    puzzle[0] = puzzle[1] = 5  # one row
+    assert fast.solve(puzzle, 3, 2).count == 0
+    assert fast.count_many(puzzle[None, :], 3)[0] == 0
+
+
+def test_tables():
+    """The lookup tables against their definitions, by brute force."""
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    for p in range(512):
+        inside = [s for s in perms if all(p >> (3 * i + s[i]) & 1 for i in range(3))]
+        assert _bands.PERM[p] == sum({1 << (3 * i + s[i]) for s in inside for i in range(3)})
+    for pos in range(27):
+        row, col = divmod(pos, 9)
+        peers = [q for q in range(27) if q != pos and (q // 9 == row or (q % 9) // 3 == col // 3)]
+        assert _bands.BAND_PEERS[pos] == sum(1 << q for q in peers)
