@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ..solvers._bands import NWORDS, solve9
+from ..solvers._bands import STATS, scratch9_kernel, solve9
 from ..solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search
 
 _M32 = 0xFFFFFFFF
@@ -44,14 +44,6 @@ def _shuffle(order, state):
 
 
 @kernel
-def _band_scratch(n):
-    """Working arrays of the 9x9 band kernel (allocated once per batch; tiny placeholders for other sizes)."""
-    k = 82 if n == 9 else 1
-    return (np.zeros(NWORDS, dtype=np.int64), np.zeros((k, NWORDS), dtype=np.int64),
-            np.zeros((3, k), dtype=np.int64))
-
-
-@kernel
 def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses, peers, houses, hmask, work,
                           queue, stack, branch, solution, stats, trace, ntrace, shown, bands):
     """1 when the puzzle (orbit cells already blank) has no solution other than ``board``, 0 when it has one,
@@ -69,17 +61,20 @@ def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses
         if others == 0:  # the peers' clues leave only the board's digit: no search needed
             continue
         stats[GAVE_UP] = 0
-        limit = stats[NODES] + node_limit if node_limit > 0 else 0  # the kernels compare with running totals
-        if n == 9:  # the band kernel, board digits first (see below)
-            st, saved, branch9 = bands
-            if solve9(puzzle, 1, limit, c, board[c], board, st, saved, branch9, solution, stats) > 0:
+        if n == 9:  # the band kernel, board digits first (see below); its metrics are per call, so added up here
+            found = solve9(puzzle, 1, node_limit, c, board[c], board, bands, solution)
+            stats[NODES] += bands[STATS, NODES]
+            stats[CHECKS] += bands[STATS, CHECKS]
+            if found > 0:
                 return 0
-            if stats[GAVE_UP]:
+            if bands[STATS, GAVE_UP]:
+                stats[GAVE_UP] = 1
                 return -1
             continue
         qtail, nsolved = _init_work(puzzle, n, cell_houses, hmask, work, queue, c, bit, stats)
         if qtail < 0:
             continue
+        limit = stats[NODES] + node_limit if node_limit > 0 else 0  # the kernel compares with running totals
         # try the board's digit first at each branch: a second solution usually differs from the board in a few
         # cells only, so this finds it sooner (measured: 16x16 carving a third faster; on 25x25 about 15% fewer
         # tests hit the node limit)
@@ -151,7 +146,7 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
     undecided tests of the kept puzzle.
     """
     state = np.zeros(1, dtype=np.int64)
-    bands = _band_scratch(n)
+    bands = scratch9_kernel()  # the 9x9 band kernel's scratch (26 KB, once per batch)
     for i in range(boards.shape[0]):
         state[0] = states[i]
         stats[:] = 0
@@ -189,7 +184,7 @@ def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, r
     hit ``node_limit``). The first clue that can go ends the puzzle's tests: it is not minimal.
     """
     ncells = boards.shape[1]
-    bands = _band_scratch(n)
+    bands = scratch9_kernel()  # the 9x9 band kernel's scratch (26 KB, once per batch)
     for i in range(puzzles.shape[0]):
         puzzle[:] = puzzles[i]
         hmask[:] = 0

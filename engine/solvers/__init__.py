@@ -20,8 +20,15 @@ SOLVERS = {name: f"engine.solvers.{name}" for name in vocabulary.SOLVERS}
 DEFAULT_SOLVER = vocabulary.SOLVERS[0]
 
 
+_loaded: dict[str, Solver] = {}  # name -> solve function, once imported (a single solve costs a few us)
+
+
 def get_solver(name: str) -> Solver:
-    return import_module(SOLVERS[check_name("solver", name, SOLVERS)]).solve
+    fn = _loaded.get(name) if isinstance(name, str) else None
+    if fn is None:
+        fn = import_module(SOLVERS[check_name("solver", name, SOLVERS)]).solve
+        _loaded[name] = fn
+    return fn
 
 
 def solve(grid: Grid, solver: str = DEFAULT_SOLVER, limit: int = 1, node_limit: int = 0) -> SolveResult:
@@ -31,9 +38,13 @@ def solve(grid: Grid, solver: str = DEFAULT_SOLVER, limit: int = 1, node_limit: 
     ``solve(cut.puzzle)`` works as well as ``solve(Grid.puzzle(cut.puzzle))``; the box size then follows from the
     number of cells.
     """
-    grid = as_grid(grid)
+    if type(grid) is not Grid:
+        grid = as_grid(grid)
+    fn = get_solver(solver)
+    if getattr(fn, "checks_its_input", False):  # the fast solver checks cells and limits itself, cheaply
+        return fn(grid.cells, grid.box, limit, node_limit)
     limit, node_limit = check_limits(limit, node_limit)
-    return get_solver(solver)(np.ascontiguousarray(grid.cells), grid.box, limit, node_limit)
+    return fn(np.ascontiguousarray(grid.cells), grid.box, limit, node_limit)
 
 
 def as_grid(grid) -> Grid:

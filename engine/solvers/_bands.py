@@ -29,10 +29,13 @@ import numpy as np
 
 from .._jit import kernel
 from ..bits import lowbit_index, popcount
-from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, _emit
+from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS, _emit
 
 _I = np.int64
 NWORDS = 30  # 27 digit-band masks and 3 unsolved masks
+# rows of the scratch array (84, 33): 0..80 saved states with their branch records (at most 80 guesses are ever
+# outstanding: each solves a cell and the last cell is always forced), then triad scratch, the state, the stats
+TRIADS_ROW, STATE, STATS = 81, 82, 83
 ALL27 = (1 << 27) - 1
 
 
@@ -506,11 +509,12 @@ def _digit_at(st, c):
 
 
 @kernel
-def _search9(st, limit, node_limit, prefer, stack, branch, solution, stats, trace, ntrace, shown):
+def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrace, shown):
     """Count the solutions of the loaded state ``st`` up to ``limit`` (first one to ``solution``).
 
-    ``stack`` (82, 30) saved states; ``branch`` (3, 82): the branch cell, the digits left to try there (a mask)
-    and the cells solved before the guess. At each branch the digit of ``prefer`` (a board, or no cells) is tried
+    ``stack`` rows 0..80 hold the saved state of each outstanding guess (columns 0..29) and its branch record:
+    the cell (30), the digits left to try there (31, a mask) and the cells solved before the guess (32). At each
+    branch the digit of ``prefer`` (a board, or no cells) is tried
     first. ``node_limit`` > 0 stops the search once ``stats[NODES]`` reaches it (``stats[GAVE_UP]`` set). When
     ``trace`` has rows, placements and take-backs are recorded there (as :func:`engine.solvers.fast.trace`
     describes) and the search stops at the first solution or a full buffer.
@@ -518,8 +522,8 @@ def _search9(st, limit, node_limit, prefer, stack, branch, solution, stats, trac
     tracing = trace.shape[0] > 0
     count = 0
     depth = 0
-    pats = stack[81, :9]  # row 81 is never a saved state (at most 80 guesses are outstanding): triad scratch
-    tp = stack[81, 9:18]
+    pats = stack[TRIADS_ROW, :9]
+    tp = stack[TRIADS_ROW, 9:18]
     u0, u1, u2 = st[27], st[28], st[29]
     ok = _propagate(st, _I(511), pats, tp, stats)
     if tracing and not _show(st, u0, u1, u2, -1, trace, ntrace, shown):
@@ -545,10 +549,10 @@ def _search9(st, limit, node_limit, prefer, stack, branch, solution, stats, trac
             first = lowbit_index(digits)
             if prefer.shape[0] > 0 and digits & (_I(1) << (prefer[27 * b + pos] - 1)):
                 first = prefer[27 * b + pos] - 1
-            stack[depth, :] = st
-            branch[0, depth] = 27 * b + pos
-            branch[2, depth] = _nsolved(st)
-            branch[1, depth] = digits & ~(_I(1) << first)
+            stack[depth, :NWORDS] = st[:NWORDS]
+            stack[depth, 30] = 27 * b + pos
+            stack[depth, 31] = digits & ~(_I(1) << first)
+            stack[depth, 32] = _nsolved(st)
             depth += 1
             if depth > stats[MAX_DEPTH]:
                 stats[MAX_DEPTH] = depth
@@ -559,17 +563,17 @@ def _search9(st, limit, node_limit, prefer, stack, branch, solution, stats, trac
             k = depth - 1
             # every placement since this branch point is taken back: the guess and what it forced (the
             # definition of engine/solvers/base.py, shared by every solver)
-            stats[BACKTRACKS] += max(1, _nsolved(st) - branch[2, k])
+            stats[BACKTRACKS] += max(1, _nsolved(st) - stack[k, 32])
             if tracing and not _hide(stack[k], trace, ntrace, shown):
                 break
-            st[:] = stack[k]
-            cell = branch[0, k]
+            st[:NWORDS] = stack[k, :NWORDS]
+            cell = stack[k, 30]
             b = cell // 27
             pos = cell % 27
-            rest = branch[1, k]
+            rest = stack[k, 31]
             d = lowbit_index(rest)
-            branch[1, k] = rest & (rest - 1)
-            if branch[1, k] == 0:
+            stack[k, 31] = rest & (rest - 1)
+            if stack[k, 31] == 0:
                 depth -= 1
         stats[GUESSES] += 1
         stats[NODES] += 1
@@ -582,38 +586,60 @@ def _search9(st, limit, node_limit, prefer, stack, branch, solution, stats, trac
 
 
 @kernel
-def solve9(cells, limit, node_limit, forbid_cell, forbid_digit, prefer, st, stack, branch, solution, stats):
+def solve9(cells, limit, node_limit, forbid_cell, forbid_digit, prefer, work, solution):
     """Count the solutions of the 81-cell grid ``cells`` up to ``limit``, with ``forbid_digit`` ruled out at
-    ``forbid_cell`` (-1: none); the first solution goes to ``solution``."""
+    ``forbid_cell`` (-1: none); the first solution goes to ``solution``, the metrics to ``work[STATS]``.
+
+    ``work`` is the one scratch array (:func:`scratch9`): one argument instead of four, since each argument of a
+    compiled call costs about 0.1 us to dispatch, and single calls are meant to cost a few microseconds.
+    """
+    st = work[STATE]
+    stats = work[STATS]
+    stats[:NSTATS] = 0
     ok, _ = _load(cells, st, forbid_cell, forbid_digit)
     if not ok:
         return 0
-    none = stack[:0, :2]
-    return _search9(st, limit, node_limit, prefer, stack, branch, solution, stats, none, branch[0, :0], cells[:0])
+    return _search9(st, limit, node_limit, prefer, work, solution, stats, work[:0], stats[:0], cells[:0])
 
 
 @kernel
-def trace9(cells, st, stack, branch, solution, stats, trace, ntrace, shown):
+def solve9_checked(cells, limit, node_limit, work, solution):
+    """:func:`solve9` for a single call: -1 when a cell holds anything but 0..9 (so the caller need not check)."""
+    for c in range(81):
+        if cells[c] < 0 or cells[c] > 9:
+            return -1
+    return solve9(cells, limit, node_limit, -1, 0, cells[:0], work, solution)
+
+
+@kernel
+def trace9(cells, work, solution, trace, ntrace, shown):
     """:func:`solve9` with the moves recorded in ``trace`` (rows ``(cell, digit)``, digit 0 = taken back; ``shown``
     (81,) zeros on entry); stops at the first solution or when the buffer is full."""
+    st = work[STATE]
+    stats = work[STATS]
+    stats[:NSTATS] = 0
     ok, _ = _load(cells, st, -1, 0)
     if not ok:
         return 0
-    return _search9(st, 1, 0, cells[:0], stack, branch, solution, stats, trace, ntrace, shown)
+    return _search9(st, 1, 0, cells[:0], work, solution, stats, trace, ntrace, shown)
 
 
-def scratch9():
-    """Working arrays of :func:`solve9` for one thread: ``(st, stack, branch)``."""
-    return (np.zeros(NWORDS, dtype=np.int64), np.zeros((82, NWORDS), dtype=np.int64),
-            np.zeros((3, 82), dtype=np.int64))
+def scratch9() -> np.ndarray:
+    """The working array of :func:`solve9` for one thread (see :data:`STATE`)."""
+    return np.zeros((84, NWORDS + 3), dtype=np.int64)
 
 
 @kernel
-def solve9_batch(puzzles, limit, counts, solutions, stats_out, st, stack, branch, stats):
+def solve9_batch(puzzles, limit, counts, solutions, stats_out, work):
     """:func:`solve9` on every row of ``puzzles``; per-puzzle metrics to ``stats_out`` when it has rows."""
     keep_stats = stats_out.shape[0] > 0
     for i in range(puzzles.shape[0]):
-        stats[:] = 0
-        counts[i] = solve9(puzzles[i], limit, 0, -1, 0, puzzles[i, :0], st, stack, branch, solutions[i], stats)
+        counts[i] = solve9(puzzles[i], limit, 0, -1, 0, puzzles[i, :0], work, solutions[i])
         if keep_stats:
-            stats_out[i, :] = stats
+            stats_out[i, :] = work[STATS, :NSTATS]
+
+
+@kernel
+def scratch9_kernel():
+    """:func:`scratch9` inside compiled code (batches allocate it once)."""
+    return np.zeros((84, NWORDS + 3), dtype=np.int64)

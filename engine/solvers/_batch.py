@@ -1,10 +1,9 @@
 """Kernels that loop over many puzzles in one call, so Python's per-call cost is paid once per batch."""
 from __future__ import annotations
 
-import numpy as np
-
 from .._jit import kernel
-from ._bands import NWORDS, solve9
+from ._bands import STATS, scratch9_kernel, solve9, solve9_batch
+from ._bitmask import NSTATS
 from ._bitmask import _solve_cells
 
 
@@ -16,14 +15,7 @@ def _solve_batch(puzzles, n, cell_houses, peers, houses, limit, counts, solution
     ``stats_out[i]``."""
     keep_stats = stats_out.shape[0] > 0
     if n == 9:  # the band kernel (engine/solvers/_bands.py)
-        st = np.zeros(NWORDS, dtype=np.int64)
-        saved = np.zeros((82, NWORDS), dtype=np.int64)
-        branch9 = np.zeros((3, 82), dtype=np.int64)
-        for i in range(puzzles.shape[0]):
-            stats[:] = 0
-            counts[i] = solve9(puzzles[i], limit, 0, -1, 0, puzzles[i, :0], st, saved, branch9, solutions[i], stats)
-            if keep_stats:
-                stats_out[i, :] = stats
+        solve9_batch(puzzles, limit, counts, solutions, stats_out, scratch9_kernel())
         return
     for i in range(puzzles.shape[0]):
         stats[:] = 0
@@ -44,9 +36,9 @@ def _exists_without(cells, n, cell_houses, peers, houses, cell, digit, hmask, wo
     """
     stats[:] = 0
     if n == 9:
-        st = np.zeros(NWORDS, dtype=np.int64)
-        saved = np.zeros((82, NWORDS), dtype=np.int64)
-        branch9 = np.zeros((3, 82), dtype=np.int64)
-        return solve9(cells, 1, 0, cell, digit, cells[:0], st, saved, branch9, solution, stats) > 0
+        work = scratch9_kernel()
+        found = solve9(cells, 1, 0, cell, digit, cells[:0], work, solution) > 0
+        stats[:] = work[STATS, :NSTATS]
+        return found
     return _solve_cells(cells, n, cell_houses, peers, houses, 1, 0, cell, 1 << (digit - 1), hmask, work, queue,
                         stack, branch, solution, stats, trace, ntrace, shown, False) > 0

@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from ..geometry import check_box, geometry
-from ._bands import scratch9, solve9, trace9
+from ._bands import STATS, scratch9, solve9_checked, trace9
 from ._batch import _exists_without, _solve_batch
 from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS, _solve_cells
 from ..inputs import check_cells, check_grids, check_limits
@@ -95,20 +95,46 @@ def _grids(puzzles, box: int) -> np.ndarray:
 def solve(cells, box: int, limit: int = 1, node_limit: int = 0) -> SolveResult:
     """Count solutions of the flat grid ``cells`` up to ``limit``; give up after ``node_limit`` nodes (0 = never)."""
     t0 = time.perf_counter()
+    if box == 3 and _plain9(cells) and type(limit) is int and type(node_limit) is int and 0 < limit <= _MAX \
+            and 0 <= node_limit <= _MAX:
+        return _solve9(cells, limit, node_limit, t0)  # a single 9x9 call: every check is already made
     limit, node_limit = check_limits(limit, node_limit)
     grid = _grid(cells, box)
+    if box == 3:
+        return _solve9(grid, limit, node_limit, t0)
     s = scratch(box)
     s.stats[:] = 0
-    if s.bands is not None:
-        st, saved, branch = s.bands
-        count = solve9(grid, limit, node_limit, -1, 0, grid[:0], st, saved, branch, s.solution, s.stats)
-    else:
-        count = _solve_cells(grid, s.n, s.cell_houses, s.peers, s.houses, limit, node_limit, -1, 0, s.hmask,
-                             s.work, s.queue, s.stack, s.branch, s.solution, s.stats, s.no_trace, s.ntrace, s.shown,
-                             False)
+    count = _solve_cells(grid, s.n, s.cell_houses, s.peers, s.houses, limit, node_limit, -1, 0, s.hmask, s.work,
+                         s.queue, s.stack, s.branch, s.solution, s.stats, s.no_trace, s.ntrace, s.shown, False)
     solution = s.solution.copy() if count > 0 else None
     return SolveResult(count=int(count), solution=solution, metrics=s.metrics(time.perf_counter() - t0),
                        gave_up=bool(s.stats[GAVE_UP]))
+
+
+solve.checks_its_input = True  # engine.solve passes a Grid's cells and the limits on unchecked
+_MAX = 2**63 - 1
+
+
+def _plain9(cells) -> bool:
+    """A flat contiguous, writeable int8 array of 81 cells: the band kernel reads it as is (it checks the digits
+    itself; a read-only array would be a second compiled signature, so it is copied like any other input)."""
+    if type(cells) is not np.ndarray or cells.dtype != np.int8 or cells.shape != (81,):
+        return False
+    flags = cells.flags
+    return flags.c_contiguous and flags.writeable
+
+
+def _solve9(grid: np.ndarray, limit: int, node_limit: int, t0: float) -> SolveResult:
+    """One 9x9 solve with the band kernel. This path is kept lean on purpose (measured: the Python around the
+    kernel cost more than the search itself on a random minimal puzzle): one compiled call with 5 arguments, the
+    metrics read with one ``tolist``."""
+    s = scratch(3)
+    count = solve9_checked(grid, limit, node_limit, s.bands, s.solution)
+    if count < 0:
+        raise ValueError("digits of a 9x9 grid are 0..9 (0 = blank)")
+    nodes, guesses, backtracks, checks, depth, gave_up = s.bands[STATS, :NSTATS].tolist()
+    metrics = Metrics(nodes, guesses, backtracks, checks, depth, time.perf_counter() - t0)
+    return SolveResult(count, s.solution.copy() if count > 0 else None, metrics, gave_up != 0)
 
 
 def _batch(puzzles, box: int, limit: int, with_stats: bool):
@@ -159,9 +185,8 @@ def trace(cells, box: int, max_events: int = 100000) -> np.ndarray:
     s.ntrace[0] = 0
     s.shown[:] = 0
     if s.bands is not None:
-        st, saved, branch = s.bands
         events64 = np.zeros((max_events, 2), dtype=np.int64)  # the kernel's one signature: int64 like its stack
-        trace9(grid, st, saved, branch, s.solution, s.stats, events64, s.ntrace, s.shown)
+        trace9(grid, s.bands, s.solution, events64, s.ntrace, s.shown)
         return events64[: int(s.ntrace[0])].astype(np.int32)
     events = np.zeros((max_events, 2), dtype=np.int32)
     _solve_cells(grid, s.n, s.cell_houses, s.peers, s.houses, 1, 0, -1, 0, s.hmask, s.work, s.queue, s.stack,
