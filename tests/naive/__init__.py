@@ -6,7 +6,7 @@ sets, so a mistake in the engine's geometry tables or solvers cannot hide in its
 Grids are any sequence of n*n ints (0 = blank), row-major, n = box * box. Here: the rules (houses, peers,
 conflicts, validity, candidates), the one plain solver/counter ``count_solutions`` and the board makers
 ``pattern_board`` and ``random_board``; the twins of the generators, the carver and the canonical keys are in
-generators.py, carve.py and keys.py.
+generators.py, carve.py and keys.py, and that of the `catalogue stats` aggregates in stats.py.
 """
 from __future__ import annotations
 

@@ -96,7 +96,12 @@ def test_models_use_the_naming_convention():
     assert {"pk_boards", "uq_boards_size_equivalence_key", "fk_boards_run_id_runs"} <= names
     assert [c.name for c in boards.primary_key.columns] == ["number"]
     assert {ix.name for ix in Base.metadata.tables["puzzles"].indexes} == {
-        "ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level", "ix_puzzles_hardest"}
+        "ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level", "ix_puzzles_hardest",
+        # migration 0006: the metrics `stats` summarises, and minimality
+        *(f"ix_puzzles_{name}" for name in ("nodes", "guesses", "backtracks", "checks", "max_depth",
+                                             "solve_seconds", "carve_checks", "carve_seconds", "score", "minimal"))}
+    assert {ix.name for ix in Base.metadata.tables["boards"].indexes} == {"ix_boards_restarts",
+                                                                           "ix_boards_generate_seconds"}
 
 
 def test_upgrade_from_0001_keeps_rows(catalogue_url, fill_catalogue):
