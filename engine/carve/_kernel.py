@@ -11,9 +11,11 @@ numba's own ``np.random`` state is per thread and differs from numpy's.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .._jit import kernel
-from ..solvers._bands import STATS, scratch9_kernel, solve9
+from ..solvers._bands import STATS, solve9_exists
 from ..solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search
 
 _M32 = 0xFFFFFFFF
@@ -43,6 +45,60 @@ def _shuffle(order, state):
         order[i], order[j] = order[j], order[i]
 
 
+def _cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack, branch,
+               solution, stats, trace, ntrace, shown, bands):
+    """1 when no solution has a digit other than the board's in cell ``c`` (a blank orbit cell), 0 when one does,
+    -1 when the search hit ``node_limit`` nodes. Compiled code chooses when compiling (:func:`_choose_cell_test`);
+    this body is what runs as plain Python (``NUMBA_DISABLE_JIT=1``)."""
+    test = _cellmask_test if bands is None else _band_test
+    return test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack, branch,
+                solution, stats, trace, ntrace, shown, bands)
+
+
+@overload(_cell_test)
+def _choose_cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack,
+                      branch, solution, stats, trace, ntrace, shown, bands):
+    """The band kernel when ``bands`` is its scratch array (9x9), the cell-mask kernel when it is None.
+
+    Decided by the argument's type while compiling, so a 9x9 run compiles only the band kernel and other sizes
+    only the cell-mask one (numba compiles both arms of a runtime ``if``, and compiling is most of a first run)."""
+    if isinstance(bands, types.NoneType):
+        return _cellmask_test
+    return _band_test
+
+
+def _band_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack, branch,
+               solution, stats, trace, ntrace, shown, bands):
+    # board digits first (as below); the band kernel's metrics are per call, so they are added up here
+    found = solve9_exists(puzzle, np.int64(c), np.int64(board[c]), node_limit, board, bands, solution)
+    stats[NODES] += bands[STATS, NODES]
+    stats[CHECKS] += bands[STATS, CHECKS]
+    if found:
+        return 0
+    if bands[STATS, GAVE_UP]:
+        stats[GAVE_UP] = 1
+        return -1
+    return 1
+
+
+def _cellmask_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack,
+                   branch, solution, stats, trace, ntrace, shown, bands):
+    stats[GAVE_UP] = 0
+    qtail, nsolved = _init_work(puzzle, n, cell_houses, hmask, work, queue, c, bit, stats)
+    if qtail < 0:
+        return 1
+    limit = stats[NODES] + node_limit if node_limit > 0 else 0  # the kernel compares with running totals
+    # try the board's digit first at each branch: a second solution usually differs from the board in a few
+    # cells only, so this finds it sooner (measured: 16x16 carving a third faster; on 25x25 about 15% fewer
+    # tests hit the node limit)
+    if _search(work, queue, qtail, nsolved, peers, houses, n, 1, limit, board, stack, branch, solution, stats,
+               trace, ntrace, shown, False) > 0:
+        return 0
+    if stats[GAVE_UP]:
+        return -1
+    return 1
+
+
 @kernel
 def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses, peers, houses, hmask, work,
                           queue, stack, branch, solution, stats, trace, ntrace, shown, bands):
@@ -60,29 +116,10 @@ def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses
         stats[CHECKS] += 1
         if others == 0:  # the peers' clues leave only the board's digit: no search needed
             continue
-        stats[GAVE_UP] = 0
-        if n == 9:  # the band kernel, board digits first (see below); its metrics are per call, so added up here
-            found = solve9(puzzle, 1, node_limit, c, board[c], board, bands, solution)
-            stats[NODES] += bands[STATS, NODES]
-            stats[CHECKS] += bands[STATS, CHECKS]
-            if found > 0:
-                return 0
-            if bands[STATS, GAVE_UP]:
-                stats[GAVE_UP] = 1
-                return -1
-            continue
-        qtail, nsolved = _init_work(puzzle, n, cell_houses, hmask, work, queue, c, bit, stats)
-        if qtail < 0:
-            continue
-        limit = stats[NODES] + node_limit if node_limit > 0 else 0  # the kernel compares with running totals
-        # try the board's digit first at each branch: a second solution usually differs from the board in a few
-        # cells only, so this finds it sooner (measured: 16x16 carving a third faster; on 25x25 about 15% fewer
-        # tests hit the node limit)
-        if _search(work, queue, qtail, nsolved, peers, houses, n, 1, limit, board, stack, branch, solution, stats,
-                   trace, ntrace, shown, False) > 0:
-            return 0
-        if stats[GAVE_UP]:
-            return -1
+        verdict = _cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue,
+                             stack, branch, solution, stats, trace, ntrace, shown, bands)
+        if verdict < 1:
+            return verdict
     return 1
 
 
@@ -137,7 +174,7 @@ def _carve_order(board, order, orbits, osizes, n, clues_wanted, node_limit, cell
 @kernel
 def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orbits, osizes, n, cell_houses, peers,
                  houses, puzzles, results, order, puzzle, hmask, work, queue, stack, branch, solution, stats, trace,
-                 ntrace, shown):
+                 ntrace, shown, bands):
     """Carve every row of ``boards``, up to ``attempts`` random orders each, keeping the fewest clues.
 
     Board ``i`` uses the random stream seeded by ``states[i]``. An attempt that reaches ``clues_wanted`` (>= 0)
@@ -146,7 +183,6 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
     undecided tests of the kept puzzle.
     """
     state = np.zeros(1, dtype=np.int64)
-    bands = scratch9_kernel()  # the 9x9 band kernel's scratch (26 KB, once per batch)
     for i in range(boards.shape[0]):
         state[0] = states[i]
         stats[:] = 0
@@ -176,7 +212,7 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
 
 @kernel
 def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, results, puzzle, orbit, hmask, work,
-                   queue, stack, branch, solution, stats, trace, ntrace, shown):
+                   queue, stack, branch, solution, stats, trace, ntrace, shown, bands):
     """Whether each unique puzzle ``puzzles[i]`` (solution ``boards[i]``) is minimal: every clue is removed alone,
     in reading order, and :func:`_removal_keeps_unique` tells whether the puzzle stays unique without it.
 
@@ -184,7 +220,6 @@ def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, r
     hit ``node_limit``). The first clue that can go ends the puzzle's tests: it is not minimal.
     """
     ncells = boards.shape[1]
-    bands = scratch9_kernel()  # the 9x9 band kernel's scratch (26 KB, once per batch)
     for i in range(puzzles.shape[0]):
         puzzle[:] = puzzles[i]
         hmask[:] = 0

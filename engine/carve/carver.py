@@ -174,7 +174,7 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
     _carve_batch(arr, states, attempts, wanted, target, budget, table, sizes, s.n, s.cell_houses, s.peers, s.houses,
                  puzzles, out, np.zeros(table.shape[0], dtype=np.int64),
                  np.zeros(s.ncells, dtype=np.int8), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
-                 s.no_trace, s.ntrace, s.shown)
+                 s.no_trace, s.ntrace, s.shown, s.bands)
     t1 = time.perf_counter()
     _, stats = fast.metrics_many(puzzles, box, limit=1)
     t2 = time.perf_counter()
@@ -222,7 +222,7 @@ def minimal_many(puzzles, solutions, box: int, node_limit: int | None = None) ->
     out = np.zeros((arr.shape[0], 3), dtype=np.int64)
     _minimal_batch(arr, boards, budget, s.n, s.cell_houses, s.peers, s.houses, out, np.zeros(s.ncells, np.int8),
                    np.zeros(4, dtype=np.int32), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
-                   s.no_trace, s.ntrace, s.shown)
+                   s.no_trace, s.ntrace, s.shown, s.bands)
     return out[:, 0].astype(bool), out[:, 1].copy(), out[:, 2].copy()
 
 

@@ -608,7 +608,17 @@ def solve9_checked(cells, limit, node_limit, work, solution):
     for c in range(81):
         if cells[c] < 0 or cells[c] > 9:
             return -1
-    return solve9(cells, limit, node_limit, -1, 0, cells[:0], work, solution)
+    return solve9(cells, limit, node_limit, np.int64(-1), np.int64(0), cells[:0], work, solution)
+
+
+@kernel
+def solve9_exists(cells, forbid_cell, forbid_digit, node_limit, prefer, work, solution):
+    """Whether ``cells`` has a solution without ``forbid_digit`` at ``forbid_cell`` (the carving test).
+
+    The constants go in as int64 values, not literals: numba compiles a separate copy of a callee for each
+    literal argument it is given, and every entry point here calls solve9 with the same types so that it is
+    compiled once (compiling is most of a first run's cost)."""
+    return solve9(cells, np.int64(1), node_limit, forbid_cell, forbid_digit, prefer, work, solution) > 0
 
 
 @kernel
@@ -633,8 +643,10 @@ def scratch9() -> np.ndarray:
 def solve9_batch(puzzles, limit, counts, solutions, stats_out, work):
     """:func:`solve9` on every row of ``puzzles``; per-puzzle metrics to ``stats_out`` when it has rows."""
     keep_stats = stats_out.shape[0] > 0
+    none = np.int64(-1)  # typed int64, not a literal: see solve9_exists
+    zero = np.int64(0)
     for i in range(puzzles.shape[0]):
-        counts[i] = solve9(puzzles[i], limit, 0, -1, 0, puzzles[i, :0], work, solutions[i])
+        counts[i] = solve9(puzzles[i], limit, zero, none, zero, puzzles[i, :0], work, solutions[i])
         if keep_stats:
             stats_out[i, :] = work[STATS, :NSTATS]
 

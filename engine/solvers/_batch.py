@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from .._jit import kernel
-from ._bands import STATS, scratch9_kernel, solve9, solve9_batch
-from ._bitmask import NSTATS
 from ._bitmask import _solve_cells
+
+# 9x9 grids go to the band kernel's own entry points (engine/solvers/_bands.py: solve9_batch, solve9); the
+# choice is made in Python (engine/solvers/fast.py), so a 9x9 run never compiles this cell-mask path, nor the
+# other way round: numba compiles every branch of a kernel, taken or not, and compiling is the first run's cost.
 
 
 @kernel
@@ -14,9 +16,6 @@ def _solve_batch(puzzles, n, cell_houses, peers, houses, limit, counts, solution
     ``solutions[i]`` (left as is when there is none) and, when ``stats_out`` has rows, its metrics to
     ``stats_out[i]``."""
     keep_stats = stats_out.shape[0] > 0
-    if n == 9:  # the band kernel (engine/solvers/_bands.py)
-        solve9_batch(puzzles, limit, counts, solutions, stats_out, scratch9_kernel())
-        return
     for i in range(puzzles.shape[0]):
         stats[:] = 0
         counts[i] = _solve_cells(puzzles[i], n, cell_houses, peers, houses, limit, 0, -1, 0, hmask, work, queue,
@@ -35,10 +34,5 @@ def _exists_without(cells, n, cell_houses, peers, houses, cell, digit, hmask, wo
     end in a quick contradiction.
     """
     stats[:] = 0
-    if n == 9:
-        work = scratch9_kernel()
-        found = solve9(cells, 1, 0, cell, digit, cells[:0], work, solution) > 0
-        stats[:] = work[STATS, :NSTATS]
-        return found
     return _solve_cells(cells, n, cell_houses, peers, houses, 1, 0, cell, 1 << (digit - 1), hmask, work, queue,
                         stack, branch, solution, stats, trace, ntrace, shown, False) > 0

@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from ..geometry import check_box, geometry
-from ._bands import STATS, scratch9, solve9_checked, trace9
+from ._bands import STATS, scratch9, solve9_batch, solve9_checked, solve9_exists, trace9
 from ._batch import _exists_without, _solve_batch
 from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS, _solve_cells
 from ..inputs import check_cells, check_grids, check_limits
@@ -145,6 +145,9 @@ def _batch(puzzles, box: int, limit: int, with_stats: bool):
     counts = np.zeros(m, dtype=np.int32)
     solutions = np.zeros((m, s.ncells), dtype=np.int8)
     stats = np.zeros((m if with_stats else 0, NSTATS), dtype=np.int64)
+    if s.bands is not None:
+        solve9_batch(grids, limit, counts, solutions, stats, s.bands)
+        return counts, solutions, stats
     _solve_batch(grids, s.n, s.cell_houses, s.peers, s.houses, limit, counts, solutions, stats, s.hmask, s.work,
                  s.queue, s.stack, s.branch, s.stats, s.no_trace, s.ntrace, s.shown)
     return counts, solutions, stats
@@ -207,6 +210,8 @@ def exists_without(cells, box: int, cell: int, digit: int) -> bool:
     if not 1 <= digit <= n:
         raise ValueError(f"digit must be 1..{n}")
     s = scratch(box)
+    if s.bands is not None:
+        return bool(solve9_exists(grid, cell, digit, 0, grid[:0], s.bands, s.solution))
     return bool(_exists_without(grid, s.n, s.cell_houses, s.peers, s.houses, cell, digit, s.hmask, s.work,
                                 s.queue, s.stack, s.branch, s.solution, s.stats, s.no_trace, s.ntrace, s.shown))
 
