@@ -101,6 +101,9 @@ class Counters:
 
     ``reserved`` is how many target slots checkers have claimed: a checker carves only as many new boards as
     are still needed, so a run that reaches its count does not carve hundreds of boards it will throw away.
+    ``pending`` counts the boards generators have promised (being generated, or queued for a checker): a
+    generator starts a batch only while ``reserved + pending`` is short of the target, so a run makes at most
+    one batch more than it needs (plus whatever replaces duplicates), at every grid size.
     ``streak`` is the number of duplicates met since the last new key: it is how a run notices that the space
     of classes is exhausted (4x4) instead of spinning forever.
     """
@@ -116,6 +119,7 @@ class Counters:
     dropped: int = 0  # boards in flight when the run stopped early (Ctrl-C, failure), never checked
     streak: int = 0
     reserved: int = 0
+    pending: int = 0
     first_number: int | None = None
     last_number: int | None = None
     stages: dict[str, StageStats] = field(default_factory=dict)
@@ -132,9 +136,19 @@ class Counters:
             self.reserved += granted
             return granted
 
-    def all_reserved(self) -> bool:
+    def promise(self, boards: int) -> bool:
+        """A generator's claim to make a batch of ``boards``: False (make nothing) when the boards already
+        claimed by checkers or on their way to them cover the target."""
         with self.lock:
-            return self.reserved >= self.target
+            if self.reserved + self.pending >= self.target:
+                return False
+            self.pending += boards
+            return True
+
+    def unpromise(self, boards: int) -> None:
+        """Boards promised that reached a checker (or will never reach one)."""
+        with self.lock:
+            self.pending -= boards
 
     def release(self, count: int) -> None:
         """Give back slots a checker claimed but the writer could not fill (duplicates found at insert time)."""

@@ -146,15 +146,21 @@ class GeneratorActor(Actor):
     def work(self) -> None:
         stats = self.counters.stage(self.stage)
         while not self.stop.is_set():
-            if self.counters.all_reserved():
-                # every slot is claimed by a batch being checked or written: wait instead of making boards
-                # nobody needs (slots come back if the writer finds duplicates at insert time)
+            if not self.counters.promise(self.plan.batch):
+                # the boards being checked, written or queued cover the count: wait instead of making boards
+                # nobody needs (slots come back when checkers meet duplicates or the writer finds some)
                 self.stop.wait(POLL_SECONDS)
                 continue
             self.tick()
             started = time.perf_counter()
-            boards, seeds, restarts = self.generate_array(
-                self.plan.box, self.plan.batch, batch_seed(self.plan.seed, self.stream, self.units))
+            try:
+                boards, seeds, restarts = self.generate_array(
+                    self.plan.box, self.plan.batch, batch_seed(self.plan.seed, self.stream, self.units))
+            except BaseException:
+                self.counters.unpromise(self.plan.batch)
+                raise
+            if len(boards) != self.plan.batch:
+                self.counters.unpromise(self.plan.batch - len(boards))
             seconds = time.perf_counter() - started
             self.busy_seconds += seconds
             batch = BoardBatch(self.name, self.units, boards, seeds.astype(np.int64), restarts.astype(np.int32),
@@ -168,6 +174,7 @@ class GeneratorActor(Actor):
             except Stopped:
                 with self.counters.lock:
                     self.counters.dropped += len(batch)
+                    self.counters.pending -= len(batch)
                 raise
 
 
@@ -213,8 +220,32 @@ class CheckerActor(Actor):
 
     # -- one batch ----------------------------------------------------------------------------------------------
     def handle(self, batch: BoardBatch) -> None:
-        plan, counters = self.plan, self.counters
+        counters = self.counters
         stats = counters.stage(self.stage)
+        try:
+            keys, new = self.new_boards(batch, stats)
+        finally:
+            # the batch's promise ends once reserve() has claimed what it needs: ending it earlier would let a
+            # generator start a batch in between, one board too many (seen with --batch 1)
+            counters.unpromise(len(batch))
+        self.counted, self.unaccounted = batch, len(new)  # duplicates and surplus are counted already
+        if not len(new):
+            return
+        checked = self.check(batch, new, keys)
+        with counters.lock:
+            stats.items_out += len(checked)
+        try:
+            self.out.put(checked, self.out_stop)
+        except Stopped:  # the writer is gone (failed): this batch will never be stored
+            counters.release(len(checked))
+            with counters.lock:
+                counters.dropped += len(checked)
+            raise
+        self.unaccounted = 0  # the writer has them now
+
+    def new_boards(self, batch: BoardBatch, stats) -> tuple[tuple[str, ...], np.ndarray]:
+        """The batch's keys, and the indexes of its boards that are new and still needed (slots reserved)."""
+        plan, counters = self.plan, self.counters
         keys = tuple(self.kernels.key_texts(batch.boards, plan.box, plan.equivalence))
         fresh = self.seen.claim(keys)
         if fresh.any():
@@ -238,20 +269,7 @@ class CheckerActor(Actor):
             with counters.lock:
                 counters.surplus += len(new) - granted
             new = new[:granted]
-        self.counted, self.unaccounted = batch, len(new)  # duplicates and surplus are counted already
-        if not len(new):
-            return
-        checked = self.check(batch, new, keys)
-        with counters.lock:
-            stats.items_out += len(checked)
-        try:
-            self.out.put(checked, self.out_stop)
-        except Stopped:  # the writer is gone (failed): this batch will never be stored
-            counters.release(len(checked))
-            with counters.lock:
-                counters.dropped += len(checked)
-            raise
-        self.unaccounted = 0  # the writer has them now
+        return keys, new
 
     def check(self, batch: BoardBatch, new: np.ndarray, keys: tuple[str, ...]) -> CheckedBatch:
         boards = np.ascontiguousarray(batch.boards[new])

@@ -135,6 +135,16 @@ def test_fill_numbers_files_and_a_second_run_continues(tmp_path):
     assert len(minimality) == 220 and {(bool(m), u) for m, u in minimality} == {(True, 0)}
 
 
+@pytest.mark.parametrize("size, count, batch, generators", [(9, 150, 64, 2), (9, 5, 256, 2), (16, 3, 1, 2)])
+def test_a_fill_makes_at_most_a_batch_more_than_it_needs(tmp_path, size, count, batch, generators):
+    """Generators start a batch only while the boards checked, written or queued fall short of the count."""
+    summary = fill(settings_for(tmp_path), count, size=size, batch=batch, seed=21, generators=generators,
+                   checkers=2)
+    assert summary.status == "completed" and summary.accepted == count
+    assert_accounted(summary)
+    assert summary.generated <= count + summary.duplicates + batch - 1
+
+
 def test_puzzles_are_unique_with_the_board_as_solution(tmp_path):
     from engine.grid import Grid
     from engine.solvers import solve
