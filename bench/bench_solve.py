@@ -1,4 +1,5 @@
-"""The fast solver on random minimal 9x9 puzzles: rates, py-sudoku peer, thread scaling, cold/warm CLI start.
+"""The fast solver on random minimal 9x9 puzzles: rates (engine.solve, fast single and batch calls), py-sudoku peer,
+thread scaling, cold/warm CLI start.
 
     python bench/bench_solve.py            # about a minute on a quiet 2-core machine
     python bench/bench_solve.py --quick    # a few seconds
@@ -134,8 +135,12 @@ def main() -> None:
     print(f"{count} random minimal 9x9 puzzles (clues {clues.mean():.1f} mean, {clues.min()}..{clues.max()}); "
           f"median of {repeats} runs\n")
 
+    from engine import Grid, solve
+
+    grids = [Grid.puzzle(p) for p in puzzles]
     rows = []
     for label, fn in [
+        ("engine.solve(Grid), single calls", lambda: [solve(g) for g in grids]),
         ("fast solve, single calls", lambda: [fast.solve(p, 3) for p in puzzles]),
         ("fast solve, batch", lambda: fast.solve_many(puzzles, 3, 1)),
         ("fast count to 2, single calls", lambda: [fast.solve(p, 3, 2) for p in puzzles]),
@@ -147,8 +152,8 @@ def main() -> None:
     rows.append([f"py-sudoku solve ({peer_count} puzzles)", peer_solve, None])
     rows.append([f"py-sudoku has_multiple_solutions ({peer_count})", peer_count_rate, None])
     print(tabulate(rows, headers=["", "puzzles/s (wall)", "puzzles/s (CPU)"], floatfmt=",.0f", missingval="-"))
-    print(f"\nfast vs py-sudoku: solve x{rows[1][1] / peer_solve:,.0f} (batch), x{rows[0][1] / peer_solve:,.0f} "
-          f"(single calls); count to 2 x{rows[3][1] / peer_count_rate:,.0f} (batch)")
+    print(f"\nfast vs py-sudoku: solve x{rows[2][1] / peer_solve:,.0f} (batch), x{rows[1][1] / peer_solve:,.0f} "
+          f"(single calls); count to 2 x{rows[4][1] / peer_count_rate:,.0f} (batch)")
 
     one, two, speedup, efficiency, busy = thread_scaling(puzzles, repeats)
     print(f"\nthreads, count to 2 (batch): 1 thread {one:,.0f}/s, 2 threads {two:,.0f}/s: wall speed-up "

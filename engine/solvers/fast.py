@@ -62,6 +62,7 @@ class Scratch:
         self.ntrace = np.zeros(1, dtype=np.int64)
         self.shown = np.zeros(geo.ncells, dtype=np.int8)
         self.bands = scratch9() if box == 3 else None
+        self.band_stats = self.bands[STATS, :NSTATS] if box == 3 else None  # a view, made once
 
     def metrics(self, seconds: float) -> Metrics:
         s = self.stats
@@ -115,24 +116,30 @@ solve.checks_its_input = True  # engine.solve passes a Grid's cells and the limi
 _MAX = 2**63 - 1
 
 
+_INT8 = np.dtype(np.int8)
+
+
 def _plain9(cells) -> bool:
     """A flat contiguous, writeable int8 array of 81 cells: the band kernel reads it as is (it checks the digits
-    itself; a read-only array would be a second compiled signature, so it is copied like any other input)."""
-    if type(cells) is not np.ndarray or cells.dtype != np.int8 or cells.shape != (81,):
+    itself; a read-only array would be a second compiled signature, so it is copied like any other input).
+    Written for speed (a dtype compared by identity, strides for contiguity): it runs before every single call."""
+    if type(cells) is not np.ndarray or cells.dtype is not _INT8 or cells.strides != (1,) or cells.size != 81:
         return False
-    flags = cells.flags
-    return flags.c_contiguous and flags.writeable
+    return cells.flags.writeable
 
 
 def _solve9(grid: np.ndarray, limit: int, node_limit: int, t0: float) -> SolveResult:
     """One 9x9 solve with the band kernel. This path is kept lean on purpose (measured: the Python around the
     kernel cost more than the search itself on a random minimal puzzle): one compiled call with 5 arguments, the
     metrics read with one ``tolist``."""
-    s = scratch(3)
+    try:
+        s = _local.nine  # this thread's 9x9 scratch, looked up without the dict of scratch()
+    except AttributeError:
+        s = _local.nine = scratch(3)
     count = solve9_checked(grid, limit, node_limit, s.bands, s.solution)
     if count < 0:
         raise ValueError("digits of a 9x9 grid are 0..9 (0 = blank)")
-    nodes, guesses, backtracks, checks, depth, gave_up = s.bands[STATS, :NSTATS].tolist()
+    nodes, guesses, backtracks, checks, depth, gave_up = s.band_stats.tolist()
     metrics = Metrics(nodes, guesses, backtracks, checks, depth, time.perf_counter() - t0)
     return SolveResult(count, s.solution.copy() if count > 0 else None, metrics, gave_up != 0)
 
