@@ -342,8 +342,9 @@ class Catalogue:
 
     def store_batch(self, boards: Sequence[dict], puzzles: Sequence[dict], *, limit: Optional[int] = None,
                     run_id: Optional[int] = None, files_through: Optional[int] = None) -> list[Optional[int]]:
-        """Insert new boards and their puzzles in one transaction under the write lock (``insert.store_rows``);
-        returns each row's number, None for a row not stored."""
+        """Insert new boards and their puzzles in one transaction under the write lock (on PostgreSQL: in a
+        block of numbers, under the lock only to reserve and to commit it; ``insert.store_rows``); returns each
+        row's number, None for a row not stored."""
         from .insert import store_rows
 
         with self._write_lock:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Optional
 
@@ -36,6 +38,27 @@ if TYPE_CHECKING:
 WRITE_LOCK_KEY = 0x0CA7A106
 BUSY_TIMEOUT_MS = 30_000
 PG_CONNECT_TIMEOUT_S = 10
+
+
+@dataclass
+class LockClock:
+    """This process's time on the write lock: waiting for it and holding it (seconds), and how often it was taken.
+
+    Two ``perf_counter`` calls a transaction; ``bench/bench_scaleout.py`` prints the figures, which say where the
+    lock saturates when several processes write one catalogue."""
+
+    taken: int = 0
+    waiting: float = 0.0
+    holding: float = 0.0
+    #: PostgreSQL blocks: time spent waiting for the writers of earlier blocks to commit (the lock is not held)
+    turn: float = 0.0
+
+    def reset(self) -> None:
+        self.taken, self.waiting, self.holding, self.turn = 0, 0.0, 0.0, 0.0
+
+
+#: the write lock's figures of this process (see LockClock)
+lock_clock = LockClock()
 
 
 def _sqlite_on_connect(dbapi_connection, _record) -> None:
@@ -131,10 +154,117 @@ def write_transaction(bind: Engine | Connection) -> Iterator[Connection]:
         dialect = conn.dialect.name
         if dialect == "sqlite":
             conn.execution_options(sqlite_begin="IMMEDIATE")
-        with conn.begin():
-            if dialect == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
+        asked = time.perf_counter()
+        while True:
+            transaction = conn.begin()
+            if dialect != "postgresql":
+                break
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
+            blocks = live_blocks(conn)
+            if not blocks:
+                break
+            # writers are filling blocks of numbers (insert.store_rows): this transaction's max(number) + 1 would
+            # land in one of them, so it lets go of the lock and waits until they are committed (or abandoned)
+            transaction.rollback()
+            for block in blocks:
+                wait_for_block(conn, block.place)
+        got = time.perf_counter()
+        lock_clock.waiting += got - asked
+        lock_clock.taken += 1
+        with transaction:
             yield conn
+        lock_clock.holding += time.perf_counter() - got  # commit included: the lock is held until it ends
+
+
+# -- PostgreSQL: blocks of numbers (catalogue.store.insert explains the protocol) -----------------------------
+# A block is marked by two session-level advisory locks its writer holds from reserving it until it commits:
+# (BLOCK_ORDER, its place in line), exclusive, which later blocks wait on; and (BLOCK_SIZE, how many numbers it
+# reserved), shared (blocks of one size share the key). pg_locks lists both with the writer's pid, which pairs them.
+# The two classes are derived from the schema's name, so catalogues in two schemas of one database never see each
+# other's blocks (advisory locks are already per database). A writer that dies loses its connection, and with it
+# its locks: a dead block vanishes.
+_SPACE = "(hashtext(current_schema()) & 1073741823) * 2"
+BLOCK_ORDER, BLOCK_SIZE = _SPACE, f"{_SPACE} + 1"
+#: PostgreSQL's SQLSTATEs for a lock wait that ran past lock_timeout, and for a deadlock it broke
+LOCK_TIMEOUT, DEADLOCK = "55P03", "40P01"
+
+
+@dataclass(frozen=True)
+class Block:
+    place: int  # its place in line: blocks commit in this order
+    size: int  # how many numbers it reserved
+    pid: int  # its writer's backend
+
+
+def live_blocks(conn: Connection) -> list[Block]:
+    """Every block a live writer holds, in line order."""
+    from sqlalchemy import text
+
+    rows = conn.execute(text(
+        f"SELECT l.classid::bigint = ({BLOCK_ORDER}), l.objid::bigint, l.pid FROM pg_locks l "
+        f"WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "
+        f"AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+        f"AND (l.classid::bigint = ({BLOCK_SIZE}) OR l.classid::bigint = ({BLOCK_ORDER}) "
+        f"AND l.mode = 'ExclusiveLock')")).all()  # not the shared lock a waiter holds for an instant
+    places = {pid: int(value) for is_place, value, pid in rows if is_place}
+    sizes = {pid: int(value) for is_place, value, pid in rows if not is_place}
+    # a writer between its two lock calls has only one: its block is not there yet
+    return sorted((Block(places[pid], sizes[pid], pid) for pid in places if pid in sizes), key=lambda b: b.place)
+
+
+#: step 2 of the protocol in one statement (every round trip under the lock counts): the block that follows every
+#: committed board and every live block, its place after theirs, and its two locks; (first number, place)
+RESERVE_BLOCK = f"""
+WITH locks AS (
+    SELECT l.classid::bigint AS class, l.objid::bigint AS value, l.pid, l.mode FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())),
+live AS (
+    SELECT o.value AS place, s.value AS size FROM locks o JOIN locks s ON s.pid = o.pid AND s.class = ({BLOCK_SIZE})
+    WHERE o.class = ({BLOCK_ORDER}) AND o.mode = 'ExclusiveLock'),
+block AS (
+    SELECT coalesce((SELECT max(number) FROM boards) + 1, 0) + coalesce(sum(size), 0) AS first,
+           coalesce(max(place) + 1, 0) AS place FROM live)
+SELECT first, place, pg_advisory_lock({BLOCK_ORDER}, place::int), pg_advisory_lock_shared({BLOCK_SIZE}, :size)
+FROM block"""
+
+
+#: what releases a block, as a select list (insert.py puts it in the statement that reads max(number))
+RELEASE_BLOCK = (f"pg_advisory_unlock({BLOCK_ORDER}, :place), "
+                 f"pg_advisory_unlock_shared({BLOCK_SIZE}, :size)")
+
+
+def release_block(conn: Connection, place: int, size: int) -> None:
+    from sqlalchemy import text
+
+    conn.execute(text(f"SELECT {RELEASE_BLOCK}"), {"place": place, "size": size})
+
+
+def wait_for_block(conn: Connection, place: int, timeout_ms: Optional[int] = None) -> bool:
+    """Wait until the block at ``place`` is committed or abandoned (its writer's lock is released); False if
+    ``timeout_ms`` passed first. Outside a transaction of this connection's, or inside one (then in a savepoint,
+    which a timeout rolls back without touching the rest)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import OperationalError
+
+    wait = text(f"SELECT pg_advisory_lock_shared({BLOCK_ORDER}, :place), "
+                f"pg_advisory_unlock_shared({BLOCK_ORDER}, :place)")
+    outer = conn.in_transaction()
+    scope = conn.begin_nested() if outer else conn.begin()
+    try:
+        with scope:
+            if timeout_ms is not None:
+                conn.execute(text(f"SET LOCAL lock_timeout = {int(timeout_ms)}"))
+            conn.execute(wait, {"place": place})
+            if timeout_ms is not None and outer:
+                conn.execute(text("SET LOCAL lock_timeout TO DEFAULT"))  # a released savepoint keeps SET LOCAL
+    except OperationalError as e:
+        # a deadlock PostgreSQL broke by failing this wait: the caller looks at who waits for whom, as after a
+        # timeout
+        if getattr(e.orig, "sqlstate", None) not in (LOCK_TIMEOUT, DEADLOCK):
+            raise
+        return False
+    return True
 
 
 def _read_target(path: Path) -> str:

@@ -8,8 +8,9 @@ on SQLite and PostgreSQL to prove models and migrations agree.
 - ``boards.number`` is the public id and the primary key that ``puzzles.board_number`` refers to, so every
   browser that follows foreign keys (datasette, DB Browser for SQLite) lands on the right board. Numbers are
   0, 1, 2, ... contiguous, assigned by the writer as ``max(number) + 1`` while it holds the database write lock
-  (``catalogue.store.database.write_transaction``), never from a sequence, because PostgreSQL sequences leave gaps
-  after conflicts and rollbacks.
+  (``catalogue.store.database.write_transaction``; on PostgreSQL in blocks that commit in line,
+  ``catalogue.store.insert``), never from a sequence, because PostgreSQL sequences leave gaps after conflicts and
+  rollbacks.
 - ``boards.key`` is the line text of the board's canonical representative under ``equivalence``; the UNIQUE
   constraint on (size, equivalence, key) is what rejects duplicates, also across processes.
 - Grids are stored in the line format (``engine.formats.to_line``): n*n symbols, ``.`` for blanks.
