@@ -36,6 +36,7 @@ NWORDS = 30  # 27 digit-band masks and 3 unsolved masks
 # rows of the scratch array (84, 33): 0..80 saved states with their branch records (at most 80 guesses are ever
 # outstanding: each solves a cell and the last cell is always forced), then triad scratch, the state, the stats
 TRIADS_ROW, STATE, STATS = 81, 82, 83
+TRIADS_AFTER = 16  # guesses in a search before the digit-level triad step runs (see _propagate)
 ALL27 = (1 << 27) - 1
 
 
@@ -337,6 +338,10 @@ def _propagate(st, dirty, pats, tp, stats):
             if not ok:
                 break
         if dirty == 0:
+            # The digit-level triad step pays only on hard puzzles: measured, running it from the start cost random
+            # minimal puzzles 7% and carving 14% and saved nothing on top1465 against starting after 16 guesses
+            if stats[GUESSES] < TRIADS_AFTER:
+                break
             dirty = _triad_digits(st, pats, tp)
             if dirty < 0:
                 ok = False
