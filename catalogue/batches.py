@@ -31,7 +31,7 @@ def _windows(items: Sequence, sizes: dict[int, int]) -> list[range]:
     for i, item in enumerate(items):
         grid = getattr(item, "grid", None)
         work += least if grid is None else 1.0 / sizes.get(grid.box, 1)
-        if work >= 1.0:
+        if work >= 1.0 - 1e-9:  # ten 0.1s make 0.9999999999999999
             out.append(range(start, i + 1))
             start, work = i + 1, 0.0
     if start < len(items):

@@ -162,9 +162,14 @@ def register(app: typer.Typer) -> None:
                        node_limit=node_limit)
         # a chunk of boards per kernel call, in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see
         # batch_map); entries that are not boards are not carved
-        carved = batch_map(lambda entry: None, lambda group: carve_group(group, seed, options), entries, "carve",
-                           label="carving", sizes=CHUNK, unit="boards",
-                           batchable=lambda entry: isinstance(entry, Parsed) and problems[entry.index] is None)
+        def is_board(entry) -> bool:
+            return isinstance(entry, Parsed) and problems[entry.index] is None
+
+        def carved_one(entry):  # the same puzzle as in a chunk: a board's seed is seed + its index
+            return carve_group([entry], seed, options)[0] if is_board(entry) else None
+
+        carved = batch_map(carved_one, lambda group: carve_group(group, seed, options), entries, "carve",
+                           label="carving", sizes=CHUNK, unit="boards", batchable=is_board)
         rows: list[tuple[Parsed, int, CarveResult]] = []
         printed = 0
         for entry, answer in zip(entries, carved):  # file order, messages between puzzles
