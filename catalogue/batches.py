@@ -8,7 +8,7 @@ and yields exactly what ``one`` would have, entry by entry, in file order. ``one
 else (unreadable entries, conflicting givens, solvers without a batch form) and the twin the tests compare with.
 
 Chunks: the file is cut into windows of consecutive entries worth about one chunk of work each (:data:`CHUNK`
-grids of a size); inside a window the grids are grouped by box size, one ``many`` call per size. Windows are
+grids of a size, less in a file too small for :data:`STEPS` chunks); inside a window the grids are grouped by box size, one ``many`` call per size. Windows are
 computed in :func:`~catalogue.errors.background_map`'s worker thread, so Ctrl-C still stops at once, and small
 enough that the progress bar moves and the first lines come out early.
 """
@@ -21,6 +21,9 @@ from .errors import background_map
 #: grids per batch call, by box size: about 10-100 ms of kernel time for the slowest command (grading) on 9x9,
 #: less than a second on 16x16 and 25x25 (a 25x25 solve or carve can take seconds: one grid at a time there)
 CHUNK = {2: 2048, 3: 1024, 4: 64, 5: 4}
+#: a file is cut into at least this many windows when it can be, so the bar moves on an input of a few hundred
+#: grids too (the tests' 800 puzzles made a single chunk, and the bar went from nothing to done)
+STEPS = 16
 
 
 def _windows(items: Sequence, sizes: dict[int, int]) -> list[range]:
@@ -78,6 +81,8 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
                 results[k - window.start] = answer
         return results
 
+    cap = max(1, -(-len(items) // STEPS))
+    sizes = {box: max(1, min(size, cap)) for box, size in sizes.items()}
     from contextlib import nullcontext
 
     from .progress import item_bar
