@@ -28,7 +28,8 @@ from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.vocabulary import MIN_CLUES
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
-from ..errors import UsageError, UserError, background_map, report
+from ..batches import batch_map
+from ..errors import UsageError, UserError, report
 from ..output import RECORD_FORMATS, terminal_width, write_records
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
@@ -84,26 +85,19 @@ def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool, w
     return table_text(records, RECORD_FIELDS[:-1], width=width).rstrip("\n")
 
 
-#: boards per kernel call: small enough for the progress bar to move, large enough that the call costs nothing
-CHUNK = 64
+#: boards per kernel call, by box size: small enough for the progress bar to move (a 25x25 board can take
+#: seconds), large enough that the call costs nothing
+CHUNK = {2: 512, 3: 256, 4: 16, 5: 1}
 
 
-def carve_entries(boards: list[Parsed], seed: int, options: dict, step=None) -> dict[int, tuple[int, CarveResult]]:
-    """Carve the boards, one kernel call per box size and chunk; entry index -> (seed, result). ``step(done)`` is
-    told how many boards are carved after each chunk (the seeds, so the puzzles, do not depend on the chunks)."""
+def carve_group(group: list[Parsed], seed: int, options: dict) -> list[tuple[int, CarveResult]]:
+    """Carve boards of one box size in one kernel call: (seed, result) each. Board k of the file has the seed
+    ``seed + k`` whatever the chunks, so the puzzles do not depend on them."""
     from engine.carve import carve_many
 
-    out: dict[int, tuple[int, CarveResult]] = {}
-    for box in sorted({p.grid.box for p in boards}):
-        group = [p for p in boards if p.grid.box == box]
-        for start in range(0, len(group), CHUNK):
-            chunk = group[start:start + CHUNK]
-            seeds = [seed + p.index for p in chunk]
-            results = carve_many(np.stack([p.grid.cells for p in chunk]), box, seeds, **options)
-            out.update({p.index: (s, r) for p, s, r in zip(chunk, seeds, results)})
-            if step is not None:
-                step(len(out))
-    return out
+    seeds = [seed + p.index for p in group]
+    results = carve_many(np.stack([p.grid.cells for p in group]), group[0].grid.box, seeds, **options)
+    return list(zip(seeds, results))
 
 
 def register(app: typer.Typer) -> None:
@@ -160,29 +154,32 @@ def register(app: typer.Typer) -> None:
             more = f" (and {len(entries) - 1} more unreadable)" if len(entries) > 1 else ""
             raise UserError(f"{entries[0]}{more}")
         problems = {p.index: board_problem(p, clues, target_clues) for p in grids}
-        boards = [p for p in grids if problems[p.index] is None]
         if metrics or output_format.value in RECORD_FORMATS:  # kernels loaded first: a board's time is its carve
             from engine.carve import warm
 
             warm()
         options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
                        node_limit=node_limit)
-        # in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see background_map)
-        from ..progress import item_bar
+        # a chunk of boards per kernel call, in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see
+        # batch_map); entries that are not boards are not carved
+        def is_board(entry) -> bool:
+            return isinstance(entry, Parsed) and problems[entry.index] is None
 
-        with item_bar("carving", len(boards), unit="boards", command="carve") as step:
-            carved = (next(background_map(lambda _: carve_entries(boards, seed, options, step), [None], "carve"))
-                      if boards else {})
+        def carved_one(entry):  # the same puzzle as in a chunk: a board's seed is seed + its index
+            return carve_group([entry], seed, options)[0] if is_board(entry) else None
+
+        carved = batch_map(carved_one, lambda group: carve_group(group, seed, options), entries, "carve",
+                           label="carving", sizes=CHUNK, unit="boards", batchable=is_board)
         rows: list[tuple[Parsed, int, CarveResult]] = []
         printed = 0
-        for entry in entries:  # file order, messages between puzzles
+        for entry, answer in zip(entries, carved):  # file order, messages between puzzles
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue
             if problems[entry.index]:
                 report(problems[entry.index])
                 continue
-            board_seed, r = carved[entry.index]
+            board_seed, r = answer
             rows.append((entry, board_seed, r))
             if not r.target_reached:
                 wanted = f"exactly {clues}" if clues is not None else f"{target_clues} or fewer"

@@ -4,12 +4,14 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Annotated
 
+import numpy as np
 import typer
 
 from engine.formats import FormatError, Parsed, conflict_errors
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, read_entries
-from ..errors import background_map, report
+from ..batches import batch_map
+from ..errors import report
 from ..output import RECORD_FORMATS, write_records
 
 if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
@@ -67,6 +69,15 @@ def grade_entry(entry: Parsed, steps: bool) -> Grade | str:
         return f"{entry.source}:{entry.line}: {e}"
 
 
+def grade_entries(group: list[Parsed]) -> list[Grade]:
+    """The grades of puzzles of one box size from one call of the compiled grader (no steps): the grades
+    :func:`grade_entry` gives. Raises :class:`~engine.grade.Contradiction` when one conflicts or has no solution
+    (the caller then grades the group one by one, which says which and why)."""
+    from engine.grade import grade_many
+
+    return grade_many(np.stack([p.grid.cells for p in group]), group[0].grid.box)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("grade")
     def grade_command(
@@ -102,8 +113,13 @@ def register(app: typer.Typer) -> None:
 
         def graded_one(entry):
             return entry if isinstance(entry, FormatError) else grade_entry(entry, steps)
-        # the grader's kernels run in a worker thread, so Ctrl-C stops at once (see background_map)
-        for entry, g in zip(entries, background_map(graded_one, entries, "grade", label="grading")):
+        from engine.grade import Contradiction
+
+        # a chunk of puzzles per call of the compiled grader (one by one with --steps: the explaining path), in a
+        # worker thread, so Ctrl-C stops at once (see batch_map)
+        grades = batch_map(graded_one, None if steps else grade_entries, entries, "grade", label="grading",
+                           retry=(Contradiction,))
+        for entry, g in zip(entries, grades):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed = True

@@ -4,12 +4,14 @@ from __future__ import annotations
 import enum
 from typing import Annotated
 
+import numpy as np
 import typer
 
 from engine.formats import FormatError, conflict_errors
 
 from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, read_entries
-from ..errors import background_map, report
+from ..batches import batch_map
+from ..errors import report
 from ..output import RECORD_FORMATS, write_records
 
 #: `line` (default): one key per line; the record formats: one record per grid with these fields
@@ -43,12 +45,13 @@ def register(app: typer.Typer) -> None:
           catalogue key data/samples/puzzles_9x9.sdm
           catalogue generate --count 2 | catalogue key --equivalence full -
         """
-        from engine.keys import KeySearchError, key_text  # numba: loaded when the command runs, not for --help
+        # numba: loaded when the command runs, not for --help
+        from engine.keys import KeySearchError, key_text, key_texts
 
         failed = 0
         entries = read_entries(path, input_format, size)
 
-        def keyed(entry):  # in a worker thread, so Ctrl-C stops a long key search at once (see background_map)
+        def keyed(entry):
             if isinstance(entry, FormatError):
                 return entry
             try:
@@ -56,8 +59,14 @@ def register(app: typer.Typer) -> None:
             except KeySearchError as e:
                 return e
 
+        def keyed_many(group):  # one kernel call; a grid without a full key sends its chunk back to keyed
+            return key_texts(np.stack([p.grid.cells for p in group]), group[0].grid.box, equivalence.value)
+
         records = []
-        for entry, key in zip(entries, background_map(keyed, entries, "key", label="keying")):  # file order: keys to stdout
+        # a chunk of grids per kernel call, in a worker thread so Ctrl-C stops a long key search at once (see
+        # batch_map); file order: keys to stdout
+        keys = batch_map(keyed, keyed_many, entries, "key", label="keying", retry=(KeySearchError,))
+        for entry, key in zip(entries, keys):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 failed += 1

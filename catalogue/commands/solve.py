@@ -32,7 +32,8 @@ from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, SolverName, read_entries
-from ..errors import UsageError, UserError, background_map, report
+from ..batches import batch_map
+from ..errors import UsageError, UserError, report
 from ..output import RECORD_FORMATS, terminal_width, write_records
 from ..watch import watch
 
@@ -82,7 +83,22 @@ def solve_one(parsed: Parsed, solver: str, limit: int, node_limit: int, counting
     if clashes:
         return Outcome(parsed, None, f"{parsed.source}:{parsed.line}: conflicting givens: {clashes[0].message}")
     grid = parsed.grid
-    result = get_solver(solver)(grid.cells, grid.box, limit, node_limit)
+    return outcome(parsed, get_solver(solver)(grid.cells, grid.box, limit, node_limit), counting)
+
+
+def solve_group(group: list[Parsed], solver: str, limit: int, counting: bool) -> list[Outcome]:
+    """:func:`solve_one` of puzzles of one box size (no node limit), from one call of the solver's batch form
+    (``solve.many``): the same counts, solutions and metrics, ``seconds`` the batch's time shared out by checks.
+
+    A puzzle with a solution has no conflicting givens (they are part of it), so only those without one are
+    searched for conflicts (a Python scan that costs several solves), by :func:`solve_one`."""
+    results = get_solver(solver).many(np.stack([p.grid.cells for p in group]), group[0].grid.box, limit)
+    return [outcome(p, r, counting) if r.count > 0 else solve_one(p, solver, limit, 0, counting)
+            for p, r in zip(group, results)]
+
+
+def outcome(parsed: Parsed, result: SolveResult, counting: bool) -> Outcome:
+    """The outcome of a search of ``parsed`` (givens without conflicts)."""
     where = f"{parsed.source}:{parsed.line}"
     problem = None
     if result.gave_up:
@@ -184,15 +200,25 @@ def register(app: typer.Typer) -> None:
         limit_used = (limit or 2) if count else 1
         records = fmt.value in RECORD_FORMATS
         if metrics or records:  # kernels loaded first: the first puzzle's time is its solve, not the cache load
-            get_solver(solver.value)(np.zeros(16, dtype=np.int8), 2)
+            warm = get_solver(solver.value)
+            warm(np.zeros(16, dtype=np.int8), 2)
+            if hasattr(warm, "many") and node_limit == 0:  # the batch kernels (9x9 has its own), per size used
+                for box in {p.grid.box for p in grids}:
+                    warm.many(np.zeros((1, box ** 4), dtype=np.int8), box)
         outcomes: list[Outcome] = []
         printed = 0
         # file order, so stderr lines for unreadable grids come between the answers of their neighbours
         def solved(entry):
             return entry if isinstance(entry, FormatError) else solve_one(entry, solver.value, limit_used,
                                                                            node_limit, count)
-        # kernels run in a worker thread so Ctrl-C stops even a long count at once (see background_map)
-        for entry, o in zip(entries, background_map(solved, entries, "solve", label="solving")):
+
+        def solved_many(group):
+            return solve_group(group, solver.value, limit_used, count)
+        # a chunk of puzzles per kernel call when the solver has a batch form and no node limit is set (the batch
+        # kernels have none), in a worker thread so Ctrl-C stops even a long count at once (see batch_map)
+        batched = hasattr(get_solver(solver.value), "many") and node_limit == 0
+        answers = batch_map(solved, solved_many if batched else None, entries, "solve", label="solving")
+        for entry, o in zip(entries, answers):
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue

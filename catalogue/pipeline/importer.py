@@ -178,15 +178,12 @@ def pattern_symmetry(puzzles: np.ndarray, size: int) -> list[str]:
     return list(out)
 
 
-def _shares(total: float, weights: np.ndarray) -> np.ndarray:
-    w = weights.astype(np.float64)
-    return np.full(w.size, total / max(w.size, 1)) if w.sum() <= 0 else total * w / w.sum()
-
 
 def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catalogue) -> Batch:
     """Everything but the write: solve, key, drop what is stored, measure, grade, check minimality (a worker)."""
     from engine.formats.batch import lines
     from engine.solvers._bitmask import CHECKS
+    from engine.solvers.base import share_seconds
     from engine.vocabulary import METRICS
 
     box, size = batch.box, batch.box * batch.box
@@ -227,11 +224,11 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     parsed = [batch.parsed[idx[j]] for j in keep]
     started = time.perf_counter()
     _, stats = kernels.metrics_many(cells, box, 1)
-    solve_seconds = _shares(time.perf_counter() - started, stats[:, CHECKS])
+    solve_seconds = share_seconds(time.perf_counter() - started, stats[:, CHECKS])
     grades = kernels.grade_many(cells, box)
     started = time.perf_counter()
     minimal, checks, undecided = kernels.minimal_many(cells, solutions, box)
-    check_seconds = _shares(time.perf_counter() - started, checks)
+    check_seconds = share_seconds(time.perf_counter() - started, checks)
     symmetry = pattern_symmetry(cells, size)
     puzzle_lines = lines(cells)  # one numpy gather per batch, not a Python loop per cell
     board_lines = lines(solutions)

@@ -54,7 +54,7 @@ from ..geometry import check_box, geometry
 from ..inputs import check_grids, check_limits, check_name, whole
 from ..solvers import fast
 from ..solvers._bitmask import CHECKS
-from ..solvers.base import Metrics
+from ..solvers.base import Metrics, share_seconds
 from ..vocabulary import SYMMETRIES
 
 DEFAULT_TARGET_ATTEMPTS = 20
@@ -144,10 +144,6 @@ def _options(ncells: int, symmetry: str, clues, target_clues, attempts) -> tuple
     return (-1 if clues is None else clues), (-1 if target_clues is None else target_clues), attempts
 
 
-def _share(total: float, weights: np.ndarray) -> np.ndarray:
-    w = weights.astype(np.float64)
-    return np.full(w.size, total / max(w.size, 1)) if w.sum() <= 0 else total * w / w.sum()
-
 
 def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | None = None,
                target_clues: int | None = None, attempts: int | None = None,
@@ -178,8 +174,8 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
     t1 = time.perf_counter()
     _, stats = fast.metrics_many(puzzles, box, limit=1)
     t2 = time.perf_counter()
-    carve_seconds = _share(t1 - t0, out[:, 3])
-    solve_seconds = _share(t2 - t1, stats[:, CHECKS])
+    carve_seconds = share_seconds(t1 - t0, out[:, 3])
+    solve_seconds = share_seconds(t2 - t1, stats[:, CHECKS])
     results = []
     for i in range(m):
         k, tests, used, _, undecided = (int(v) for v in out[i])

@@ -19,7 +19,8 @@ backtracks  placements taken back because they led to a dead end (or, after a so
 checks      elementary validity tests: a peer comparison in the naive solvers (validValue compares a digit with
             the cells of its row, column and box), a candidate-mask test or update in the bitmask solvers.
 max_depth   the deepest the search stack grew (number of guesses outstanding at once).
-seconds     wall time of the solve call.
+seconds     wall time of the solve call; for a puzzle solved in a batch (``fast.solve_results``), the batch's wall
+            time shared out in proportion to each puzzle's ``checks`` (:func:`share_seconds`).
 """
 from __future__ import annotations
 
@@ -60,6 +61,13 @@ class SolveResult:
     def unique(self) -> bool:
         """Exactly one solution; meaningful only when the solve was asked with ``limit >= 2``."""
         return self.count == 1 and not self.gave_up
+
+
+def share_seconds(total: float, weights: np.ndarray) -> np.ndarray:
+    """``total`` seconds shared out in proportion to ``weights`` (equal shares when they are all 0): the seconds of
+    each item of a batch timed as a whole."""
+    w = np.asarray(weights, dtype=np.float64)
+    return np.full(w.size, total / max(w.size, 1)) if w.sum() <= 0 else total * w / w.sum()
 
 
 class Solver(Protocol):

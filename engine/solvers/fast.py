@@ -20,7 +20,8 @@ included); ``backtracks`` the placements taken back; ``max_depth`` the most gues
 scanned for hidden singles or for the branch cell; for the band kernel 12 per digit examined and 27 per sweep
 for naked singles (so the two kernels' checks are not comparable).
 
-Batch helpers (:func:`solve_many`, :func:`count_many`) solve a whole array of puzzles in one kernel call;
+Batch helpers (:func:`solve_many`, :func:`count_many`, :func:`metrics_many`, :func:`solve_results`) solve a whole
+array of puzzles in one kernel call, with the same counts, solutions and metrics as one :func:`solve` per puzzle;
 :func:`trace` records placements and take-backs for a live view; :func:`exists_without` is carving's removal test.
 """
 from __future__ import annotations
@@ -35,9 +36,10 @@ from ._bands import STATS, scratch9, solve9_batch, solve9_checked, solve9_exists
 from ._batch import _exists_without, _solve_batch
 from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS, _solve_cells
 from ..inputs import check_cells, check_grids, check_limits
-from .base import Metrics, SolveResult
+from .base import Metrics, SolveResult, share_seconds
 
-__all__ = ["solve", "solve_many", "count_many", "trace", "exists_without", "warm", "Scratch"]
+__all__ = ["solve", "solve_many", "count_many", "metrics_many", "solve_results", "trace", "exists_without", "warm",
+           "Scratch"]
 
 
 class Scratch:
@@ -179,6 +181,27 @@ def metrics_many(puzzles, box: int, limit: int = 1) -> tuple[np.ndarray, np.ndar
     """Counts and per-puzzle metrics (m, 6) int64 (nodes, guesses, backtracks, checks, max_depth, gave_up)."""
     counts, _, stats = _batch(puzzles, box, limit, True)
     return counts, stats
+
+
+def solve_results(puzzles, box: int, limit: int = 1) -> list[SolveResult]:
+    """:func:`solve` of every row of ``puzzles`` (m, ncells), from one kernel call (no node limit).
+
+    Counts, solutions and metrics are those of one :func:`solve` per puzzle; ``seconds`` is the batch's wall time
+    shared out by each puzzle's ``checks`` (:func:`~engine.solvers.base.share_seconds`). The CLI's ``solve`` finds
+    this function as ``solve.many`` (a solver without that attribute is called once per puzzle).
+    """
+    t0 = time.perf_counter()
+    counts, solutions, stats = _batch(puzzles, box, limit, True)
+    seconds = share_seconds(time.perf_counter() - t0, stats[:, CHECKS]).tolist()
+    out = []
+    for count, solution, row, secs in zip(counts.tolist(), solutions, stats.tolist(), seconds):
+        nodes, guesses, backtracks, checks, depth, gave_up = row
+        out.append(SolveResult(count, solution if count > 0 else None,
+                               Metrics(nodes, guesses, backtracks, checks, depth, secs), gave_up != 0))
+    return out
+
+
+solve.many = solve_results  # the batch form of this solver, for callers with many puzzles
 
 
 def trace(cells, box: int, max_events: int = 100000) -> np.ndarray:

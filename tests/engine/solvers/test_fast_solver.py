@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -198,6 +199,35 @@ def test_solve_many_agrees_with_solve(limit):
     mcounts, stats = fast.metrics_many(batch, 3, limit)
     assert np.array_equal(mcounts, counts) and stats.shape == (60, 6)
     assert stats[5, 0] == fast.solve(batch[5], 3, limit).metrics.nodes
+
+
+@pytest.mark.parametrize("box,limit", [(2, 1), (2, 2), (3, 1), (3, 2), (3, 3), (4, 2)])
+def test_solve_results_are_those_of_solve(box, limit):
+    # the CLI's `solve` prints these in place of one solve per puzzle: every field but the time must agree
+    batch = _mixed_batch(box, 40 if box < 4 else 8, 10 * box + limit)
+    batch[1, :2] = 1  # conflicting givens, and a conflicting complete board, in the middle of the batch
+    batch[2] = pattern_board(box, random.Random(limit))
+    batch[2, 1] = batch[2, 0]
+    batch[3] = pattern_board(box, random.Random(limit))  # a board: its own solution
+    t0 = time.perf_counter()
+    got = fast.solve_results(batch, box, limit)
+    elapsed = time.perf_counter() - t0
+    assert fast.solve.many is fast.solve_results  # the capability the CLI asks for
+    assert len(got) == len(batch)
+    for i, p in enumerate(batch):
+        one = fast.solve(p, box, limit)
+        r = got[i]
+        assert (r.count, r.gave_up) == (one.count, one.gave_up), i
+        assert (r.solution is None) == (one.solution is None) and (r.solution is None or
+                                                                   np.array_equal(r.solution, one.solution)), i
+        m, w = r.metrics, one.metrics
+        assert (m.nodes, m.guesses, m.backtracks, m.checks, m.max_depth) == \
+            (w.nodes, w.guesses, w.backtracks, w.checks, w.max_depth), i
+    assert got[1].count == 0 and got[2].count == 0 and got[3].count == 1  # conflicts never get a solution
+    seconds = [r.metrics.seconds for r in got]  # the batch's time shared out by checks
+    assert min(seconds) >= 0 and sum(seconds) <= elapsed + 1e-9
+    heavy = max(range(len(got)), key=lambda i: got[i].metrics.checks)
+    assert seconds[heavy] == max(seconds)
 
 
 def test_threads_give_identical_results():

@@ -1,0 +1,97 @@
+"""Running a file command's work on many grids: one compiled call per chunk of same-size grids, results in file order.
+
+The file commands (``check``, ``key``, ``solve``, ``grade``, ``carve``) each had a per-grid function (``one``: the
+result for one entry of the file, or the message to report). A single kernel call costs about twice a batch item
+(issue 11: ``fast.solve`` 17.5 us a minimal 9x9 puzzle, of which ~11 us is dispatch and wrapping), so
+:func:`batch_map` hands the grids that need a kernel to the command's batch function (``many``), a chunk at a time,
+and yields exactly what ``one`` would have, entry by entry, in file order. ``one`` stays the path for everything
+else (unreadable entries, conflicting givens, solvers without a batch form) and the twin the tests compare with.
+
+Chunks: the file is cut into windows of consecutive entries worth about one chunk of work each (:data:`CHUNK`
+grids of a size, less in a file too small for :data:`STEPS` chunks); inside a window the grids are grouped by box size, one ``many`` call per size. Windows are
+computed in :func:`~catalogue.errors.background_map`'s worker thread, so Ctrl-C still stops at once, and small
+enough that the progress bar moves and the first lines come out early.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterator, Sequence
+
+from .errors import background_map
+
+#: grids per batch call, by box size: about 10-100 ms of kernel time for the slowest command (grading) on 9x9,
+#: less than a second on 16x16 and 25x25 (a 25x25 solve or carve can take seconds: one grid at a time there)
+CHUNK = {2: 2048, 3: 1024, 4: 64, 5: 4}
+#: a file is cut into at least this many windows when it can be, so the bar moves on an input of a few hundred
+#: grids too (the tests' 800 puzzles made a single chunk, and the bar went from nothing to done)
+STEPS = 16
+
+
+def _windows(items: Sequence, sizes: dict[int, int]) -> list[range]:
+    """Consecutive ranges of ``items``, each about one chunk of work: a grid of box size b weighs 1/sizes[b] (an
+    unreadable entry as little as the smallest grid)."""
+    out: list[range] = []
+    start, work, least = 0, 0.0, 1.0 / max(sizes.values())
+    for i, item in enumerate(items):
+        grid = getattr(item, "grid", None)
+        work += least if grid is None else 1.0 / sizes.get(grid.box, 1)
+        if work >= 1.0 - 1e-9:  # ten 0.1s make 0.9999999999999999
+            out.append(range(start, i + 1))
+            start, work = i + 1, 0.0
+    if start < len(items):
+        out.append(range(start, len(items)))
+    return out
+
+
+def _parsed(item) -> bool:
+    return hasattr(item, "grid")  # a Parsed entry, not a FormatError
+
+
+def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, label: str | None = None, *,
+              batchable: Callable = _parsed, retry: tuple[type[BaseException], ...] = (),
+              sizes: dict[int, int] = CHUNK, unit: str = "grids") -> Iterator:
+    """Yield ``one(item)`` for each of ``items`` (file entries), in order, computed in a worker thread.
+
+    ``many(group)`` takes a list of parsed entries (``item.grid``) of one box size and returns their results, the
+    same as ``[one(x) for x in group]``; it gets the items ``batchable(item)`` accepts (by default every entry that
+    was read), the others go to ``one``. ``many=None`` means one at a time throughout. When ``many`` raises one
+    of ``retry`` (a grid of the group the batch function refuses: a key search that outgrew its limit, a puzzle
+    without solution for the grader), that group is done again with ``one``, which says which grid and why.
+    With ``label``, a big input shows a bar over the items (counted in ``unit``) (``catalogue.progress.item_bar``), as
+    :func:`~catalogue.errors.background_map` does.
+    """
+    if many is None:
+        yield from background_map(one, items, name, label=label)
+        return
+
+    def work(window: range) -> list:
+        results: list = [None] * len(window)
+        groups: dict[int, list[int]] = {}
+        for k in window:
+            if batchable(items[k]):
+                groups.setdefault(items[k].grid.box, []).append(k)
+            else:
+                results[k - window.start] = one(items[k])
+        for ks in groups.values():
+            group = [items[k] for k in ks]
+            try:
+                answers = many(group)
+            except retry:
+                answers = [one(item) for item in group]
+            for k, answer in zip(ks, answers, strict=True):
+                results[k - window.start] = answer
+        return results
+
+    cap = max(1, -(-len(items) // STEPS))
+    sizes = {box: max(1, min(size, cap)) for box, size in sizes.items()}
+    from contextlib import nullcontext
+
+    from .progress import item_bar
+
+    bar = item_bar(label, len(items), unit=unit, command=name) if label is not None else nullcontext(None)
+    with bar as step:
+        done = 0
+        for results in background_map(work, _windows(items, sizes), name):
+            yield from results
+            done += len(results)
+            if step is not None:
+                step(done)
