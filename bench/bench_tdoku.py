@@ -28,7 +28,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +36,7 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _common import random_boards  # noqa: E402
+from _common import random_boards, timed  # noqa: E402
 from engine.carve import carve_many  # noqa: E402
 from engine.solvers import fast  # noqa: E402
 
@@ -114,16 +113,6 @@ def run_tdoku(exe: Path, mode: str, path: Path, repeats: int) -> tuple[float, fl
             out.stderr.split())
 
 
-def run_ours(fn, repeats: int) -> tuple[float, float]:
-    cpus, walls = [], []
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        fn()
-        cpus.append(time.process_time() - c0)
-        walls.append(time.perf_counter() - w0)
-    return statistics.median(cpus), statistics.median(walls)
-
-
 def read_set(path: Path) -> np.ndarray:
     rows = []
     for line in path.read_text().splitlines():
@@ -152,7 +141,7 @@ def solve_rows(name: str, puzzles: np.ndarray, exe, tmp: Path, repeats: int) -> 
     rows = []
     for mode, fn in (("solve", lambda: fast.solve_many(puzzles, 3)), ("count", lambda: fast.count_many(puzzles, 3))):
         print(f"  {name} {mode}: {load()}", flush=True)
-        cpu, wall = run_ours(fn, repeats)
+        wall, cpu = timed(fn, repeats)
         ours = len(puzzles) / cpu
         row = [f"{name}, {'solve' if mode == 'solve' else 'count to 2'}", f"{ours:,.0f}", f"{len(puzzles) / wall:,.0f}",
                f"{1e6 * cpu / len(puzzles):.2f}"]
@@ -173,7 +162,7 @@ def carve_rows(count: int, seed: int, exe, tmp: Path, repeats: int) -> tuple[lis
     carve_many(boards[:4], 3, seeds[:4])  # warm
     print(f"  carving: {load()}", flush=True)
     result = []
-    cpu, wall = run_ours(lambda: result.append(carve_many(boards, 3, seeds)), repeats)
+    wall, cpu = timed(lambda: result.append(carve_many(boards, 3, seeds)), repeats)
     clues = np.array([int((r.puzzle != 0).sum()) for r in result[0]])
     ours = count / cpu
     row = ["carve a board into a minimal puzzle", f"{ours:,.0f}", f"{count / wall:,.0f}", f"{1e6 * cpu / count:.1f}"]
@@ -231,7 +220,7 @@ def main() -> None:
     print(note)
     if exe is None:
         print("tdoku: no library given (--tdoku or $TDOKU_LIB), so its columns are left out; "
-              "docs/benchmarks.md says how to build one")
+              "bench/README.md says how to build one")
 
 
 if __name__ == "__main__":
