@@ -3,8 +3,8 @@
     python bench/bench_tdoku.py --tdoku /path/to/libtdoku.so [--top1465 FILE] [--hardest FILE]
     python bench/bench_tdoku.py --quick ...
 
-tdoku is not shipped (its source is public: github.com/t-dillon/tdoku); docs/benchmarks.md says how to build
-the shared library this script loads. Without ``--tdoku`` (or ``$TDOKU_LIB``) the tdoku column is left out
+tdoku is not shipped (its source is public: github.com/t-dillon/tdoku); bench/README.md says how to build the
+shared library this script loads. Without ``--tdoku`` (or ``$TDOKU_LIB``) the tdoku column is left out
 with a note, and our own figures are still printed.
 
 tdoku runs in a small C driver this script compiles with the system's C compiler: it reads the puzzles once
