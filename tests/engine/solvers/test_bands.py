@@ -16,8 +16,8 @@ from naive import is_solution, pattern_board
 
 from engine.carve import carve_many
 from engine.generators import generate_many
-from engine.solvers import _bands, fast
-from engine.solvers._bitmask import BACKTRACKS, GAVE_UP, NODES, _solve_cells
+from engine.solvers import _band_state, fast
+from engine.solvers._bitmask import BACKTRACKS, NODES, _solve_cells
 
 HARD = [  # well-known hard puzzles (guessing for every singles solver), each with one solution
     "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",  # Easter Monster
@@ -130,8 +130,8 @@ def test_tables():
     perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     for p in range(512):
         inside = [s for s in perms if all(p >> (3 * i + s[i]) & 1 for i in range(3))]
-        assert _bands.PERM[p] == sum({1 << (3 * i + s[i]) for s in inside for i in range(3)})
+        assert _band_state.PERM[p] == sum({1 << (3 * i + s[i]) for s in inside for i in range(3)})
     for pos in range(27):
         row, col = divmod(pos, 9)
         peers = [q for q in range(27) if q != pos and (q // 9 == row or (q % 9) // 3 == col // 3)]
-        assert _bands.BAND_PEERS[pos] == sum(1 << q for q in peers)
+        assert _band_state.BAND_PEERS[pos] == sum(1 << q for q in peers)

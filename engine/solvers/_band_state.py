@@ -1,0 +1,183 @@
+"""The band kernel's state (see :mod:`engine.solvers._bands`): its layout, lookup tables and primitives.
+
+``st[3 * (d - 1) + b]`` is the set of cells of band ``b`` (rows 3b..3b+2; bit ``9 * (row % 3) + col``) where digit
+``d`` may still go: 27 bits. ``st[27 + b]`` holds the band's unsolved cells. A solved cell keeps its digit's bit, so
+every digit mask always shows where the digit is or may be.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ..bits import lowbit_index, popcount
+
+_I = np.int64
+NWORDS = 30  # 27 digit-band masks and 3 unsolved masks
+ALL27 = (1 << 27) - 1
+
+
+def _tables():
+    """The lookup tables (built once at import, by plain loops: small and obviously right)."""
+    row3 = np.zeros(512, dtype=np.int64)  # 9 cells of a row -> the 3 triads (boxes) they touch
+    for r in range(512):
+        row3[r] = sum(1 << j for j in range(3) if (r >> (3 * j)) & 7)
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    perm = np.zeros(512, dtype=np.int64)  # 3x3 pattern (bit 3i+j) -> union of the permutations inside it
+    for p in range(512):
+        for s in perms:
+            bits = sum(1 << (3 * i + s[i]) for i in range(3))
+            if p & bits == bits:
+                perm[p] |= bits
+    triads = np.zeros(512, dtype=np.int64)  # triad pattern (bit 3*row+box) -> the 27-bit cells of those triads
+    columns = np.zeros(512, dtype=np.int64)  # columns of a band (9 bits) -> its 27-bit cells
+    for p in range(512):
+        for k in range(9):
+            if p >> k & 1:
+                i, j = divmod(k, 3)
+                triads[p] |= 7 << (9 * i + 3 * j)
+                columns[p] |= (1 << k) | (1 << (9 + k)) | (1 << (18 + k))
+    alone = np.zeros(512, dtype=np.int64)  # 3x3 pattern -> its bits alone in their row or in their column
+    for p in range(512):
+        for i in range(3):
+            r = (p >> (3 * i)) & 7
+            if r and r & (r - 1) == 0:
+                alone[p] |= r << (3 * i)
+            x = (p >> i) & 0o111
+            if x and x & (x - 1) == 0:
+                alone[p] |= x << i
+    peers = np.zeros(27, dtype=np.int64)  # a cell's row and box peers inside its band (the cell not included)
+    for pos in range(27):
+        i, c = divmod(pos, 9)
+        for q in range(27):
+            qi, qc = divmod(q, 9)
+            if q != pos and (qi == i or qc // 3 == c // 3):
+                peers[pos] |= 1 << q
+    return row3, perm, triads, columns, alone, peers
+
+
+ROW3, PERM, TRIADS, COLUMNS, ALONE, BAND_PEERS = _tables()
+COLUMN_CELLS = np.array([COLUMNS[1 << (pos % 9)] for pos in range(27)], dtype=np.int64)  # a cell's column, 27 bits
+
+
+@kernel
+def _place(st, d, b, pos):
+    """Put digit ``d`` (0-based) in cell ``pos`` of band ``b``; returns the digits whose masks changed (a bit set),
+    or -1 when the digit cannot go there. A cell already solved with ``d`` changes nothing."""
+    bit = _I(1) << pos
+    if st[3 * d + b] & bit == 0:
+        return _I(-1)
+    if st[27 + b] & bit == 0:
+        return _I(0)
+    st[27 + b] &= ~bit
+    # without branches: the cell leaves every digit's mask, then comes back to its own digit's
+    changed = _I(0)
+    for e in range(9):
+        x = st[3 * e + b]
+        changed |= ((x >> pos) & 1) << e
+        st[3 * e + b] = x & ~bit
+    col = COLUMN_CELLS[pos]
+    base = 3 * d
+    st[base] &= ~col
+    st[base + 1] &= ~col
+    st[base + 2] &= ~col
+    st[base + b] = (st[base + b] & ~BAND_PEERS[pos]) | bit
+    return changed
+
+
+@kernel
+def _nsolved(st):
+    return 81 - popcount(st[27]) - popcount(st[28]) - popcount(st[29])
+
+
+@kernel
+def _solved(st):
+    return st[27] == 0 and st[28] == 0 and st[29] == 0
+
+
+@kernel
+def _load(cells, st, forbid_cell, forbid_digit):
+    """Fill ``st`` from the clues (0 = blank) of an 81-cell grid and rule out ``forbid_digit`` (1-based) at
+    ``forbid_cell`` (-1: none). Returns ``(ok, solved)``; not ok when clues conflict.
+
+    Built digit by digit rather than by placing each clue: a digit's clues rule out their row and box peers in
+    their band and their column in the other bands, and every other clue's cell.
+    """
+    for k in range(27):
+        st[k] = 0
+    open0 = _I(ALL27)
+    open1 = _I(ALL27)
+    open2 = _I(ALL27)
+    solved = 0
+    for c in range(81):
+        v = cells[c]
+        if v != 0:
+            b = c // 27
+            bit = _I(1) << (c - 27 * b)
+            st[3 * (v - 1) + b] |= bit
+            if b == 0:
+                open0 &= ~bit
+            elif b == 1:
+                open1 &= ~bit
+            else:
+                open2 &= ~bit
+            solved += 1
+    for d in range(9):
+        base = 3 * d
+        out0 = _I(0)  # cells of each band the digit's clues rule out
+        out1 = _I(0)
+        out2 = _I(0)
+        for b in range(3):
+            x = st[base + b]
+            while x:
+                pos = lowbit_index(x)
+                x &= x - 1
+                col = COLUMN_CELLS[pos]
+                if b == 0:
+                    out0 |= BAND_PEERS[pos]
+                    out1 |= col
+                    out2 |= col
+                elif b == 1:
+                    out0 |= col
+                    out1 |= BAND_PEERS[pos]
+                    out2 |= col
+                else:
+                    out0 |= col
+                    out1 |= col
+                    out2 |= BAND_PEERS[pos]
+        g0, g1, g2 = st[base], st[base + 1], st[base + 2]
+        if (g0 & out0) | (g1 & out1) | (g2 & out2):
+            return False, solved  # two clues of the digit see each other
+        st[base] = g0 | (open0 & ~out0)
+        st[base + 1] = g1 | (open1 & ~out1)
+        st[base + 2] = g2 | (open2 & ~out2)
+    st[27] = open0
+    st[28] = open1
+    st[29] = open2
+    if forbid_cell >= 0:
+        st[3 * (forbid_digit - 1) + forbid_cell // 27] &= ~(_I(1) << (forbid_cell % 27))
+    return True, solved
+
+
+@kernel
+def _write_solution(st, solution):
+    for c in range(81):
+        b = c // 27
+        bit = _I(1) << (c % 27)
+        for d in range(9):
+            if st[3 * d + b] & bit:
+                solution[c] = d + 1
+                break
+
+
+@kernel
+def _digit_at(st, c):
+    """The digit (1-based) of cell ``c`` when one digit is left there, else 0."""
+    b = c // 27
+    bit = _I(1) << (c % 27)
+    found = 0
+    for d in range(9):
+        if st[3 * d + b] & bit:
+            if found:
+                return 0
+            found = d + 1
+    return found
