@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ..bits import lowbit_index, popcount
+from ..bits import popcount
 
 _I = np.int64
 NWORDS = 30  # 27 digit-band masks and 3 unsolved masks
@@ -57,6 +57,10 @@ def _tables():
 
 ROW3, PERM, TRIADS, COLUMNS, ALONE, BAND_PEERS = _tables()
 COLUMN_CELLS = np.array([COLUMNS[1 << (pos % 9)] for pos in range(27)], dtype=np.int64)  # a cell's column, 27 bits
+#: CLUE_OUT[c, j]: the cells of band j a clue in cell c rules out for its digit (its row and box peers in its own
+#: band, its column in the others)
+CLUE_OUT = np.array([[BAND_PEERS[c % 27] if j == c // 27 else COLUMN_CELLS[c % 27] for j in range(3)]
+                     for c in range(81)], dtype=np.int64)
 
 
 @kernel
@@ -95,64 +99,40 @@ def _solved(st):
 
 
 @kernel
-def _load(cells, st, forbid_cell, forbid_digit):
+def _load(cells, st, out, forbid_cell, forbid_digit):
     """Fill ``st`` from the clues (0 = blank) of an 81-cell grid and rule out ``forbid_digit`` (1-based) at
-    ``forbid_cell`` (-1: none). Returns ``(ok, solved)``; not ok when clues conflict.
+    ``forbid_cell`` (-1: none). Returns ``(ok, solved)``; not ok when clues conflict. ``out`` (27 words) is
+    scratch: the cells each digit's clues rule out, per band.
 
-    Built digit by digit rather than by placing each clue: a digit's clues rule out their row and box peers in
-    their band and their column in the other bands, and every other clue's cell.
+    One pass over the cells, without branching on the band (the carver loads a grid for each removal test, so
+    this is hot): a clue rules out its row and box peers in its band and its column in the other bands
+    (:data:`CLUE_OUT`), and every clue's cell leaves the unsolved cells.
     """
     for k in range(27):
         st[k] = 0
-    open0 = _I(ALL27)
-    open1 = _I(ALL27)
-    open2 = _I(ALL27)
+        out[k] = 0
+    st[27] = ALL27
+    st[28] = ALL27
+    st[29] = ALL27
     solved = 0
     for c in range(81):
         v = cells[c]
         if v != 0:
             b = c // 27
             bit = _I(1) << (c - 27 * b)
-            st[3 * (v - 1) + b] |= bit
-            if b == 0:
-                open0 &= ~bit
-            elif b == 1:
-                open1 &= ~bit
-            else:
-                open2 &= ~bit
+            base = 3 * (v - 1)
+            st[base + b] |= bit
+            st[27 + b] &= ~bit
+            out[base] |= CLUE_OUT[c, 0]
+            out[base + 1] |= CLUE_OUT[c, 1]
+            out[base + 2] |= CLUE_OUT[c, 2]
             solved += 1
-    for d in range(9):
-        base = 3 * d
-        out0 = _I(0)  # cells of each band the digit's clues rule out
-        out1 = _I(0)
-        out2 = _I(0)
-        for b in range(3):
-            x = st[base + b]
-            while x:
-                pos = lowbit_index(x)
-                x &= x - 1
-                col = COLUMN_CELLS[pos]
-                if b == 0:
-                    out0 |= BAND_PEERS[pos]
-                    out1 |= col
-                    out2 |= col
-                elif b == 1:
-                    out0 |= col
-                    out1 |= BAND_PEERS[pos]
-                    out2 |= col
-                else:
-                    out0 |= col
-                    out1 |= col
-                    out2 |= BAND_PEERS[pos]
-        g0, g1, g2 = st[base], st[base + 1], st[base + 2]
-        if (g0 & out0) | (g1 & out1) | (g2 & out2):
-            return False, solved  # two clues of the digit see each other
-        st[base] = g0 | (open0 & ~out0)
-        st[base + 1] = g1 | (open1 & ~out1)
-        st[base + 2] = g2 | (open2 & ~out2)
-    st[27] = open0
-    st[28] = open1
-    st[29] = open2
+    for k in range(27):
+        g = st[k]
+        ruled_out = out[k]
+        if g & ruled_out:
+            return False, solved  # two clues of a digit see each other
+        st[k] = g | (st[27 + k % 3] & ~ruled_out)
     if forbid_cell >= 0:
         st[3 * (forbid_digit - 1) + forbid_cell // 27] &= ~(_I(1) << (forbid_cell % 27))
     return True, solved

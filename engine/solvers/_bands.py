@@ -39,9 +39,10 @@ from ._band_triads import _digit_step, _triad_digits
 from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 
 _I = np.int64
-# rows of the scratch array (84, 33): 0..80 saved states with their branch records (at most 80 guesses are ever
-# outstanding: each solves a cell and the last cell is always forced), then triad scratch, the state, the stats
-TRIADS_ROW, STATE, STATS = 81, 82, 83
+# rows of the scratch array (85, 33): 0..80 saved states with their branch records (at most 80 guesses are ever
+# outstanding: each solves a cell and the last cell is always forced), then triad scratch, the state, the stats,
+# and the load's scratch
+TRIADS_ROW, STATE, STATS, LOAD = 81, 82, 83, 84
 TRIADS_AFTER = 16  # guesses in a search before the digit-level triad step runs (see _propagate)
 
 
@@ -228,7 +229,7 @@ def solve9(cells, limit, node_limit, forbid_cell, forbid_digit, prefer, work, so
     st = work[STATE]
     stats = work[STATS]
     stats[:NSTATS] = 0
-    ok, _ = _load(cells, st, forbid_cell, forbid_digit)
+    ok, _ = _load(cells, st, work[LOAD], forbid_cell, forbid_digit)
     if not ok:
         return 0
     return _search9(st, limit, node_limit, prefer, work, solution, stats, work[:0], stats[:0], cells[:0])
@@ -260,7 +261,7 @@ def trace9(cells, work, solution, trace, ntrace, shown):
     st = work[STATE]
     stats = work[STATS]
     stats[:NSTATS] = 0
-    ok, _ = _load(cells, st, -1, 0)
+    ok, _ = _load(cells, st, work[LOAD], -1, 0)
     if not ok:
         return 0
     return _search9(st, 1, 0, cells[:0], work, solution, stats, trace, ntrace, shown)
@@ -268,7 +269,7 @@ def trace9(cells, work, solution, trace, ntrace, shown):
 
 def scratch9() -> np.ndarray:
     """The working array of :func:`solve9` for one thread (see :data:`STATE`)."""
-    return np.zeros((84, NWORDS + 3), dtype=np.int64)
+    return np.zeros((85, NWORDS + 3), dtype=np.int64)
 
 
 @kernel
@@ -286,4 +287,4 @@ def solve9_batch(puzzles, limit, counts, solutions, stats_out, work):
 @kernel
 def scratch9_kernel():
     """:func:`scratch9` inside compiled code (batches allocate it once)."""
-    return np.zeros((84, NWORDS + 3), dtype=np.int64)
+    return np.zeros((85, NWORDS + 3), dtype=np.int64)
