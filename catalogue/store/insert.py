@@ -43,6 +43,7 @@ that (``pg_blocking_pids``), rolls its rows back, lets the earlier block commit,
 from __future__ import annotations
 
 import datetime as dt
+import random
 import time
 from typing import Sequence
 
@@ -139,6 +140,7 @@ def _store_once(engine, boards, puzzles, limit, run_id, files_through) -> list[i
 # -- PostgreSQL: blocks (the module docstring explains the protocol) ------------------------------------------
 #: PostgreSQL's SQLSTATE for a deadlock it broke by failing this transaction
 DEADLOCK = "40P01"
+DEADLOCK_RETRIES = 20
 #: how long the writer of a block waits for an earlier block before asking whether that one waits for it (ms)
 TURN_CHECK_MS = 200
 _LOCK = text("SELECT pg_advisory_xact_lock(:key)")
@@ -175,11 +177,19 @@ def _store_block(engine, boards, puzzles, limit, run_id, files_through) -> list[
                 except (NumberingConflict, DBAPIError) as e:
                     # keys another writer stored meanwhile (or a deadlock between two inserts that each hold a
                     # key the other wants, which PostgreSQL breaks by failing one): drop them and try again
-                    if isinstance(e, DBAPIError) and getattr(e.orig, "sqlstate", None) != DEADLOCK:
+                    deadlock = isinstance(e, DBAPIError)
+                    if deadlock and getattr(e.orig, "sqlstate", None) != DEADLOCK:
                         raise
                     conflicts += 1
-                    if conflicts > RETRIES:
+                    # a deadlock is transient and may repeat while writers share many keys (seen: 4 writers
+                    # with overlapping batches failed one in a few full test runs with 3 tries): more tries,
+                    # after a short random pause so that the same two writers do not meet again at once
+                    if conflicts > (DEADLOCK_RETRIES if deadlock else RETRIES):
                         raise
+                    if conn.in_transaction():
+                        conn.rollback()
+                    if deadlock:
+                        time.sleep(random.uniform(0, 0.002 * conflicts))
                     taken = _new_rows(_existing_keys(conn, boards), boards, limit)
                     conn.rollback()
                 except _Yield as waiting:  # an earlier block's writer waits for our rows: let it go first
