@@ -107,7 +107,7 @@ def use_design(design: str) -> None:
     transaction under the write lock (the SQLite path, ``insert._store_once``, on PostgreSQL too)."""
     if design == "blocks":
         return
-    from catalogue.store import database, insert
+    from catalogue.store import blocks, database, insert
 
     def whole_batch_under_the_lock(engine, boards, puzzles, limit, run_id, files_through):
         for attempt in range(insert.RETRIES + 1):
@@ -117,7 +117,7 @@ def use_design(design: str) -> None:
                 if attempt == insert.RETRIES:
                     raise
 
-    insert._store_block = whole_batch_under_the_lock
+    blocks.store_block = whole_batch_under_the_lock
     database.live_blocks = lambda conn: []  # no blocks: the lock's transaction as it was
 
 

@@ -51,7 +51,9 @@ size_t TdokuSolverDpllTriadSimd(const char *input, size_t limit, unsigned config
                                 size_t *num_guesses);
 bool TdokuMinimize(bool pencilmark, bool monotonic, char *puzzle);
 
-static double cpu(void) { struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+static double cpu(void) {
+    struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9;
+}
 static double wall(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 
 int main(int argc, char **argv) {

@@ -8,6 +8,7 @@
 ``selection.py``  PuzzleFilter and the lazy PuzzleQuery: filters, uniform samples, offsets, the daily puzzle
 ``records.py``    the typed records reads return (PuzzleRecord, BoardRecord)
 ``insert.py``     the batch insert that numbers boards
+``blocks.py``     its PostgreSQL form: numbers reserved in blocks, rows inserted outside the lock
 ``files.py``      the board files N.txt: writing, checking, repairing
 ``folder.py``     whose board folder is whose: the marker file, the recorded and default folders
 ``integrity.py``  the database invariants verify checks

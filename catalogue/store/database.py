@@ -229,7 +229,7 @@ SELECT first, place, pg_advisory_lock({BLOCK_ORDER}, place::int), pg_advisory_lo
 FROM block"""
 
 
-#: what releases a block, as a select list (insert.py puts it in the statement that reads max(number))
+#: what releases a block, as a select list (blocks.py puts it in the statement that reads max(number))
 RELEASE_BLOCK = (f"pg_advisory_unlock({BLOCK_ORDER}, :place), "
                  f"pg_advisory_unlock_shared({BLOCK_SIZE}, :size)")
 

@@ -1,4 +1,4 @@
-"""Blocks of numbers on PostgreSQL (catalogue.store.insert): real writer processes against a real server.
+"""Blocks of numbers on PostgreSQL (catalogue.store.blocks): real writer processes against a real server.
 
 Several processes store overlapping batches at once; a writer dies holding a block, before and after inserting
 its rows; an earlier block's writer waits for a key a later block holds. Every time: numbers 0..N-1 without a gap,
@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import insert, select, text
 
 from catalogue.store import Catalogue
-from catalogue.store import insert as store
+from catalogue.store import blocks as store
 from catalogue.store.database import live_blocks, write_transaction
 from catalogue.store.models import Board, Run
 
