@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import _common  # puts the repository first on the path and enables the kernel cache
+from _checked_batches import make_batches, rows_of
 
 REPOSITORY = _common.ROOT
 
@@ -41,51 +42,6 @@ BENCH_DB = "catalogue_scaleout_bench"
 HOST_RATE = 4369
 #: the top of the range the issue gives for a host (3,000-5,000 checked boards/s): the conservative count
 HOST_RATE_HIGH = 5000
-
-
-# -- pre-made batches -------------------------------------------------------------------------------------------
-def make_batches(total: int, batch: int, seed: int) -> list:
-    """``total // batch`` checked batches as the fill's checkers make them (``CheckerActor.check``), cached."""
-    cache = Path(tempfile.gettempdir()) / f"catalogue-scaleout-{total}-{batch}-{seed}.pickle"
-    if cache.exists():
-        return pickle.loads(cache.read_bytes())
-    import threading
-
-    import numpy as np
-
-    from catalogue.pipeline.stages import CheckerActor, Kernels, Plan
-
-    plan = Plan(box=3, method="wfc", equivalence="d4", batch=batch, seed=seed)
-    kernels = Kernels("wfc")
-    kernels.warm(plan)
-    class Checker(CheckerActor):
-        name = "bench"  # not a started thread: only check() is used, with a plan, the kernels and a stop event
-
-    checker = object.__new__(Checker)
-    checker.plan, checker.kernels, checker.stop = plan, kernels, threading.Event()
-    from catalogue.pipeline.messages import BoardBatch
-
-    seen: set[str] = set()
-    out = []
-    index = 0
-    while len(out) < total // batch:
-        boards, seeds, restarts = kernels.generate_array(3, batch, seed * 1_000_003 + index)
-        index += 1
-        keys = tuple(kernels.key_texts(boards, 3, "d4"))
-        new = np.array([i for i, k in enumerate(keys) if k not in seen], dtype=np.int64)
-        seen.update(keys)
-        raw = BoardBatch("bench", index, boards, seeds.astype(np.int64), restarts.astype(np.int32), 0.001)
-        out.append(checker.check(raw, new, keys))
-    cache.write_bytes(pickle.dumps(out))
-    return out
-
-
-def rows_of(batches, run_id: int):
-    from catalogue.pipeline.stages import Plan
-    from catalogue.pipeline.writer import batch_rows
-
-    plan = Plan(box=3, method="wfc", equivalence="d4")
-    return [(b, *batch_rows(b, plan, run_id)) for b in batches]
 
 
 # -- one writer process -----------------------------------------------------------------------------------------
