@@ -67,6 +67,8 @@ TECHNIQUE_TABLE = (
     ("xy-chain", 6.7),
     ("aic", 7.0),  # the general alternating inference chain
 )
+#: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
+UNIQUENESS_TECHNIQUES: tuple[str, ...] = ()
 #: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
 HIDDEN_SINGLE_IN_BOX_RATING = 1.2
 #: grading techniques, easiest first (the names of TECHNIQUE_TABLE: the choices of ``--technique``)

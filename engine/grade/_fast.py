@@ -22,7 +22,7 @@ from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place
 from ._fast_subsets import _hidden_subset, _naked_subset
 from ._fast_wings import _wing
-from .techniques import IN_BOX_COUNTER, INDEX, NCOUNTERS
+from .techniques import COUNTER_RATINGS, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
 SOLVED, STUCK, CONTRADICTION = 0, 1, 2
 #: what _eliminate, _solve and _grade_one say for a row of the table without a kernel (a test holds every row to
@@ -32,6 +32,13 @@ NO_KERNEL = -1
 NOTHING, ELIMINATED, PLACED = 0, 1, 2
 #: no limit on the steps of _solve
 UNLIMITED = -1
+# The slots of a puzzle's ``ratings`` row: Sudoku Explainer's three figures (ER the hardest step, EP the hardest
+# step up to the first placement, ED the first step), the counter of the hardest step, and RATE, where a technique
+# whose rating depends on the step (a chain's length) writes it (the others leave their row's rating there).
+ER, EP, ED, HARDEST, RATE = 0, 1, 2, 3, 4
+NRATINGS = 5
+#: counter -> rating of one step (a frozen constant in the kernels)
+_COUNTER_RATING = np.array(COUNTER_RATINGS, np.float64)
 
 # Kernel ids are rows of the table, looked up by name, never numbered here: numba freezes module globals into
 # the compiled code as constants, so the dispatch compiles to the same chain of integer compares as hand-written
@@ -59,10 +66,12 @@ NTECHNIQUES = len(INDEX)
 
 
 @kernel
-def _solve(first, last, limit, counts, cells, cands, houses, peers, row_of, col_of, box_of, n, blanks):
+def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
+           blanks):
     """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
     are made (UNLIMITED: no limit); each step is the first deduction of the table's rows ``first..last-1`` tried
-    in order, counted at its technique's row in ``counts``. Returns the blank cells left, or NO_KERNEL.
+    in order (a row whose ``enabled`` flag is 0 is skipped), counted at its technique's row in ``counts`` and
+    rated in ``ratings`` (the slots ER, EP, ED, HARDEST, RATE). Returns the blank cells left, or NO_KERNEL.
 
     The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
     are dispatched in this loop and the other techniques in :func:`_eliminate`: a function call per row tried
@@ -70,22 +79,29 @@ def _solve(first, last, limit, counts, cells, cands, houses, peers, row_of, col_
     steps = 0
     while blanks and steps != limit:
         made = NOTHING
+        counter = 0
         for t in range(first, last):
+            if not enabled[t]:
+                continue
+            counter = t
             if t == HIDDEN_SINGLE:
                 h = _hidden_single(cells, cands, houses, peers, n)
                 if h >= 0:
-                    counts[IN_BOX_COUNTER if h >= 2 * n else HIDDEN_SINGLE] += 1
+                    counter = IN_BOX_COUNTER if h >= 2 * n else HIDDEN_SINGLE
                     made = PLACED
             elif t == NAKED_SINGLE:
                 if _naked_single(cells, cands, peers):
-                    counts[t] += 1
                     made = PLACED
             else:
-                made = _eliminate(t, counts, cands, houses, peers, row_of, col_of, box_of, n)
+                ratings[RATE] = _COUNTER_RATING[t]
+                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n)
             if made != NOTHING:
                 break
         if made == NOTHING or made == NO_KERNEL:
             return blanks if made == NOTHING else NO_KERNEL
+        counts[counter] += 1
+        _rate(ratings, ratings[RATE] if counter > NAKED_SINGLE and counter != IN_BOX_COUNTER
+              else _COUNTER_RATING[counter], counter, made == PLACED)
         if made == PLACED:
             blanks -= 1
         steps += 1
@@ -93,9 +109,25 @@ def _solve(first, last, limit, counts, cells, cands, houses, peers, row_of, col_
 
 
 @kernel
-def _eliminate(t, counts, cands, houses, peers, row_of, col_of, box_of, n):
-    """Try technique ``t`` (its row in the table), one that removes candidates without placing a digit, once:
-    ELIMINATED (and one added to its counter in ``counts``), NOTHING, or NO_KERNEL for a row it has no kernel for."""
+def _rate(ratings, rating, counter, placed):
+    """Add one step to Sudoku Explainer's three figures, as serate keeps them: ER is the hardest step (the first
+    to reach it names it), ED the rating after the first step, EP the rating when the first digit is placed."""
+    first = ratings[ED] == 0.0
+    if rating > ratings[ER]:
+        ratings[ER] = rating
+        ratings[HARDEST] = counter
+    if ratings[EP] == 0.0:
+        if first:
+            ratings[ED] = ratings[ER]
+        if placed:
+            ratings[EP] = ratings[ER]
+
+
+@kernel
+def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n):
+    """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
+    places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
+    on the step writes it to ``ratings[RATE]``."""
     if t == POINTING or t == CLAIMING:
         found = _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING)
     elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
@@ -119,14 +151,13 @@ def _eliminate(t, counts, cands, houses, peers, row_of, col_of, box_of, n):
         return NO_KERNEL
     if not found:
         return NOTHING
-    counts[t] += 1
     return ELIMINATED
 
 
 @kernel
-def _grade_one(puzzle, houses, peers, row_of, col_of, box_of, n, counts, cells, cands):
-    """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES); SOLVED, STUCK or
-    CONTRADICTION."""
+def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands):
+    """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES) and rating the steps in
+    ``ratings``; SOLVED, STUCK or CONTRADICTION."""
     cells[:] = 0
     cands[:] = (np.int64(1) << n) - 1
     blanks = cells.size
@@ -138,29 +169,42 @@ def _grade_one(puzzle, houses, peers, row_of, col_of, box_of, n, counts, cells, 
             _place(cells, cands, peers, c, d)
             blanks -= 1
     # every row of the table, easiest first, back to the easiest after every step
-    left = _solve(0, NTECHNIQUES, UNLIMITED, counts, cells, cands, houses, peers, row_of, col_of, box_of, n, blanks)
+    left = _solve(0, NTECHNIQUES, UNLIMITED, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of,
+                  box_of, n, blanks)
     if left <= 0:
         return SOLVED if left == 0 else NO_KERNEL
     return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
 
 
 @kernel
-def _grade_many(puzzles, houses, peers, row_of, col_of, box_of, n, counts, status):
+def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status):
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)
     for i in range(puzzles.shape[0]):
-        status[i] = _grade_one(puzzles[i], houses, peers, row_of, col_of, box_of, n, counts[i], cells, cands)
+        status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
+                               cells, cands)
 
 
-def grade_counts(puzzles: np.ndarray, box: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Counts (m, NCOUNTERS), solved flags (m,), and the index of the first puzzle without solution (or with
-    conflicting clues), -1 when none. ``puzzles`` must already be validated (digits 0..n)."""
+def enabled_rows(skip=()) -> np.ndarray:
+    """One flag per row of the table: 1 for the rows to try, 0 for the names in ``skip``."""
+    flags = np.ones(NTECHNIQUES, np.int8)
+    for name in skip:
+        flags[INDEX[name]] = 0
+    return flags
+
+
+def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Counts (m, NCOUNTERS), ratings (m, NRATINGS: the slots ER, EP, ED, HARDEST), solved flags (m,), and the index
+    of the first puzzle without solution (or with conflicting clues), -1 when none. ``puzzles`` must already be
+    validated (digits 0..n); the techniques named in ``skip`` are not tried."""
     geo = geometry(box)
     arr = np.ascontiguousarray(puzzles, dtype=np.int8)
     counts = np.zeros((arr.shape[0], NCOUNTERS), np.int64)
+    ratings = np.zeros((arr.shape[0], NRATINGS), np.float64)
     status = np.empty(arr.shape[0], np.int64)
-    _grade_many(arr, geo.houses, geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size, counts, status)
+    _grade_many(arr, enabled_rows(skip), geo.houses, geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size, counts,
+                ratings, status)
     if (status == NO_KERNEL).any():
         raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")
     bad = np.flatnonzero(status == CONTRADICTION)
-    return counts, status == SOLVED, int(bad[0]) if bad.size else -1
+    return counts, ratings, status == SOLVED, int(bad[0]) if bad.size else -1

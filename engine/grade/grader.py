@@ -12,9 +12,11 @@ Two paths give the same grade (the tests hold them to it on many puzzles):
   compiled kernel (:mod:`engine.grade._fast`) that only counts steps. It releases the GIL, so the catalogue's
   checker threads grade in parallel.
 
-The score is the highest rating of a step used (Sudoku Explainer's scale); the level follows from the score
-(:data:`~engine.vocabulary.LEVEL_LIMITS`), and a puzzle that needs guessing is ``extreme`` with score
-:data:`~engine.vocabulary.GUESSING_RATING`.
+The grade carries the three figures Sudoku Explainer's ``serate`` prints: ER (``score``), the rating of the
+hardest step; EP, the hardest step up to the first digit placed; ED, the first step. The level follows from ER
+(:data:`~engine.vocabulary.LEVEL_LIMITS`), and a puzzle that needs guessing is ``extreme`` with all three at
+:data:`~engine.vocabulary.GUESSING_RATING`. Uniqueness techniques (they assume the puzzle has one solution) are
+on by default, as in Sudoku Explainer; ``uniqueness=False`` grades without them.
 """
 from __future__ import annotations
 
@@ -23,10 +25,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..inputs import check_cells, check_grids
-from ..vocabulary import GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUES
+from ..vocabulary import GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUES, UNIQUENESS_TECHNIQUES
 from . import hidden_single
 from .state import Contradiction, State, Step
-from .techniques import COUNTER_NAMES, COUNTER_RATINGS, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
+from .techniques import COUNTER_NAMES, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
 
 #: what ``hardest`` says when the puzzle had no blank cell
 NOTHING = "none"
@@ -43,6 +45,14 @@ class Grade:
     steps: list[Step] = field(default_factory=list, compare=False)
     needs_guessing: bool = False
     solved: bool = True
+    #: Sudoku Explainer's EP (the hardest step up to the first placement) and ED (the first step); ER is ``score``
+    ep: float = 0.0
+    ed: float = 0.0
+
+    @property
+    def er(self) -> float:
+        """Sudoku Explainer's ER: the rating of the hardest step (the same as ``score``)."""
+        return self.score
 
     @property
     def step_count(self) -> int:
@@ -50,7 +60,7 @@ class Grade:
 
     def as_dict(self) -> dict:
         """The compact form for JSON and the catalogue database (no step list)."""
-        return {"level": self.level, "score": self.score, "hardest": self.hardest,
+        return {"level": self.level, "score": self.score, "ep": self.ep, "ed": self.ed, "hardest": self.hardest,
                 "techniques": dict(self.steps_by_technique), "needs_guessing": self.needs_guessing,
                 "solved": self.solved}
 
@@ -64,21 +74,38 @@ def level_of(score: float, needs_guessing: bool = False) -> str:
     return LEVELS[-1]
 
 
-def grade_from_counts(counts, solved: bool, steps: list[Step] | None = None) -> Grade:
-    """The grade of a run that made ``counts[i]`` steps of counter i and ended solved or stuck."""
+def grade_from_counts(counts, ratings, solved: bool, steps: list[Step] | None = None) -> Grade:
+    """The grade of a run that made ``counts[i]`` steps of counter i, rated ``ratings`` (ER, EP, ED and the counter
+    of the hardest step: :func:`rate_steps`) and ended solved or stuck."""
     by_technique: dict[str, int] = {}
-    score, hardest = 0.0, NOTHING
-    for name, rating, count in zip(COUNTER_NAMES, COUNTER_RATINGS, counts):
+    for name, count in zip(COUNTER_NAMES, counts):
         count = int(count)
         if count:
             by_technique[name] = by_technique.get(name, 0) + count
-            if rating > score:
-                score, hardest = rating, name
     by_technique = {name: by_technique[name] for name in TECHNIQUES if name in by_technique}  # the table's order
+    score, ep, ed = (round(float(r), 2) for r in ratings[:3])
+    hardest = COUNTER_NAMES[int(ratings[3])] if score > 0 else NOTHING
     if not solved:
-        score, hardest = GUESSING_RATING, GUESSING
+        score = ep = ed = GUESSING_RATING
+        hardest = GUESSING
     return Grade(level=level_of(score, not solved), score=score, hardest=hardest, steps_by_technique=by_technique,
-                 steps=list(steps or ()), needs_guessing=not solved, solved=solved)
+                 steps=list(steps or ()), needs_guessing=not solved, solved=solved, ep=ep, ed=ed)
+
+
+def rate_steps(steps) -> tuple[float, float, float, int]:
+    """Sudoku Explainer's ER, EP and ED of a list of steps, as serate keeps them, and the counter of the hardest
+    step (the first to reach ER): ER the hardest step, EP the hardest up to the first placement, ED the first."""
+    er = ep = ed = 0.0
+    hardest = 0
+    for i, step in enumerate(steps):
+        if step.rating > er:
+            er, hardest = step.rating, counter_of(step)
+        if ep == 0.0:
+            if i == 0:
+                ed = er
+            if step.placements:
+                ep = er
+    return er, ep, ed, hardest
 
 
 def counter_of(step: Step) -> int:
@@ -86,6 +113,13 @@ def counter_of(step: Step) -> int:
     if step.technique == hidden_single.NAME and step.rating == hidden_single.RATING_BOX:
         return IN_BOX_COUNTER
     return INDEX[step.technique]
+
+
+def techniques_for(uniqueness: bool = True, techniques=REGISTRY) -> tuple:
+    """The rows of ``techniques`` to try: all of them, or without the uniqueness techniques."""
+    if uniqueness:
+        return tuple(techniques)
+    return tuple(t for t in techniques if t.name not in UNIQUENESS_TECHNIQUES)
 
 
 def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool]:
@@ -110,7 +144,7 @@ def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool
     return steps, True
 
 
-def next_step(cells, box: int | None = None, techniques=REGISTRY) -> Step | None:
+def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness: bool = True) -> Step | None:
     """The step a person takes next on a partly filled grid (flat digits, 0 = blank, or a Grid): the easiest
     technique that makes progress, exactly the first step :func:`grade` would record from this position.
     None when the grid is full or no technique helps (the position needs guessing). Raises
@@ -119,7 +153,7 @@ def next_step(cells, box: int | None = None, techniques=REGISTRY) -> Step | None
     state = State.from_puzzle(arr, box)
     if 0 not in state.cells:
         return None
-    for technique in techniques:
+    for technique in techniques_for(uniqueness, techniques):
         step = technique.find(state)
         if step is not None:
             return step
@@ -132,28 +166,29 @@ def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
     return check_cells(cells, box, "puzzle")
 
 
-def grade(cells, box: int | None = None, *, explain: bool = True) -> Grade:
+def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bool = True) -> Grade:
     """Grade one puzzle (flat digits, 0 = blank, or a :class:`~engine.grid.Grid`).
 
     ``explain=True`` records every step with its explanation; ``explain=False`` takes the compiled fast path
-    and leaves ``steps`` empty (same grade, much faster). Raises ValueError (:class:`Contradiction`) when
-    the clues conflict or the puzzle has no solution.
+    and leaves ``steps`` empty (same grade, much faster). ``uniqueness=False`` leaves out the techniques that
+    assume the puzzle has one solution. Raises ValueError (:class:`Contradiction`) when the clues conflict or the
+    puzzle has no solution.
     """
     arr, box = _as_puzzle(cells, box)
     if not explain:
         try:
-            return grade_many(arr.reshape(1, -1), box)[0]
+            return grade_many(arr.reshape(1, -1), box, uniqueness=uniqueness)[0]
         except Contradiction as e:  # one puzzle: no "puzzle 0:" in front
             raise Contradiction(str(e).split(": ", 1)[1]) from None
     state = State.from_puzzle(arr, box)
-    steps, solved = solve_logically(state)
+    steps, solved = solve_logically(state, techniques_for(uniqueness))
     counts = [0] * NCOUNTERS
     for step in steps:
         counts[counter_of(step)] += 1
-    return grade_from_counts(counts, solved, steps)
+    return grade_from_counts(counts, rate_steps(steps), solved, steps)
 
 
-def grade_many(puzzles, box: int | None = None) -> list[Grade]:
+def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> list[Grade]:
     """Grade each row of ``puzzles`` (m, ncells) with the compiled fast path (no steps recorded).
 
     Releases the GIL while it works, so threads grade batches in parallel. Raises ValueError naming the first
@@ -161,11 +196,11 @@ def grade_many(puzzles, box: int | None = None) -> list[Grade]:
     from ._fast import grade_counts
 
     arr, box = check_grids(puzzles, box, "puzzles")
-    counts, solved, bad = grade_counts(arr, box)
+    counts, ratings, solved, bad = grade_counts(arr, box, () if uniqueness else UNIQUENESS_TECHNIQUES)
     if bad >= 0:  # let the step path say why, with the cells named
         try:
             solve_logically(State.from_puzzle(arr[bad], box))
         except Contradiction as e:
             raise Contradiction(f"puzzle {bad}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
-    return [grade_from_counts(counts[i], bool(solved[i])) for i in range(arr.shape[0])]
+    return [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]

@@ -149,7 +149,8 @@ def test_grade_is_invariant_under_symmetries(pool, index, seed):
 def test_as_dict_is_json():
     g = grade(from_line(NEEDS_POINTING), 3)
     d = json.loads(json.dumps(g.as_dict()))
-    assert d == {"level": "medium", "score": 2.6, "hardest": "pointing", "needs_guessing": False, "solved": True,
+    assert d == {"level": "medium", "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "needs_guessing": False,
+                 "solved": True,
                  "techniques": {"hidden-single": 60, "naked-single": 4, "pointing": 7}}
     assert json.loads(json.dumps(g.steps[0].as_dict()))["explanation"] == g.steps[0].explanation
 
