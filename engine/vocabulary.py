@@ -62,10 +62,12 @@ TECHNIQUE_TABLE = (
     ("naked-quad", 5.0),
     ("jellyfish", 5.2),
     ("hidden-quad", 5.4),
-    ("simple-colouring", 6.5),
-    ("x-chain", 6.6),
-    ("xy-chain", 6.7),
-    ("aic", 7.0),  # the general alternating inference chain
+    # Sudoku Explainer's chains: each step adds 0.1 per step of its length scale to the row's base rating
+    ("chains-and-cycles", 6.5),  # bidirectional X-, Y- and XY-cycles 6.5/7.0, forcing X-chains 6.6, chains 7.0
+    ("nishio", 7.5),  # a candidate whose X-links alone lead to a contradiction
+    ("multiple-forcing-chains", 8.0),  # cell and region forcing chains
+    ("dynamic-forcing-chains", 8.5),  # chains that see the candidates the chain itself has removed
+    ("dynamic-forcing-chains-plus", 9.0),  # dynamic chains that also use locked candidates, pairs, X-Wings
 )
 #: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
 UNIQUENESS_TECHNIQUES: tuple[str, ...] = ()

@@ -7,7 +7,7 @@ Each technique kernel finds the FIRST deduction in exactly the order its Python 
 compare their counts on many puzzles (the Python modules are the readable reference; change both together).
 
 This module is the driver and the one entry point; the technique kernels live in ``_fast_*.py`` by idea (state,
-singles and locked candidates, subsets, fish, wings, links, chains, aic).
+singles and locked candidates, subsets, fish, wings, cycles and forcing chains).
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import numpy as np
 
 from .._jit import kernel
 from ..geometry import geometry
-from ._fast_aic import _aic
-from ._fast_chains import _colouring, _x_chain, _xy_chain
+from ._fast_cycles import C_TENTHS, _cycles
 from ._fast_fish import _fish
+from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place
 from ._fast_subsets import _hidden_subset, _naked_subset
@@ -58,10 +58,11 @@ SWORDFISH = INDEX["swordfish"]
 JELLYFISH = INDEX["jellyfish"]
 XY_WING = INDEX["xy-wing"]
 XYZ_WING = INDEX["xyz-wing"]
-SIMPLE_COLOURING = INDEX["simple-colouring"]
-X_CHAIN = INDEX["x-chain"]
-XY_CHAIN = INDEX["xy-chain"]
-AIC = INDEX["aic"]
+CHAINS_AND_CYCLES = INDEX["chains-and-cycles"]
+NISHIO_CHAINS = INDEX["nishio"]
+MULTIPLE_CHAINS = INDEX["multiple-forcing-chains"]
+DYNAMIC_CHAINS = INDEX["dynamic-forcing-chains"]
+DYNAMIC_PLUS_CHAINS = INDEX["dynamic-forcing-chains-plus"]
 NTECHNIQUES = len(INDEX)
 
 
@@ -139,19 +140,44 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
         found = _fish(cands, houses, n, 2 if t == X_WING else (3 if t == SWORDFISH else 4))
     elif t == XY_WING or t == XYZ_WING:
         found = _wing(cands, peers, row_of, col_of, box_of, t == XYZ_WING)
-    elif t == SIMPLE_COLOURING:
-        found = _colouring(cands, houses, peers, row_of, col_of, box_of, n)
-    elif t == X_CHAIN:
-        found = _x_chain(cands, houses, peers, row_of, col_of, box_of, n)
-    elif t == XY_CHAIN:
-        found = _xy_chain(cands, peers, row_of, col_of, box_of, n)
-    elif t == AIC:
-        found = _aic(cands, houses, peers, row_of, col_of, box_of, n)
+    elif (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
+          or t == DYNAMIC_PLUS_CHAINS):
+        return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n)
     else:
         return NO_KERNEL
     if not found:
         return NOTHING
     return ELIMINATED
+
+
+@kernel
+def cell_houses_of(row_of, col_of, box_of, n):
+    """Each cell's row, column and box as house numbers (the layout the chain kernels read)."""
+    out = np.empty((row_of.size, 3), np.int64)
+    for c in range(row_of.size):
+        out[c, 0] = row_of[c]
+        out[c, 1] = n + col_of[c]
+        out[c, 2] = 2 * n + box_of[c]
+    return out
+
+
+@kernel
+def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n):
+    """One step of a chain row: its rating (tenths, length bonus included) goes to ``ratings[RATE]``."""
+    cell_houses = cell_houses_of(row_of, col_of, box_of, n)
+    hint = np.empty(HINT_SIZE, np.int64)
+    if t == CHAINS_AND_CYCLES:
+        made = _cycles(cells, cands, houses, cell_houses, peers, n, hint)
+        tenths = hint[C_TENTHS]
+    else:
+        producer = NISHIO if t == NISHIO_CHAINS else (MULTIPLE if t == MULTIPLE_CHAINS else (
+            DYNAMIC if t == DYNAMIC_CHAINS else DYNAMIC_PLUS))
+        made = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint)
+        tenths = hint[H_TENTHS]
+    if made == 0:
+        return NOTHING
+    ratings[RATE] = tenths / 10.0
+    return PLACED if made == 2 else ELIMINATED
 
 
 @kernel

@@ -25,7 +25,8 @@ class Step:
 
     ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs; ``cells`` are the cells of the pattern
     (the pivot and pincers of a wing, the base cells of a fish, the links of a chain), ``houses`` the houses
-    it reasons about. ``explanation`` is the sentence a person can follow.
+    it reasons about. ``explanation`` is the sentence a person can follow. A chain step also has ``links``: each
+    of its chains as ``(cell, digit, on)`` states, from the assumption to the conclusion.
     """
 
     technique: str
@@ -35,12 +36,16 @@ class Step:
     eliminations: tuple[tuple[int, int], ...] = ()
     cells: tuple[int, ...] = ()
     houses: tuple[int, ...] = ()
+    links: tuple[tuple[tuple[int, int, bool], ...], ...] = ()
 
     def as_dict(self) -> dict:
-        return {"technique": self.technique, "rating": self.rating, "explanation": self.explanation,
-                "placements": [list(p) for p in self.placements],
-                "eliminations": [list(e) for e in self.eliminations],
-                "cells": list(self.cells), "houses": list(self.houses)}
+        d = {"technique": self.technique, "rating": self.rating, "explanation": self.explanation,
+             "placements": [list(p) for p in self.placements],
+             "eliminations": [list(e) for e in self.eliminations],
+             "cells": list(self.cells), "houses": list(self.houses)}
+        if self.links:
+            d["links"] = [[{"cell": c, "digit": dg, "on": on} for c, dg, on in chain] for chain in self.links]
+        return d
 
 
 class Tables:

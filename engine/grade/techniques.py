@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..vocabulary import HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, TECHNIQUE_TABLE, TECHNIQUES
-from . import (aic, fish, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset,
-               simple_colouring, x_chain, xy_chain, xy_wing, xyz_wing)
+from . import (fish, forcing_chains, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset,
+               xy_wing, xyz_wing)
 from .state import State, Step
 
 #: technique name -> the function that finds its first step in a state (or None); the table gives the order
@@ -32,10 +32,11 @@ FINDERS: dict[str, Callable[[State], Step | None]] = {
     "naked-quad": naked_subset.find_quad,
     "jellyfish": fish.find_jellyfish,
     "hidden-quad": hidden_subset.find_quad,
-    "simple-colouring": simple_colouring.find,
-    "x-chain": x_chain.find,
-    "xy-chain": xy_chain.find,
-    "aic": aic.find,
+    "chains-and-cycles": forcing_chains.find_chains_and_cycles,
+    "nishio": forcing_chains.find_nishio,
+    "multiple-forcing-chains": forcing_chains.find_multiple,
+    "dynamic-forcing-chains": forcing_chains.find_dynamic,
+    "dynamic-forcing-chains-plus": forcing_chains.find_dynamic_plus,
 }
 if set(FINDERS) != set(TECHNIQUES):  # a row without a finder, or a finder without a row, fails at import
     raise RuntimeError(f"step finders {sorted(set(FINDERS) ^ set(TECHNIQUES))} do not match engine.vocabulary")

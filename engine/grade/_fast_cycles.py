@@ -1,0 +1,338 @@
+"""Compiled static chains: Sudoku Explainer's "Forcing Chains & Cycles" (bidirectional cycles and forcing chains).
+
+Three passes, as Sudoku Explainer makes them: links between the places of a digit only (X), between the candidates
+of bivalue cells only (Y), and both. From each candidate a breadth-first walk alternates on and off states:
+
+- a *forcing chain* ends on the start's own candidate with the opposite state: assumed on, it is forced off (the
+  candidate goes); assumed off, it is forced on (the digit goes there). X and Y passes only; 6.6 with X links only,
+  7.0 with both;
+- a *cycle* comes back to the start, on, after at least four links: every candidate that sees an on and an off
+  state of its digit along the cycle goes. 6.5 with one kind of link, 7.0 with both.
+
+Each adds the length bonus of its complexity (the states of the chain). One call applies the lowest rated
+conclusion over all passes and starts (ties: the shorter, then the first found).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ..bits import digit_of, popcount
+from ._fast_implications import _length_tenths
+
+CYCLE, FORCING = 0, 1
+# the slots of a hint record (the target is a state; a cycle keeps the end node of its walk)
+C_TENTHS, C_COMPLEXITY, C_KIND, C_TARGET, C_SOURCE, C_PASS, C_NODE = 0, 1, 2, 3, 4, 5, 6
+C_SIZE = 7
+NO_HINT = 1 << 30
+X_PASS, Y_PASS, XY_PASS = 0, 1, 2
+
+
+@kernel
+def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp,
+          most):
+    """Breadth-first from ``source`` (a state); ``nodes``/``parents`` receive the walk (node 0 is the source).
+    Returns ``(forcing_node, cycle_nodes_found)``: the node where the source's opposite state is reached (-1 if
+    never; X links only end there) and, when ``cycles``, the count of nodes that closed a cycle, stored at the end
+    of ``nodes`` (``nodes[-1 - k]``). Chains of more than ``most`` states are not looked for (they would rate no
+    better than a conclusion already found)."""
+    nodes[0] = source
+    parents[0] = -1
+    if source & 1:
+        in_on[source >> 1] = stamp
+    else:
+        in_off[source >> 1] = stamp
+    size = 1
+    head = 0
+    closed = 0
+    cap = nodes.size
+    forcing = -1
+    length = 0
+    layer_end = 1
+    while head < size and size < cap - 64:
+        length += 1
+        if length + (0 if cycles else 1) > most:
+            break
+        while head < layer_end and size < cap - 64:
+            node = head
+            head += 1
+            s = nodes[node]
+            p = s >> 1
+            c = p // n
+            d = p % n + 1
+            bit = np.int64(1) << (d - 1)
+            if s & 1:
+                # on -> off: the cell's other candidates (Y), the digit's other places in the houses
+                others = cands[c] & ~bit if ylinks else np.int64(0)
+                while others:
+                    low = others & -others
+                    others ^= low
+                    t = 2 * (c * n + digit_of(low) - 1)
+                    size, forcing = _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles,
+                                               forcing)
+                for k in (2, 0, 1):
+                    h = cell_houses[c, k]
+                    for i in range(n):
+                        c2 = houses[h, i]
+                        if c2 == c or not cands[c2] & bit:
+                            continue
+                        if k != 2 and _same_box(c, c2, cell_houses):
+                            continue  # added with the box
+                        t = 2 * (c2 * n + d - 1)
+                        size, forcing = _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles,
+                                                   forcing)
+            else:
+                # off -> on: the cell's last other candidate (Y), the digit's last other place in a house (X)
+                if ylinks and popcount(cands[c]) == 2:
+                    t = 2 * (c * n + digit_of(cands[c] & ~bit) - 1) + 1
+                    size, forcing, closed = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, length,
+                                                      cycles, forcing, closed)
+                if xlinks:
+                    for k in (2, 0, 1):
+                        h = cell_houses[c, k]
+                        other = -1
+                        for i in range(n):
+                            c2 = houses[h, i]
+                            if c2 != c and cands[c2] & bit:
+                                if other >= 0:
+                                    other = -2
+                                    break
+                                other = c2
+                        if other >= 0:
+                            t = 2 * (other * n + d - 1) + 1
+                            size, forcing, closed = _visit_on(t, node, source, nodes, parents, in_on, stamp, size,
+                                                              length, cycles, forcing, closed)
+            if forcing >= 0 and not cycles:
+                return forcing, closed
+        layer_end = size
+    return forcing, closed
+
+
+@kernel
+def _same_box(a, b, cell_houses):
+    return cell_houses[a, 2] == cell_houses[b, 2]
+
+
+@kernel
+def _is_ancestor(node, state, nodes, parents):
+    while node >= 0:
+        if nodes[node] == state:
+            return True
+        node = parents[node]
+    return False
+
+
+@kernel
+def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, forcing):
+    if cycles:
+        # a cycle walk expands an off state once per way in, but never straight back along its own chain
+        if _is_ancestor(node, t, nodes, parents):
+            return size, forcing
+    elif in_off[t >> 1] == stamp:
+        return size, forcing
+    if t == source - 1 and forcing < 0 and not cycles:
+        nodes[size] = t
+        parents[size] = node
+        return size + 1, size
+    in_off[t >> 1] = stamp
+    nodes[size] = t
+    parents[size] = node
+    return size + 1, forcing
+
+
+@kernel
+def _visit_on(t, node, source, nodes, parents, in_on, stamp, size, length, cycles, forcing, closed):
+    if cycles and length >= 4 and t == source:
+        k = nodes.size - 1 - closed
+        nodes[k] = node  # the node that closes the cycle
+        return size, forcing, closed + 1
+    if not cycles and t == source + 1 and forcing < 0:
+        nodes[size] = t
+        parents[size] = node
+        return size + 1, size, closed
+    if in_on[t >> 1] == stamp:
+        return size, forcing, closed
+    in_on[t >> 1] = stamp
+    nodes[size] = t
+    parents[size] = node
+    return size + 1, forcing, closed
+
+
+@kernel
+def _most_states(base, hint):
+    """The longest chain (in states) that, rated from ``base``, could still beat the kept hint."""
+    if hint[C_TENTHS] == NO_HINT:
+        return 1 << 30
+    cx = 1
+    while True:
+        tenths = base + _length_tenths(cx + 1)
+        if tenths > hint[C_TENTHS] or (tenths == hint[C_TENTHS] and cx + 1 >= hint[C_COMPLEXITY]):
+            return cx
+        cx += 1
+
+
+@kernel
+def _chain_states(node, nodes, parents):
+    count = 0
+    while node >= 0:
+        count += 1
+        node = parents[node]
+    return count
+
+
+@kernel
+def _cycle_eliminations(end, source, nodes, parents, cands, peers, n, out):
+    """Candidates that see an on state and an off state of their digit along the cycle (``out``: 1 per potential
+    that goes); returns how many."""
+    ncand = cands.size * n
+    fore = np.zeros(ncand, np.int8)
+    on_cycle = np.zeros(cands.size, np.int8)
+    node = end
+    while node >= 0:
+        on_cycle[(nodes[node] >> 1) // n] = 1
+        node = parents[node]
+    # the closing link comes back to the source (on): walk end..source, then the source itself once more
+    node = end
+    while node >= 0:
+        s = nodes[node]
+        p = s >> 1
+        c = p // n
+        d = p % n + 1
+        bit = np.int64(1) << (d - 1)
+        for q in peers[c]:
+            if not on_cycle[q] and cands[q] & bit:
+                fore[q * n + d - 1] |= 1 if s & 1 else 2
+        node = parents[node]
+    total = 0
+    for k in range(ncand):
+        out[k] = 1 if fore[k] == 3 else 0
+        total += out[k]
+    return total
+
+
+@kernel
+def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
+    """The best cycle or forcing chain on ``cands`` in ``hint`` (C_TENTHS stays NO_HINT when none); a cycle's
+    eliminations in ``elim`` (one flag per potential)."""
+    hint[:] = NO_HINT
+    ncells = cands.size
+    nstates = 2 * ncells * n
+    cap = nstates * 12 + 256
+    nodes = np.zeros(cap, np.int32)
+    parents = np.zeros(cap, np.int32)
+    in_on = np.zeros(ncells * n, np.int32)
+    in_off = np.zeros(ncells * n, np.int32)
+    scratch = np.zeros(ncells * n, np.int8)
+    stamp = 0
+    for pas in (X_PASS, Y_PASS, XY_PASS):
+        ylinks = pas != X_PASS
+        xlinks = pas != Y_PASS
+        for c in range(ncells):
+            m = cands[c]
+            card = popcount(m)
+            if card < 2 or (not xlinks and card > 2):
+                continue
+            for d in range(1, n + 1):
+                if not m >> (d - 1) & 1:
+                    continue
+                p = c * n + d - 1
+                # cycles from the candidate on
+                base = 70 if pas == XY_PASS else 65
+                most = _most_states(base, hint)
+                closed = 0
+                if most >= 4:
+                    stamp += 1
+                    _, closed = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, True, nodes,
+                                      parents, in_on, in_off, stamp, most)
+                for k in range(closed):
+                    end = nodes[cap - 1 - k]
+                    cx = _chain_states(end, nodes, parents)
+                    tenths = base + _length_tenths(cx)
+                    if (tenths, cx) < (hint[C_TENTHS], hint[C_COMPLEXITY]):
+                        if _cycle_eliminations(end, 2 * p + 1, nodes, parents, cands, peers, n, scratch):
+                            hint[C_TENTHS] = tenths
+                            hint[C_COMPLEXITY] = cx
+                            hint[C_KIND] = CYCLE
+                            hint[C_TARGET] = -1
+                            hint[C_SOURCE] = 2 * p + 1
+                            hint[C_PASS] = pas
+                            hint[C_NODE] = k
+                            elim[:] = scratch
+                if not xlinks:
+                    continue
+                base = 70 if pas == XY_PASS else 66
+                for source in (2 * p + 1, 2 * p):
+                    most = _most_states(base, hint)
+                    if most < 3:
+                        break
+                    stamp += 1
+                    hit, _ = _walk(source, cands, houses, cell_houses, n, ylinks, True, False, nodes, parents,
+                                   in_on, in_off, stamp, most)
+                    if hit < 0:
+                        continue
+                    target = nodes[hit]
+                    if target & 1 and not cands[c] & ~(np.int64(1) << (d - 1)):
+                        continue
+                    cx = _chain_states(hit, nodes, parents)
+                    tenths = base + _length_tenths(cx)
+                    if (tenths, cx) < (hint[C_TENTHS], hint[C_COMPLEXITY]):
+                        hint[C_TENTHS] = tenths
+                        hint[C_COMPLEXITY] = cx
+                        hint[C_KIND] = FORCING
+                        hint[C_TARGET] = target
+                        hint[C_SOURCE] = source
+                        hint[C_PASS] = pas
+                        hint[C_NODE] = -1
+
+
+@kernel
+def _cycles(cells, cands, houses, cell_houses, peers, n, hint):
+    """One step: 0 when nothing is found, 1 when candidates were removed, 2 when a digit was placed."""
+    elim = np.zeros(cands.size * n, np.int8)
+    _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim)
+    if hint[C_TENTHS] == NO_HINT:
+        return 0
+    if hint[C_KIND] == CYCLE:
+        for k in range(elim.size):
+            if elim[k]:
+                cands[k // n] &= ~(np.int64(1) << (k % n))
+        return 1
+    t = hint[C_TARGET]
+    p = t >> 1
+    c = p // n
+    d = p % n + 1
+    if t & 1:
+        cells[c] = d
+        cands[c] = 0
+        clear = ~(np.int64(1) << (d - 1))
+        for q in peers[c]:
+            cands[q] &= clear
+        return 2
+    cands[c] &= ~(np.int64(1) << (d - 1))
+    return 1
+
+
+@kernel
+def _cycles_links(cands, houses, cell_houses, n, hint, out):
+    """The chain of a kept hint, from its start to its end (a cycle: back to its start), as states in ``out``;
+    returns how many."""
+    ncells = cands.size
+    cap = 2 * ncells * n * 12 + 256
+    nodes = np.zeros(cap, np.int32)
+    parents = np.zeros(cap, np.int32)
+    in_on = np.zeros(ncells * n, np.int32)
+    in_off = np.zeros(ncells * n, np.int32)
+    pas = hint[C_PASS]
+    cycle = hint[C_KIND] == CYCLE
+    hit, _ = _walk(hint[C_SOURCE], cands, houses, cell_houses, n, pas != X_PASS, pas != Y_PASS or not cycle, cycle,
+                   nodes, parents, in_on, in_off, 1, 1 << 30)
+    end = nodes[cap - 1 - hint[C_NODE]] if cycle else hit
+    size = _chain_states(end, nodes, parents)
+    node = end
+    for k in range(size - 1, -1, -1):
+        out[k] = nodes[node]
+        node = parents[node]
+    if cycle:
+        out[size] = hint[C_SOURCE]
+        size += 1
+    return size

@@ -1,0 +1,243 @@
+"""Compiled forcing chains: Nishio, multiple (cell and region) and dynamic forcing chains, as Sudoku Explainer
+finds and rates them.
+
+One producer call looks at every candidate of the grid the way Sudoku Explainer's ``Chaining`` does with its
+flags (multiple, dynamic, Nishio), collects every conclusion, and applies the one with the lowest rating (ties: the
+lower complexity, then the kind's sort key, then the first found):
+
+- *contradiction*: assuming a candidate on (or off) forces some candidate both on and off, so it is off (on);
+- *double*: a candidate is forced the same way whether some other candidate is on or off;
+- *region*: a candidate is forced the same way by every place of a digit in a house;
+- *cell*: a candidate is forced the same way by every candidate of a cell.
+
+Ratings: Nishio 7.5, multiple 8.0, dynamic 8.5, each plus the length bonus of the conclusion's complexity (the
+sum of the distinct states behind it over its chains). The slot layout of a call: one slot per digit for the
+candidates of the cell being looked at, one for its off run, and one per place for region runs.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ..bits import popcount
+from ._fast_implications import NONE, _length_tenths, _propagate
+from ._fast_slots import _ancestors, _has, _reset, _workspace, _first_path
+
+# producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains)
+NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS = 0, 1, 2, 3
+# the kinds of conclusion, stored in a hint's record
+CONTRADICTION, DOUBLE, REGION, CELL = 0, 1, 2, 3
+# Sudoku Explainer's sort keys, the last tie-break
+_SORT_KEY = (7, 1, 6, 5)
+# the slots of a hint record
+# (H_SOURCE: the assumed state; for a region conclusion, its digit. H_WHERE: the cell or house)
+H_TENTHS, H_COMPLEXITY, H_SORT, H_TARGET, H_KIND, H_SOURCE, H_WHERE = 0, 1, 2, 3, 4, 5, 6
+HINT_SIZE = 7
+NO_HINT = 1 << 30
+
+
+@kernel
+def _base_tenths(producer):
+    return 75 if producer == NISHIO else (80 if producer == MULTIPLE else (85 if producer == DYNAMIC else 90))
+
+
+@kernel
+def _worth(cands, t, n):
+    """Whether concluding state ``t`` removes a candidate: an off state's candidate is there, an on state's cell has
+    others."""
+    p = t >> 1
+    c = p // n
+    bit = np.int64(1) << (p % n)
+    if t & 1:
+        return cands[c] & ~bit != 0 and cands[c] & bit != 0
+    return cands[c] & bit != 0
+
+
+@kernel
+def _consider(hint, tenths, complexity, kind, target, source, where):
+    """Keep the conclusion if it sorts before the one kept (Sudoku Explainer's order: rating, complexity, key)."""
+    key = _SORT_KEY[kind]
+    if (tenths, complexity, key) < (hint[H_TENTHS], hint[H_COMPLEXITY], hint[H_SORT]):
+        hint[H_TENTHS] = tenths
+        hint[H_COMPLEXITY] = complexity
+        hint[H_SORT] = key
+        hint[H_TARGET] = target
+        hint[H_KIND] = kind
+        hint[H_SOURCE] = source
+        hint[H_WHERE] = where
+
+
+@kernel
+def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
+    """Fill ``hint`` with the best conclusion of ``producer`` on ``cands`` (H_TENTHS stays NO_HINT when none)."""
+    hint[:] = NO_HINT
+    ncells = cands.size
+    nishio = producer == NISHIO
+    dynamic = producer != MULTIPLE
+    multiple = producer != NISHIO
+    level = 1 if producer == DYNAMIC_PLUS else 0
+    base = _base_tenths(producer)
+    off_slot = n
+    region_slot = n + 1
+    ws = _workspace(2 * n + 1, ncells, n)
+    nstates = 2 * ncells * n
+    for c in range(ncells):
+        m = cands[c]
+        card = popcount(m)
+        if not (card > 2 or (card > 1 and dynamic)):
+            continue
+        for d in range(1, n + 1):
+            bit = np.int64(1) << (d - 1)
+            if not m & bit:
+                continue
+            p = c * n + d - 1
+            w = d - 1
+            _reset(ws, w)
+            on, off = _propagate(ws, w, 2 * p + 1, cands, houses, cell_houses, n, not nishio, dynamic, level)
+            if dynamic and on != NONE:  # the candidate cannot be on
+                cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
+                _consider(hint, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
+            double = card >= 3 and dynamic and not nishio
+            if dynamic or double:
+                _reset(ws, off_slot)
+                on2, off2 = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, not nishio, dynamic,
+                                       level)
+                if on2 != NONE:  # the candidate cannot be off
+                    cx = _ancestors(ws, off_slot, on2) + _ancestors(ws, off_slot, off2)
+                    if _worth(cands, 2 * p + 1, n):
+                        _consider(hint, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
+                if double:
+                    for t in range(nstates):
+                        if _has(ws, w, t) and _has(ws, off_slot, t) and _worth(cands, t, n):
+                            cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
+                            _consider(hint, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
+            if not nishio:
+                _region_chains(ws, w, region_slot, c, d, multiple, dynamic, level, base, cands, houses, cell_houses,
+                               n, hint)
+        if not nishio and (card == 2 or (multiple and card > 2)):
+            for t in range(nstates):
+                if not _worth(cands, t, n):
+                    continue
+                inall = True
+                for d in range(1, n + 1):
+                    if m >> (d - 1) & 1 and not _has(ws, d - 1, t):
+                        inall = False
+                        break
+                if inall:
+                    cx = 0
+                    for d in range(1, n + 1):
+                        if m >> (d - 1) & 1:
+                            cx += _ancestors(ws, d - 1, t)
+                    _consider(hint, base + _length_tenths(cx), cx, CELL, t, -1, c)
+
+
+@kernel
+def _region_chains(ws, w, first_slot, c, d, multiple, dynamic, level, base, cands, houses, cell_houses, n, hint):
+    """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
+    (so each house is looked at once); slot ``w`` already holds the run from ``c`` being ``d``."""
+    bit = np.int64(1) << (d - 1)
+    nstates = 2 * cands.size * n
+    for k in (2, 0, 1):
+        h = cell_houses[c, k]
+        places = 0
+        first = -1
+        for i in range(n):
+            if cands[houses[h, i]] & bit:
+                places += 1
+                if first < 0:
+                    first = houses[h, i]
+        if first != c or not (places == 2 or (multiple and places > 2)):
+            continue
+        slot = first_slot
+        for i in range(n):
+            c2 = houses[h, i]
+            if c2 != c and cands[c2] & bit:
+                _reset(ws, slot)
+                _propagate(ws, slot, 2 * (c2 * n + d - 1) + 1, cands, houses, cell_houses, n, True, dynamic, level)
+                slot += 1
+        for t in range(nstates):
+            if not _has(ws, w, t) or not _worth(cands, t, n):
+                continue
+            inall = True
+            for s in range(first_slot, slot):
+                if not _has(ws, s, t):
+                    inall = False
+                    break
+            if inall:
+                cx = _ancestors(ws, w, t)
+                for s in range(first_slot, slot):
+                    cx += _ancestors(ws, s, t)
+                _consider(hint, base + _length_tenths(cx), cx, REGION, t, d, h)
+
+
+@kernel
+def _apply_hint(cells, cands, peers, hint, n):
+    """Apply a kept conclusion: an on state places its digit (True), an off state removes its candidate (False)."""
+    t = hint[H_TARGET]
+    p = t >> 1
+    c = p // n
+    d = p % n + 1
+    if t & 1:
+        cells[c] = d
+        cands[c] = 0
+        clear = ~(np.int64(1) << (d - 1))
+        for q in peers[c]:
+            cands[q] &= clear
+        return True
+    cands[c] &= ~(np.int64(1) << (d - 1))
+    return False
+
+
+@kernel
+def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint):
+    """One step of ``producer``: 0 when it finds nothing, 1 when it removed a candidate, 2 when it placed a digit;
+    the rating in tenths is ``hint[H_TENTHS]``."""
+    _forcing_hint(producer, cands, houses, cell_houses, n, hint)
+    if hint[H_TENTHS] == NO_HINT:
+        return 0
+    return 2 if _apply_hint(cells, cands, peers, hint, n) else 1
+
+
+@kernel
+def _forcing_links(producer, cands, houses, cell_houses, n, hint, out):
+    """The chains of a kept conclusion, each from its assumption to the conclusion (a contradiction: to both
+    states of the candidate forced both ways), as states in ``out`` separated by -1; returns how many entries.
+    The runs are made again exactly as the search made them, so they have the same parents."""
+    ncells = cands.size
+    dynamic = producer != MULTIPLE
+    nishio = producer == NISHIO
+    level = 1 if producer == DYNAMIC_PLUS else 0
+    ws = _workspace(1, ncells, n)
+    kind = hint[H_KIND]
+    target = hint[H_TARGET]
+    size = 0
+    if kind == CONTRADICTION or kind == DOUBLE:
+        seeds = (hint[H_SOURCE], hint[H_SOURCE] ^ 1)
+        for k in range(1 if kind == CONTRADICTION else 2):
+            _reset(ws, 0)
+            on, off = _propagate(ws, 0, seeds[k], cands, houses, cell_houses, n, not nishio, dynamic, level)
+            ends = (on, off) if kind == CONTRADICTION else (target, NONE)
+            for e in ends:
+                if e != NONE:
+                    size = _first_path(ws, 0, e, out, size)
+                    out[size] = -1
+                    size += 1
+        return size
+    where = hint[H_WHERE]
+    d = hint[H_SOURCE]  # a region conclusion keeps its digit there
+    for i in range(n):
+        if kind == REGION:
+            c = houses[where, i]
+            if not cands[c] >> (d - 1) & 1:
+                continue
+            seed = 2 * (c * n + d - 1) + 1
+        else:
+            if not cands[where] >> i & 1:
+                continue
+            seed = 2 * (where * n + i) + 1
+        _reset(ws, 0)
+        _propagate(ws, 0, seed, cands, houses, cell_houses, n, True, dynamic, level)
+        size = _first_path(ws, 0, target, out, size)
+        out[size] = -1
+        size += 1
+    return size

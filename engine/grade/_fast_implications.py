@@ -1,0 +1,188 @@
+"""Implications between candidates, as Sudoku Explainer's chains follow them: the engine under every forcing chain.
+
+A *potential* is a candidate (cell, digit), ``p = cell * n + digit - 1``; a *state* says it is on (the digit goes
+there) or off: ``s = 2 * p + on``. From a state, the rules give the states it forces:
+
+- on -> off: the other candidates of the cell (only with ``ylinks``), the digit's other places in the cell's box,
+  row and column (in that order, each cell once);
+- off -> on: the cell's last other candidate when it had two (only with ``ylinks``), and the digit's last other
+  place in each house of the cell that had two.
+
+A *slot* holds one set of forced states and, for each, the states that forced it (its parents). A chain's
+complexity is the number of distinct states among a conclusion's ancestors: Sudoku Explainer adds 0.1 to a chain's
+rating each time that number passes a step of its length scale (:func:`_length_tenths`). In a *dynamic* run every
+state turned off is also removed from the working candidates, so later rules see the smaller grid, and a state
+forced only because of such removals gets them as extra parents (they are part of its reason).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ..bits import digit_of, popcount
+from ._fast_advanced import _advanced
+from ._fast_slots import _add, _has, _parent
+
+#: no contradiction found
+NONE = -1
+
+
+@kernel
+def _length_tenths(complexity):
+    """Sudoku Explainer's length bonus in tenths: one tenth each time ``complexity - 2`` passes 4, 6, 8, 12, 16,
+    24, 32, 48, ... (the steps grow by 3/2 and 4/3 in turn)."""
+    added = 0
+    ceil = 4
+    length = complexity - 2
+    odd = False
+    while length > ceil:
+        added += 1
+        ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
+        odd = not odd
+    return added
+
+
+@kernel
+def _hidden_cell_parents(ws, w, s, c, orig, work, n):
+    """The candidates of cell ``c`` removed during a dynamic run are parents of ``s`` (the cell's last candidate)."""
+    gone = orig[c] & ~work[c]
+    while gone:
+        low = gone & -gone
+        gone ^= low
+        q = 2 * (c * n + digit_of(low) - 1)
+        if _has(ws, w, q):
+            _parent(ws, w, s, q)
+
+
+@kernel
+def _hidden_house_parents(ws, w, s, h, bit, d, orig, work, houses, n):
+    """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``."""
+    for i in range(n):
+        c = houses[h, i]
+        if orig[c] & bit and not work[c] & bit:
+            q = 2 * (c * n + d - 1)
+            if _has(ws, w, q):
+                _parent(ws, w, s, q)
+
+
+@kernel
+def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, level):
+    """Add ``seed`` to the emptied slot ``w`` and every state it forces, the way Sudoku Explainer's ``doChaining``
+    does (on states first, then off states, in the order found; at ``level`` 1, when nothing is left to follow, the
+    rules of :mod:`engine.grade._fast_advanced` on the working grid). Returns ``(on, off)``, the two states of one
+    candidate forced both ways (a contradiction: the seed is false), or ``(NONE, NONE)``."""
+    queue, work, stamp, seen = ws[6], ws[7], ws[10], ws[11]
+    work[:] = cands
+    _add(ws, w, seed, NONE)
+    # one array holds both queues: on states grow up from the front, off states down from the back
+    qon_head = qon_tail = 0
+    last = queue.size - 1
+    qoff_head = qoff_tail = last
+    if seed & 1:
+        queue[qon_tail] = seed
+        qon_tail += 1
+    else:
+        queue[qoff_tail] = seed
+        qoff_tail -= 1
+    while True:
+        if qon_head >= qon_tail and qoff_head <= qoff_tail:
+            if level == 0:
+                break
+            added = _advanced(ws, w, cands, work, houses, cell_houses, n, ws[12], ws[13])
+            if added == 0:
+                break
+            for k in range(added):
+                queue[qoff_tail] = ws[12][k]
+                qoff_tail -= 1
+            continue
+        if qon_head < qon_tail:
+            s = queue[qon_head]
+            qon_head += 1
+            p = s >> 1
+            c = p // n
+            d = p % n + 1
+            bit = np.int64(1) << (d - 1)
+            stamp[1] += 1
+            seen[c] = stamp[1]
+            if ylinks:
+                others = work[c] & ~bit
+                while others:
+                    low = others & -others
+                    others ^= low
+                    t = 2 * (c * n + digit_of(low) - 1)
+                    if _has(ws, w, t + 1):
+                        _add(ws, w, t, s)
+                        return t + 1, t
+                    if not _has(ws, w, t):
+                        _add(ws, w, t, s)
+                        queue[qoff_tail] = t
+                        qoff_tail -= 1
+            for k in (2, 0, 1):  # box, row, column
+                h = cell_houses[c, k]
+                for i in range(n):
+                    c2 = houses[h, i]
+                    if seen[c2] == stamp[1] or not work[c2] & bit:
+                        continue
+                    seen[c2] = stamp[1]
+                    t = 2 * (c2 * n + d - 1)
+                    if _has(ws, w, t + 1):
+                        _add(ws, w, t, s)
+                        return t + 1, t
+                    if not _has(ws, w, t):
+                        _add(ws, w, t, s)
+                        queue[qoff_tail] = t
+                        qoff_tail -= 1
+            continue
+        s = queue[qoff_head]
+        qoff_head -= 1
+        p = s >> 1
+        c = p // n
+        d = p % n + 1
+        bit = np.int64(1) << (d - 1)
+        # what the off state forces, found before it is removed from the working grid (as Sudoku Explainer does)
+        found0 = found1 = found2 = found3 = NONE
+        if ylinks and popcount(work[c]) == 2 and work[c] & bit:
+            t = 2 * (c * n + digit_of(work[c] & ~bit) - 1) + 1
+            if not _has(ws, w, t):
+                found0 = t
+        for k in (2, 0, 1):
+            h = cell_houses[c, k]
+            other = -1
+            for i in range(n):
+                c2 = houses[h, i]
+                if c2 != c and work[c2] & bit:
+                    if other >= 0:
+                        other = -2
+                        break
+                    other = c2
+            if other >= 0:
+                t = 2 * (other * n + d - 1) + 1
+                if k == 2:
+                    found1 = t
+                elif k == 0:
+                    found2 = t
+                else:
+                    found3 = t
+        houses_of = (-1, cell_houses[c, 2], cell_houses[c, 0], cell_houses[c, 1])
+        if dynamic:
+            work[c] &= ~bit
+        for j in range(4):
+            t = (found0, found1, found2, found3)[j]
+            if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2):
+                continue
+            conj = t - 1
+            fresh = not _has(ws, w, t)
+            if fresh:
+                _add(ws, w, t, s)
+                if dynamic:
+                    c2 = (t >> 1) // n
+                    if j == 0:
+                        _hidden_cell_parents(ws, w, t, c2, cands, work, n)
+                    else:
+                        _hidden_house_parents(ws, w, t, houses_of[j], bit, d, cands, work, houses, n)
+            if _has(ws, w, conj):
+                return t, conj
+            if fresh:
+                queue[qon_tail] = t
+                qon_tail += 1
+    return NONE, NONE

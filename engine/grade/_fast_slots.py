@@ -1,0 +1,108 @@
+"""Slots: sets of chain states with their parents, the memory every forcing-chain kernel works in.
+
+A state is a candidate on or off (:mod:`engine.grade._fast_implications`). A *slot* holds one set of states and,
+for each, the states that forced it (its parents), in a shared pool. Membership is ``mark[w, s] == gen[w]``, so
+emptying a slot is one increment. The workspace tuple also carries the scratch of a run (queues, the working
+candidates, visit stamps, a stack, the finds of the rules of a "+" run and their parents).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+
+
+@kernel
+def _workspace(slots, ncells, n):
+    """Room for ``slots`` sets of states: (mark, gen, start, count, pool, top) plus the scratch of a run."""
+    nstates = 2 * ncells * n
+    mark = np.zeros((slots, nstates), np.int32)
+    gen = np.ones(slots, np.int32)
+    start = np.zeros((slots, nstates), np.int32)
+    count = np.zeros((slots, nstates), np.int32)
+    pool = np.zeros((slots, nstates * 4 + 64), np.int32)
+    top = np.zeros(slots, np.int32)
+    queue = np.zeros(nstates + 1, np.int32)
+    work = np.zeros(ncells, np.int64)
+    visit = np.zeros(nstates, np.int32)
+    stack = np.zeros(nstates + 1, np.int32)
+    stamp = np.zeros(2, np.int32)  # [visit stamp, cell stamp]
+    seen = np.zeros(ncells, np.int32)
+    found = np.zeros(nstates + 1, np.int32)  # what the rules of a dynamic (+) run add
+    parents = np.zeros(4 * n + 8, np.int32)
+    return mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, seen, found, parents
+
+
+@kernel
+def _reset(ws, w):
+    ws[1][w] += 1
+    ws[5][w] = 0
+
+
+@kernel
+def _has(ws, w, s):
+    return ws[0][w, s] == ws[1][w]
+
+
+@kernel
+def _add(ws, w, s, parent):
+    """Put state ``s`` in slot ``w`` with one parent (none when ``parent`` < 0); more may follow (:func:`_parent`)."""
+    mark, gen, start, count, top = ws[0], ws[1], ws[2], ws[3], ws[5]
+    mark[w, s] = gen[w]
+    start[w, s] = top[w]
+    count[w, s] = 0
+    if parent >= 0:
+        _parent(ws, w, s, parent)
+
+
+@kernel
+def _parent(ws, w, s, parent):
+    """Add a parent to the state added last (a full pool drops it: the chain only looks shorter)."""
+    pool, top = ws[4], ws[5]
+    if top[w] < pool.shape[1]:
+        pool[w, top[w]] = parent
+        top[w] += 1
+        ws[3][w, s] += 1
+
+
+@kernel
+def _ancestors(ws, w, s):
+    """How many distinct states lead to ``s`` in slot ``w``, ``s`` included: the complexity of its chain."""
+    start, count, pool, visit, stack, stamp = ws[2], ws[3], ws[4], ws[8], ws[9], ws[10]
+    stamp[0] += 1
+    mark = stamp[0]
+    visit[s] = mark
+    stack[0] = s
+    depth = 1
+    total = 0
+    while depth:
+        depth -= 1
+        x = stack[depth]
+        total += 1
+        for k in range(start[w, x], start[w, x] + count[w, x]):
+            q = pool[w, k]
+            if visit[q] != mark:
+                visit[q] = mark
+                stack[depth] = q
+                depth += 1
+    return total
+
+
+@kernel
+def _first_path(ws, w, s, out, size):
+    """Append to ``out`` (from ``size``) the chain that first reached state ``s`` in slot ``w``: its first parents
+    back to the assumption, written from the assumption forward; returns the new size."""
+    start, count, pool = ws[2], ws[3], ws[4]
+    length = 0
+    x = s
+    while True:
+        length += 1
+        if count[w, x] == 0:
+            break
+        x = pool[w, start[w, x]]
+    x = s
+    for k in range(size + length - 1, size - 1, -1):
+        out[k] = x
+        if count[w, x]:
+            x = pool[w, start[w, x]]
+    return size + length

@@ -1,0 +1,93 @@
+"""Chains rated the way Sudoku Explainer rates them: the length scale, sound steps, chains a person can check.
+
+The search is one compiled kernel shared by both grading paths, so its twin here is independent reasoning: every
+step is checked against the puzzle's solution, every link of a static chain against the rule that allows it on
+the grid of that moment, and the explaining and fast paths must give the same grade.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine import solve
+from engine.formats import from_line
+from engine.grade import grade, grade_many
+from engine.grade._fast_implications import _length_tenths
+from engine.grade.state import State, tables
+
+# puzzles of the top1465 list and the forum's hardest, rated by Sudoku Explainer's serate (classic techniques)
+HARD = {
+    # puzzle: (serate's ER, the row whose step it is)
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........": 9.0,
+    "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........": 9.6,
+    "......41.9..3.....3...5.....48..7..........52.1.......6..2....5.7....8......9....": 8.3,
+}
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+CHAIN_ROWS = {"chains-and-cycles", "nishio", "multiple-forcing-chains", "dynamic-forcing-chains",
+              "dynamic-forcing-chains-plus"}
+
+
+def test_the_length_scale():
+    """0.1 more each time the chain's states minus two pass 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128 ..."""
+    steps = [4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256]
+    for complexity in range(1, 300):
+        assert _length_tenths(complexity) == sum(complexity - 2 > s for s in steps), complexity
+
+
+def _solution(puzzle):
+    return np.asarray(solve(puzzle, box=3).solution).reshape(-1).tolist()
+
+
+def _check_link(before: State, a, b) -> None:
+    """One link of a static chain, on the grid ``before`` the step: what makes ``a`` force ``b``."""
+    t = before.t
+    (ca, da, on_a), (cb, db, on_b) = a, b
+    assert on_a != on_b, (a, b)
+    if on_a:  # on -> off: the cell's other candidates, or the digit's places in a house
+        assert (ca == cb and da != db) or (da == db and before.sees(ca, cb)), (a, b)
+        assert before.has(cb, db)
+    elif ca == cb:  # off -> on in one cell: it had only these two candidates
+        assert before.cands[ca] == (1 << (da - 1)) | (1 << (db - 1)), (a, b)
+    else:  # off -> on in a house: the digit had only these two places there
+        assert da == db
+        houses = [h for h in range(3 * t.n) if ca in t.houses[h] and cb in t.houses[h]]
+        assert any(sum(before.has(c, da) for c in t.houses[h]) == 2 for h in houses), (a, b)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", list(HARD))
+def test_hard_puzzles_are_rated_without_guessing_and_every_step_is_sound(line):
+    puzzle = from_line(line)
+    solution = _solution(puzzle)
+    g = grade(puzzle, 3)
+    assert g.solved and not g.needs_guessing
+    assert abs(g.score - HARD[line]) <= 0.11 or g.hardest not in CHAIN_ROWS  # uniqueness steps can shift a path
+    assert grade_many(puzzle[None], 3)[0] == g  # the fast path makes the same steps
+    state = State.from_puzzle(puzzle, 3)
+    for step in g.steps:
+        for c, d in step.placements:
+            assert solution[c] == d, step.explanation
+        for c, d in step.eliminations:
+            assert solution[c] != d, step.explanation
+        if step.technique in CHAIN_ROWS:
+            assert step.links and 6.5 <= step.rating < 12
+            for chain in step.links:
+                assert chain[0] != chain[-1] or step.technique == "chains-and-cycles"
+            if step.technique in ("chains-and-cycles", "multiple-forcing-chains"):
+                for chain in step.links:
+                    for a, b in zip(chain, chain[1:]):
+                        _check_link(state, a, b)
+            assert "->" in step.explanation
+            assert step.as_dict()["links"][0][0].keys() == {"cell", "digit", "on"}
+        state.apply(step)
+
+
+@pytest.mark.slow
+def test_ai_escargot_gets_the_dynamic_chains_sudoku_explainer_finds():
+    """serate's first steps past Nishio on AI Escargot: three dynamic (+) contradictions rated 10.0 (9.0 and the
+    length bonus of 101-121 states), on r8c6=2, r8c6=9 and r2c6=1."""
+    g = grade(from_line(ESCARGOT), 3)
+    plus = [s for s in g.steps if s.technique == "dynamic-forcing-chains-plus"]
+    assert [(s.eliminations, s.rating) for s in plus[:3]] == [
+        (((7 * 9 + 5, 2),), 10.0), (((7 * 9 + 5, 9),), 10.0), (((1 * 9 + 5, 1),), 10.0)]
+    assert tables(3).cell_name(7 * 9 + 5) == "r8c6"
