@@ -59,16 +59,18 @@ TECHNIQUE_TABLE = (
     ("hidden-triple", 4.0),
     ("xy-wing", 4.2),
     ("xyz-wing", 4.4),
+    ("unique-loop", 4.5),  # unique rectangles and loops, types 1-4: 4.5 to 5.3 by loop length and type
     ("naked-quad", 5.0),
     ("jellyfish", 5.2),
     ("hidden-quad", 5.4),
+    ("bug", 5.6),  # bivalue universal grave: 5.6 (BUG+1), 5.7 (types 2 and 4), 5.8 up (type 3)
     ("simple-colouring", 6.5),
     ("x-chain", 6.6),
     ("xy-chain", 6.7),
     ("aic", 7.0),  # the general alternating inference chain
 )
 #: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
-UNIQUENESS_TECHNIQUES: tuple[str, ...] = ()
+UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
 #: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
 HIDDEN_SINGLE_IN_BOX_RATING = 1.2
 #: grading techniques, easiest first (the names of TECHNIQUE_TABLE: the choices of ``--technique``)

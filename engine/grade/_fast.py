@@ -7,7 +7,7 @@ Each technique kernel finds the FIRST deduction in exactly the order its Python 
 compare their counts on many puzzles (the Python modules are the readable reference; change both together).
 
 This module is the driver and the one entry point; the technique kernels live in ``_fast_*.py`` by idea (state,
-singles and locked candidates, subsets, fish, wings, links, chains, aic).
+singles and locked candidates, subsets, fish, wings, unique loops, BUG, links, chains, aic).
 """
 from __future__ import annotations
 
@@ -16,11 +16,13 @@ import numpy as np
 from .._jit import kernel
 from ..geometry import geometry
 from ._fast_aic import _aic
+from ._fast_bug import _bug
 from ._fast_chains import _colouring, _x_chain, _xy_chain
 from ._fast_fish import _fish
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place
 from ._fast_subsets import _hidden_subset, _naked_subset
+from ._fast_unique import _unique_loop
 from ._fast_wings import _wing
 from .techniques import COUNTER_RATINGS, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
@@ -62,6 +64,8 @@ SIMPLE_COLOURING = INDEX["simple-colouring"]
 X_CHAIN = INDEX["x-chain"]
 XY_CHAIN = INDEX["xy-chain"]
 AIC = INDEX["aic"]
+UNIQUE_LOOP = INDEX["unique-loop"]
+BUG = INDEX["bug"]
 NTECHNIQUES = len(INDEX)
 
 
@@ -147,6 +151,17 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
         found = _xy_chain(cands, peers, row_of, col_of, box_of, n)
     elif t == AIC:
         found = _aic(cands, houses, peers, row_of, col_of, box_of, n)
+    elif t == UNIQUE_LOOP:  # the rating of a loop's step depends on its length and type
+        tenths = _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n)
+        if tenths:
+            ratings[RATE] = tenths / 10.0
+        found = tenths != 0
+    elif t == BUG:  # BUG+1 places a digit
+        made = _bug(cells, cands, houses, peers, row_of, col_of, box_of, n)
+        if not made:
+            return NOTHING
+        ratings[RATE] = (made // 2) / 10.0
+        return PLACED if made & 1 else ELIMINATED
     else:
         return NO_KERNEL
     if not found:
