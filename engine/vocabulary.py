@@ -59,9 +59,11 @@ TECHNIQUE_TABLE = (
     ("hidden-triple", 4.0),
     ("xy-wing", 4.2),
     ("xyz-wing", 4.4),
+    ("unique-loop", 4.5),  # unique rectangles and loops, types 1-4: 4.5 to 5.3 by loop length and type
     ("naked-quad", 5.0),
     ("jellyfish", 5.2),
     ("hidden-quad", 5.4),
+    ("bug", 5.6),  # bivalue universal grave: 5.6 (BUG+1), 5.7 (types 2 and 4), 5.8 up (type 3)
     # Sudoku Explainer's chains: each step adds 0.1 per step of its length scale to the row's base rating
     ("chains-and-cycles", 6.5),  # bidirectional X-, Y- and XY-cycles 6.5/7.0, forcing X-chains 6.6, chains 7.0
     ("nishio", 7.5),  # a candidate whose X-links alone lead to a contradiction
@@ -70,7 +72,7 @@ TECHNIQUE_TABLE = (
     ("dynamic-forcing-chains-plus", 9.0),  # dynamic chains that also use locked candidates, pairs, X-Wings
 )
 #: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
-UNIQUENESS_TECHNIQUES: tuple[str, ...] = ()
+UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
 #: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
 HIDDEN_SINGLE_IN_BOX_RATING = 1.2
 #: grading techniques, easiest first (the names of TECHNIQUE_TABLE: the choices of ``--technique``)

@@ -52,7 +52,7 @@ def record(entry: Parsed, g: Grade, steps: bool) -> dict:
     return rec
 
 
-def grade_entry(entry: Parsed, steps: bool) -> Grade | str:
+def grade_entry(entry: Parsed, steps: bool, uniqueness: bool = True) -> Grade | str:
     """The grade, or the one line to report instead (conflicting givens, no solution).
 
     Runs in a worker thread (see the command), so it returns its message rather than printing it: the caller
@@ -64,18 +64,18 @@ def grade_entry(entry: Parsed, steps: bool) -> Grade | str:
     if clashes:
         return f"{entry.source}:{entry.line}: conflicting givens: {clashes[0].message}"
     try:
-        return grade(entry.grid.cells, entry.grid.box, explain=steps)
+        return grade(entry.grid.cells, entry.grid.box, explain=steps, uniqueness=uniqueness)
     except Contradiction as e:
         return f"{entry.source}:{entry.line}: {e}"
 
 
-def grade_entries(group: list[Parsed]) -> list[Grade]:
+def grade_entries(group: list[Parsed], uniqueness: bool = True) -> list[Grade]:
     """The grades of puzzles of one box size from one call of the compiled grader (no steps): the grades
     :func:`grade_entry` gives. Raises :class:`~engine.grade.Contradiction` when one conflicts or has no solution
     (the caller then grades the group one by one, which says which and why)."""
     from engine.grade import grade_many
 
-    return grade_many(np.stack([p.grid.cells for p in group]), group[0].grid.box)
+    return grade_many(np.stack([p.grid.cells for p in group]), group[0].grid.box, uniqueness=uniqueness)
 
 
 def register(app: typer.Typer) -> None:
@@ -88,17 +88,23 @@ def register(app: typer.Typer) -> None:
         output_format: Annotated[OutputFormat, typer.Option(
             "--format", help="table (one row per puzzle), csv, tsv, json (an array of objects), ndjson (one object "
                              "per line) or line ('level score hardest' per puzzle).")] = OutputFormat.table,
+        uniqueness: Annotated[bool, typer.Option(
+            "--uniqueness/--no-uniqueness",
+            help="Use the techniques that assume the puzzle has one solution (unique rectangles and loops, BUG), "
+                 "as Sudoku Explainer does. --no-uniqueness grades without them, for puzzles whose uniqueness is "
+                 "not given.")] = True,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
     ) -> None:
         """Grade every puzzle in a file the way a person would solve it.
 
         The grader applies the easiest technique that makes progress, every time (singles, locked candidates,
-        subsets, fish, wings, colouring, chains); the hardest one needed gives the score (Sudoku Explainer's
-        scale) and the level: easy, medium, hard, expert, or extreme when no technique gets through and the
-        puzzle needs guessing. A puzzle with several solutions always ends up needing guessing. Grids that
-        cannot be read, conflict or have no solution get one line on stderr; the others are still graded,
-        and the exit code is then 1.
+        subsets, fish, wings, unique rectangles and loops, BUG, colouring, chains); the hardest one needed gives
+        the score (Sudoku Explainer's scale) and the level: easy, medium, hard, expert, or extreme when no
+        technique gets through and the puzzle needs guessing. Unique rectangles, loops and BUG assume the puzzle
+        has one solution: grade puzzles that may have several with --no-uniqueness (they then always end up
+        needing guessing). Grids that cannot be read, conflict or have no solution get one line on stderr; the
+        others are still graded, and the exit code is then 1.
 
         \b
         Examples:
@@ -112,12 +118,15 @@ def register(app: typer.Typer) -> None:
         entries = read_entries(path, input_format, size, what="puzzle")
 
         def graded_one(entry):
-            return entry if isinstance(entry, FormatError) else grade_entry(entry, steps)
+            return entry if isinstance(entry, FormatError) else grade_entry(entry, steps, uniqueness)
+
+        def graded_group(group):
+            return grade_entries(group, uniqueness)
         from engine.grade import Contradiction
 
         # a chunk of puzzles per call of the compiled grader (one by one with --steps: the explaining path), in a
         # worker thread, so Ctrl-C stops at once (see batch_map)
-        grades = batch_map(graded_one, None if steps else grade_entries, entries, "grade", label="grading",
+        grades = batch_map(graded_one, None if steps else graded_group, entries, "grade", label="grading",
                            retry=(Contradiction,))
         for entry, g in zip(entries, grades):
             if isinstance(entry, FormatError):

@@ -7,7 +7,7 @@ Each technique kernel finds the FIRST deduction in exactly the order its Python 
 compare their counts on many puzzles (the Python modules are the readable reference; change both together).
 
 This module is the driver and the one entry point; the technique kernels live in ``_fast_*.py`` by idea (state,
-singles and locked candidates, subsets, fish, wings, cycles and forcing chains).
+singles and locked candidates, subsets, fish, wings, unique loops, BUG, cycles and forcing chains).
 """
 from __future__ import annotations
 
@@ -15,12 +15,14 @@ import numpy as np
 
 from .._jit import kernel
 from ..geometry import geometry
+from ._fast_bug import _bug
 from ._fast_cycles import C_TENTHS, _cycles
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place
 from ._fast_subsets import _hidden_subset, _naked_subset
+from ._fast_unique import _unique_loop
 from ._fast_wings import _wing
 from .techniques import COUNTER_RATINGS, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
@@ -58,6 +60,8 @@ SWORDFISH = INDEX["swordfish"]
 JELLYFISH = INDEX["jellyfish"]
 XY_WING = INDEX["xy-wing"]
 XYZ_WING = INDEX["xyz-wing"]
+UNIQUE_LOOP = INDEX["unique-loop"]
+BUG = INDEX["bug"]
 CHAINS_AND_CYCLES = INDEX["chains-and-cycles"]
 NISHIO_CHAINS = INDEX["nishio"]
 MULTIPLE_CHAINS = INDEX["multiple-forcing-chains"]
@@ -140,6 +144,17 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
         found = _fish(cands, houses, n, 2 if t == X_WING else (3 if t == SWORDFISH else 4))
     elif t == XY_WING or t == XYZ_WING:
         found = _wing(cands, peers, row_of, col_of, box_of, t == XYZ_WING)
+    elif t == UNIQUE_LOOP:  # the rating of a loop's step depends on its length and type
+        tenths = _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n)
+        if tenths:
+            ratings[RATE] = tenths / 10.0
+        found = tenths != 0
+    elif t == BUG:  # BUG+1 places a digit
+        made = _bug(cells, cands, houses, peers, row_of, col_of, box_of, n)
+        if not made:
+            return NOTHING
+        ratings[RATE] = (made // 2) / 10.0
+        return PLACED if made & 1 else ELIMINATED
     elif (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
           or t == DYNAMIC_PLUS_CHAINS):
         return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n)

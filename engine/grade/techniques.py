@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..vocabulary import HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, TECHNIQUE_TABLE, TECHNIQUES
-from . import (fish, forcing_chains, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset,
-               xy_wing, xyz_wing)
+from . import (bug, fish, forcing_chains, hidden_single, hidden_subset, locked_candidates, naked_single,
+               naked_subset, unique_loop, xy_wing, xyz_wing)
 from .state import State, Step
 
 #: technique name -> the function that finds its first step in a state (or None); the table gives the order
@@ -29,9 +29,11 @@ FINDERS: dict[str, Callable[[State], Step | None]] = {
     "hidden-triple": hidden_subset.find_triple,
     "xy-wing": xy_wing.find,
     "xyz-wing": xyz_wing.find,
+    "unique-loop": unique_loop.find,
     "naked-quad": naked_subset.find_quad,
     "jellyfish": fish.find_jellyfish,
     "hidden-quad": hidden_subset.find_quad,
+    "bug": bug.find,
     "chains-and-cycles": forcing_chains.find_chains_and_cycles,
     "nishio": forcing_chains.find_nishio,
     "multiple-forcing-chains": forcing_chains.find_multiple,

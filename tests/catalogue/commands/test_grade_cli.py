@@ -12,6 +12,8 @@ NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7
 SINGLES_ONLY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 SMALL = "1...\n..2.\n.3..\n...4\n"
+#: a minimal puzzle whose hardest step is a unique rectangle (type 1); without it a colouring is needed
+NEEDS_UNIQUE_RECTANGLE = "..........84......1..3..58...72..1...39.1.8......6.35........6.42...57....1...4.3"
 
 
 def run(*args, stdin=None):
@@ -142,3 +144,16 @@ def test_bad_format_is_one_line_with_the_valid_values():
     result = run("-", "--format", "xml", stdin="." * 81)
     assert (result.exit_code, result.stdout, result.stderr.count("\n")) == (2, "", 1)
     assert result.stderr.startswith("catalogue: --format: no format 'xml'; one of: ")
+
+
+def test_no_uniqueness_grades_without_unique_rectangles(tmp_path):
+    path = write(tmp_path, NEEDS_UNIQUE_RECTANGLE + "\n")
+    for args in ((), ("--steps",)):  # the fast path and the explaining path
+        with_ur = run(path, "--format", "line", *args)
+        without = run(path, "--format", "line", "--no-uniqueness", *args)
+        assert with_ur.exit_code == without.exit_code == 0, without.output
+        assert with_ur.stdout.splitlines()[0] == "expert 4.5 unique-loop"
+        assert without.stdout.splitlines()[0] == "expert 6.5 simple-colouring"
+        assert ("unique rectangle type 1" in with_ur.stdout) == bool(args)
+        assert "unique" not in without.stdout
+    assert "--no-uniqueness" in run("--help").stdout

@@ -124,8 +124,8 @@ def test_injection_in_a_filter_is_harmless(sample_sqlite, option, value):
 
 
 TECHNIQUE_LIST = ("hidden-single, naked-single, pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, "
-                  "swordfish, hidden-triple, xy-wing, xyz-wing, naked-quad, jellyfish, hidden-quad, "
-                  "simple-colouring, x-chain, xy-chain, aic, guessing")
+                  "swordfish, hidden-triple, xy-wing, xyz-wing, unique-loop, naked-quad, jellyfish, hidden-quad, "
+                  "bug, simple-colouring, x-chain, xy-chain, aic, guessing")
 
 
 @pytest.mark.parametrize("args, line", [

@@ -161,12 +161,12 @@ def test_other_sizes(box, blanks):
     board = random_board(box, rng)
     puzzle = board.copy()
     puzzle[rng.sample(range(board.size), int(board.size * blanks))] = 0
-    g = grade(puzzle, box)
+    g = grade(puzzle, box, uniqueness=False)  # several solutions: the uniqueness techniques would not be sound
     assert g.steps and g.steps_by_technique
     for step in g.steps:  # sound deductions hold in every solution, the board among them
         assert all(board[c] == d for c, d in step.placements)
         assert all(board[c] != d for c, d in step.eliminations)
-    assert grade_many(puzzle[None], box)[0] == g
+    assert grade_many(puzzle[None], box, uniqueness=False)[0] == g
 
 
 def test_names_on_16x16_count_from_1_without_letters():

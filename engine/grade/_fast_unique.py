@@ -1,0 +1,177 @@
+"""Compiled unique loops, in the search order of unique_loop.py and unique_walk.py: the walk (an explicit stack
+where the Python walk recurses), types 1, 2 and 4 here, type 3 in :mod:`engine.grade._fast_unique3`.
+
+A step is ranked by ``key = rating tenths * 8 + type`` (lowest wins, the first found on a tie); the removals of
+the best step so far are kept as one candidate mask per cell and applied at the end.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ..bits import popcount
+from ._fast_state import _in_house, _sees
+from ._fast_unique3 import _house_of, _keep3 as _keep, _type3
+
+#: the key of a unique rectangle of type 1, the best step there is (the search stops there); NONE: no step yet
+BEST = 45 * 8 + 1
+NONE = 1 << 30
+
+
+@kernel
+def _base_tenths(length):
+    return 45 + (3 if length >= 10 else 0) + (2 if length >= 8 else (1 if length >= 6 else 0))
+
+
+@kernel
+def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, houses, peers, row_of, col_of,
+                box_of, n):
+    """The steps of one valid loop, kept in ``best_rem`` when better than ``best``; the best key after it."""
+    base = _base_tenths(length)
+    m = 0
+    rest = np.int64(0)
+    for i in range(length):
+        c = path[i]
+        if popcount(cands[c]) > 2:
+            extras[m] = c
+            m += 1
+            rest |= cands[c] & ~both
+    if m == 1:
+        key = base * 8 + 1
+        if key < best:
+            best_rem[:] = 0
+            best_rem[extras[0]] = both
+            return key
+        return best
+    if m < 2:
+        return best
+    if m > 2 or popcount(rest) == 1:
+        key = base * 8 + 2
+        if key < best:
+            x = cands[extras[0]] & ~both
+            x = x & -x
+            for p in peers[extras[0]]:
+                if cands[p] & x:
+                    ok = True
+                    for j in range(1, m):
+                        ok &= _sees(p, extras[j], row_of, col_of, box_of)
+                    if ok:
+                        tmp[p] = x
+            if _keep(tmp, best_rem, cands.size):
+                best = key
+    else:
+        best = _type3(cells, cands, houses, row_of, col_of, box_of, n, extras[0], extras[1], both, base, best,
+                      tmp, best_rem)
+    if m == 2 and base * 8 + 4 < best:
+        c1, c2 = extras[0], extras[1]
+        low = both & -both
+        locked = np.zeros(2, np.int64)  # locked[0]: a has no other place in a shared house, locked[1]: b
+        for k in range(3):
+            h = _house_of(c1, k, row_of, col_of, box_of, n)
+            if not _in_house(c2, h, row_of, col_of, box_of, n):
+                continue
+            seen = np.int64(0)
+            for i in range(n):
+                c = houses[h, i]
+                if c != c1 and c != c2:
+                    seen |= cands[c]
+            locked[0] |= not seen & low
+            locked[1] |= not seen & (both & ~low)
+        if locked[0] or locked[1]:
+            other = both & ~low if locked[0] else low
+            best_rem[:] = 0
+            best_rem[c1] = other
+            best_rem[c2] = other
+            best = base * 8 + 4
+    return best
+
+
+@kernel
+def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
+    """Apply the best unique-loop step; its rating in tenths, 0 when there is none."""
+    ncells = cands.size
+    path = np.empty(ncells + 1, np.int64)
+    kind = np.empty(ncells + 1, np.int64)
+    pos = np.empty(ncells + 1, np.int64)
+    allowed = np.empty(ncells + 1, np.int64)
+    extra = np.empty(ncells + 1, np.int64)
+    last = np.empty(ncells + 1, np.int64)
+    on_path = np.zeros(ncells, np.bool_)
+    par = np.zeros((3 * n, 2), np.int64)
+    best_rem = np.zeros(ncells, np.int64)
+    tmp = np.zeros(ncells, np.int64)
+    extras = np.empty(ncells, np.int64)
+    best = NONE
+    for start in range(ncells):
+        both = cands[start]
+        if popcount(both) != 2:
+            continue
+        path[0] = start
+        on_path[start] = True
+        for k in range(3):
+            par[_house_of(start, k, row_of, col_of, box_of, n), 0] = 1
+        kind[0], pos[0], allowed[0], extra[0], last[0] = 0, 0, 2, 0, -1
+        length = 1
+        while length > 0:
+            d = length - 1
+            cell = path[d]
+            pushed = False
+            while kind[d] < 3 and not pushed:
+                k = kind[d]
+                if k == last[d]:
+                    kind[d] += 1
+                    continue
+                h = _house_of(cell, k, row_of, col_of, box_of, n)
+                while pos[d] < n:
+                    nxt = houses[h, pos[d]]
+                    pos[d] += 1
+                    if nxt == start:
+                        if length >= 4:
+                            valid = True
+                            for i in range(length):
+                                for kk in range(3):
+                                    g = _house_of(path[i], kk, row_of, col_of, box_of, n)
+                                    valid &= par[g, 0] == 1 and par[g, 1] == 1
+                            if valid:
+                                best = _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands,
+                                                   houses, peers, row_of, col_of, box_of, n)
+                                if best == BEST:
+                                    for c in range(ncells):
+                                        cands[c] &= ~best_rem[c]
+                                    return BEST // 8
+                        continue
+                    pot = cands[nxt]
+                    if on_path[nxt] or pot & both != both:
+                        continue
+                    extra[d] |= pot & ~both
+                    size = popcount(pot)
+                    if not (size == 2 or popcount(extra[d]) == 1 or allowed[d] > 0):
+                        continue
+                    p = length & 1
+                    clash = False
+                    for kk in range(3):
+                        clash |= par[_house_of(nxt, kk, row_of, col_of, box_of, n), p] != 0
+                    if clash:
+                        continue
+                    for kk in range(3):
+                        par[_house_of(nxt, kk, row_of, col_of, box_of, n), p] = 1
+                    on_path[nxt] = True
+                    path[length] = nxt
+                    kind[length], pos[length], extra[length], last[length] = 0, 0, extra[d], k
+                    allowed[length] = allowed[d] - (1 if size > 2 else 0)
+                    length += 1
+                    pushed = True
+                    break
+                if not pushed:
+                    kind[d] += 1
+                    pos[d] = 0
+            if not pushed:
+                for kk in range(3):
+                    par[_house_of(cell, kk, row_of, col_of, box_of, n), d & 1] = 0
+                on_path[cell] = False
+                length -= 1
+    if best == NONE:
+        return 0
+    for c in range(ncells):
+        cands[c] &= ~best_rem[c]
+    return best // 8
