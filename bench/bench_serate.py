@@ -158,9 +158,13 @@ def grade_batches(arr: np.ndarray, batch: int) -> list:
 
 
 def time_ours(arr: np.ndarray, batch: int, runs: int) -> tuple[list, float, float]:
-    """Our grades and the median wall and CPU seconds of ``runs`` runs, after one warm-up run."""
+    """Our grades and the median wall and CPU seconds of ``runs`` runs after the first (the warm-up, which grades);
+    with ``runs`` 0 the first run's times (it may include compiling kernels the warm-up call did not reach)."""
+    w, c = time.perf_counter(), time.process_time()
     grades = grade_batches(arr, batch)
-    walls, cpus = [], []
+    walls, cpus = [time.perf_counter() - w], [time.process_time() - c]
+    if runs > 0:
+        walls, cpus = [], []
     for _ in range(runs):
         w, c = time.perf_counter(), time.process_time()
         grade_batches(arr, batch)
@@ -241,7 +245,7 @@ def main() -> None:
     ap.add_argument("--java", default="java", help="the java to run serate with (default: java on the PATH)")
     ap.add_argument("--serate-out", type=Path, metavar="DIR", help="write live serate ratings as DIR/NAME.serate.tsv")
     ap.add_argument("--limit", type=int, default=None, help="only the first N puzzles of each set")
-    ap.add_argument("--runs", type=int, default=5, help="timed runs of our grader per set (median; default 5)")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs of our grader per set after a warm-up run (median; default 5; 0: time the warm-up run)")
     ap.add_argument("--batch", type=int, default=256, help="puzzles per grade_many call (default 256)")
     ap.add_argument("--worst", type=int, default=0, metavar="K", help="print the K puzzles that disagree most")
     ap.add_argument("--confusion", type=int, default=15, metavar="K",
@@ -281,7 +285,8 @@ def main() -> None:
                   "left out")
         kept.append((name, [p for p, c in zip(puzzles, counts) if c == 1]))
     sets = kept
-    print(f"bench_serate: ours median of {args.runs} runs (grade_many, batches of {args.batch}); sets: "
+    timing = f"median of {args.runs} runs" if args.runs > 0 else "one run, the first"
+    print(f"bench_serate: ours {timing} (grade_many, batches of {args.batch}); sets: "
           + ", ".join(f"{name} ({len(p):,})" for name, p in sets))
 
     grade_many(to_array(sets[0][1][:8]), 3)  # warm: compile or load the kernels

@@ -35,7 +35,7 @@ def test_the_length_scale():
 
 
 def _solution(puzzle):
-    return np.asarray(solve(puzzle, box=3).solution).reshape(-1).tolist()
+    return np.asarray(solve(puzzle).solution).reshape(-1).tolist()
 
 
 def _check_link(before: State, a, b) -> None:

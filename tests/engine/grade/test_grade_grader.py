@@ -81,7 +81,7 @@ def test_level_thresholds(score, level):
 
 def test_ratings_and_order():
     assert TECHNIQUES[:4] == ("hidden-single", "naked-single", "pointing", "claiming")
-    assert {"x-wing", "swordfish", "jellyfish", "xy-wing", "xyz-wing", "simple-colouring", "x-chain"} <= set(TECHNIQUES)
+    assert {"x-wing", "swordfish", "jellyfish", "xy-wing", "xyz-wing", "chains-and-cycles", "nishio"} <= set(TECHNIQUES)
     assert list(RATINGS.values()) == sorted(RATINGS.values())
     assert RATINGS["naked-single"] == 2.3 and RATINGS["x-wing"] == 3.2 and RATINGS["xyz-wing"] == 4.4
     assert max(RATINGS.values()) < GUESSING_RATING

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.grade import fish, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset
-from engine.grade import simple_colouring, x_chain, xy_wing, xyz_wing
+from engine.grade import forcing_chains, xy_wing, xyz_wing
 from engine.grade.state import State, tables
 
 
@@ -203,34 +203,32 @@ def test_xyz_wing():
     assert xyz_wing.find(make(cands={"r1c1": "123", "r1c5": "13", "r2c2": "24"})) is None
 
 
-def test_simple_colouring_wrap():
-    state = make(only={1: ["r1c1", "r1c5", "r5c5", "r5c2", "r2c2", "r3c3"]})
-    step = simple_colouring.find(state)
-    assert step.explanation == ("simple colouring on 1 (A: r1c1, r2c2, r5c5; B: r1c5, r5c2): r1c1 and r2c2 are "
-                                "both A and share a house, so A is false: removes 1 from r1c1, r2c2, r5c5")
-
-
-def test_simple_colouring_trap():
-    cells = ["r1c1", "r1c5", "r4c5", "r6c6", "r6c1", "r6c3", "r8c1", "r8c3", "r5c2"]
-    step = simple_colouring.find(make(only={1: cells}))
-    assert step.explanation == ("simple colouring on 1 (A: r1c1, r4c5; B: r1c5, r6c6): cells that see both "
-                                "colours: removes 1 from r6c1")
-    # a cluster with every cell coloured and no wrap leaves nothing to remove
-    assert simple_colouring.find(make(only={1: ["r1c1", "r1c5", "r5c5", "r5c2", "r3c3"]})) is None
-
-
-def test_x_chain_skyscraper():
+def test_a_skyscraper_is_a_forcing_x_chain():
+    """Sudoku Explainer has no skyscraper: its forcing X-chain of six states removes one candidate at a time, 6.6."""
     cells = ["r1c1", "r7c1", "r3c4", "r7c4", "r7c7", "r1c5", "r1c6", "r3c2", "r3c3"]
-    step = x_chain.find(make(only={4: cells}))
-    assert step.explanation == ("X-chain on 4: r1c1=r7c1-r7c4=r3c4: one end holds 4, "
-                                "removes 4 from r1c5, r1c6, r3c2, r3c3")
-    assert x_chain.find(make(only={4: cells[:5]})) is None
+    step = forcing_chains.find_chains_and_cycles(make(only={4: cells}))
+    assert (step.technique, step.rating, step.eliminations, step.placements) == ("chains-and-cycles", 6.6,
+                                                                                  ((cell("r1c5"), 4),), ())
+    assert step.explanation == ("forcing X-chain (rated 6.6): r1c5=4 -> r3c4≠4 -> r7c4=4 -> r7c1≠4 -> r1c1=4 -> "
+                                "r1c5≠4: removes 4 from r1c5")
+    assert step.links == (((4, 4, True), (21, 4, False), (57, 4, True), (54, 4, False), (0, 4, True),
+                           (4, 4, False)),)
+    assert forcing_chains.find_chains_and_cycles(make(only={4: cells[:5]})) is None
+
+
+def test_a_longer_chain_rates_higher():
+    """Two more links (eight states: length 6 > 4) add 0.1."""
+    cells = ["r1c1", "r7c1", "r7c4", "r3c4", "r3c8", "r9c8", "r9c2", "r1c5", "r2c2", "r7c7", "r3c9", "r9c9"]
+    step = forcing_chains.find_chains_and_cycles(make(only={4: cells}))
+    assert step is not None and step.technique == "chains-and-cycles"
+    assert step.rating == 6.6 + 0.1 * (len(step.links[0]) > 6)
 
 
 @pytest.mark.parametrize("finder", [hidden_single.find, naked_single.find, locked_candidates.find_pointing,
                                     locked_candidates.find_claiming,
                                     naked_subset.find_pair, hidden_subset.find_quad, fish.find_jellyfish,
-                                    xy_wing.find, xyz_wing.find, simple_colouring.find, x_chain.find])
+                                    xy_wing.find, xyz_wing.find, forcing_chains.find_chains_and_cycles,
+                                    forcing_chains.find_dynamic])
 def test_nothing_on_a_solved_grid(finder):
     t = tables(2)
     board = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
