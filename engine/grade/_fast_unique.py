@@ -101,10 +101,35 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
     best_rem = np.zeros(ncells, np.int64)
     tmp = np.zeros(ncells, np.int64)
     extras = np.empty(ncells, np.int64)
+    eligible = np.zeros(ncells, np.bool_)
+    count = np.zeros(3 * n, np.int64)
     best = NONE
     for start in range(ncells):
         both = cands[start]
         if popcount(both) != 2:
+            continue
+        # a cell of a valid loop shares each of its houses with another cell of the loop: keep only the cells
+        # with both digits whose every house holds another such cell (to a fixed point). Only steps into the
+        # others are cut (their extras are still gathered), so the loops found are the same, found sooner.
+        count[:] = 0
+        for c in range(ncells):
+            eligible[c] = cands[c] & both == both
+            if eligible[c]:
+                for k in range(3):
+                    count[_house_of(c, k, row_of, col_of, box_of, n)] += 1
+        changed = True
+        while changed:
+            changed = False
+            for c in range(ncells):
+                if eligible[c]:
+                    for k in range(3):
+                        if count[_house_of(c, k, row_of, col_of, box_of, n)] < 2:
+                            eligible[c] = False
+                    if not eligible[c]:
+                        changed = True
+                        for k in range(3):
+                            count[_house_of(c, k, row_of, col_of, box_of, n)] -= 1
+        if not eligible[start]:
             continue
         path[0] = start
         on_path[start] = True
@@ -148,7 +173,8 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                     if not (size == 2 or popcount(extra[d]) == 1 or allowed[d] > 0):
                         continue
                     p = length & 1
-                    clash = False
+                    # a longer loop rates no lower: once it cannot beat the best step, stop growing
+                    clash = not eligible[nxt] or _base_tenths(length + 1) * 8 + 1 >= best
                     for kk in range(3):
                         clash |= par[_house_of(nxt, kk, row_of, col_of, box_of, n), p] != 0
                     if clash:
