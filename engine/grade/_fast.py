@@ -16,7 +16,9 @@ import numpy as np
 from .._jit import kernel
 from ..geometry import geometry
 from ._fast_aic import _aic
+from ._fast_aligned import _aligned
 from ._fast_chains import _colouring, _x_chain, _xy_chain
+from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place
@@ -62,6 +64,12 @@ SIMPLE_COLOURING = INDEX["simple-colouring"]
 X_CHAIN = INDEX["x-chain"]
 XY_CHAIN = INDEX["xy-chain"]
 AIC = INDEX["aic"]
+DIRECT_POINTING = INDEX["direct-pointing"]
+DIRECT_CLAIMING = INDEX["direct-claiming"]
+DIRECT_HIDDEN_PAIR = INDEX["direct-hidden-pair"]
+DIRECT_HIDDEN_TRIPLE = INDEX["direct-hidden-triple"]
+ALIGNED_PAIR = INDEX["aligned-pair-exclusion"]
+ALIGNED_TRIPLE = INDEX["aligned-triple-exclusion"]
 NTECHNIQUES = len(INDEX)
 
 
@@ -100,8 +108,8 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
         if made == NOTHING or made == NO_KERNEL:
             return blanks if made == NOTHING else NO_KERNEL
         counts[counter] += 1
-        _rate(ratings, ratings[RATE] if counter > NAKED_SINGLE and counter != IN_BOX_COUNTER
-              else _COUNTER_RATING[counter], counter, made == PLACED)
+        singles = counter == HIDDEN_SINGLE or counter == NAKED_SINGLE or counter == IN_BOX_COUNTER
+        _rate(ratings, _COUNTER_RATING[counter] if singles else ratings[RATE], counter, made == PLACED)
         if made == PLACED:
             blanks -= 1
         steps += 1
@@ -128,6 +136,14 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
     """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
     places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
     on the step writes it to ``ratings[RATE]``."""
+    if t == DIRECT_POINTING or t == DIRECT_CLAIMING:  # these place the single they leave
+        if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, t == DIRECT_CLAIMING):
+            return PLACED
+        return NOTHING
+    if t == DIRECT_HIDDEN_PAIR or t == DIRECT_HIDDEN_TRIPLE:
+        if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3):
+            return PLACED
+        return NOTHING
     if t == POINTING or t == CLAIMING:
         found = _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING)
     elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
@@ -147,6 +163,8 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
         found = _xy_chain(cands, peers, row_of, col_of, box_of, n)
     elif t == AIC:
         found = _aic(cands, houses, peers, row_of, col_of, box_of, n)
+    elif t == ALIGNED_PAIR or t == ALIGNED_TRIPLE:
+        found = _aligned(cands, peers, row_of, col_of, box_of, 2 if t == ALIGNED_PAIR else 3)
     else:
         return NO_KERNEL
     if not found:

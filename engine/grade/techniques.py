@@ -11,14 +11,18 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..vocabulary import HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, TECHNIQUE_TABLE, TECHNIQUES
-from . import (aic, fish, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset,
-               simple_colouring, x_chain, xy_chain, xy_wing, xyz_wing)
+from . import (aic, aligned_exclusion, direct, fish, hidden_single, hidden_subset, locked_candidates, naked_single,
+               naked_subset, simple_colouring, x_chain, xy_chain, xy_wing, xyz_wing)
 from .state import State, Step
 
 #: technique name -> the function that finds its first step in a state (or None); the table gives the order
 FINDERS: dict[str, Callable[[State], Step | None]] = {
     "hidden-single": hidden_single.find,
+    "direct-pointing": direct.find_pointing,
+    "direct-claiming": direct.find_claiming,
+    "direct-hidden-pair": direct.find_hidden_pair,
     "naked-single": naked_single.find,
+    "direct-hidden-triple": direct.find_hidden_triple,
     "pointing": locked_candidates.find_pointing,
     "claiming": locked_candidates.find_claiming,
     "naked-pair": naked_subset.find_pair,
@@ -32,10 +36,12 @@ FINDERS: dict[str, Callable[[State], Step | None]] = {
     "naked-quad": naked_subset.find_quad,
     "jellyfish": fish.find_jellyfish,
     "hidden-quad": hidden_subset.find_quad,
+    "aligned-pair-exclusion": aligned_exclusion.find_pair,
     "simple-colouring": simple_colouring.find,
     "x-chain": x_chain.find,
     "xy-chain": xy_chain.find,
     "aic": aic.find,
+    "aligned-triple-exclusion": aligned_exclusion.find_triple,
 }
 if set(FINDERS) != set(TECHNIQUES):  # a row without a finder, or a finder without a row, fails at import
     raise RuntimeError(f"step finders {sorted(set(FINDERS) ^ set(TECHNIQUES))} do not match engine.vocabulary")
