@@ -73,6 +73,16 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
     bases = np.empty(ncells, np.int64)
     excl = np.empty((ncells, npeers), np.int64)  # a base cell's excluders (peers with 2..k candidates), in order
     nexcl = np.zeros(ncells, np.int64)
+    # the same as bitsets over the cells with 2..k candidates (63 to a word: the plain-Python popcount of the
+    # kernels run without JIT counts no sign bit), so a pair or triple without two common excluders is skipped fast
+    small = np.full(ncells, -1, np.int64)
+    nsmall = 0
+    for c in range(ncells):
+        if 2 <= popcount(cands[c]) <= k:
+            small[c] = nsmall
+            nsmall += 1
+    nwords = nsmall // 63 + 1
+    bits = np.zeros((ncells, nwords), np.int64)
     nb = 0
     for c in range(ncells):
         if popcount(cands[c]) < 2:
@@ -87,6 +97,7 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
             if 2 <= size <= k:
                 excl[c, m] = p
                 m += 1
+                bits[c, small[p] // 63] |= np.int64(1) << (small[p] % 63)
         if single or m == 0:
             continue
         is_base[c] = True
@@ -99,6 +110,11 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
         c1 = bases[j]
         for i in range(j):
             c0 = bases[i]
+            shared = 0
+            for w in range(nwords):
+                shared += popcount(bits[c0, w] & bits[c1, w])
+            if shared < 2:
+                continue
             npair = 0
             for a in range(nexcl[c0]):
                 e = excl[c0, a]
@@ -120,6 +136,11 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                     if src == 1 and _sees(c2, c0, row_of, col_of, box_of):
                         continue
                     if not is_base[c2] or c2 == c0 or c2 == c1:
+                        continue
+                    shared = 0
+                    for w in range(nwords):
+                        shared += popcount(bits[c0, w] & bits[c1, w] & bits[c2, w])
+                    if shared < 2:
                         continue
                     m = 0
                     for a in range(npair):
