@@ -45,6 +45,8 @@ def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
             if c2 < 0:
                 a0 |= b0
                 a1 |= b1
+                if a0 == m0 and a1 == m1:  # every digit is used by an allowed choice: nothing to remove
+                    return False
                 continue
             z = m2
             while z:
@@ -55,6 +57,8 @@ def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
                 a0 |= b0
                 a1 |= b1
                 a2 |= b2
+                if a0 == m0 and a1 == m1 and a2 == m2:
+                    return False
     changed = (m0 & ~a0) != 0 or (m1 & ~a1) != 0 or (c2 >= 0 and (m2 & ~a2) != 0)
     if changed:
         cands[c0] = m0 & a0
