@@ -48,7 +48,11 @@ RECORD_FORMATS = ("table", "csv", "tsv", "json", "ndjson")
 #: Ratings are Sudoku Explainer's where it has the technique; the chains sit where it puts its cycles and chains.
 TECHNIQUE_TABLE = (
     ("hidden-single", 1.5),  # in a row or column; in a box see HIDDEN_SINGLE_IN_BOX_RATING
+    ("direct-pointing", 1.7),  # a pointing that leaves a hidden single, placed in the same step
+    ("direct-claiming", 1.9),  # a claiming that leaves a hidden single
+    ("direct-hidden-pair", 2.0),  # a hidden pair that leaves a hidden single in its house
     ("naked-single", 2.3),
+    ("direct-hidden-triple", 2.5),  # a hidden triple that leaves a hidden single in its house
     ("pointing", 2.6),  # locked candidates in a box, along a line
     ("claiming", 2.8),  # locked candidates in a line, inside a box
     ("naked-pair", 3.0),
@@ -65,7 +69,9 @@ TECHNIQUE_TABLE = (
     ("hidden-quad", 5.4),
     ("bug", 5.6),  # bivalue universal grave: 5.6 (BUG+1), 5.7 (types 2 and 4), 5.8 up (type 3)
     # Sudoku Explainer's chains: each step adds 0.1 per step of its length scale to the row's base rating
+    ("aligned-pair-exclusion", 6.2),
     ("chains-and-cycles", 6.5),  # bidirectional X-, Y- and XY-cycles 6.5/7.0, forcing X-chains 6.6, chains 7.0
+    ("aligned-triple-exclusion", 7.5),
     ("nishio", 7.5),  # a candidate whose X-links alone lead to a contradiction
     ("multiple-forcing-chains", 8.0),  # cell and region forcing chains
     ("dynamic-forcing-chains", 8.5),  # chains that see the candidates the chain itself has removed
@@ -82,9 +88,10 @@ RATINGS = dict(TECHNIQUE_TABLE)
 #: what a grade's ``hardest`` says when no technique makes progress, and its score: beyond every technique
 GUESSING = "guessing"
 GUESSING_RATING = 10.0
-#: the highest score of each grading level but the last: singles only; locked candidates and naked pairs; up to
-#: XYZ-Wing (X-Wing, hidden pairs, triples, Swordfish, wings); everything else logic can do (quads, Jellyfish,
-#: colouring, chains). A puzzle that needs guessing is the last level, extreme.
-LEVEL_LIMITS = (("easy", 2.3), ("medium", 3.0), ("hard", 4.4), ("expert", 7.0))
+#: the highest score of each grading level but the last: singles (and the direct techniques up to direct hidden
+#: pairs) only; locked candidates and naked pairs; up to XYZ-Wing (X-Wing, hidden pairs, triples, Swordfish,
+#: wings); everything else logic can do (quads, Jellyfish, aligned exclusion, colouring, chains). A puzzle that
+#: needs guessing is the last level, extreme.
+LEVEL_LIMITS = (("easy", 2.3), ("medium", 3.0), ("hard", 4.4), ("expert", 7.5))
 #: grading levels, easiest first (engine.grade)
 LEVELS = tuple(level for level, _ in LEVEL_LIMITS) + ("extreme",)

@@ -15,8 +15,10 @@ import numpy as np
 
 from .._jit import kernel
 from ..geometry import geometry
+from ._fast_aligned import _aligned
 from ._fast_bug import _bug
 from ._fast_cycles import C_TENTHS, _cycles
+from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
@@ -67,6 +69,12 @@ NISHIO_CHAINS = INDEX["nishio"]
 MULTIPLE_CHAINS = INDEX["multiple-forcing-chains"]
 DYNAMIC_CHAINS = INDEX["dynamic-forcing-chains"]
 DYNAMIC_PLUS_CHAINS = INDEX["dynamic-forcing-chains-plus"]
+DIRECT_POINTING = INDEX["direct-pointing"]
+DIRECT_CLAIMING = INDEX["direct-claiming"]
+DIRECT_HIDDEN_PAIR = INDEX["direct-hidden-pair"]
+DIRECT_HIDDEN_TRIPLE = INDEX["direct-hidden-triple"]
+ALIGNED_PAIR = INDEX["aligned-pair-exclusion"]
+ALIGNED_TRIPLE = INDEX["aligned-triple-exclusion"]
 NTECHNIQUES = len(INDEX)
 
 
@@ -105,8 +113,8 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
         if made == NOTHING or made == NO_KERNEL:
             return blanks if made == NOTHING else NO_KERNEL
         counts[counter] += 1
-        _rate(ratings, ratings[RATE] if counter > NAKED_SINGLE and counter != IN_BOX_COUNTER
-              else _COUNTER_RATING[counter], counter, made == PLACED)
+        singles = counter == HIDDEN_SINGLE or counter == NAKED_SINGLE or counter == IN_BOX_COUNTER
+        _rate(ratings, _COUNTER_RATING[counter] if singles else ratings[RATE], counter, made == PLACED)
         if made == PLACED:
             blanks -= 1
         steps += 1
@@ -133,6 +141,14 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
     """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
     places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
     on the step writes it to ``ratings[RATE]``."""
+    if t == DIRECT_POINTING or t == DIRECT_CLAIMING:  # these place the single they leave
+        if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, t == DIRECT_CLAIMING):
+            return PLACED
+        return NOTHING
+    if t == DIRECT_HIDDEN_PAIR or t == DIRECT_HIDDEN_TRIPLE:
+        if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3):
+            return PLACED
+        return NOTHING
     if t == POINTING or t == CLAIMING:
         found = _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING)
     elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
@@ -155,6 +171,8 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
             return NOTHING
         ratings[RATE] = (made // 2) / 10.0
         return PLACED if made & 1 else ELIMINATED
+    elif t == ALIGNED_PAIR or t == ALIGNED_TRIPLE:
+        found = _aligned(cands, peers, row_of, col_of, box_of, 2 if t == ALIGNED_PAIR else 3)
     elif (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
           or t == DYNAMIC_PLUS_CHAINS):
         return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n)
@@ -234,10 +252,10 @@ def enabled_rows(skip=()) -> np.ndarray:
     return flags
 
 
-def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Counts (m, NCOUNTERS), ratings (m, NRATINGS: the slots ER, EP, ED, HARDEST), solved flags (m,), and the index
-    of the first puzzle without solution (or with conflicting clues), -1 when none. ``puzzles`` must already be
-    validated (digits 0..n); the techniques named in ``skip`` are not tried."""
+def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Counts (m, NCOUNTERS), ratings (m, NRATINGS: the slots ER, EP, ED, HARDEST), solved flags (m,), and flags
+    (m,) of the puzzles found without solution (or with conflicting clues). ``puzzles`` must already be validated
+    (digits 0..n); the techniques named in ``skip`` are not tried."""
     geo = geometry(box)
     arr = np.ascontiguousarray(puzzles, dtype=np.int8)
     counts = np.zeros((arr.shape[0], NCOUNTERS), np.int64)
@@ -247,5 +265,4 @@ def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np
                 ratings, status)
     if (status == NO_KERNEL).any():
         raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")
-    bad = np.flatnonzero(status == CONTRADICTION)
-    return counts, ratings, status == SOLVED, int(bad[0]) if bad.size else -1
+    return counts, ratings, status == SOLVED, status == CONTRADICTION

@@ -180,8 +180,13 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
             return grade_many(arr.reshape(1, -1), box, uniqueness=uniqueness)[0]
         except Contradiction as e:  # one puzzle: no "puzzle 0:" in front
             raise Contradiction(str(e).split(": ", 1)[1]) from None
-    state = State.from_puzzle(arr, box)
-    steps, solved = solve_logically(state, techniques_for(uniqueness))
+    try:
+        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(uniqueness))
+    except Contradiction:
+        if not uniqueness:
+            raise
+        # uniqueness techniques on a puzzle with several solutions: grade it without them (see grade_many)
+        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(False))
     counts = [0] * NCOUNTERS
     for step in steps:
         counts[counter_of(step)] += 1
@@ -192,15 +197,24 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> l
     """Grade each row of ``puzzles`` (m, ncells) with the compiled fast path (no steps recorded).
 
     Releases the GIL while it works, so threads grade batches in parallel. Raises ValueError naming the first
-    puzzle whose clues conflict or that has no solution."""
+    puzzle whose clues conflict or that has no solution.
+
+    A uniqueness technique assumes one solution; on a puzzle with several it can remove every candidate of some
+    cell. Such a puzzle is graded again without them, so it comes out as needing guessing (as it must), never as
+    having no solution."""
     from ._fast import grade_counts
 
     arr, box = check_grids(puzzles, box, "puzzles")
     counts, ratings, solved, bad = grade_counts(arr, box, () if uniqueness else UNIQUENESS_TECHNIQUES)
-    if bad >= 0:  # let the step path say why, with the cells named
-        try:
-            solve_logically(State.from_puzzle(arr[bad], box))
+    for i in np.flatnonzero(bad):
+        if uniqueness:
+            c, r, s, b = grade_counts(arr[i:i + 1], box, UNIQUENESS_TECHNIQUES)
+            if not b[0]:
+                counts[i], ratings[i], solved[i] = c[0], r[0], s[0]
+                continue
+        try:  # let the step path say why, with the cells named
+            solve_logically(State.from_puzzle(arr[i], box), techniques_for(False))
         except Contradiction as e:
-            raise Contradiction(f"puzzle {bad}: {e}") from None
+            raise Contradiction(f"puzzle {i}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
     return [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]

@@ -11,14 +11,18 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..vocabulary import HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, TECHNIQUE_TABLE, TECHNIQUES
-from . import (bug, fish, forcing_chains, hidden_single, hidden_subset, locked_candidates, naked_single,
-               naked_subset, unique_loop, xy_wing, xyz_wing)
+from . import (aligned_exclusion, bug, direct, fish, forcing_chains, hidden_single, hidden_subset,
+               locked_candidates, naked_single, naked_subset, unique_loop, xy_wing, xyz_wing)
 from .state import State, Step
 
 #: technique name -> the function that finds its first step in a state (or None); the table gives the order
 FINDERS: dict[str, Callable[[State], Step | None]] = {
     "hidden-single": hidden_single.find,
+    "direct-pointing": direct.find_pointing,
+    "direct-claiming": direct.find_claiming,
+    "direct-hidden-pair": direct.find_hidden_pair,
     "naked-single": naked_single.find,
+    "direct-hidden-triple": direct.find_hidden_triple,
     "pointing": locked_candidates.find_pointing,
     "claiming": locked_candidates.find_claiming,
     "naked-pair": naked_subset.find_pair,
@@ -34,7 +38,9 @@ FINDERS: dict[str, Callable[[State], Step | None]] = {
     "jellyfish": fish.find_jellyfish,
     "hidden-quad": hidden_subset.find_quad,
     "bug": bug.find,
+    "aligned-pair-exclusion": aligned_exclusion.find_pair,
     "chains-and-cycles": forcing_chains.find_chains_and_cycles,
+    "aligned-triple-exclusion": aligned_exclusion.find_triple,
     "nishio": forcing_chains.find_nishio,
     "multiple-forcing-chains": forcing_chains.find_multiple,
     "dynamic-forcing-chains": forcing_chains.find_dynamic,

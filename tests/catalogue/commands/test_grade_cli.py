@@ -32,7 +32,7 @@ def test_table(tmp_path):
     assert result.stdout == (
         "index  line  clues  level    score  hardest        step_count\n"
         + "─" * 61 + "\n"
-        "    1     1     17  medium     2.6  pointing               71\n"
+        "    1     1     17  medium     2.6  pointing               69\n"
         "    2     2     32  easy       1.2  hidden-single          49\n"
         "    3     3     21  extreme   10.0  guessing                0\n")
     assert result.stderr == ""
@@ -50,8 +50,9 @@ def test_json_format(tmp_path):
     got = json.loads(result.stdout)
     assert got == [
         {"index": 1, "source": str(tmp_path / "puzzles.txt"), "line": 1, "clues": 17, "level": "medium",
-         "score": 2.6, "hardest": "pointing", "step_count": 71,
-         "steps": {"hidden-single": 60, "naked-single": 4, "pointing": 7},
+         "score": 2.6, "hardest": "pointing", "step_count": 69,
+         "steps": {"hidden-single": 59, "direct-pointing": 1, "direct-hidden-pair": 3, "naked-single": 1,
+                   "pointing": 5},
          "needs_guessing": False},
         {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 21, "level": "extreme",
          "score": 10.0, "hardest": "guessing", "step_count": 0, "steps": {}, "needs_guessing": True},
@@ -105,7 +106,7 @@ def test_steps_in_lines_and_json(tmp_path):
     assert lines[-2:] == ["extreme 10.0 guessing",
                           "  no technique makes progress now: the other 60 cells need guessing"]
     got = json.loads(run(path, "--steps", "--format", "json").stdout)
-    assert len(got[0]["explanation"]) == 71 and got[0]["explanation"][6] == "r1c6: naked single 9"
+    assert len(got[0]["explanation"]) == 69 and got[0]["explanation"][7] == "r1c6: naked single 9"
     assert got[1]["explanation"] == ["no technique makes progress now: the other 60 cells need guessing"]
 
 

@@ -123,9 +123,11 @@ def test_injection_in_a_filter_is_harmless(sample_sqlite, option, value):
     assert query(sample_sqlite, "--format", "line").stdout.count("\n") == 5
 
 
-TECHNIQUE_LIST = ("hidden-single, naked-single, pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, "
+TECHNIQUE_LIST = ("hidden-single, direct-pointing, direct-claiming, direct-hidden-pair, naked-single, "
+                  "direct-hidden-triple, pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, "
                   "swordfish, hidden-triple, xy-wing, xyz-wing, unique-loop, naked-quad, jellyfish, hidden-quad, "
-                  "bug, simple-colouring, x-chain, xy-chain, aic, guessing")
+                  "bug, aligned-pair-exclusion, chains-and-cycles, aligned-triple-exclusion, nishio, "
+                  "multiple-forcing-chains, dynamic-forcing-chains, dynamic-forcing-chains-plus, guessing")
 
 
 @pytest.mark.parametrize("args, line", [

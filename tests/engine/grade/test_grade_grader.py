@@ -19,6 +19,8 @@ from naive.grade import minimal_puzzles, random_board, transform
 
 SINGLES_ONLY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+#: the techniques of the easy level (up to 2.3): singles and the direct techniques rated below a naked single
+EASY = {"hidden-single", "direct-pointing", "direct-claiming", "direct-hidden-pair", "naked-single"}
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 
 
@@ -38,10 +40,15 @@ def test_singles_only_is_easy():
 def test_steps_a_person_can_follow():
     g = grade(from_line(NEEDS_POINTING), 3)
     assert (g.level, g.score, g.hardest) == ("medium", 2.6, "pointing")
-    assert g.steps_by_technique == {"hidden-single": 60, "naked-single": 4, "pointing": 7}
+    # the first pointing (box 3 along row 2) leaves 7 two places in box 1 (r1c2, r1c3): not direct; then the one
+    # in box 7 along column 2 takes r1c2 and is; two pointings and a naked single later are direct hidden pairs
+    assert g.steps_by_technique == {"hidden-single": 59, "direct-pointing": 1, "direct-hidden-pair": 3,
+                                    "naked-single": 1, "pointing": 5}
     texts = [s.explanation for s in g.steps]
     assert texts[0] == "r6c2: hidden single 4 in box 4"
     assert "pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3" in texts
+    assert ("direct pointing 7 in box 7 (r8c2, r9c2) along column 2 leaves r1c3 as the only place for 7 in box 1: "
+            "places 7 in r1c3") in texts
 
 
 def test_a_puzzle_that_needs_guessing():
@@ -73,15 +80,18 @@ def test_a_puzzle_without_solution_is_refused():
 
 @pytest.mark.parametrize("score,level", [(1.2, "easy"), (1.5, "easy"), (2.3, "easy"), (2.6, "medium"),
                                          (3.0, "medium"), (3.2, "hard"), (4.4, "hard"), (5.0, "expert"),
-                                         (7.0, "expert"), (GUESSING_RATING, "extreme")])
+                                         (7.0, "expert"), (7.5, "expert"), (GUESSING_RATING, "extreme")])
 def test_level_thresholds(score, level):
     assert level_of(score) == level
     assert level_of(score, needs_guessing=True) == "extreme"
 
 
 def test_ratings_and_order():
-    assert TECHNIQUES[:4] == ("hidden-single", "naked-single", "pointing", "claiming")
-    assert {"x-wing", "swordfish", "jellyfish", "xy-wing", "xyz-wing", "chains-and-cycles", "nishio"} <= set(TECHNIQUES)
+    assert TECHNIQUES[:8] == ("hidden-single", "direct-pointing", "direct-claiming", "direct-hidden-pair", "naked-single",
+                              "direct-hidden-triple", "pointing", "claiming")
+    assert TECHNIQUES[-6:] == ("chains-and-cycles", "aligned-triple-exclusion", "nishio", "multiple-forcing-chains",
+                               "dynamic-forcing-chains", "dynamic-forcing-chains-plus")  # Sudoku Explainer's order
+    assert {"x-wing", "swordfish", "jellyfish", "xy-wing", "xyz-wing", "unique-loop", "bug"} <= set(TECHNIQUES)
     assert list(RATINGS.values()) == sorted(RATINGS.values())
     assert RATINGS["naked-single"] == 2.3 and RATINGS["x-wing"] == 3.2 and RATINGS["xyz-wing"] == 4.4
     assert max(RATINGS.values()) < GUESSING_RATING
@@ -96,7 +106,7 @@ def test_grades_are_consistent(pool):
         assert g.step_count == len(g.steps) and set(g.steps_by_technique) <= set(TECHNIQUES)
         if g.solved:
             assert g.score == max(s.rating for s in g.steps)
-            assert (g.level == "easy") == (set(g.steps_by_technique) <= {"hidden-single", "naked-single"})
+            assert (g.level == "easy") == (set(g.steps_by_technique) <= EASY)
 
 
 def test_every_deduction_agrees_with_the_solution(pool):
@@ -151,7 +161,8 @@ def test_as_dict_is_json():
     d = json.loads(json.dumps(g.as_dict()))
     assert d == {"level": "medium", "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "needs_guessing": False,
                  "solved": True,
-                 "techniques": {"hidden-single": 60, "naked-single": 4, "pointing": 7}}
+                 "techniques": {"hidden-single": 59, "direct-pointing": 1, "direct-hidden-pair": 3, "naked-single": 1,
+                                "pointing": 5}}
     assert json.loads(json.dumps(g.steps[0].as_dict()))["explanation"] == g.steps[0].explanation
 
 

@@ -1,0 +1,156 @@
+"""Compiled aligned pair and triple exclusion, in the search order of :mod:`engine.grade.aligned_exclusion`.
+
+The choices of digits are walked as bitmasks (one bit per digit): a choice is out when it repeats a digit in two
+base cells that see each other, or when it covers every candidate of an excluder; a pair of digits that already
+covers an excluder rules out every third digit with it, so the triple's walk skips it whole.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ..bits import popcount
+from ._fast_state import _sees
+
+
+@kernel
+def _covers(ex, m, used):
+    """Whether the digits ``used`` take every candidate of one of the excluder masks ``ex[:m]``."""
+    for i in range(m):
+        if not ex[i] & ~used:
+            return True
+    return False
+
+
+@kernel
+def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
+    """Remove the digits of the base cells c0, c1 (and c2, or -1 for a pair) that no allowed choice uses, against
+    the excluder masks ``ex[:m]``; whether any went."""
+    s01 = _sees(c0, c1, row_of, col_of, box_of)
+    s02 = c2 >= 0 and _sees(c0, c2, row_of, col_of, box_of)
+    s12 = c2 >= 0 and _sees(c1, c2, row_of, col_of, box_of)
+    m0, m1 = cands[c0], cands[c1]
+    m2 = cands[c2] if c2 >= 0 else np.int64(0)
+    a0, a1, a2 = np.int64(0), np.int64(0), np.int64(0)
+    x = m0
+    while x:
+        b0 = x & -x
+        x ^= b0
+        y = m1
+        while y:
+            b1 = y & -y
+            y ^= b1
+            if (b0 == b1 and s01) or _covers(ex, m, b0 | b1):
+                continue
+            if c2 < 0:
+                a0 |= b0
+                a1 |= b1
+                if a0 == m0 and a1 == m1:  # every digit is used by an allowed choice: nothing to remove
+                    return False
+                continue
+            z = m2
+            while z:
+                b2 = z & -z
+                z ^= b2
+                if (b2 == b0 and s02) or (b2 == b1 and s12) or _covers(ex, m, b0 | b1 | b2):
+                    continue
+                a0 |= b0
+                a1 |= b1
+                a2 |= b2
+                if a0 == m0 and a1 == m1 and a2 == m2:
+                    return False
+    changed = (m0 & ~a0) != 0 or (m1 & ~a1) != 0 or (c2 >= 0 and (m2 & ~a2) != 0)
+    if changed:
+        cands[c0] = m0 & a0
+        cands[c1] = m1 & a1
+        if c2 >= 0:
+            cands[c2] = m2 & a2
+    return changed
+
+
+@kernel
+def _aligned(cands, peers, row_of, col_of, box_of, k):
+    """Aligned pair (k = 2) or triple (k = 3) exclusion: the first one that removes a digit."""
+    ncells = cands.size
+    npeers = peers.shape[1]
+    is_base = np.zeros(ncells, np.bool_)
+    bases = np.empty(ncells, np.int64)
+    excl = np.empty((ncells, npeers), np.int64)  # a base cell's excluders (peers with 2..k candidates), in order
+    nexcl = np.zeros(ncells, np.int64)
+    # the same as bitsets over the cells with 2..k candidates (63 to a word: the plain-Python popcount of the
+    # kernels run without JIT counts no sign bit), so a pair or triple without two common excluders is skipped fast
+    small = np.full(ncells, -1, np.int64)
+    nsmall = 0
+    for c in range(ncells):
+        if 2 <= popcount(cands[c]) <= k:
+            small[c] = nsmall
+            nsmall += 1
+    nwords = nsmall // 63 + 1
+    bits = np.zeros((ncells, nwords), np.int64)
+    nb = 0
+    for c in range(ncells):
+        if popcount(cands[c]) < 2:
+            continue
+        m = 0
+        single = False
+        for p in peers[c]:
+            size = popcount(cands[p])
+            if size == 1:
+                single = True
+                break
+            if 2 <= size <= k:
+                excl[c, m] = p
+                m += 1
+                bits[c, small[p] // 63] |= np.int64(1) << (small[p] % 63)
+        if single or m == 0:
+            continue
+        is_base[c] = True
+        bases[nb] = c
+        nb += 1
+        nexcl[c] = m
+    common = np.empty(npeers, np.int64)  # the pair's common excluders
+    ex = np.empty(npeers, np.int64)  # the candidates of the set's common excluders
+    for j in range(1, nb):
+        c1 = bases[j]
+        for i in range(j):
+            c0 = bases[i]
+            shared = 0
+            for w in range(nwords):
+                shared += popcount(bits[c0, w] & bits[c1, w])
+            if shared < 2:
+                continue
+            npair = 0
+            for a in range(nexcl[c0]):
+                e = excl[c0, a]
+                if _sees(e, c1, row_of, col_of, box_of):
+                    common[npair] = e
+                    npair += 1
+            if npair < 2:
+                continue
+            if k == 2:
+                for a in range(npair):
+                    ex[a] = cands[common[a]]
+                if _exclude(cands, c0, c1, -1, ex, npair, row_of, col_of, box_of):
+                    return True
+                continue
+            for src in range(2):  # the third cell: an excluder of c0, then one of c1 not already seen
+                owner = c0 if src == 0 else c1
+                for b in range(nexcl[owner]):
+                    c2 = excl[owner, b]
+                    if src == 1 and _sees(c2, c0, row_of, col_of, box_of):
+                        continue
+                    if not is_base[c2] or c2 == c0 or c2 == c1:
+                        continue
+                    shared = 0
+                    for w in range(nwords):
+                        shared += popcount(bits[c0, w] & bits[c1, w] & bits[c2, w])
+                    if shared < 2:
+                        continue
+                    m = 0
+                    for a in range(npair):
+                        if _sees(common[a], c2, row_of, col_of, box_of):
+                            ex[m] = cands[common[a]]
+                            m += 1
+                    if m >= 2 and _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
+                        return True
+    return False

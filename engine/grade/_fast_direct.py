@@ -1,0 +1,134 @@
+"""Compiled direct techniques: direct pointing and claiming, direct hidden pair and triple.
+
+Each kernel makes the FIRST step in the search order of :mod:`engine.grade.direct` (Sudoku Explainer's), in
+place: the eliminations, then the hidden single they leave is placed (so the caller counts a placement).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+from ..bits import lowbit_index, popcount
+from ._fast_state import _in_house, _place, _places
+
+ROW, COLUMN, BOX = 0, 1, 2
+
+
+@kernel
+def _house_of(cell, kind, row_of, col_of, box_of, n):
+    """The house of ``kind`` (ROW, COLUMN, BOX) holding ``cell``."""
+    if kind == ROW:
+        return row_of[cell]
+    if kind == COLUMN:
+        return n + col_of[cell]
+    return 2 * n + box_of[cell]
+
+
+@kernel
+def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming):
+    """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
+    row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed."""
+    for pair in range(2):
+        if claiming:
+            kind1, kind2 = (COLUMN if pair == 0 else ROW), BOX
+        else:
+            kind1, kind2 = BOX, (COLUMN if pair == 0 else ROW)
+        for d in range(1, n + 1):
+            bit = np.int64(1) << (d - 1)
+            for i1 in range(n):
+                base = kind1 * n + i1
+                count, cover = 0, -1
+                for i in range(n):
+                    c = houses[base, i]
+                    if cands[c] & bit:
+                        h = _house_of(c, kind2, row_of, col_of, box_of, n)
+                        if count == 0:
+                            cover = h
+                        elif h != cover:
+                            cover = -1
+                            break
+                        count += 1
+                if count < 2 or cover < 0:
+                    continue
+                for i3 in range(n):
+                    other = kind1 * n + i3
+                    if other == base:
+                        continue
+                    places, rest, single = 0, 0, -1
+                    for i in range(n):
+                        c = houses[other, i]
+                        if cands[c] & bit:
+                            places += 1
+                            if not _in_house(c, cover, row_of, col_of, box_of, n):
+                                rest += 1
+                                single = c
+                    if places < 2 or rest != 1:
+                        continue
+                    for i in range(n):
+                        c = houses[cover, i]
+                        if cands[c] & bit and not _in_house(c, base, row_of, col_of, box_of, n):
+                            cands[c] &= ~bit
+                    _place(cells, cands, peers, single, d)
+                    return True
+    return False
+
+
+@kernel
+def _next_colex(idx, k, m):
+    """Advance ``idx`` (k increasing indices below m) to the next combination in colex order (SE's Permutations:
+    the combinations as bitmasks, ascending); False after the last."""
+    for i in range(k):
+        limit = idx[i + 1] if i + 1 < k else m
+        if idx[i] + 1 < limit:
+            idx[i] += 1
+            for j in range(i):
+                idx[j] = j
+            return True
+    return False
+
+
+@kernel
+def _direct_hidden(cells, cands, houses, peers, n, k):
+    """Direct hidden pair (k = 2) or triple (k = 3): boxes, columns, rows; digit combinations in colex order."""
+    places = np.empty(n, np.int64)  # places[d - 1]: where digit d may go, over the house's positions 0..n-1
+    sel = np.empty(n, np.int64)  # the digits with 2..k places
+    idx = np.empty(k, np.int64)
+    for kk in range(3 * n):
+        h = 2 * n + kk if kk < n else (kk if kk < 2 * n else kk - 2 * n)
+        blanks = 0
+        for i in range(n):
+            if cells[houses[h, i]] == 0:
+                blanks += 1
+        if blanks <= k:
+            continue
+        m = 0
+        for d in range(1, n + 1):
+            places[d - 1] = _places(cands, houses, h, np.int64(1) << (d - 1), n)
+            if 2 <= popcount(places[d - 1]) <= k:
+                sel[m] = d
+                m += 1
+        if m < k:
+            continue
+        for j in range(k):
+            idx[j] = j
+        while True:
+            union = np.int64(0)
+            keep = np.int64(0)
+            for j in range(k):
+                union |= places[sel[idx[j]] - 1]
+                keep |= np.int64(1) << (sel[idx[j]] - 1)
+            if popcount(union) == k:
+                for d in range(1, n + 1):
+                    if keep >> (d - 1) & 1 or popcount(places[d - 1]) < 2:
+                        continue
+                    rest = places[d - 1] & ~union
+                    if popcount(rest) != 1:
+                        continue
+                    for i in range(n):
+                        if union >> i & 1:
+                            cands[houses[h, i]] &= keep
+                    _place(cells, cands, peers, houses[h, lowbit_index(rest)], d)
+                    return True
+            if not _next_colex(idx, k, m):
+                break
+    return False
