@@ -79,6 +79,11 @@ TECHNIQUE_TABLE = (
 )
 #: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
 UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
+#: the rows left out on 16x16 and 25x25: there one forcing chain step runs a chain from each of thousands of
+#: candidates (a quarter second per 16x16 puzzle up to multiple chains, seconds with dynamic ones, minutes with
+#: "+"), too slow for a fill; a puzzle that needs them is graded as needing guessing
+BIG_GRID_SKIPS: tuple[str, ...] = ("nishio", "multiple-forcing-chains", "dynamic-forcing-chains",
+                                   "dynamic-forcing-chains-plus")
 #: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
 HIDDEN_SINGLE_IN_BOX_RATING = 1.2
 #: grading techniques, easiest first (the names of TECHNIQUE_TABLE: the choices of ``--technique``)
@@ -87,11 +92,11 @@ TECHNIQUES = tuple(name for name, _ in TECHNIQUE_TABLE)
 RATINGS = dict(TECHNIQUE_TABLE)
 #: what a grade's ``hardest`` says when no technique makes progress, and its score: beyond every technique
 GUESSING = "guessing"
-GUESSING_RATING = 10.0
-#: the highest score of each grading level but the last: singles (and the direct techniques up to direct hidden
-#: pairs) only; locked candidates and naked pairs; up to XYZ-Wing (X-Wing, hidden pairs, triples, Swordfish,
-#: wings); everything else logic can do (quads, Jellyfish, aligned exclusion, colouring, chains). A puzzle that
-#: needs guessing is the last level, extreme.
+GUESSING_RATING = 20.0  # serate's "beyond solver": above every chain, whatever its length
+#: the highest score of each grading level but the last: singles and the direct techniques up to direct hidden
+#: pairs; locked candidates and naked pairs; up to XYZ-Wing (X-Wing, hidden pairs, triples, Swordfish, wings);
+#: up to 7.5: unique loops, quads, Jellyfish, BUG, aligned exclusion, cycles and the shorter forcing chains. The
+#: last level, extreme, is Nishio, multiple and dynamic forcing chains, the longest chains, and guessing.
 LEVEL_LIMITS = (("easy", 2.3), ("medium", 3.0), ("hard", 4.4), ("expert", 7.5))
 #: grading levels, easiest first (engine.grade)
 LEVELS = tuple(level for level, _ in LEVEL_LIMITS) + ("extreme",)

@@ -21,8 +21,10 @@ if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalog
 #: the record formats, and `line`: 'level score hardest' per puzzle
 OutputFormat = enum.Enum("OutputFormat", {name: name for name in (*RECORD_FORMATS, "line")}, type=str)
 
-#: the fields of a record in every record format (`explanation` too with --steps); the table shows TABLE_FIELDS
-RECORD_FIELDS = ("index", "source", "line", "clues", "level", "score", "hardest", "step_count", "steps",
+#: the fields of a record in every record format (`explanation` too with --steps, and in json and ndjson
+#: `step_data`: each step as data); the table shows TABLE_FIELDS. `score` is Sudoku Explainer's ER; `ep` and `ed`
+#: its other two figures
+RECORD_FIELDS = ("index", "source", "line", "clues", "level", "score", "ep", "ed", "hardest", "step_count", "steps",
                  "needs_guessing")
 TABLE_FIELDS = ("index", "line", "clues", "level", "score", "hardest", "step_count")
 
@@ -42,10 +44,10 @@ def explanation(entry: Parsed, g: Grade) -> list[str]:
 
 def record(entry: Parsed, g: Grade, steps: bool) -> dict:
     rec = {"index": entry.index + 1, "source": entry.source, "line": entry.line, "clues": entry.grid.clue_count,
-           "level": g.level, "score": g.score, "hardest": g.hardest, "step_count": g.step_count,
-           "steps": g.steps_by_technique,
-           "needs_guessing": g.needs_guessing}
+           "level": g.level, "score": g.score, "ep": g.ep, "ed": g.ed, "hardest": g.hardest,
+           "step_count": g.step_count, "steps": g.steps_by_technique, "needs_guessing": g.needs_guessing}
     if steps:
+        rec["step_data"] = [s.as_dict() for s in g.steps]
         rec["explanation"] = [s.explanation for s in g.steps]
         if g.needs_guessing:
             rec["explanation"].append(_stuck_note(entry, g))
@@ -98,13 +100,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Grade every puzzle in a file the way a person would solve it.
 
-        The grader applies the easiest technique that makes progress, every time (singles, locked candidates,
-        subsets, fish, wings, unique rectangles and loops, BUG, colouring, chains); the hardest one needed gives
-        the score (Sudoku Explainer's scale) and the level: easy, medium, hard, expert, or extreme when no
-        technique gets through and the puzzle needs guessing. Unique rectangles, loops and BUG assume the puzzle
-        has one solution: grade puzzles that may have several with --no-uniqueness (they then always end up
-        needing guessing). Grids that cannot be read, conflict or have no solution get one line on stderr; the
-        others are still graded, and the exit code is then 1.
+        The grader works the way Sudoku Explainer does: at each step the first technique of its table that makes
+        progress (singles, direct and plain locked candidates, subsets, fish, wings, unique rectangles and loops,
+        BUG, aligned exclusion, cycles and forcing chains up to dynamic ones, rated by length). The score is
+        Sudoku Explainer's ER, the hardest step (EP and ED, its other two figures, are in the csv and json
+        records); the level follows from it: easy, medium, hard, expert, or extreme past 7.5 (forcing chains
+        beyond the simple ones) and when no technique gets through and the puzzle needs guessing. Unique
+        rectangles, loops and BUG assume the puzzle has one solution: grade puzzles that may have several with
+        --no-uniqueness. Grids that cannot be read, conflict or have no solution get one line on stderr; the
+        others are still graded, and the exit code is then 1. See docs/grading.md.
 
         \b
         Examples:
@@ -143,7 +147,10 @@ def register(app: typer.Typer) -> None:
                 for text_line in explanation(entry, g) if steps else ():
                     typer.echo(f"  {text_line}")
         if output_format.value != "line" and (graded or output_format.value != "table"):
-            fields = (*RECORD_FIELDS, "explanation") if steps else RECORD_FIELDS
+            fields = RECORD_FIELDS
+            if steps:
+                fields += ("explanation", "step_data") if output_format.value in ("json", "ndjson") else (
+                    "explanation",)
             write_records((record(e, g, steps) for e, g in graded), fields, output_format.value,
                           table_fields=TABLE_FIELDS)
         if output_format.value == "table":

@@ -67,6 +67,31 @@ def _consider(hint, tenths, complexity, kind, target, source, where):
         hint[H_WHERE] = where
 
 
+#: the most slot entries a call keeps for remembered runs (each slot costs about 7 entries per state)
+RUN_BUDGET = 8_000_000
+
+
+@kernel
+def _on_run(ws, memo, p, scratch, cands, houses, cell_houses, n, ylinks, dynamic, level):
+    """The slot holding the run from candidate ``p`` on: remembered when there is room (a candidate's run serves
+    its own contradiction, its cell's chains and the region chains of each of its houses), else made again in slot
+    ``scratch``. ``memo`` rows: 0 the slot of each candidate (-1: none), 1-2 the contradiction it found; ``memo[3,
+    0]`` the next free slot, ``memo[3, 1]`` the end of the remembered slots."""
+    w = memo[0, p]
+    if w >= 0:
+        return w
+    w = scratch
+    if memo[3, 0] < memo[3, 1]:
+        w = memo[3, 0]
+        memo[3, 0] += 1
+        memo[0, p] = w
+    _reset(ws, w)
+    on, off = _propagate(ws, w, 2 * p + 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
+    memo[1, p] = on
+    memo[2, p] = off
+    return w
+
+
 @kernel
 def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
     """Fill ``hint`` with the best conclusion of ``producer`` on ``cands`` (H_TENTHS stays NO_HINT when none)."""
@@ -77,10 +102,20 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
     multiple = producer != NISHIO
     level = 1 if producer == DYNAMIC_PLUS else 0
     base = _base_tenths(producer)
+    nstates = 2 * ncells * n
+    # slots 0..n-1: a cell's candidates (scratch); n: an off run; n+1..2n: a region's places (scratch); then the
+    # remembered runs
     off_slot = n
     region_slot = n + 1
-    ws = _workspace(2 * n + 1, ncells, n)
-    nstates = 2 * ncells * n
+    ncands = 0
+    for c in range(ncells):
+        ncands += popcount(cands[c])
+    room = min(ncands, RUN_BUDGET // (7 * nstates))
+    ws = _workspace(2 * n + 1 + room, ncells, n)
+    memo = np.full((4, ncells * n), -1, np.int64)
+    memo[3, 0] = 2 * n + 1
+    memo[3, 1] = 2 * n + 1 + room
+    members = np.empty(nstates, np.int64)
     for c in range(ncells):
         m = cands[c]
         card = popcount(m)
@@ -91,9 +126,8 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
             if not m & bit:
                 continue
             p = c * n + d - 1
-            w = d - 1
-            _reset(ws, w)
-            on, off = _propagate(ws, w, 2 * p + 1, cands, houses, cell_houses, n, not nishio, dynamic, level)
+            w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, not nishio, dynamic, level)
+            on, off = memo[1, p], memo[2, p]
             if dynamic and on != NONE:  # the candidate cannot be on
                 cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
                 _consider(hint, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
@@ -112,31 +146,53 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
                             cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
                             _consider(hint, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
             if not nishio:
-                _region_chains(ws, w, region_slot, c, d, multiple, dynamic, level, base, cands, houses, cell_houses,
-                               n, hint)
+                _region_chains(ws, memo, w, region_slot, c, d, multiple, dynamic, level, base, cands, houses,
+                               cell_houses, n, hint, members)
         if not nishio and (card == 2 or (multiple and card > 2)):
-            for t in range(nstates):
-                if not _worth(cands, t, n):
-                    continue
-                inall = True
-                for d in range(1, n + 1):
-                    if m >> (d - 1) & 1 and not _has(ws, d - 1, t):
-                        inall = False
-                        break
-                if inall:
-                    cx = 0
-                    for d in range(1, n + 1):
-                        if m >> (d - 1) & 1:
-                            cx += _ancestors(ws, d - 1, t)
-                    _consider(hint, base + _length_tenths(cx), cx, CELL, t, -1, c)
+            slots = np.empty(card, np.int64)
+            k = 0
+            for d in range(1, n + 1):
+                if m >> (d - 1) & 1:
+                    slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, True, dynamic,
+                                       level)
+                    k += 1
+            _common(ws, slots, card, CELL, -1, c, base, cands, n, hint, members)
 
 
 @kernel
-def _region_chains(ws, w, first_slot, c, d, multiple, dynamic, level, base, cands, houses, cell_houses, n, hint):
+def _common(ws, slots, k, kind, source, where, base, cands, n, hint, members):
+    """Conclusions every run of ``slots[:k]`` reaches (a cell's or a region's forcing chains), in state order: the
+    members of the first run, each checked against the other runs."""
+    nstates = members.size
+    count = 0
+    first = slots[0]
+    for t in range(nstates):
+        if _has(ws, first, t):
+            members[count] = t
+            count += 1
+    for j in range(count):
+        t = members[j]
+        if not _worth(cands, t, n):
+            continue
+        inall = True
+        for i in range(1, k):
+            if not _has(ws, slots[i], t):
+                inall = False
+                break
+        if inall:
+            cx = 0
+            for i in range(k):
+                cx += _ancestors(ws, slots[i], t)
+            _consider(hint, base + _length_tenths(cx), cx, kind, t, source, where)
+
+
+@kernel
+def _region_chains(ws, memo, w, first_slot, c, d, multiple, dynamic, level, base, cands, houses, cell_houses, n,
+                   hint, members):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
-    (so each house is looked at once); slot ``w`` already holds the run from ``c`` being ``d``."""
+    (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``."""
     bit = np.int64(1) << (d - 1)
-    nstates = 2 * cands.size * n
+    slots = np.empty(n, np.int64)
     for k in (2, 0, 1):
         h = cell_houses[c, k]
         places = 0
@@ -148,26 +204,15 @@ def _region_chains(ws, w, first_slot, c, d, multiple, dynamic, level, base, cand
                     first = houses[h, i]
         if first != c or not (places == 2 or (multiple and places > 2)):
             continue
-        slot = first_slot
+        slots[0] = w
+        j = 1
         for i in range(n):
             c2 = houses[h, i]
             if c2 != c and cands[c2] & bit:
-                _reset(ws, slot)
-                _propagate(ws, slot, 2 * (c2 * n + d - 1) + 1, cands, houses, cell_houses, n, True, dynamic, level)
-                slot += 1
-        for t in range(nstates):
-            if not _has(ws, w, t) or not _worth(cands, t, n):
-                continue
-            inall = True
-            for s in range(first_slot, slot):
-                if not _has(ws, s, t):
-                    inall = False
-                    break
-            if inall:
-                cx = _ancestors(ws, w, t)
-                for s in range(first_slot, slot):
-                    cx += _ancestors(ws, s, t)
-                _consider(hint, base + _length_tenths(cx), cx, REGION, t, d, h)
+                slots[j] = _on_run(ws, memo, c2 * n + d - 1, first_slot + j - 1, cands, houses, cell_houses, n, True,
+                                   dynamic, level)
+                j += 1
+        _common(ws, slots, j, REGION, d, h, base, cands, n, hint, members)
 
 
 @kernel

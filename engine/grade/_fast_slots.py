@@ -18,9 +18,10 @@ def _workspace(slots, ncells, n):
     nstates = 2 * ncells * n
     mark = np.zeros((slots, nstates), np.int32)
     gen = np.ones(slots, np.int32)
-    start = np.zeros((slots, nstates), np.int32)
-    count = np.zeros((slots, nstates), np.int32)
-    pool = np.zeros((slots, nstates * 4 + 64), np.int32)
+    # only membership needs zeros: a state's start, count and parents are written when it is added
+    start = np.empty((slots, nstates), np.int32)
+    count = np.empty((slots, nstates), np.int32)
+    pool = np.empty((slots, nstates * 4 + 64), np.int32)
     top = np.zeros(slots, np.int32)
     queue = np.zeros(nstates + 1, np.int32)
     work = np.zeros(ncells, np.int64)

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..inputs import check_cells, check_grids
-from ..vocabulary import GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUES, UNIQUENESS_TECHNIQUES
+from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUES,
+                          UNIQUENESS_TECHNIQUES)
 from . import hidden_single
 from .state import Contradiction, State, Step
 from .techniques import COUNTER_NAMES, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
@@ -115,11 +116,16 @@ def counter_of(step: Step) -> int:
     return INDEX[step.technique]
 
 
-def techniques_for(uniqueness: bool = True, techniques=REGISTRY) -> tuple:
-    """The rows of ``techniques`` to try: all of them, or without the uniqueness techniques."""
-    if uniqueness:
-        return tuple(techniques)
-    return tuple(t for t in techniques if t.name not in UNIQUENESS_TECHNIQUES)
+def skipped(box: int, uniqueness: bool = True) -> tuple[str, ...]:
+    """The rows not tried: the uniqueness techniques when ``uniqueness`` is off, and on grids of box 4 and 5 the
+    dynamic forcing chains (:data:`~engine.vocabulary.BIG_GRID_SKIPS`)."""
+    return (() if uniqueness else UNIQUENESS_TECHNIQUES) + (BIG_GRID_SKIPS if box >= 4 else ())
+
+
+def techniques_for(box: int, uniqueness: bool = True, techniques=REGISTRY) -> tuple:
+    """The rows of ``techniques`` to try on a grid of box ``box``: all but the :func:`skipped` ones."""
+    skip = skipped(box, uniqueness)
+    return tuple(t for t in techniques if t.name not in skip)
 
 
 def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool]:
@@ -153,7 +159,7 @@ def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness:
     state = State.from_puzzle(arr, box)
     if 0 not in state.cells:
         return None
-    for technique in techniques_for(uniqueness, techniques):
+    for technique in techniques_for(box, uniqueness, techniques):
         step = technique.find(state)
         if step is not None:
             return step
@@ -181,12 +187,12 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
         except Contradiction as e:  # one puzzle: no "puzzle 0:" in front
             raise Contradiction(str(e).split(": ", 1)[1]) from None
     try:
-        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(uniqueness))
+        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(box, uniqueness))
     except Contradiction:
         if not uniqueness:
             raise
         # uniqueness techniques on a puzzle with several solutions: grade it without them (see grade_many)
-        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(False))
+        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(box, False))
     counts = [0] * NCOUNTERS
     for step in steps:
         counts[counter_of(step)] += 1
@@ -205,15 +211,15 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> l
     from ._fast import grade_counts
 
     arr, box = check_grids(puzzles, box, "puzzles")
-    counts, ratings, solved, bad = grade_counts(arr, box, () if uniqueness else UNIQUENESS_TECHNIQUES)
+    counts, ratings, solved, bad = grade_counts(arr, box, skipped(box, uniqueness))
     for i in np.flatnonzero(bad):
         if uniqueness:
-            c, r, s, b = grade_counts(arr[i:i + 1], box, UNIQUENESS_TECHNIQUES)
+            c, r, s, b = grade_counts(arr[i:i + 1], box, skipped(box, False))
             if not b[0]:
                 counts[i], ratings[i], solved[i] = c[0], r[0], s[0]
                 continue
         try:  # let the step path say why, with the cells named
-            solve_logically(State.from_puzzle(arr[i], box), techniques_for(False))
+            solve_logically(State.from_puzzle(arr[i], box), techniques_for(box, False))
         except Contradiction as e:
             raise Contradiction(f"puzzle {i}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover

@@ -34,14 +34,14 @@ def test_table(tmp_path):
         + "─" * 61 + "\n"
         "    1     1     17  medium     2.6  pointing               69\n"
         "    2     2     32  easy       1.2  hidden-single          49\n"
-        "    3     3     21  extreme   10.0  guessing                0\n")
+        "    3     3     21  extreme   20.0  guessing                0\n")
     assert result.stderr == ""
 
 
 def test_line_format(tmp_path):
     result = run(write(tmp_path, f"{NEEDS_POINTING}\n{SINGLES_ONLY}\n{EASTER_MONSTER}\n"), "--format", "line")
     assert result.exit_code == 0
-    assert result.stdout == "medium 2.6 pointing\neasy 1.2 hidden-single\nextreme 10.0 guessing\n"
+    assert result.stdout == "medium 2.6 pointing\neasy 1.2 hidden-single\nextreme 20.0 guessing\n"
 
 
 def test_json_format(tmp_path):
@@ -50,12 +50,13 @@ def test_json_format(tmp_path):
     got = json.loads(result.stdout)
     assert got == [
         {"index": 1, "source": str(tmp_path / "puzzles.txt"), "line": 1, "clues": 17, "level": "medium",
-         "score": 2.6, "hardest": "pointing", "step_count": 69,
+         "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "step_count": 69,
          "steps": {"hidden-single": 59, "direct-pointing": 1, "direct-hidden-pair": 3, "naked-single": 1,
                    "pointing": 5},
          "needs_guessing": False},
         {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 21, "level": "extreme",
-         "score": 10.0, "hardest": "guessing", "step_count": 0, "steps": {}, "needs_guessing": True},
+         "score": 20.0, "ep": 20.0, "ed": 20.0, "hardest": "guessing", "step_count": 0, "steps": {},
+         "needs_guessing": True},
     ]
 
 
@@ -69,7 +70,7 @@ def test_every_record_format_parses_and_names_the_same_columns(tmp_path):
     names = [list(r) for r in by_format["json"]]
     assert all([list(r) for r in records] == names for records in by_format.values())
     csv_row = by_format["csv"][1]
-    assert (csv_row["needs_guessing"], csv_row["score"], csv_row["steps"]) == ("true", "10.0", "{}")
+    assert (csv_row["needs_guessing"], csv_row["score"], csv_row["steps"]) == ("true", "20.0", "{}")
     table_header = run(path).stdout.splitlines()[0].split()
     assert set(table_header) <= set(names[0])
 
@@ -103,7 +104,7 @@ def test_steps_in_lines_and_json(tmp_path):
     assert lines[:5] == ["medium 2.6 pointing", "  1. r6c2: hidden single 4 in box 4",
                          "  2. r8c3: hidden single 3 in box 7", "  3. r8c6: hidden single 1 in box 8",
                          "  4. pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3"]
-    assert lines[-2:] == ["extreme 10.0 guessing",
+    assert lines[-2:] == ["extreme 20.0 guessing",
                           "  no technique makes progress now: the other 60 cells need guessing"]
     got = json.loads(run(path, "--steps", "--format", "json").stdout)
     assert len(got[0]["explanation"]) == 69 and got[0]["explanation"][7] == "r1c6: naked single 9"
