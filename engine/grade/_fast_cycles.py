@@ -32,9 +32,10 @@ X_PASS, Y_PASS, XY_PASS = 0, 1, 2
 def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp,
           most):
     """Breadth-first from ``source`` (a state); ``nodes``/``parents`` receive the walk (node 0 is the source).
-    Returns ``(forcing_node, cycle_nodes_found)``: the node where the source's opposite state is reached (-1 if
-    never; X links only end there) and, when ``cycles``, the count of nodes that closed a cycle, stored at the end
-    of ``nodes`` (``nodes[-1 - k]``). Chains of more than ``most`` states are not looked for (they would rate no
+    Returns ``(forcing_node, cycle_nodes_found, size)``: the node where the source's opposite state is reached (-1
+    if never; X links only end there), when ``cycles`` the count of nodes that closed a cycle, stored at the end of
+    ``nodes`` (``nodes[-1 - k]``), and the number of nodes when the walk reached everything the source forces
+    (-1 when it stopped early). Chains of more than ``most`` states are not looked for (they would rate no
     better than a conclusion already found)."""
     nodes[0] = source
     parents[0] = -1
@@ -103,9 +104,10 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
                             size, forcing, closed = _visit_on(t, node, source, nodes, parents, in_on, stamp, size,
                                                               length, cycles, forcing, closed)
             if forcing >= 0 and not cycles:
-                return forcing, closed
+                return forcing, closed, -1
         layer_end = size
-    return forcing, closed
+    complete = head >= size and forcing < 0
+    return forcing, closed, size if complete else -1
 
 
 @kernel
@@ -161,6 +163,18 @@ def _most_states(base, hint):
 
 
 @kernel
+def _no_chains(size, nodes, in_on, in_off, stamp, nochain, mark):
+    """After a complete walk (``size`` >= 0 nodes): every state it reached forces only states it reached too, so a
+    reached state whose opposite was not reached has no forcing chain of its own; mark it (the pass's ``mark``) so
+    its walk is skipped."""
+    for k in range(size):
+        x = nodes[k]
+        conj_seen = in_off[x >> 1] == stamp if x & 1 else in_on[x >> 1] == stamp
+        if not conj_seen:
+            nochain[x] = mark
+
+
+@kernel
 def _chain_states(node, nodes, parents):
     count = 0
     while node >= 0:
@@ -212,6 +226,7 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     in_on = np.zeros(ncells * n, np.int32)
     in_off = np.zeros(ncells * n, np.int32)
     scratch = np.zeros(ncells * n, np.int8)
+    nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
     stamp = 0
     for pas in (X_PASS, Y_PASS, XY_PASS):
         ylinks = pas != X_PASS
@@ -231,8 +246,10 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                 closed = 0
                 if most >= 4:
                     stamp += 1
-                    _, closed = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, True, nodes,
-                                      parents, in_on, in_off, stamp, most)
+                    _, closed, size = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, True, nodes,
+                                            parents, in_on, in_off, stamp, most)
+                    if xlinks:
+                        _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
                 for k in range(closed):
                     end = nodes[cap - 1 - k]
                     cx = _chain_states(end, nodes, parents)
@@ -254,10 +271,13 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                     most = _most_states(base, hint)
                     if most < 3:
                         break
+                    if nochain[source] == pas + 1:
+                        continue
                     stamp += 1
-                    hit, _ = _walk(source, cands, houses, cell_houses, n, ylinks, True, False, nodes, parents,
-                                   in_on, in_off, stamp, most)
+                    hit, _, size = _walk(source, cands, houses, cell_houses, n, ylinks, True, False, nodes, parents,
+                                         in_on, in_off, stamp, most)
                     if hit < 0:
+                        _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
                         continue
                     target = nodes[hit]
                     if target & 1 and not cands[c] & ~(np.int64(1) << (d - 1)):
@@ -313,7 +333,7 @@ def _cycles_links(cands, houses, cell_houses, n, hint, out):
     in_off = np.zeros(ncells * n, np.int32)
     pas = hint[C_PASS]
     cycle = hint[C_KIND] == CYCLE
-    hit, _ = _walk(hint[C_SOURCE], cands, houses, cell_houses, n, pas != X_PASS, pas != Y_PASS or not cycle, cycle,
+    hit, _, _ = _walk(hint[C_SOURCE], cands, houses, cell_houses, n, pas != X_PASS, pas != Y_PASS or not cycle, cycle,
                    nodes, parents, in_on, in_off, 1, 1 << 30)
     end = nodes[cap - 1 - hint[C_NODE]] if cycle else hit
     size = _chain_states(end, nodes, parents)

@@ -155,7 +155,7 @@ def test_no_uniqueness_grades_without_unique_rectangles(tmp_path):
         without = run(path, "--format", "line", "--no-uniqueness", *args)
         assert with_ur.exit_code == without.exit_code == 0, without.output
         assert with_ur.stdout.splitlines()[0] == "expert 4.5 unique-loop"
-        assert without.stdout.splitlines()[0] == "expert 6.5 simple-colouring"
+        assert without.stdout.splitlines()[0] == "expert 6.6 chains-and-cycles"
         assert ("unique rectangle type 1" in with_ur.stdout) == bool(args)
         assert "unique" not in without.stdout
     assert "--no-uniqueness" in run("--help").stdout
