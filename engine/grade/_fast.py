@@ -22,7 +22,7 @@ from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
-from ._fast_state import _contradiction, _place
+from ._fast_state import _contradiction, _place, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
 from ._fast_unique import _unique_loop
 from ._fast_wings import _wing
@@ -181,17 +181,6 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
     if not found:
         return NOTHING
     return ELIMINATED
-
-
-@kernel
-def cell_houses_of(row_of, col_of, box_of, n):
-    """Each cell's row, column and box as house numbers (the layout the chain kernels read)."""
-    out = np.empty((row_of.size, 3), np.int64)
-    for c in range(row_of.size):
-        out[c, 0] = row_of[c]
-        out[c, 1] = n + col_of[c]
-        out[c, 2] = 2 * n + box_of[c]
-    return out
 
 
 @kernel

@@ -62,3 +62,14 @@ def _contradiction(cells, cands, houses, n):
         if covered != full:
             return True
     return False
+
+
+@kernel
+def cell_houses_of(row_of, col_of, box_of, n):
+    """Each cell's row, column and box as house numbers (the layout the chain kernels read)."""
+    out = np.empty((row_of.size, 3), np.int64)
+    for c in range(row_of.size):
+        out[c, 0] = row_of[c]
+        out[c, 1] = n + col_of[c]
+        out[c, 2] = 2 * n + box_of[c]
+    return out

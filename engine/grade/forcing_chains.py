@@ -50,7 +50,7 @@ def _chains(raw, size: int, n: int) -> tuple[tuple[tuple[int, int, bool], ...], 
 
 def _search(name: str, state: State):
     """The row's kept conclusion on ``state``: (tenths, kind words, placements, eliminations, links) or None."""
-    from ._fast import cell_houses_of
+    from ._fast_state import cell_houses_of
     from . import _fast_cycles as cy, _fast_forcing as fo
 
     geo = geometry(state.t.box)

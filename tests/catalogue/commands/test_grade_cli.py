@@ -109,6 +109,31 @@ def test_steps_in_lines_and_json(tmp_path):
     got = json.loads(run(path, "--steps", "--format", "json").stdout)
     assert len(got[0]["explanation"]) == 69 and got[0]["explanation"][7] == "r1c6: naked single 9"
     assert got[1]["explanation"] == ["no technique makes progress now: the other 60 cells need guessing"]
+    # every step as data too: its technique, rating, sentence and what it changes
+    data = got[0]["step_data"]
+    assert len(data) == 69 and [d["explanation"] for d in data] == got[0]["explanation"]
+    fourth = data[3]  # "pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3"
+    assert (fourth["technique"], fourth["rating"], fourth["explanation"]) == ("pointing", 2.6, lines[4][5:])
+    assert (fourth["placements"], fourth["eliminations"], sorted(fourth["cells"])) == ([], [[9, 7], [11, 7]],
+                                                                                     [15, 17])
+    assert {d["technique"] for d in data} == set(got[0]["steps"])
+    assert got[1]["step_data"] == []
+
+
+def test_a_chain_step_as_data_names_every_link(tmp_path):
+    """A forcing chain in json: each chain is a list of {cell, digit, on} from the assumption to the conclusion,
+    and the sentence follows the same links."""
+    path = write(tmp_path, NEEDS_UNIQUE_RECTANGLE + "\n")
+    got = json.loads(run(path, "--steps", "--format", "json", "--no-uniqueness").stdout)[0]
+    chain_steps = [d for d in got["step_data"] if d["technique"] == "chains-and-cycles"]
+    assert chain_steps and got["score"] == 6.6
+    step = chain_steps[0]
+    chain = step["links"][0]
+    assert chain[0]["on"] != chain[-1]["on"] and (chain[0]["cell"], chain[0]["digit"]) == \
+        (chain[-1]["cell"], chain[-1]["digit"])  # a forcing chain ends on its own start, the other way round
+    assert all(a["on"] != b["on"] for a, b in zip(chain, chain[1:]))  # links alternate on and off
+    assert step["explanation"].count("->") == len(chain) - 1
+    assert (got["ep"], got["ed"]) == (1.2, 1.2)
 
 
 def test_bad_grids_get_one_line_each_and_exit_1(tmp_path):

@@ -91,3 +91,37 @@ def test_ai_escargot_gets_the_dynamic_chains_sudoku_explainer_finds():
     assert [(s.eliminations, s.rating) for s in plus[:3]] == [
         (((7 * 9 + 5, 2),), 10.0), (((7 * 9 + 5, 9),), 10.0), (((1 * 9 + 5, 1),), 10.0)]
     assert tables(3).cell_name(7 * 9 + 5) == "r8c6"
+
+
+def test_a_puzzle_with_several_solutions_is_never_said_to_have_none():
+    """A uniqueness technique on a puzzle with several solutions can remove every candidate of a cell; the grade is
+    then made again without those techniques, in both paths: guessing, never "no solution"."""
+    from engine.grade.grader import skipped
+    from naive.grade import random_board
+    import random
+
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(10):
+        board = random_board(3, rng)
+        puzzle = board.copy()
+        puzzle[rng.sample(range(81), 56)] = 0  # 25 random clues: almost always several solutions
+        fast = grade_many(puzzle[None], 3)[0]
+        slow = grade(puzzle, 3)
+        assert (fast.score, fast.hardest, fast.solved) == (slow.score, slow.hardest, slow.solved)
+        checked += 1
+    assert checked == 10
+    assert skipped(3, False) == ("unique-loop", "bug") and "nishio" in skipped(4) and skipped(3) == ()
+
+
+def test_big_grids_stop_after_the_static_chains():
+    """16x16: no Nishio, multiple or dynamic forcing chains (too slow there): a puzzle that needs them is
+    graded as needing guessing, in both paths."""
+    from engine.carve import carve
+    from naive.grade import minimal_puzzles
+
+    (puzzle, _), = minimal_puzzles(1, 4, seed=3, carve=carve)
+    fast = grade_many(puzzle[None], 4)[0]
+    slow = grade(puzzle, 4)
+    assert fast.score == slow.score and fast.hardest == slow.hardest
+    assert not {"nishio", "multiple-forcing-chains", "dynamic-forcing-chains"} & set(slow.steps_by_technique)
