@@ -87,6 +87,9 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     scratch = np.zeros(ncells * n, np.int8)
     nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
     stamp = 0
+    # one variable per flag for every walk: literal True/False arguments would compile the walk twice
+    cycle_walk = cands.size > 0
+    forcing_walk = not cycle_walk
     for pas in (X_PASS, Y_PASS, XY_PASS):
         ylinks = pas != X_PASS
         xlinks = pas != Y_PASS
@@ -105,7 +108,7 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                 closed = 0
                 if most >= 4:
                     stamp += 1
-                    _, closed, size = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, True, nodes,
+                    _, closed, size = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, cycle_walk, nodes,
                                             parents, in_on, in_off, stamp, most)
                     if xlinks:
                         _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
@@ -133,8 +136,8 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                     if nochain[source] == pas + 1:
                         continue
                     stamp += 1
-                    hit, _, size = _walk(source, cands, houses, cell_houses, n, ylinks, True, False, nodes, parents,
-                                         in_on, in_off, stamp, most)
+                    hit, _, size = _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, forcing_walk, nodes,
+                                         parents, in_on, in_off, stamp, most)
                     if hit < 0:
                         _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
                         continue
@@ -193,7 +196,7 @@ def _cycles_links(cands, houses, cell_houses, n, hint, out):
     pas = hint[C_PASS]
     cycle = hint[C_KIND] == CYCLE
     hit, _, _ = _walk(hint[C_SOURCE], cands, houses, cell_houses, n, pas != X_PASS, pas != Y_PASS or not cycle, cycle,
-                   nodes, parents, in_on, in_off, 1, 1 << 30)
+                      nodes, parents, in_on, in_off, np.int64(1), np.int64(1 << 30))
     end = nodes[cap - 1 - hint[C_NODE]] if cycle else hit
     size = _chain_states(end, nodes, parents)
     node = end

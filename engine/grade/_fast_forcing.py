@@ -103,6 +103,9 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
     level = 1 if producer == DYNAMIC_PLUS else 0
     base = _base_tenths(producer)
     nstates = 2 * ncells * n
+    ylinks = not nishio  # (one variable for every call below: a literal True would compile callees twice)
+    cell_kind = np.int64(CELL)
+    none = np.int64(-1)
     # slots 0..n-1: a cell's candidates (scratch); n: an off run; n+1..2n: a region's places (scratch); then the
     # remembered runs
     off_slot = n
@@ -126,7 +129,7 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
             if not m & bit:
                 continue
             p = c * n + d - 1
-            w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, not nishio, dynamic, level)
+            w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
             on, off = memo[1, p], memo[2, p]
             if dynamic and on != NONE:  # the candidate cannot be on
                 cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
@@ -134,7 +137,7 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
             double = card >= 3 and dynamic and not nishio
             if dynamic or double:
                 _reset(ws, off_slot)
-                on2, off2 = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, not nishio, dynamic,
+                on2, off2 = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, ylinks, dynamic,
                                        level)
                 if on2 != NONE:  # the candidate cannot be off
                     cx = _ancestors(ws, off_slot, on2) + _ancestors(ws, off_slot, off2)
@@ -146,17 +149,17 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
                             cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
                             _consider(hint, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
             if not nishio:
-                _region_chains(ws, memo, w, region_slot, c, d, multiple, dynamic, level, base, cands, houses,
+                _region_chains(ws, memo, w, region_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses,
                                cell_houses, n, hint, members)
         if not nishio and (card == 2 or (multiple and card > 2)):
             slots = np.empty(card, np.int64)
             k = 0
             for d in range(1, n + 1):
                 if m >> (d - 1) & 1:
-                    slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, True, dynamic,
+                    slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks, dynamic,
                                        level)
                     k += 1
-            _common(ws, slots, card, CELL, -1, c, base, cands, n, hint, members)
+            _common(ws, slots, card, cell_kind, none, c, base, cands, n, hint, members)
 
 
 @kernel
@@ -187,8 +190,8 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, members):
 
 
 @kernel
-def _region_chains(ws, memo, w, first_slot, c, d, multiple, dynamic, level, base, cands, houses, cell_houses, n,
-                   hint, members):
+def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
+                   n, hint, members):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
     (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``."""
     bit = np.int64(1) << (d - 1)
@@ -209,10 +212,10 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, dynamic, level, base
         for i in range(n):
             c2 = houses[h, i]
             if c2 != c and cands[c2] & bit:
-                slots[j] = _on_run(ws, memo, c2 * n + d - 1, first_slot + j - 1, cands, houses, cell_houses, n, True,
+                slots[j] = _on_run(ws, memo, c2 * n + d - 1, first_slot + j - 1, cands, houses, cell_houses, n, ylinks,
                                    dynamic, level)
                 j += 1
-        _common(ws, slots, j, REGION, d, h, base, cands, n, hint, members)
+        _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, members)
 
 
 @kernel
@@ -281,7 +284,7 @@ def _forcing_links(producer, cands, houses, cell_houses, n, hint, out):
                 continue
             seed = 2 * (where * n + i) + 1
         _reset(ws, 0)
-        _propagate(ws, 0, seed, cands, houses, cell_houses, n, True, dynamic, level)
+        _propagate(ws, 0, seed, cands, houses, cell_houses, n, not nishio, dynamic, level)
         size = _first_path(ws, 0, target, out, size)
         out[size] = -1
         size += 1
