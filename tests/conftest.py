@@ -27,6 +27,26 @@ cache.enable()
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
+def pytest_sessionstart(session):
+    """A cold kernel cache (a new machine, or changed engine sources): compile the grader once, here, in a child
+    process, while this process compiles the 9x9 solver, generator, keys and carver, all before the test workers
+    start. Otherwise both workers and the first CLI subprocesses compile the grader at the same moment (about a
+    minute and a half of a core each). A warm cache costs one glance at the cache folder."""
+    from engine.warmup import finish, grader_cached, start_grader_compile
+
+    if os.environ.get("PYTEST_XDIST_WORKER") or grader_cached():
+        return
+    child = start_grader_compile(3)
+    try:
+        from engine import canonical_key, carve, generate, solve
+
+        board = generate(3, seed=1).cells
+        canonical_key(board, 3)
+        solve(carve(board, 3, seed=1).puzzle)
+    finally:
+        finish(child)
+
+
 @pytest.fixture
 def sqlite_url(tmp_path) -> str:
     """A SQLite catalogue file that does not exist yet (the first open creates and migrates it)."""
