@@ -19,6 +19,7 @@ import numpy as np
 from .._jit import kernel
 from ..bits import popcount
 from ._fast_implications import _length_tenths
+from ._fast_state import _conclude
 from ._fast_walk import _chain_states, _no_chains, _walk
 
 CYCLE, FORCING = 0, 1
@@ -168,19 +169,7 @@ def _cycles(cells, cands, houses, cell_houses, peers, n, hint):
             if elim[k]:
                 cands[k // n] &= ~(np.int64(1) << (k % n))
         return 1
-    t = hint[C_TARGET]
-    p = t >> 1
-    c = p // n
-    d = p % n + 1
-    if t & 1:
-        cells[c] = d
-        cands[c] = 0
-        clear = ~(np.int64(1) << (d - 1))
-        for q in peers[c]:
-            cands[q] &= clear
-        return 2
-    cands[c] &= ~(np.int64(1) << (d - 1))
-    return 1
+    return 2 if _conclude(cells, cands, peers, hint[C_TARGET], n) else 1
 
 
 @kernel

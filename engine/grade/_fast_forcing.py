@@ -21,7 +21,8 @@ import numpy as np
 from .._jit import kernel
 from ..bits import popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
-from ._fast_slots import _ancestors, _has, _reset, _workspace, _first_path
+from ._fast_slots import _ancestors, _first_path, _has, _reset, _workspace
+from ._fast_state import _conclude
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains)
 NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS = 0, 1, 2, 3
@@ -219,31 +220,13 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
 
 
 @kernel
-def _apply_hint(cells, cands, peers, hint, n):
-    """Apply a kept conclusion: an on state places its digit (True), an off state removes its candidate (False)."""
-    t = hint[H_TARGET]
-    p = t >> 1
-    c = p // n
-    d = p % n + 1
-    if t & 1:
-        cells[c] = d
-        cands[c] = 0
-        clear = ~(np.int64(1) << (d - 1))
-        for q in peers[c]:
-            cands[q] &= clear
-        return True
-    cands[c] &= ~(np.int64(1) << (d - 1))
-    return False
-
-
-@kernel
 def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint):
     """One step of ``producer``: 0 when it finds nothing, 1 when it removed a candidate, 2 when it placed a digit;
     the rating in tenths is ``hint[H_TENTHS]``."""
     _forcing_hint(producer, cands, houses, cell_houses, n, hint)
     if hint[H_TENTHS] == NO_HINT:
         return 0
-    return 2 if _apply_hint(cells, cands, peers, hint, n) else 1
+    return 2 if _conclude(cells, cands, peers, hint[H_TARGET], n) else 1
 
 
 @kernel

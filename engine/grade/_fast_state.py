@@ -26,6 +26,20 @@ def _place(cells, cands, peers, cell, digit):
 
 
 @kernel
+def _conclude(cells, cands, peers, t, n):
+    """Apply a chain's conclusion, a state ``t`` (``2 * (cell * n + digit - 1) + on``): on places the digit (True),
+    off removes the candidate (False)."""
+    p = t >> 1
+    c = p // n
+    d = p % n + 1
+    if t & 1:
+        _place(cells, cands, peers, c, d)
+        return True
+    cands[c] &= ~(np.int64(1) << (d - 1))
+    return False
+
+
+@kernel
 def _in_house(cell, h, row_of, col_of, box_of, n):
     """Whether ``cell`` lies in house ``h`` (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)."""
     if h < n:
