@@ -27,6 +27,18 @@ cache.enable()
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
+#: the test files that take minutes (dozens of CLI processes, big catalogues): run first, so that each file going to
+#: one worker (`--dist loadfile`) does not leave one of them running alone at the end
+LONG_FILES = ("test_help_examples.py", "test_location.py", "test_import_cli.py", "test_kills.py", "test_docs.py",
+              "test_grade_unique.py", "test_grade_grader.py", "test_progress.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The long files first, each keeping its own order (a stable sort)."""
+    rank = {name: k for k, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FILES)))
+
+
 def pytest_sessionstart(session):
     """A cold kernel cache (a new machine, or changed engine sources): compile the grader once, here, in a child
     process, while this process compiles the 9x9 solver, generator, keys and carver, all before the test workers
