@@ -22,6 +22,7 @@ from .._jit import kernel
 from ..bits import digit_of, popcount
 from ._fast_advanced import _advanced
 from ._fast_slots import _add, _has, _parent
+from ._fast_state import _other_place
 
 #: no contradiction found
 NONE = -1
@@ -63,6 +64,24 @@ def _hidden_house_parents(ws, w, s, h, bit, d, orig, work, houses, n):
             q = 2 * (c * n + d - 1)
             if _has(ws, w, q):
                 _parent(ws, w, s, q)
+
+
+#: what :func:`_force_off` returns when the state it was to force off is on already
+CONTRADICTED = -(1 << 40)
+
+
+@kernel
+def _force_off(ws, w, t, s, queue, tail):
+    """State ``s`` (on) forces off state ``t``: a contradiction when ``t``'s candidate is on already (CONTRADICTED),
+    else ``t`` joins slot ``w`` and the off queue unless it is there. Returns the off queue's new tail."""
+    if _has(ws, w, t + 1):
+        _add(ws, w, t, s)
+        return CONTRADICTED
+    if not _has(ws, w, t):
+        _add(ws, w, t, s)
+        queue[tail] = t
+        tail -= 1
+    return tail
 
 
 @kernel
@@ -110,13 +129,9 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
                     low = others & -others
                     others ^= low
                     t = 2 * (c * n + digit_of(low) - 1)
-                    if _has(ws, w, t + 1):
-                        _add(ws, w, t, s)
+                    qoff_tail = _force_off(ws, w, t, s, queue, qoff_tail)
+                    if qoff_tail == CONTRADICTED:
                         return t + 1, t
-                    if not _has(ws, w, t):
-                        _add(ws, w, t, s)
-                        queue[qoff_tail] = t
-                        qoff_tail -= 1
             for k in (2, 0, 1):  # box, row, column
                 h = cell_houses[c, k]
                 for i in range(n):
@@ -125,13 +140,9 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
                         continue
                     seen[c2] = stamp[1]
                     t = 2 * (c2 * n + d - 1)
-                    if _has(ws, w, t + 1):
-                        _add(ws, w, t, s)
+                    qoff_tail = _force_off(ws, w, t, s, queue, qoff_tail)
+                    if qoff_tail == CONTRADICTED:
                         return t + 1, t
-                    if not _has(ws, w, t):
-                        _add(ws, w, t, s)
-                        queue[qoff_tail] = t
-                        qoff_tail -= 1
             continue
         s = queue[qoff_head]
         qoff_head -= 1
@@ -146,15 +157,7 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
             if not _has(ws, w, t):
                 found0 = t
         for k in (2, 0, 1):
-            h = cell_houses[c, k]
-            other = -1
-            for i in range(n):
-                c2 = houses[h, i]
-                if c2 != c and work[c2] & bit:
-                    if other >= 0:
-                        other = -2
-                        break
-                    other = c2
+            other = _other_place(work, houses, cell_houses[c, k], c, bit, n)
             if other >= 0:
                 t = 2 * (other * n + d - 1) + 1
                 if k == 2:

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..bits import digit_of, popcount
+from ._fast_state import _other_place
 
 
 @kernel
@@ -75,15 +76,7 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
                                                       cycles, forcing, closed)
                 if xlinks:
                     for k in (2, 0, 1):
-                        h = cell_houses[c, k]
-                        other = -1
-                        for i in range(n):
-                            c2 = houses[h, i]
-                            if c2 != c and cands[c2] & bit:
-                                if other >= 0:
-                                    other = -2
-                                    break
-                                other = c2
+                        other = _other_place(cands, houses, cell_houses[c, k], c, bit, n)
                         if other >= 0:
                             t = 2 * (other * n + d - 1) + 1
                             size, forcing, closed = _visit_on(t, node, source, nodes, parents, in_on, stamp, size,
