@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel_with, wide_kernel
 from ..geometry import geometry
 from ._fast_aligned import _aligned
 from ._fast_bug import _bug
@@ -78,7 +78,7 @@ ALIGNED_TRIPLE = INDEX["aligned-triple-exclusion"]
 NTECHNIQUES = len(INDEX)
 
 
-@kernel
+@wide_kernel
 def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
            blanks):
     """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
@@ -121,7 +121,7 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
     return blanks
 
 
-@kernel
+@wide_kernel
 def _rate(ratings, rating, counter, placed):
     """Add one step to Sudoku Explainer's three figures, as serate keeps them: ER is the hardest step (the first
     to reach it names it), ED the rating after the first step, EP the rating when the first digit is placed."""
@@ -136,7 +136,7 @@ def _rate(ratings, rating, counter, placed):
             ratings[EP] = ratings[ER]
 
 
-@kernel
+@kernel_with(inline="always")
 def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n):
     """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
     places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
@@ -183,7 +183,7 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
     return ELIMINATED
 
 
-@kernel
+@kernel_with(inline="always")
 def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n):
     """One step of a chain row: its rating (tenths, length bonus included) goes to ``ratings[RATE]``."""
     cell_houses = cell_houses_of(row_of, col_of, box_of, n)
@@ -202,7 +202,7 @@ def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of,
     return PLACED if made == 2 else ELIMINATED
 
 
-@kernel
+@kernel_with(inline="always")
 def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands):
     """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES) and rating the steps in
     ``ratings``; SOLVED, STUCK or CONTRADICTION."""
@@ -224,7 +224,7 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
     return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
 
 
-@kernel
+@wide_kernel
 def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status):
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)

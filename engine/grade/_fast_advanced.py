@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import digit_of, popcount
 from ._fast_slots import _add, _has, _parent
 
@@ -19,7 +19,7 @@ LOCKING, HIDDEN_PAIR, NAKED_PAIR, X_WING = 0, 1, 2, 3
 
 
 
-@kernel
+@wide_kernel
 def _sees_all(cell, places, h, houses, cell_houses, n):
     """Whether ``cell`` (outside house ``h``) shares a house with every position of ``places`` in ``h``."""
     for i in range(n):
@@ -31,7 +31,7 @@ def _sees_all(cell, places, h, houses, cell_houses, n):
     return True
 
 
-@kernel
+@wide_kernel
 def _emit(ws, w, t, parents, nparents, out, count):
     """Add off state ``t`` with the rule's parents unless the slot has it; returns the new count of ``out``."""
     if _has(ws, w, t):
@@ -43,7 +43,7 @@ def _emit(ws, w, t, parents, nparents, out, count):
     return count + 1
 
 
-@kernel
+@wide_kernel
 def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
     """Off states the first productive rule adds to slot ``w`` (written to ``out``); returns how many. A rule is
     productive when one of its patterns rests on the run's removals, even if its eliminations are known already."""
@@ -119,7 +119,7 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
     return 0
 
 
-@kernel
+@wide_kernel
 def _hidden_pair(ws, w, h, i, j, orig, work, houses, n, out, parents, count, productive):
     """Hidden pairs of house ``h`` in its positions ``i`` and ``j``: every digit pair found only there."""
     a = houses[h, i]
@@ -164,7 +164,7 @@ def _hidden_pair(ws, w, h, i, j, orig, work, houses, n, out, parents, count, pro
     return count, productive
 
 
-@kernel
+@wide_kernel
 def _x_wings(ws, w, base, orig, work, houses, n, out, parents, count, productive):
     """X-Wings with rows (``base`` 0) or columns (1) as base lines."""
     for d in range(1, n + 1):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_state import _in_house, _place, _sees
 from ._fast_subsets import _next_combination
@@ -17,7 +17,7 @@ from ._fast_unique3 import _house_of
 MAX_DEGREE = 6
 
 
-@kernel
+@wide_kernel
 def _shared_house(found, m, kind, row_of, col_of, box_of, n):
     """The house of kind ``kind`` (box, row, column) holding all ``found[:m]``, or -1."""
     h = _house_of(found[0], kind, row_of, col_of, box_of, n)
@@ -27,7 +27,7 @@ def _shared_house(found, m, kind, row_of, col_of, box_of, n):
     return h
 
 
-@kernel
+@wide_kernel
 def _bug(cells, cands, houses, peers, row_of, col_of, box_of, n):
     ncells = cands.size
     found = np.empty(ncells, np.int64)
@@ -117,7 +117,7 @@ def _bug(cells, cands, houses, peers, row_of, col_of, box_of, n):
     return _type3(cands, houses, found, m, every, row_of, col_of, box_of, n)
 
 
-@kernel
+@wide_kernel
 def _type4(cands, found, m, digits, every, row_of, col_of, box_of, n):
     if m != 2:
         return 0
@@ -133,7 +133,7 @@ def _type4(cands, found, m, digits, every, row_of, col_of, box_of, n):
     return 0
 
 
-@kernel
+@wide_kernel
 def _type3(cands, houses, found, m, every, row_of, col_of, box_of, n):
     small = np.empty(n, np.int64)
     masks = np.empty(n, np.int64)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import _length_tenths
 from ._fast_state import _conclude
@@ -30,7 +30,7 @@ NO_HINT = 1 << 30
 X_PASS, Y_PASS, XY_PASS = 0, 1, 2
 
 
-@kernel
+@wide_kernel
 def _most_states(base, hint):
     """The longest chain (in states) that, rated from ``base``, could still beat the kept hint."""
     if hint[C_TENTHS] == NO_HINT:
@@ -43,7 +43,7 @@ def _most_states(base, hint):
         cx += 1
 
 
-@kernel
+@wide_kernel
 def _cycle_eliminations(end, source, nodes, parents, cands, peers, n, out):
     """Candidates that see an on state and an off state of their digit along the cycle (``out``: 1 per potential
     that goes); returns how many."""
@@ -73,7 +73,7 @@ def _cycle_eliminations(end, source, nodes, parents, cands, peers, n, out):
     return total
 
 
-@kernel
+@wide_kernel
 def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     """The best cycle or forcing chain on ``cands`` in ``hint`` (C_TENTHS stays NO_HINT when none); a cycle's
     eliminations in ``elim`` (one flag per potential)."""
@@ -157,7 +157,7 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                         hint[C_NODE] = -1
 
 
-@kernel
+@wide_kernel
 def _cycles(cells, cands, houses, cell_houses, peers, n, hint):
     """One step: 0 when nothing is found, 1 when candidates were removed, 2 when a digit was placed."""
     elim = np.zeros(cands.size * n, np.int8)
@@ -172,7 +172,7 @@ def _cycles(cells, cands, houses, cell_houses, peers, n, hint):
     return 2 if _conclude(cells, cands, peers, hint[C_TARGET], n) else 1
 
 
-@kernel
+@wide_kernel
 def _cycles_links(cands, houses, cell_houses, n, hint, out):
     """The chain of a kept hint, from its start to its end (a cycle: back to its start), as states in ``out``;
     returns how many."""

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import lowbit_index, popcount
 from ._fast_state import _in_house, _place, _places
 
 ROW, COLUMN, BOX = 0, 1, 2
 
 
-@kernel
+@wide_kernel
 def _house_of(cell, kind, row_of, col_of, box_of, n):
     """The house of ``kind`` (ROW, COLUMN, BOX) holding ``cell``."""
     if kind == ROW:
@@ -24,7 +24,7 @@ def _house_of(cell, kind, row_of, col_of, box_of, n):
     return 2 * n + box_of[cell]
 
 
-@kernel
+@wide_kernel
 def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming):
     """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
     row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed."""
@@ -73,7 +73,7 @@ def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, clai
     return False
 
 
-@kernel
+@wide_kernel
 def _next_colex(idx, k, m):
     """Advance ``idx`` (k increasing indices below m) to the next combination in colex order (SE's Permutations:
     the combinations as bitmasks, ascending); False after the last."""
@@ -87,7 +87,7 @@ def _next_colex(idx, k, m):
     return False
 
 
-@kernel
+@wide_kernel
 def _direct_hidden(cells, cands, houses, peers, n, k):
     """Direct hidden pair (k = 2) or triple (k = 3): boxes, columns, rows; digit combinations in colex order."""
     places = np.empty(n, np.int64)  # places[d - 1]: where digit d may go, over the house's positions 0..n-1

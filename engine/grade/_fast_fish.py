@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_state import _places
 from ._fast_subsets import _next_confined
 
 
-@kernel
+@wide_kernel
 def _fish(cands, houses, n, k):
     lines = np.empty(n, np.int64)
     places = np.empty(n, np.int64)  # places[j]: where the digit may go in base line lines[j], over cross lines

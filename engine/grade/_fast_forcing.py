@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
 from ._fast_slots import _ancestors, _first_path, _has, _reset, _workspace
@@ -37,12 +37,12 @@ HINT_SIZE = 7
 NO_HINT = 1 << 30
 
 
-@kernel
+@wide_kernel
 def _base_tenths(producer):
     return 75 if producer == NISHIO else (80 if producer == MULTIPLE else (85 if producer == DYNAMIC else 90))
 
 
-@kernel
+@wide_kernel
 def _worth(cands, t, n):
     """Whether concluding state ``t`` removes a candidate: an off state's candidate is there, an on state's cell has
     others."""
@@ -54,7 +54,7 @@ def _worth(cands, t, n):
     return cands[c] & bit != 0
 
 
-@kernel
+@wide_kernel
 def _consider(hint, tenths, complexity, kind, target, source, where):
     """Keep the conclusion if it sorts before the one kept (Sudoku Explainer's order: rating, complexity, key)."""
     key = _SORT_KEY[kind]
@@ -72,7 +72,7 @@ def _consider(hint, tenths, complexity, kind, target, source, where):
 RUN_BUDGET = 8_000_000
 
 
-@kernel
+@wide_kernel
 def _on_run(ws, memo, p, scratch, cands, houses, cell_houses, n, ylinks, dynamic, level):
     """The slot holding the run from candidate ``p`` on: remembered when there is room (a candidate's run serves
     its own contradiction, its cell's chains and the region chains of each of its houses), else made again in slot
@@ -93,7 +93,7 @@ def _on_run(ws, memo, p, scratch, cands, houses, cell_houses, n, ylinks, dynamic
     return w
 
 
-@kernel
+@wide_kernel
 def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
     """Fill ``hint`` with the best conclusion of ``producer`` on ``cands`` (H_TENTHS stays NO_HINT when none)."""
     hint[:] = NO_HINT
@@ -163,7 +163,7 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
             _common(ws, slots, card, cell_kind, none, c, base, cands, n, hint, members)
 
 
-@kernel
+@wide_kernel
 def _common(ws, slots, k, kind, source, where, base, cands, n, hint, members):
     """Conclusions every run of ``slots[:k]`` reaches (a cell's or a region's forcing chains), in state order: the
     members of the first run, each checked against the other runs."""
@@ -190,7 +190,7 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, members):
             _consider(hint, base + _length_tenths(cx), cx, kind, t, source, where)
 
 
-@kernel
+@wide_kernel
 def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
                    n, hint, members):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
@@ -219,7 +219,7 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
         _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, members)
 
 
-@kernel
+@wide_kernel
 def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint):
     """One step of ``producer``: 0 when it finds nothing, 1 when it removed a candidate, 2 when it placed a digit;
     the rating in tenths is ``hint[H_TENTHS]``."""
@@ -229,7 +229,7 @@ def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint):
     return 2 if _conclude(cells, cands, peers, hint[H_TARGET], n) else 1
 
 
-@kernel
+@wide_kernel
 def _forcing_links(producer, cands, houses, cell_houses, n, hint, out):
     """The chains of a kept conclusion, each from its assumption to the conclusion (a contradiction: to both
     states of the candidate forced both ways), as states in ``out`` separated by -1; returns how many entries.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import digit_of, popcount
 from ._fast_advanced import _advanced
 from ._fast_slots import _add, _has, _parent
@@ -28,7 +28,7 @@ from ._fast_state import _other_place
 NONE = -1
 
 
-@kernel
+@wide_kernel
 def _length_tenths(complexity):
     """Sudoku Explainer's length bonus in tenths: one tenth each time ``complexity - 2`` passes 4, 6, 8, 12, 16,
     24, 32, 48, ... (the steps grow by 3/2 and 4/3 in turn)."""
@@ -43,7 +43,7 @@ def _length_tenths(complexity):
     return added
 
 
-@kernel
+@wide_kernel
 def _hidden_cell_parents(ws, w, s, c, orig, work, n):
     """The candidates of cell ``c`` removed during a dynamic run are parents of ``s`` (the cell's last candidate)."""
     gone = orig[c] & ~work[c]
@@ -55,7 +55,7 @@ def _hidden_cell_parents(ws, w, s, c, orig, work, n):
             _parent(ws, w, s, q)
 
 
-@kernel
+@wide_kernel
 def _hidden_house_parents(ws, w, s, h, bit, d, orig, work, houses, n):
     """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``."""
     for i in range(n):
@@ -70,7 +70,7 @@ def _hidden_house_parents(ws, w, s, h, bit, d, orig, work, houses, n):
 CONTRADICTED = -(1 << 40)
 
 
-@kernel
+@wide_kernel
 def _force_off(ws, w, t, s, queue, tail):
     """State ``s`` (on) forces off state ``t``: a contradiction when ``t``'s candidate is on already (CONTRADICTED),
     else ``t`` joins slot ``w`` and the off queue unless it is there. Returns the off queue's new tail."""
@@ -84,7 +84,7 @@ def _force_off(ws, w, t, s, queue, tail):
     return tail
 
 
-@kernel
+@wide_kernel
 def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, level):
     """Add ``seed`` to the emptied slot ``w`` and every state it forces, the way Sudoku Explainer's ``doChaining``
     does (on states first, then off states, in the order found; at ``level`` 1, when nothing is left to follow, the

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import digit_of
 from ._fast_state import _in_house, _place
 
 
-@kernel
+@wide_kernel
 def _hidden_single(cells, cands, houses, peers, n):
     """The house where a hidden single was placed (boxes searched first), or -1 when there is none."""
     for k in range(3 * n):
@@ -36,7 +36,7 @@ def _hidden_single(cells, cands, houses, peers, n):
     return -1
 
 
-@kernel
+@wide_kernel
 def _naked_single(cells, cands, peers):
     for c in range(cells.size):
         m = cands[c]
@@ -46,7 +46,7 @@ def _naked_single(cells, cands, peers):
     return False
 
 
-@kernel
+@wide_kernel
 def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming):
     """Pointing (``claiming`` False: a box's places for a digit in one row or column) or claiming (True: a row's
     or column's places in one box): remove the digit from the rest of that second house."""

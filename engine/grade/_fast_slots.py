@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 
 
-@kernel
+@wide_kernel
 def _workspace(slots, ncells, n):
     """Room for ``slots`` sets of states: (mark, gen, start, count, pool, top) plus the scratch of a run."""
     nstates = 2 * ncells * n
@@ -34,18 +34,18 @@ def _workspace(slots, ncells, n):
     return mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, seen, found, parents
 
 
-@kernel
+@wide_kernel
 def _reset(ws, w):
     ws[1][w] += 1
     ws[5][w] = 0
 
 
-@kernel
+@wide_kernel
 def _has(ws, w, s):
     return ws[0][w, s] == ws[1][w]
 
 
-@kernel
+@wide_kernel
 def _add(ws, w, s, parent):
     """Put state ``s`` in slot ``w`` with one parent (none when ``parent`` < 0); more may follow (:func:`_parent`)."""
     mark, gen, start, count, top = ws[0], ws[1], ws[2], ws[3], ws[5]
@@ -56,7 +56,7 @@ def _add(ws, w, s, parent):
         _parent(ws, w, s, parent)
 
 
-@kernel
+@wide_kernel
 def _parent(ws, w, s, parent):
     """Add a parent to the state added last (a full pool drops it: the chain only looks shorter)."""
     pool, top = ws[4], ws[5]
@@ -66,7 +66,7 @@ def _parent(ws, w, s, parent):
         ws[3][w, s] += 1
 
 
-@kernel
+@wide_kernel
 def _ancestors(ws, w, s):
     """How many distinct states lead to ``s`` in slot ``w``, ``s`` included: the complexity of its chain."""
     start, count, pool, visit, stack, stamp = ws[2], ws[3], ws[4], ws[8], ws[9], ws[10]
@@ -89,7 +89,7 @@ def _ancestors(ws, w, s):
     return total
 
 
-@kernel
+@wide_kernel
 def _first_path(ws, w, s, out, size):
     """Append to ``out`` (from ``size``) the chain that first reached state ``s`` in slot ``w``: its first parents
     back to the assumption, written from the assumption forward; returns the new size."""

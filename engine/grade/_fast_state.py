@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 
 
-@kernel
+@wide_kernel
 def _sees(a, b, row_of, col_of, box_of):
     return a != b and (row_of[a] == row_of[b] or col_of[a] == col_of[b] or box_of[a] == box_of[b])
 
 
-@kernel
+@wide_kernel
 def _place(cells, cands, peers, cell, digit):
     cells[cell] = digit
     cands[cell] = 0
@@ -25,7 +25,7 @@ def _place(cells, cands, peers, cell, digit):
         cands[p] &= clear
 
 
-@kernel
+@wide_kernel
 def _conclude(cells, cands, peers, t, n):
     """Apply a chain's conclusion, a state ``t`` (``2 * (cell * n + digit - 1) + on``): on places the digit (True),
     off removes the candidate (False)."""
@@ -39,7 +39,7 @@ def _conclude(cells, cands, peers, t, n):
     return False
 
 
-@kernel
+@wide_kernel
 def _other_place(cands, houses, h, cell, bit, n):
     """The one cell of house ``h`` besides ``cell`` where ``bit`` is a candidate, or -1 (none, or several)."""
     other = -1
@@ -52,7 +52,7 @@ def _other_place(cands, houses, h, cell, bit, n):
     return other
 
 
-@kernel
+@wide_kernel
 def _in_house(cell, h, row_of, col_of, box_of, n):
     """Whether ``cell`` lies in house ``h`` (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)."""
     if h < n:
@@ -62,7 +62,7 @@ def _in_house(cell, h, row_of, col_of, box_of, n):
     return box_of[cell] == h - 2 * n
 
 
-@kernel
+@wide_kernel
 def _places(cands, houses, h, bit, n):
     """Bitmask over the positions 0..n-1 of house ``h`` whose cell may hold ``bit``."""
     mask = np.int64(0)
@@ -72,7 +72,7 @@ def _places(cands, houses, h, bit, n):
     return mask
 
 
-@kernel
+@wide_kernel
 def _contradiction(cells, cands, houses, n):
     """A blank cell without candidates, or a house where some digit can no longer go."""
     full = (np.int64(1) << n) - 1
@@ -91,7 +91,7 @@ def _contradiction(cells, cands, houses, n):
     return False
 
 
-@kernel
+@wide_kernel
 def cell_houses_of(row_of, col_of, box_of, n):
     """Each cell's row, column and box as house numbers (the layout the chain kernels read)."""
     out = np.empty((row_of.size, 3), np.int64)

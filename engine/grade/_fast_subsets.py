@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_state import _places
 
 
-@kernel
+@wide_kernel
 def _next_combination(idx, k, m):
     """Advance ``idx`` (k increasing indices below m) to the next combination in lexicographic order, like
     itertools.combinations; False after the last."""
@@ -29,7 +29,7 @@ def _next_combination(idx, k, m):
     return True
 
 
-@kernel
+@wide_kernel
 def _next_confined(masks, m, k, idx, first):
     """The union of the next k-combination of ``masks[:m]`` whose union has exactly k bits, the combination left
     in ``idx``; 0 when none is left. ``first``: start from the first combination, else from the one after ``idx``.
@@ -51,7 +51,7 @@ def _next_confined(masks, m, k, idx, first):
             return np.int64(0)
 
 
-@kernel
+@wide_kernel
 def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
     small = np.empty(n, np.int64)  # the house's cells with 2..k candidates
     masks = np.empty(n, np.int64)  # and their candidates
@@ -96,7 +96,7 @@ def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
     return False
 
 
-@kernel
+@wide_kernel
 def _hidden_subset(cands, houses, n, k):
     digits = np.empty(n, np.int64)
     places = np.empty(n, np.int64)  # places[j]: where digits[j] may go in the house, over positions 0..n-1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_state import _in_house, _sees
 from ._fast_unique3 import _house_of, _keep3 as _keep, _type3
@@ -18,12 +18,12 @@ BEST = 45 * 8 + 1
 NONE = 1 << 30
 
 
-@kernel
+@wide_kernel
 def _base_tenths(length):
     return 45 + (3 if length >= 10 else 0) + (2 if length >= 8 else (1 if length >= 6 else 0))
 
 
-@kernel
+@wide_kernel
 def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, houses, peers, row_of, col_of,
                 box_of, n):
     """The steps of one valid loop, kept in ``best_rem`` when better than ``best``; the best key after it."""
@@ -86,7 +86,7 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
     return best
 
 
-@kernel
+@wide_kernel
 def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
     """Apply the best unique-loop step; its rating in tenths, 0 when there is none."""
     ncells = cands.size

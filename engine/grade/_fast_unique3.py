@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_state import _in_house
 from ._fast_subsets import _next_combination
@@ -13,7 +13,7 @@ from ._fast_subsets import _next_combination
 MAX_DEGREE = 4
 
 
-@kernel
+@wide_kernel
 def _house_of(cell, kind, row_of, col_of, box_of, n):
     """The house of ``cell`` of kind 0 (box), 1 (row) or 2 (column)."""
     if kind == 0:
@@ -23,7 +23,7 @@ def _house_of(cell, kind, row_of, col_of, box_of, n):
     return n + col_of[cell]
 
 
-@kernel
+@wide_kernel
 def _type3(cells, cands, houses, row_of, col_of, box_of, n, c1, c2, both, base, best, tmp, best_rem):
     """Type 3 steps better than ``best`` (a key, rating tenths * 8 + 3), kept in ``best_rem``; the best key."""
     extra = (cands[c1] | cands[c2]) & ~both
@@ -115,7 +115,7 @@ def _type3(cells, cands, houses, row_of, col_of, box_of, n, c1, c2, both, base, 
     return best
 
 
-@kernel
+@wide_kernel
 def _keep3(tmp, best_rem, ncells):
     """Copy ``tmp`` to ``best_rem`` when it removes something (and clear it); whether it did."""
     found = False

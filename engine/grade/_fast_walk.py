@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import digit_of, popcount
 from ._fast_state import _other_place
 
 
-@kernel
+@wide_kernel
 def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp,
           most):
     """Breadth-first from ``source`` (a state); ``nodes``/``parents`` receive the walk (node 0 is the source).
@@ -88,12 +88,12 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
     return forcing, closed, size if complete else -1
 
 
-@kernel
+@wide_kernel
 def _same_box(a, b, cell_houses):
     return cell_houses[a, 2] == cell_houses[b, 2]
 
 
-@kernel
+@wide_kernel
 def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, forcing):
     # Sudoku Explainer's cycle walk expands an off state once per way in (never straight back along its own chain);
     # once is enough here: it finds the short cycles that rate lowest, at a fraction of the cost
@@ -109,7 +109,7 @@ def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, for
     return size + 1, forcing
 
 
-@kernel
+@wide_kernel
 def _visit_on(t, node, source, nodes, parents, in_on, stamp, size, length, cycles, forcing, closed):
     if cycles and length >= 4 and t == source:
         k = nodes.size - 1 - closed
@@ -127,7 +127,7 @@ def _visit_on(t, node, source, nodes, parents, in_on, stamp, size, length, cycle
     return size + 1, forcing, closed
 
 
-@kernel
+@wide_kernel
 def _no_chains(size, nodes, in_on, in_off, stamp, nochain, mark):
     """After a complete walk (``size`` >= 0 nodes): every state it reached forces only states it reached too, so a
     reached state whose opposite was not reached has no forcing chain of its own; mark it (the pass's ``mark``) so
@@ -139,7 +139,7 @@ def _no_chains(size, nodes, in_on, in_off, stamp, nochain, mark):
             nochain[x] = mark
 
 
-@kernel
+@wide_kernel
 def _chain_states(node, nodes, parents):
     count = 0
     while node >= 0:

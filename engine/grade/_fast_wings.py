@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_state import _sees
 
 
-@kernel
+@wide_kernel
 def _wing(cands, peers, row_of, col_of, box_of, xyz):
     """XY-Wing (``xyz`` False) or XYZ-Wing (True)."""
     wings = np.empty(peers.shape[1], np.int64)
