@@ -110,7 +110,8 @@ def register(app: typer.Typer) -> None:
             min=0, show_default=False, help="Try several removal orders and keep the fewest clues, stopping early "
                                             "at K or fewer.")] = None,
         level: Annotated[Optional[Level], typer.Option(
-            show_default=False, help="Carve again (new removal orders) until each puzzle has this grade.")] = None,
+            show_default=False, help="Carve again (new removal orders) until each puzzle has this grade; a carving "
+                                     "graded harder gets clues of its board back (not minimal then).")] = None,
         level_tries: Annotated[int, typer.Option(min=1, help="Carvings per board at most, with --level.")] = 20,
         give_up_after: Annotated[int, typer.Option(
             min=1, help="Stop after this many duplicates in a row: the space of classes looks exhausted.")

@@ -59,16 +59,17 @@ MAX_BATCH = 65_536
 
 
 def level_missed(level: str, tries: int, missed: int, stored: int, reached: dict[str, int], size: int) -> str:
-    """The one line that says how many stored puzzles are off ``--level`` and what may help, e.g. ``--level easy:
-    2 of 2 stored puzzles missed it in 20 carvings each (kept as extreme: they need guessing, as nearly every
-    minimal 16x16 puzzle does); more --level-tries or another level may help``."""
+    """The one line that says how many stored puzzles are off ``--level`` and what may help, e.g. ``--level expert:
+    2 of 2 stored puzzles missed it in 20 carvings each (kept as easy: no carving was that hard); more
+    --level-tries or another level may help``. A carving harder than the level gets clues back until it is within
+    (engine.carve.toward), so a miss is easier than the level, unless the run was stopped first."""
     from engine.vocabulary import LEVELS
 
     kept = ", ".join(f"{n} {name}" if len(reached) > 1 else name
                      for name, n in sorted(reached.items(), key=lambda item: LEVELS.index(item[0])))
     why = ""
-    if set(reached) == {LEVELS[-1]}:
-        why = ": they need guessing" + (f", as nearly every minimal {size}x{size} puzzle does" if size > 9 else "")
+    if all(LEVELS.index(name) < LEVELS.index(level) for name in reached):
+        why = f": no {size}x{size} carving was that hard"
     carvings = f"{tries} carving{'s' if tries != 1 else ''} each"
     return (f"--level {level}: {missed:,} of {stored:,} stored puzzle{'s' if stored != 1 else ''} missed it in "
             f"{carvings} (kept as {kept}{why}); more --level-tries or another level may help")

@@ -86,6 +86,11 @@ class Kernels:
         return carve_many(boards, box, seeds, symmetry=symmetry, target_clues=target_clues, attempts=attempts)
 
     @staticmethod
+    def relax(carvings, boards, box, level, seeds, grades):
+        from engine.carve import relax_many
+        return relax_many(carvings, boards, box, level, seeds, grades)
+
+    @staticmethod
     def grade_many(puzzles, box):
         from engine.grade import grade_many
         return grade_many(puzzles, box)
@@ -307,8 +312,11 @@ class CheckerActor(Actor):
 
     def carve_and_grade(self, boards: np.ndarray, seeds: np.ndarray):
         """Carve and grade every board once; with ``--level``, carve the misses again (new seeds), up to
-        ``level_tries`` carvings in all. A board whose puzzle never reaches the level keeps the carving whose
-        level came closest (the writer counts those it stores as off level).
+        ``level_tries`` carvings in all, and put clues back into a carving harder than the level
+        (engine.carve.toward): on 16x16 and 25x25 into every carving, since their minimal puzzles are all but never
+        below extreme; on smaller grids only into the closest carving of a board whose tries all missed, so that
+        minimal puzzles come first. A board whose puzzle never reaches the level keeps the carving whose level came
+        closest (the writer counts those it stores as off level).
 
         Returns (carve results, grades, removal orders tried per board, carve seed of each kept puzzle).
         """
@@ -320,6 +328,9 @@ class CheckerActor(Actor):
         if plan.level is None:
             return results, grades, tries, kept_seeds
         want = k.level_rank(plan.level)
+        relax_each = plan.box >= 4
+        if relax_each:
+            results, grades = k.relax(results, boards, plan.box, plan.level, kept_seeds, grades)
         distance = np.array([abs(k.level_rank(g.level) - want) for g in grades])
         for attempt in range(1, plan.level_tries):
             miss = np.flatnonzero(distance > 0)
@@ -329,11 +340,21 @@ class CheckerActor(Actor):
             again = k.carve(boards[miss], plan.box, seeds_now, plan.symmetry, plan.target_clues,
                             plan.carve_attempts)
             regrades = k.grade_many(np.stack([r.puzzle for r in again]), plan.box)
+            if relax_each:
+                again, regrades = k.relax(again, boards[miss], plan.box, plan.level, seeds_now, regrades)
             for j, i in enumerate(miss):
                 tries[i] += again[j].attempts_used
                 d = abs(k.level_rank(regrades[j].level) - want)
                 if d < distance[i]:
                     results[i], grades[i], distance[i], kept_seeds[i] = again[j], regrades[j], d, seeds_now[j]
+        hard = [i for i, g in enumerate(grades) if k.level_rank(g.level) > want]
+        if hard and not relax_each and not self.stop_now():
+            again, regrades = k.relax([results[i] for i in hard], boards[hard], plan.box, plan.level,
+                                      kept_seeds[hard], [grades[i] for i in hard])
+            for j, i in enumerate(hard):
+                d = abs(k.level_rank(regrades[j].level) - want)
+                if d < distance[i]:
+                    results[i], grades[i], distance[i] = again[j], regrades[j], d
         return results, grades, tries, kept_seeds
 
     def stop_now(self) -> bool:

@@ -150,8 +150,8 @@ class Puzzle(Base):
     hardest: Mapped[Optional[str]] = mapped_column(String(32), index=True)
     techniques: Mapped[Optional[str]] = mapped_column(Text)
     # minimality (migration 0003; None for puzzles stored before it). `minimal` is False when some removal test
-    # hit the carver's node limit (the default on 25x25): the puzzle is unique but not proven minimal, and
-    # `undecided` counts those tests (engine.carve.CarveResult)
+    # hit the carver's node limit (the default on 25x25; `undecided` counts those tests), or when `fill --level`
+    # put clues back (engine.carve.toward): the puzzle is unique but not proven minimal (engine.carve.CarveResult)
     minimal: Mapped[Optional[bool]] = mapped_column(Boolean, index=True)
     undecided: Mapped[Optional[int]] = mapped_column(Integer)
     # where an imported puzzle came from (migration 0005): the file (`import --source`, default the file's name)

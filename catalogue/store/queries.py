@@ -24,7 +24,7 @@ SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
 
 #: the fields of a query result, in order; `puzzle` and `solution` are in the line format. `minimal` is True
 #: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;
-#: the default on 25x25), None for puzzles stored before migration 0003
+#: the default on 25x25) or `fill --level` put clues back, None for puzzles stored before migration 0003
 RESULT_FIELDS = ("number", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
                  "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest", "puzzle",
                  "solution")

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..inputs import check_cells, check_grids
-from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUES,
-                          UNIQUENESS_TECHNIQUES)
+from ..inputs import check_cells, check_grids, check_name
+from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUE_TABLE,
+                          TECHNIQUES, UNIQUENESS_TECHNIQUES)
 from . import hidden_single
 from .state import Contradiction, State, Step
 from .techniques import COUNTER_NAMES, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
@@ -224,3 +224,25 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> l
             raise Contradiction(f"puzzle {i}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
     return [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]
+
+
+def within_level(puzzles, box: int | None = None, level: str = "hard", *, uniqueness: bool = True) -> np.ndarray:
+    """Whether each row of ``puzzles`` grades at or below ``level``: what ``grade_many`` says, without trying a
+    technique rated above the level (so on 16x16 a test for "hard" runs no chain at all, and costs little).
+
+    Why it is the same answer: the table is in rating order and no step rates below its row, so until the first
+    step rated above the level the grader and this restricted one make the same steps, easiest row first. If the
+    grader's puzzle stays within the level, every step it makes is one of the restricted rows: the same run. If
+    not, the restricted run gets stuck there or takes a step rated above the level (a variable rating, such as a
+    long chain's, can pass its row's): not within. A puzzle with no solution is not within any level."""
+    from ._fast import ER, grade_counts
+
+    check_name("level", level, LEVELS)
+    arr, box = check_grids(puzzles, box, "puzzles")
+    limits = dict(LEVEL_LIMITS)
+    if level not in limits:  # the last level holds every puzzle with a solution
+        return ~grade_counts(arr, box, skipped(box, uniqueness))[3]
+    limit = limits[level] + 1e-9
+    beyond = tuple(name for name, rating in TECHNIQUE_TABLE if rating > limit)
+    _, ratings, solved, _ = grade_counts(arr, box, skipped(box, uniqueness) + beyond)
+    return solved & (ratings[:, ER] <= limit)

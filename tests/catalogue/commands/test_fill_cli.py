@@ -1,6 +1,8 @@
 """`catalogue fill` and `catalogue verify` through the CLI: options, exit codes, messages, concurrent processes."""
 from __future__ import annotations
 
+import json
+
 import subprocess
 import sys
 from pathlib import Path
@@ -194,15 +196,31 @@ def stored_puzzles(tmp_path: Path) -> list[str]:
 
 
 def test_a_level_no_puzzle_reaches_exits_1_and_keeps_the_boards(tmp_path):
-    """16x16 --level easy: the grader rates minimal 16x16 puzzles extreme (guessing). Before: "completed", exit 0."""
-    result = runner.invoke(app, ["fill", "--count", "2", "--size", "16", "--level", "easy", "--level-tries", "2",
+    """4x4 --level expert: no 4x4 puzzle needs more than singles. Before: "completed", exit 0."""
+    result = runner.invoke(app, ["fill", "--count", "2", "--size", "4", "--level", "expert", "--level-tries", "2",
                                  *ONE_THREAD, *where(tmp_path)])
     assert result.exit_code == 1, result.output
-    assert result.stderr == ("catalogue: --level easy: 2 of 2 stored puzzles missed it in 2 carvings each (kept as "
-                             "extreme: they need guessing, as nearly every minimal 16x16 puzzle does); more "
-                             "--level-tries or another level may help\n")
+    assert result.stderr == ("catalogue: --level expert: 2 of 2 stored puzzles missed it in 2 carvings each (kept as "
+                             "easy: no 4x4 carving was that hard); more --level-tries or another level may help\n")
     assert "off level       2 of 2 puzzles" in result.stdout
     assert len(stored_puzzles(tmp_path)) == 2 and len(list((tmp_path / "boards").glob("*.txt"))) == 2
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_16x16_levels_are_reached_by_putting_clues_back(tmp_path, level):
+    """Minimal 16x16 puzzles are all but always extreme: a carving gets clues of its board back until it grades at
+    the level (engine.carve.toward). Before: no 16x16 puzzle below extreme, exit 1."""
+    result = runner.invoke(app, ["fill", "--count", "3", "--size", "16", "--level", level, *ONE_THREAD,
+                                 *where(tmp_path)])
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    rows = json.loads(runner.invoke(app, ["query", "--db", str(tmp_path / "c.db"), "--format", "json"]).stdout)
+    assert [r["level"] for r in rows] == [level] * 3
+    assert all(r["minimal"] is False and r["clues"] > 80 for r in rows)  # unique, with clues put back
+    for r in rows:
+        puzzle, board = r["puzzle"], r["solution"]
+        assert all(p in (".", b) for p, b in zip(puzzle, board))
+    verify = runner.invoke(app, ["verify", "--full", "--db", str(tmp_path / "c.db")])
+    assert verify.exit_code == 0, verify.output
 
 
 def test_a_partial_level_miss_also_exits_1(tmp_path):
