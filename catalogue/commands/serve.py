@@ -61,4 +61,10 @@ def register(app: typer.Typer) -> None:
                f"/docs); Ctrl-C stops")
         config = uvicorn.Config(application, log_config=None, log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=5)
-        uvicorn.Server(config).run(sockets=[sock])
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])
+        if server.should_exit:
+            # stopped by a signal that uvicorn then raised again under the handler we started with; when that
+            # handler ignores SIGINT (a background job of a script inherits that) the raise does nothing, and the
+            # command would say 0 as if it had ended by itself: it was interrupted, exit 130 as after Ctrl-C
+            raise KeyboardInterrupt

@@ -190,16 +190,21 @@ def test_it_keeps_answering_while_fill_writes(server, catalogue_db):
 
 
 # -- the command ---------------------------------------------------------------------------------------------
-def _start(*args: str) -> tuple[subprocess.Popen, str]:
+def _start(*args: str, sigint=None) -> tuple[subprocess.Popen, str]:
+    """``sigint``: the SIGINT handler the server starts with (None: this process's)."""
+    setup = None if sigint is None else (lambda: signal.signal(signal.SIGINT, sigint))
     proc = subprocess.Popen([*CLI, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=setup)
     line = proc.stderr.readline()
     assert line.startswith("catalogue: serving "), line + proc.stderr.read()
     return proc, line.split(" at ")[1].split("/ ")[0]
 
 
-def test_serve_announces_its_port_and_stops_on_ctrl_c_with_130(catalogue_db):
-    proc, base = _start("--db", str(catalogue_db))
+@pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN], ids=["terminal", "background-job"])
+def test_serve_announces_its_port_and_stops_on_ctrl_c_with_130(catalogue_db, sigint):
+    """Also when it starts with SIGINT ignored, as a script's background job does (``catalogue serve &``): uvicorn
+    catches the signal all the same, and the command still says it was interrupted."""
+    proc, base = _start("--db", str(catalogue_db), sigint=sigint)
     try:
         assert get(base, "/api/stats")[0] == 200
     finally:
