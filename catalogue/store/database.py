@@ -2,7 +2,8 @@
 
 - SQLite: every connection gets WAL (readers never block the writer), a 30 s busy timeout (a second process
   waits for the lock instead of failing at once), foreign keys ON and synchronous=NORMAL (in WAL mode a
-  committed transaction survives a killed process; only a power cut can lose the last commits). pysqlite's own
+  committed transaction survives a killed process; only a power cut can lose the last commits), and for the
+  writer a larger page cache and checkpoint interval (see WRITER_CACHE_KIB, CHECKPOINT_PAGES). pysqlite's own
   transaction handling is switched off so that we emit BEGIN ourselves: that is what makes ``BEGIN IMMEDIATE``
   possible (SQLAlchemy's documented pysqlite recipe).
 - ``write_transaction(engine)`` is the database write lock. On SQLite it is ``BEGIN IMMEDIATE``: the write lock
@@ -61,6 +62,21 @@ class LockClock:
 lock_clock = LockClock()
 
 
+#: SQLite's page cache per read-write connection, KiB (its default is 2,000). The writer inserts keys in random
+#: order into the UNIQUE key index, so each batch touches pages all over it; once the index outgrows the cache
+#: every batch read them back from the OS (bench/bench_scaleout.py capacity: docs/benchmarks.md). Memory is
+#: taken only as pages are read, up to this much.
+WRITER_CACHE_KIB = 65_536
+#: WAL pages after which a commit copies the log back into the database file (SQLite's default is 1,000). A
+#: batch of 256 boards writes ~300 pages, so the default checkpointed every third or fourth batch, each time
+#: writing and syncing pages scattered over a file that grows with the catalogue: the writer slowed as it grew.
+#: 10,000 pages (~40 MB of log) checkpoints every ~30 batches. The price: in WAL mode with synchronous=NORMAL a
+#: power cut (not a killed process) can lose the commits since the last checkpoint, now up to ~30 batches instead
+#: of ~3 (their files then lie past the last board: the next fill's check at open reports them as strays, and
+#: the boards numbered next replace them; docs/storage.md).
+CHECKPOINT_PAGES = 10_000
+
+
 def _sqlite_on_connect(dbapi_connection, _record) -> None:
     # None = autocommit at the driver level: pysqlite stops issuing its own BEGINs, ours (below) take over.
     dbapi_connection.isolation_level = None
@@ -71,6 +87,8 @@ def _sqlite_on_connect(dbapi_connection, _record) -> None:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute(f"PRAGMA cache_size = {-WRITER_CACHE_KIB}")
+        cursor.execute(f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
     finally:
         cursor.close()
 

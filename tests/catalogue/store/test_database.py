@@ -227,6 +227,8 @@ def test_sqlite_pragmas(sqlite_url):
         assert pragma("foreign_keys") == 1
         assert pragma("busy_timeout") == 30000
         assert pragma("synchronous") == 1  # NORMAL
+        assert pragma("cache_size") == -65536  # KiB: the writer's key index outgrows SQLite's 2 MB default
+        assert pragma("wal_autocheckpoint") == 10000
     engine.dispose()
 
 
