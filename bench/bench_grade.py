@@ -29,7 +29,7 @@ from engine.carve import carve_many  # noqa: E402
 from engine.generators import generate_many  # noqa: E402
 from engine.grade import LEVELS, TECHNIQUES, grade, grade_many  # noqa: E402
 
-TARGET = 2000.0
+TARGET = 3000.0  # issue 10: fill grades at least 3,000 random minimal 9x9 puzzles per core-second
 
 
 def make_puzzles(box: int, count: int, seed: int) -> np.ndarray:
@@ -123,14 +123,15 @@ def main() -> None:
     print(f"fast path, 2 threads: {m / wall2:9.0f} puzzles/s wall = {wall1 / wall2:.2f}x one thread; "
           f"{cpu2 / wall2:.2f} cores busy")
 
-    sample = puzzles[:args.steps]
     grades = grade_many(puzzles, args.box)
-    slow = []
-    wall, cpu = timed(lambda: slow.extend(grade(p, args.box) for p in sample))
-    same = all(s.as_dict() == f.as_dict() for s, f in zip(slow, grades))
-    print(f"step-recording path: {len(sample) / wall:9.0f} puzzles/s wall, {len(sample) / cpu:9.0f} puzzles per "
-          f"CPU second, on the first {len(sample)} ({sum(s.step_count for s in slow) / len(sample):.1f} steps "
-          f"each); same grades as the fast path: {same}")
+    if args.steps > 0:
+        sample = puzzles[:args.steps]
+        slow = []
+        wall, cpu = timed(lambda: slow.extend(grade(p, args.box) for p in sample))
+        same = all(s.as_dict() == f.as_dict() for s, f in zip(slow, grades))
+        print(f"step-recording path: {len(sample) / wall:9.0f} puzzles/s wall, {len(sample) / cpu:9.0f} puzzles "
+              f"per CPU second, on the first {len(sample)} ({sum(s.step_count for s in slow) / len(sample):.1f} "
+              f"steps each); same grades as the fast path: {same}")
     distribution(grades)
     cost_by_level(puzzles, grades, args.box)
 

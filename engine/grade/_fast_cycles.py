@@ -20,7 +20,7 @@ from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import _length_tenths
 from ._fast_state import _conclude
-from ._fast_walk import _chain_states, _no_chains, _walk
+from ._fast_walk import _chain_states, _no_chains, _walk, cycle_end
 
 CYCLE, FORCING = 0, 1
 # the slots of a hint record (the target is a state; a cycle keeps the end node of its walk)
@@ -44,20 +44,20 @@ def _most_states(base, hint):
 
 
 @wide_kernel
-def _cycle_eliminations(end, source, nodes, parents, cands, peers, n, out):
-    """Candidates that see an on state and an off state of their digit along the cycle (``out``: 1 per potential
-    that goes); returns how many."""
+def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out):
+    """Candidates that see an on state and an off state of their digit along the cycle whose on node ``end`` leads
+    to the off state ``last`` and back to the source (``out``: 1 per potential that goes); returns how many."""
     ncand = cands.size * n
     fore = np.zeros(ncand, np.int8)
     on_cycle = np.zeros(cands.size, np.int8)
+    on_cycle[(last >> 1) // n] = 1
     node = end
     while node >= 0:
         on_cycle[(nodes[node] >> 1) // n] = 1
         node = parents[node]
-    # the closing link comes back to the source (on): walk end..source, then the source itself once more
+    s = last
     node = end
-    while node >= 0:
-        s = nodes[node]
+    while True:
         p = s >> 1
         c = p // n
         d = p % n + 1
@@ -65,6 +65,9 @@ def _cycle_eliminations(end, source, nodes, parents, cands, peers, n, out):
         for q in peers[c]:
             if not on_cycle[q] and cands[q] & bit:
                 fore[q * n + d - 1] |= 1 if s & 1 else 2
+        if node < 0:
+            break
+        s = nodes[node]
         node = parents[node]
     total = 0
     for k in range(ncand):
@@ -107,18 +110,23 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                 base = 70 if pas == XY_PASS else 65
                 most = _most_states(base, hint)
                 closed = 0
-                if most >= 4:
+                # the cycle walk from the candidate on is the forcing walk from it too, one layer deeper than the
+                # forcing walk could look (its rating starts no lower): its node for the candidate off, if any,
+                # is the forcing walk's end, and without one the forcing walk would find none
+                cycled = most >= 4
+                ahead = -1
+                if cycled:
                     stamp += 1
-                    _, closed, size = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, cycle_walk, nodes,
-                                            parents, in_on, in_off, stamp, most)
+                    ahead, closed, size = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, cycle_walk,
+                                                nodes, parents, in_on, in_off, stamp, most)
                     if xlinks:
                         _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
                 for k in range(closed):
-                    end = nodes[cap - 1 - k]
-                    cx = _chain_states(end, nodes, parents)
+                    end, last = cycle_end(k, nodes)
+                    cx = _chain_states(end, nodes, parents) + 1
                     tenths = base + _length_tenths(cx)
                     if (tenths, cx) < (hint[C_TENTHS], hint[C_COMPLEXITY]):
-                        if _cycle_eliminations(end, 2 * p + 1, nodes, parents, cands, peers, n, scratch):
+                        if _cycle_eliminations(end, last, nodes, parents, cands, peers, n, scratch):
                             hint[C_TENTHS] = tenths
                             hint[C_COMPLEXITY] = cx
                             hint[C_KIND] = CYCLE
@@ -136,12 +144,17 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                         break
                     if nochain[source] == pas + 1:
                         continue
-                    stamp += 1
-                    hit, _, size = _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, forcing_walk, nodes,
-                                         parents, in_on, in_off, stamp, most)
-                    if hit < 0:
-                        _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
-                        continue
+                    if source & 1 and cycled:
+                        hit = ahead
+                        if hit < 0:
+                            continue
+                    else:
+                        stamp += 1
+                        hit, _, size = _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, forcing_walk, nodes,
+                                             parents, in_on, in_off, stamp, most)
+                        if hit < 0:
+                            _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
+                            continue
                     target = nodes[hit]
                     if target & 1 and not cands[c] & ~(np.int64(1) << (d - 1)):
                         continue
@@ -186,13 +199,14 @@ def _cycles_links(cands, houses, cell_houses, n, hint, out):
     cycle = hint[C_KIND] == CYCLE
     hit, _, _ = _walk(hint[C_SOURCE], cands, houses, cell_houses, n, pas != X_PASS, pas != Y_PASS or not cycle, cycle,
                       nodes, parents, in_on, in_off, np.int64(1), np.int64(1 << 30))
-    end = nodes[cap - 1 - hint[C_NODE]] if cycle else hit
+    end, last = cycle_end(hint[C_NODE], nodes) if cycle else (hit, -1)
     size = _chain_states(end, nodes, parents)
     node = end
     for k in range(size - 1, -1, -1):
         out[k] = nodes[node]
         node = parents[node]
     if cycle:
-        out[size] = hint[C_SOURCE]
-        size += 1
+        out[size] = last
+        out[size + 1] = hint[C_SOURCE]
+        size += 2
     return size

@@ -18,13 +18,24 @@ from ._fast_state import _other_place
 def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp,
           most):
     """Breadth-first from ``source`` (a state); ``nodes``/``parents`` receive the walk (node 0 is the source).
-    Returns ``(forcing_node, cycle_nodes_found, size)``: the node where the source's opposite state is reached (-1
-    if never; X links only end there), when ``cycles`` the count of nodes that closed a cycle, stored at the end of
-    ``nodes`` (``nodes[-1 - k]``), and the number of nodes when the walk reached everything the source forces
+    Returns ``(forcing_node, cycles_found, size)``: the node where the source's opposite state is reached (-1
+    if never; X links only end there; a forcing walk stops there, a cycle walk goes on), when ``cycles`` the count of cycles found, stored as pairs at the end of
+    ``nodes`` (:func:`cycle_end`), and the number of nodes when the walk reached everything the source forces
     (-1 when it stopped early). Chains of more than ``most`` states are not looked for (they would rate no
-    better than a conclusion already found)."""
+    better than a conclusion already found).
+
+    A cycle comes back to the source (on) from an off state that is one of its strong links. Every such off state
+    is a weak link of the source too, so the walk records it at the first layer, and a walk that expands each off
+    state once could never close a cycle of four links or more. Sudoku Explainer's cycle walk expands an off state
+    once per way in (never one of the chain's own states again); the other ways in add nothing but the closing
+    link, so they are not recorded as nodes: an on state that reaches one of the source's strong links, at the
+    third layer or later, by a state not already on its chain, closes a cycle there and then."""
     nodes[0] = source
     parents[0] = -1
+    # the off states that force the source on (its strong links): the cycles close through these
+    closing = np.full(4, -1, np.int64)
+    if cycles:
+        _strong_links(source, cands, houses, cell_houses, n, ylinks, xlinks, closing)
     if source & 1:
         in_on[source >> 1] = stamp
     else:
@@ -36,11 +47,11 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
     forcing = -1
     length = 0
     layer_end = 1
-    while head < size and size < cap - 64:
+    while head < size and size + 2 * closed < cap - 64:
         length += 1
         if length + (0 if cycles else 1) > most:
             break
-        while head < layer_end and size < cap - 64:
+        while head < layer_end and size + 2 * closed < cap - 64:
             node = head
             head += 1
             s = nodes[node]
@@ -55,6 +66,8 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
                     low = others & -others
                     others ^= low
                     t = 2 * (c * n + digit_of(low) - 1)
+                    if cycles and length >= 3:
+                        closed = _close(t, node, closing, nodes, parents, closed)
                     size, forcing = _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles,
                                                forcing)
                 for k in (2, 0, 1):
@@ -66,25 +79,26 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
                         if k != 2 and _same_box(c, c2, cell_houses):
                             continue  # added with the box
                         t = 2 * (c2 * n + d - 1)
+                        if cycles and length >= 3:
+                            closed = _close(t, node, closing, nodes, parents, closed)
                         size, forcing = _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles,
                                                    forcing)
             else:
                 # off -> on: the cell's last other candidate (Y), the digit's last other place in a house (X)
                 if ylinks and popcount(cands[c]) == 2:
                     t = 2 * (c * n + digit_of(cands[c] & ~bit) - 1) + 1
-                    size, forcing, closed = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, length,
-                                                      cycles, forcing, closed)
+                    size, forcing = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles, forcing)
                 if xlinks:
                     for k in (2, 0, 1):
                         other = _other_place(cands, houses, cell_houses[c, k], c, bit, n)
                         if other >= 0:
                             t = 2 * (other * n + d - 1) + 1
-                            size, forcing, closed = _visit_on(t, node, source, nodes, parents, in_on, stamp, size,
-                                                              length, cycles, forcing, closed)
+                            size, forcing = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles,
+                                                      forcing)
             if forcing >= 0 and not cycles:
                 return forcing, closed, -1
         layer_end = size
-    complete = head >= size and forcing < 0
+    complete = head >= size and (cycles or forcing < 0)
     return forcing, closed, size if complete else -1
 
 
@@ -94,14 +108,57 @@ def _same_box(a, b, cell_houses):
 
 
 @wide_kernel
+def _strong_links(source, cands, houses, cell_houses, n, ylinks, xlinks, closing):
+    """The off states that force ``source`` (on) by one link, in ``closing``: the other candidate of its cell when
+    it has two (Y), the digit's other place in a house of the cell where it has two (X)."""
+    p = source >> 1
+    c = p // n
+    d = p % n + 1
+    bit = np.int64(1) << (d - 1)
+    k = 0
+    if ylinks and popcount(cands[c]) == 2:
+        closing[k] = 2 * (c * n + digit_of(cands[c] & ~bit) - 1)
+        k += 1
+    if xlinks:
+        for j in (2, 0, 1):
+            other = _other_place(cands, houses, cell_houses[c, j], c, bit, n)
+            if other >= 0:
+                closing[k] = 2 * (other * n + d - 1)
+                k += 1
+
+
+@wide_kernel
+def _close(t, node, closing, nodes, parents, closed):
+    """On state ``node`` reaches off state ``t``: when ``t`` forces the source back on and is not already on the
+    chain to ``node``, a cycle closes; it is kept as the pair (``node``, ``t``) at the end of ``nodes``."""
+    if t != closing[0] and t != closing[1] and t != closing[2] and t != closing[3]:
+        return closed
+    a = node
+    while a >= 0:
+        if nodes[a] == t:
+            return closed
+        a = parents[a]
+    k = nodes.size - 1 - 2 * closed
+    nodes[k] = node
+    nodes[k - 1] = t
+    return closed + 1
+
+
+@wide_kernel
+def cycle_end(k, nodes):
+    """Cycle ``k`` of a walk: (the on node that closed it, the off state that leads back to the source)."""
+    return nodes[nodes.size - 1 - 2 * k], nodes[nodes.size - 2 - 2 * k]
+
+
+@wide_kernel
 def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, forcing):
-    # Sudoku Explainer's cycle walk expands an off state once per way in (never straight back along its own chain);
-    # once is enough here: it finds the short cycles that rate lowest, at a fraction of the cost
     if in_off[t >> 1] == stamp:
         return size, forcing
-    if t == source - 1 and forcing < 0 and not cycles:
+    if t == source - 1 and forcing < 0:
         nodes[size] = t
         parents[size] = node
+        if cycles:  # a cycle walk goes on through it
+            in_off[t >> 1] = stamp
         return size + 1, size
     in_off[t >> 1] = stamp
     nodes[size] = t
@@ -110,21 +167,17 @@ def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, for
 
 
 @wide_kernel
-def _visit_on(t, node, source, nodes, parents, in_on, stamp, size, length, cycles, forcing, closed):
-    if cycles and length >= 4 and t == source:
-        k = nodes.size - 1 - closed
-        nodes[k] = node  # the node that closes the cycle
-        return size, forcing, closed + 1
+def _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles, forcing):
     if not cycles and t == source + 1 and forcing < 0:
         nodes[size] = t
         parents[size] = node
-        return size + 1, size, closed
+        return size + 1, size
     if in_on[t >> 1] == stamp:
-        return size, forcing, closed
+        return size, forcing
     in_on[t >> 1] = stamp
     nodes[size] = t
     parents[size] = node
-    return size + 1, forcing, closed
+    return size + 1, forcing
 
 
 @wide_kernel

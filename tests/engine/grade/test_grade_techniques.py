@@ -218,10 +218,39 @@ def test_a_skyscraper_is_a_forcing_x_chain():
 
 def test_a_longer_chain_rates_higher():
     """Two more links (eight states: length 6 > 4) add 0.1."""
+    cells = ["r1c3", "r1c4", "r1c8", "r2c1", "r2c5", "r3c5", "r4c4", "r5c2", "r5c6", "r5c7", "r6c1", "r7c5", "r7c7"]
+    step = forcing_chains.find_chains_and_cycles(make(only={4: cells}))
+    assert (step.technique, step.rating, step.eliminations) == ("chains-and-cycles", 6.7, ((cell("r1c4"), 4),))
+    assert step.explanation == ("forcing X-chain (rated 6.7): r1c4=4 -> r2c5≠4 -> r2c1=4 -> r6c1≠4 -> r5c2=4 -> "
+                                "r5c6≠4 -> r4c4=4 -> r1c4≠4: removes 4 from r1c4")
+
+
+def test_an_x_cycle():
+    """Columns 8 and 9 hold 4 twice each, in rows 3 and 9: the loop of four links turns the rows' weak links into
+    strong ones, so 4 goes from every other cell that sees both ends of one (SE: 6.5, a "generalized X-Wing").
+    A cycle closes through a strong link of its start that is also one of its first weak links: the walk must
+    come back to that state by another way in (once per way in, as Sudoku Explainer walks)."""
     cells = ["r1c1", "r7c1", "r7c4", "r3c4", "r3c8", "r9c8", "r9c2", "r1c5", "r2c2", "r7c7", "r3c9", "r9c9"]
     step = forcing_chains.find_chains_and_cycles(make(only={4: cells}))
-    assert step is not None and step.technique == "chains-and-cycles"
-    assert step.rating == 6.6 + 0.1 * (len(step.links[0]) > 6)
+    assert (step.technique, step.rating, step.placements) == ("chains-and-cycles", 6.5, ())
+    assert step.eliminations == tuple((cell(name), 4) for name in ("r3c4", "r7c7", "r9c2"))
+    assert step.explanation == ("bidirectional X-cycle (rated 6.5): r3c8=4 -> r3c9≠4 -> r9c9=4 -> r9c8≠4 -> "
+                                "r3c8=4: removes 4 from r3c4, r7c7, r9c2")
+    assert step.links[0][0] == step.links[0][-1]
+
+
+def test_a_y_cycle():
+    """Four bivalue cells in a rectangle, each pair sharing a digit in a house: every digit of the loop goes from
+    the rest of the house its link lies in (eight states: 6.5 + 0.1)."""
+    step = forcing_chains.find_chains_and_cycles(make(cands={"r1c1": "12", "r1c5": "23", "r5c5": "34",
+                                                             "r5c1": "14"}))
+    assert (step.technique, step.rating, step.placements) == ("chains-and-cycles", 6.6, ())
+    assert step.explanation.startswith("bidirectional Y-cycle (rated 6.6): r1c1=1 -> r5c1≠1 -> r5c1=4 -> r5c5≠4 -> "
+                                       "r5c5=3 -> r1c5≠3 -> r1c5=2 -> r1c1≠2 -> r1c1=1: removes 1 from r2c1")
+    rest = (2, 3, 4, 6, 7, 8, 9)
+    expected = ({(cell(f"r{i}c1"), 1) for i in rest} | {(cell(f"r1c{i}"), 2) for i in rest}
+                | {(cell(f"r{i}c5"), 3) for i in rest} | {(cell(f"r5c{i}"), 4) for i in rest})
+    assert set(step.eliminations) == expected
 
 
 @pytest.mark.parametrize("finder", [hidden_single.find, naked_single.find, locked_candidates.find_pointing,
