@@ -86,6 +86,8 @@ BIG_GRID_SKIPS: tuple[str, ...] = ("nishio", "multiple-forcing-chains", "dynamic
                                    "dynamic-forcing-chains-plus")
 #: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
 HIDDEN_SINGLE_IN_BOX_RATING = 1.2
+#: a house's last blank cell (a "full house"), looked for before every other hidden single, rates lower still
+FULL_HOUSE_RATING = 1.0
 #: grading techniques, easiest first (the names of TECHNIQUE_TABLE: the choices of ``--technique``)
 TECHNIQUES = tuple(name for name, _ in TECHNIQUE_TABLE)
 #: technique name -> rating of one step

@@ -26,7 +26,7 @@ from ._fast_state import _contradiction, _place, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
 from ._fast_unique import _unique_loop
 from ._fast_wings import _wing
-from .techniques import COUNTER_RATINGS, IN_BOX_COUNTER, INDEX, NCOUNTERS
+from .techniques import COUNTER_RATINGS, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
 SOLVED, STUCK, CONTRADICTION = 0, 1, 2
 #: what _eliminate, _solve and _grade_one say for a row of the table without a kernel (a test holds every row to
@@ -100,7 +100,7 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
             if t == HIDDEN_SINGLE:
                 h = _hidden_single(cells, cands, houses, peers, n)
                 if h >= 0:
-                    counter = IN_BOX_COUNTER if h >= 2 * n else HIDDEN_SINGLE
+                    counter = FULL_HOUSE_COUNTER if h >= 3 * n else (IN_BOX_COUNTER if h >= 2 * n else HIDDEN_SINGLE)
                     made = PLACED
             elif t == NAKED_SINGLE:
                 if _naked_single(cells, cands, peers):
@@ -113,7 +113,8 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
         if made == NOTHING or made == NO_KERNEL:
             return blanks if made == NOTHING else NO_KERNEL
         counts[counter] += 1
-        singles = counter == HIDDEN_SINGLE or counter == NAKED_SINGLE or counter == IN_BOX_COUNTER
+        singles = (counter == HIDDEN_SINGLE or counter == NAKED_SINGLE or counter == IN_BOX_COUNTER
+                   or counter == FULL_HOUSE_COUNTER)
         _rate(ratings, _COUNTER_RATING[counter] if singles else ratings[RATE], counter, made == PLACED)
         if made == PLACED:
             blanks -= 1

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import popcount
-from ._fast_state import _in_house, _place, _sees
+from ._fast_state import _in_house, _sees
 from ._fast_subsets import _next_combination
 from ._fast_unique3 import _house_of
 
@@ -87,15 +87,8 @@ def _bug(cells, cands, houses, peers, row_of, col_of, box_of, n):
                 count += (cands[c] & ~digits[c]) >> d & 1
             if count != 0 and count != 2:
                 return 0
-    if m == 1:
-        c = found[0]
-        if popcount(every) == 1:
-            d = 0
-            while not every >> d & 1:
-                d += 1
-            _place(cells, cands, peers, c, d + 1)
-            return 56 * 2 + 1
-        cands[c] &= every
+    if m == 1:  # type 1: the cell's other candidates go (one BUG digit: a naked single is left)
+        cands[found[0]] &= every
         return 56 * 2
     if popcount(every) == 1:
         changed = False

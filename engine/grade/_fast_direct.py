@@ -1,7 +1,8 @@
 """Compiled direct techniques: direct pointing and claiming, direct hidden pair and triple.
 
 Each kernel makes the FIRST step in the search order of :mod:`engine.grade.direct` (Sudoku Explainer's), in
-place: the eliminations, then the hidden single they leave is placed (so the caller counts a placement).
+place: the hidden single the pattern leaves is placed (so the caller counts a placement); the pattern's own
+eliminations are not made, as Sudoku Explainer's direct hints do not make them.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 from .._jit import wide_kernel
 from ..bits import lowbit_index, popcount
 from ._fast_state import _in_house, _place, _places
+from ._fast_subsets import _next_colex
 
 ROW, COLUMN, BOX = 0, 1, 2
 
@@ -64,26 +66,8 @@ def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, clai
                                 single = c
                     if places < 2 or rest != 1:
                         continue
-                    for i in range(n):
-                        c = houses[cover, i]
-                        if cands[c] & bit and not _in_house(c, base, row_of, col_of, box_of, n):
-                            cands[c] &= ~bit
                     _place(cells, cands, peers, single, d)
                     return True
-    return False
-
-
-@wide_kernel
-def _next_colex(idx, k, m):
-    """Advance ``idx`` (k increasing indices below m) to the next combination in colex order (SE's Permutations:
-    the combinations as bitmasks, ascending); False after the last."""
-    for i in range(k):
-        limit = idx[i + 1] if i + 1 < k else m
-        if idx[i] + 1 < limit:
-            idx[i] += 1
-            for j in range(i):
-                idx[j] = j
-            return True
     return False
 
 
@@ -124,9 +108,6 @@ def _direct_hidden(cells, cands, houses, peers, n, k):
                     rest = places[d - 1] & ~union
                     if popcount(rest) != 1:
                         continue
-                    for i in range(n):
-                        if union >> i & 1:
-                            cands[houses[h, i]] &= keep
                     _place(cells, cands, peers, houses[h, lowbit_index(rest)], d)
                     return True
             if not _next_colex(idx, k, m):

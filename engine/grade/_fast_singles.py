@@ -14,25 +14,35 @@ from ._fast_state import _in_house, _place
 
 @wide_kernel
 def _hidden_single(cells, cands, houses, peers, n):
-    """The house where a hidden single was placed (boxes searched first), or -1 when there is none."""
-    for k in range(3 * n):
-        h = 2 * n + k if k < n else k - n
-        # the once/more scan of engine.bits.house_once_more, written out: calling it here made easy puzzles ~10 %
-        # slower to grade (bench/bench_grade.py, easy level), and hidden singles are most of their steps
-        once = np.int64(0)
-        more = np.int64(0)
-        for i in range(n):
-            m = cands[houses[h, i]]
-            more |= once & m
-            once |= m
-        once &= ~more
-        if once:
-            bit = once & -once
+    """The house where a hidden single was placed, plus ``3 * n`` when it was the house's last blank cell (a full
+    house), or -1 when there is none. Sudoku Explainer's order: full houses first, then any hidden single, each
+    pass over boxes, columns, rows (hidden_single.py)."""
+    for full in range(2):
+        for k in range(3 * n):
+            h = 2 * n + k if k < n else (k if k < 2 * n else k - 2 * n)
+            if full == 0:
+                blank = 0
+                for i in range(n):
+                    if cells[houses[h, i]] == 0:
+                        blank += 1
+                if blank != 1:
+                    continue
+            # the once/more scan of engine.bits.house_once_more, written out: calling it here made easy puzzles
+            # ~10 % slower to grade (bench/bench_grade.py, easy level), and hidden singles are most of their steps
+            once = np.int64(0)
+            more = np.int64(0)
             for i in range(n):
-                c = houses[h, i]
-                if cands[c] & bit:
-                    _place(cells, cands, peers, c, digit_of(bit))
-                    return h
+                m = cands[houses[h, i]]
+                more |= once & m
+                once |= m
+            once &= ~more
+            if once:
+                bit = once & -once
+                for i in range(n):
+                    c = houses[h, i]
+                    if cands[c] & bit:
+                        _place(cells, cands, peers, c, digit_of(bit))
+                        return h + 3 * n if full == 0 else h
     return -1
 
 
@@ -49,36 +59,41 @@ def _naked_single(cells, cands, peers):
 @wide_kernel
 def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming):
     """Pointing (``claiming`` False: a box's places for a digit in one row or column) or claiming (True: a row's
-    or column's places in one box): remove the digit from the rest of that second house."""
-    first, count_bases = (0, 2 * n) if claiming else (2 * n, n)
-    for base in range(first, first + count_bases):
+    or column's places in one box): remove the digit from the rest of that second house. Sudoku Explainer's order,
+    as locked_candidates.py: (base kind, cover kind) pairs, then digits, then bases."""
+    for pair in range(2):
+        if claiming:  # columns, then rows, into boxes
+            first = n if pair == 0 else 0
+        else:  # boxes, along columns, then along rows
+            first = 2 * n
         for d in range(1, n + 1):
             bit = np.int64(1) << (d - 1)
-            count, c0, same_row, same_col, same_box = 0, -1, True, True, True
-            for i in range(n):
-                c = houses[base, i]
-                if cands[c] & bit:
-                    if count == 0:
-                        c0 = c
-                    else:
-                        same_row &= row_of[c] == row_of[c0]
-                        same_col &= col_of[c] == col_of[c0]
-                        same_box &= box_of[c] == box_of[c0]
-                    count += 1
-            if count < 2:
-                continue
-            if claiming:
-                cover = 2 * n + box_of[c0] if same_box else -1
-            else:  # the row before the column, as locked_candidates.py
-                cover = row_of[c0] if same_row else (n + col_of[c0] if same_col else -1)
-            if cover < 0:
-                continue
-            changed = False
-            for i in range(n):
-                c = houses[cover, i]
-                if cands[c] & bit and not _in_house(c, base, row_of, col_of, box_of, n):
-                    cands[c] &= ~bit
-                    changed = True
-            if changed:
-                return True
+            for base in range(first, first + n):
+                count, c0, same = 0, -1, True
+                for i in range(n):
+                    c = houses[base, i]
+                    if cands[c] & bit:
+                        if count == 0:
+                            c0 = c
+                        elif claiming:
+                            same &= box_of[c] == box_of[c0]
+                        elif pair == 0:
+                            same &= col_of[c] == col_of[c0]
+                        else:
+                            same &= row_of[c] == row_of[c0]
+                        count += 1
+                if count < 2 or not same:
+                    continue
+                if claiming:
+                    cover = 2 * n + box_of[c0]
+                else:
+                    cover = n + col_of[c0] if pair == 0 else row_of[c0]
+                changed = False
+                for i in range(n):
+                    c = houses[cover, i]
+                    if cands[c] & bit and not _in_house(c, base, row_of, col_of, box_of, n):
+                        cands[c] &= ~bit
+                        changed = True
+                if changed:
+                    return True
     return False

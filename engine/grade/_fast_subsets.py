@@ -1,9 +1,10 @@
-"""Compiled naked and hidden subsets (pairs, triples, quads), and the search they share with fish.
+"""Compiled naked and hidden subsets (pairs, triples, quads), and the combination walks they share.
 
 Naked subset, hidden subset and fish are one pattern: k things (cells, digits, base lines) whose places together
-are just k (digits, cells, cover lines). :func:`_next_confined` walks the k-combinations in the order
-``itertools.combinations`` does, as the Python modules (naked_subset.py, hidden_subset.py, fish.py) do, so every
-kernel still makes the same first deduction as its twin.
+are just k (digits, cells, cover lines). :func:`_next_confined` walks the k-combinations in colex order, Sudoku
+Explainer's (its ``Permutations``: the combinations as bitmasks, ascending), as the Python modules
+(naked_subset.py, hidden_subset.py, fish.py) do, so every kernel still makes the same first deduction as its twin.
+Houses are searched as Sudoku Explainer does: boxes, then columns, then rows.
 """
 from __future__ import annotations
 
@@ -30,16 +31,30 @@ def _next_combination(idx, k, m):
 
 
 @wide_kernel
+def _next_colex(idx, k, m):
+    """Advance ``idx`` (k increasing indices below m) to the next combination in colex order (SE's Permutations:
+    the combinations as bitmasks, ascending); False after the last."""
+    for i in range(k):
+        limit = idx[i + 1] if i + 1 < k else m
+        if idx[i] + 1 < limit:
+            idx[i] += 1
+            for j in range(i):
+                idx[j] = j
+            return True
+    return False
+
+
+@wide_kernel
 def _next_confined(masks, m, k, idx, first):
-    """The union of the next k-combination of ``masks[:m]`` whose union has exactly k bits, the combination left
-    in ``idx``; 0 when none is left. ``first``: start from the first combination, else from the one after ``idx``.
-    """
+    """The union of the next k-combination (colex order) of ``masks[:m]`` whose union has exactly k bits, the
+    combination left in ``idx``; 0 when none is left. ``first``: start from the first combination, else from the
+    one after ``idx``."""
     if first:
         if m < k:
             return np.int64(0)
         for j in range(k):
             idx[j] = j
-    elif not _next_combination(idx, k, m):
+    elif not _next_colex(idx, k, m):
         return np.int64(0)
     while True:
         union = np.int64(0)
@@ -47,17 +62,36 @@ def _next_confined(masks, m, k, idx, first):
             union |= masks[idx[j]]
         if popcount(union) == k:
             return union
-        if not _next_combination(idx, k, m):
+        if not _next_colex(idx, k, m):
             return np.int64(0)
 
 
 @wide_kernel
+def _house_in_se_order(kk, n):
+    """The ``kk``-th house in Sudoku Explainer's order: boxes (2n..3n-1), columns (n..2n-1), rows (0..n-1)."""
+    return 2 * n + kk if kk < n else (kk if kk < 2 * n else kk - 2 * n)
+
+
+@wide_kernel
+def _blanks(cands, houses, h, n):
+    count = 0
+    for i in range(n):
+        if cands[houses[h, i]] != 0:
+            count += 1
+    return count
+
+
+@wide_kernel
 def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
+    """k cells of a house (with at least 2k blank cells) holding just k digits between them: the digits go from the
+    house's other cells (that house only, as Sudoku Explainer's hint does)."""
     small = np.empty(n, np.int64)  # the house's cells with 2..k candidates
     masks = np.empty(n, np.int64)  # and their candidates
     idx = np.empty(k, np.int64)
-    shared = np.empty(3, np.int64)
-    for h in range(3 * n):
+    for kk in range(3 * n):
+        h = _house_in_se_order(kk, n)
+        if _blanks(cands, houses, h, n) < 2 * k:
+            continue
         m = 0
         for i in range(n):
             c = houses[h, i]
@@ -67,29 +101,16 @@ def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
                 m += 1
         union = _next_confined(masks, m, k, idx, True)
         while union:
-            first = small[idx[0]]
-            same_row, same_col, same_box = True, True, True
-            for j in range(1, k):
-                c = small[idx[j]]
-                same_row &= row_of[c] == row_of[first]
-                same_col &= col_of[c] == col_of[first]
-                same_box &= box_of[c] == box_of[first]
-            shared[0] = row_of[first] if same_row else -1
-            shared[1] = n + col_of[first] if same_col else -1
-            shared[2] = 2 * n + box_of[first] if same_box else -1
             changed = False
-            for s in range(3):
-                if shared[s] < 0:
-                    continue
-                for i in range(n):
-                    c = houses[shared[s], i]
-                    if cands[c] & union:
-                        member = False
-                        for j in range(k):
-                            member |= small[idx[j]] == c
-                        if not member:
-                            cands[c] &= ~union
-                            changed = True
+            for i in range(n):
+                c = houses[h, i]
+                if cands[c] & union:
+                    member = False
+                    for j in range(k):
+                        member |= small[idx[j]] == c
+                    if not member:
+                        cands[c] &= ~union
+                        changed = True
             if changed:
                 return True
             union = _next_confined(masks, m, k, idx, False)
@@ -98,10 +119,15 @@ def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
 
 @wide_kernel
 def _hidden_subset(cands, houses, n, k):
+    """k digits of a house (with more than 2k blank cells) confined to k cells: those cells lose their other
+    candidates."""
     digits = np.empty(n, np.int64)
     places = np.empty(n, np.int64)  # places[j]: where digits[j] may go in the house, over positions 0..n-1
     idx = np.empty(k, np.int64)
-    for h in range(3 * n):
+    for kk in range(3 * n):
+        h = _house_in_se_order(kk, n)
+        if _blanks(cands, houses, h, n) <= 2 * k:
+            continue
         m = 0
         for d in range(1, n + 1):
             mask = _places(cands, houses, h, np.int64(1) << (d - 1), n)

@@ -5,7 +5,8 @@ is a BUG: it has no solution or several. So in a puzzle with one solution, once 
 (a digit with another count of places in a house is a BUG digit of its one cell there with three or more
 candidates), at least one BUG cell holds one of its BUG digits:
 
-- type 1 (BUG+1, 5.6): one BUG cell: it holds one of its BUG digits (one digit: it is placed);
+- type 1 (BUG+1, 5.6): one BUG cell: it holds one of its BUG digits (its other candidates go; with one BUG
+  digit a naked single is left, placed by the next step, as Sudoku Explainer does);
 - type 2 (5.7): BUG cells with one BUG digit x between them: x leaves every cell that sees them all;
 - type 3 (5.7 + 0.1 per cell of the set beyond the first, 5.8 for a pair): BUG cells in one house, whose BUG
   digits act as one cell: with other cells of the house they form a naked set, removed from the rest of it;
@@ -127,11 +128,11 @@ def find(state: State) -> Step | None:
         every |= mask
     if len(found) == 1:
         c = found[0]
-        if every.bit_count() == 1:
-            d = digits_of(every)[0]
-            return Step(NAME, 5.6, f"BUG+1: {t.cell_name(c)} must be {d}, else no solution or several",
-                        placements=((c, d),), cells=(c,))
         elims = tuple((c, d) for d in digits_of(state.cands[c] & ~every))
+        if every.bit_count() == 1:  # its other candidates go (as Sudoku Explainer's hint): a naked single is left
+            d = digits_of(every)[0]
+            return Step(NAME, 5.6, f"BUG+1: {t.cell_name(c)} must be {d}, else no solution or several: "
+                                   f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,))
         return Step(NAME, 5.6, f"BUG type 1: {t.cell_name(c)} holds one of {','.join(map(str, digits_of(every)))}: "
                                f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,))
     if every.bit_count() == 1:

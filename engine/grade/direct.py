@@ -1,5 +1,8 @@
 """Direct techniques (Sudoku Explainer's): an easy elimination that at once leaves a hidden single, placed in the
-same step. They rate below the plain technique because only the single has to be seen, not the elimination kept.
+same step. They rate below the plain technique because only the single has to be seen, not the elimination kept:
+the step places the single and makes none of the pattern's eliminations (Sudoku Explainer's direct hints carry no
+removable candidates), so the same pattern may give another single later, and a plain pointing or hidden pair is
+still needed, at its own rating, to remove those candidates.
 
 - direct pointing / direct claiming (SE's ``Locking(true)``): a digit's places in a house (the base) all lie in a
   second house (the cover); removing the digit from the rest of the cover leaves it one place in another house
@@ -15,7 +18,6 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from ..bits import digits_of
 from ..vocabulary import RATINGS
 from .state import State, Step, cell_list
 
@@ -53,14 +55,12 @@ def find_locking(state: State, claiming: bool) -> Step | None:
                     if len(places) < 2 or len(rest) != 1:  # (a house not crossing the cover keeps all its places)
                         continue
                     single = rest[0]
-                    eliminations = tuple((c, digit) for c in t.houses[cover]
-                                         if cands[c] & bit and t.cell_houses[c][kind1] != base)
                     return Step(name, RATINGS[name],
                                 f"{name.replace('-', ' ')} {digit} in {t.house_name(base)} ({cell_list(t, where)}) "
                                 f"{'inside' if claiming else 'along'} {t.house_name(cover)} leaves "
                                 f"{t.cell_name(single)} as the only place for {digit} in {t.house_name(other)}: "
                                 f"places {digit} in {t.cell_name(single)}",
-                                placements=((single, digit),), eliminations=eliminations, cells=tuple(where),
+                                placements=((single, digit),), cells=tuple(where),
                                 houses=(base, cover, other))
     return None
 
@@ -102,12 +102,11 @@ def find_hidden(state: State, k: int) -> Step | None:
                     continue
                 single = house[rest.bit_length() - 1]
                 cells = tuple(house[i] for i in range(n) if union >> i & 1)
-                eliminations = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))
                 return Step(name, RATINGS[name],
                             f"{title} {','.join(map(str, subset))} in {cell_list(t, cells)} ({t.house_name(h)}) "
                             f"leaves {t.cell_name(single)} as the only place for {digit} in {t.house_name(h)}: "
                             f"places {digit} in {t.cell_name(single)}",
-                            placements=((single, digit),), eliminations=eliminations, cells=cells, houses=(h,))
+                            placements=((single, digit),), cells=cells, houses=(h,))
     return None
 
 

@@ -2,14 +2,14 @@
 
 If a digit's places in k rows (the base) all lie in the same k columns (the cover), those k rows put the digit
 in those k columns, so no other cell of the k columns can hold it; the same with rows and columns swapped.
-Only base lines with 2..k places take part. Search order: digits ascending, rows as base before columns, then
-line combinations ascending.
+Sudoku Explainer's order (it decides which state the next steps see): columns as base before rows; then the
+k-combinations of base lines in colex order, and for each the digits ascending, each base line with 2..k places,
+and only digits placed at most n - 2k times.
 """
 from __future__ import annotations
 
-from itertools import combinations
-
 from ..vocabulary import RATINGS
+from .direct import colex
 from .state import State, Step, describe_eliminations
 
 #: k -> (technique name, title in explanations)
@@ -22,26 +22,21 @@ def find_fish(state: State, k: int) -> Step | None:
     t = state.t
     n = t.n
     cands = state.cands
-    for digit in range(1, n + 1):
-        bit = 1 << (digit - 1)
-        for base_kind, lines, crosses in ((0, t.rows, t.columns), (1, t.columns, t.rows)):
-            # places[i]: bitmask over cross-line indices where the digit may go in base line i
-            places = {}
-            for i, line in enumerate(lines):
-                mask = 0
-                for j, c in enumerate(line):
-                    if cands[c] & bit:
-                        mask |= 1 << j
-                if 2 <= mask.bit_count() <= k:
-                    places[i] = mask
-            if len(places) < k:
-                continue
-            for base in combinations(places, k):
+    placed = [sum(1 for v in state.cells if v == d) for d in range(n + 1)]
+    for base_kind, lines, crosses in ((1, t.columns, t.rows), (0, t.rows, t.columns)):
+        # places[d - 1][i]: bitmask over cross-line indices where digit d may go in base line i
+        places = [[sum(1 << j for j, c in enumerate(line) if cands[c] >> (d - 1) & 1) for line in lines]
+                  for d in range(1, n + 1)]
+        for base in colex(n, k):
+            for digit in range(1, n + 1):
+                if placed[digit] + 2 * k > n or any(places[digit - 1][i].bit_count() < 2 for i in base):
+                    continue
                 cover = 0
                 for i in base:
-                    cover |= places[i]
+                    cover |= places[digit - 1][i]
                 if cover.bit_count() != k:
                     continue
+                bit = 1 << (digit - 1)
                 covers = [j for j in range(n) if cover >> j & 1]
                 eliminations = tuple(sorted((c, digit) for j in covers for i, c in enumerate(crosses[j])
                                             if cands[c] & bit and i not in base))

@@ -29,7 +29,7 @@ from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMIT
                           TECHNIQUES, UNIQUENESS_TECHNIQUES)
 from . import hidden_single
 from .state import Contradiction, State, Step
-from .techniques import COUNTER_NAMES, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
+from .techniques import COUNTER_NAMES, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
 
 #: what ``hardest`` says when the puzzle had no blank cell
 NOTHING = "none"
@@ -110,9 +110,12 @@ def rate_steps(steps) -> tuple[float, float, float, int]:
 
 
 def counter_of(step: Step) -> int:
-    """Which counter a step adds to: its technique's row (hidden singles found in a box apart, by rating)."""
+    """Which counter a step adds to: its technique's row (hidden singles found in a box, and full houses, apart,
+    by rating)."""
     if step.technique == hidden_single.NAME and step.rating == hidden_single.RATING_BOX:
         return IN_BOX_COUNTER
+    if step.technique == hidden_single.NAME and step.rating == hidden_single.RATING_FULL:
+        return FULL_HOUSE_COUNTER
     return INDEX[step.technique]
 
 

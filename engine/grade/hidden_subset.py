@@ -1,14 +1,15 @@
 """Hidden pair, triple and quad: k digits of a house whose places together are just k cells.
 
 Those k cells must hold those k digits, so every other candidate leaves them. Only digits with 2..k places in
-the house take part. Search order: houses as numbered (rows, columns, boxes), then digit combinations ascending.
+the house take part. Sudoku Explainer's order (it decides which state the next steps see): only houses with more
+than 2k blank cells; houses in the order boxes, columns, rows; digit combinations in colex order.
 """
 from __future__ import annotations
 
-from itertools import combinations
-
 from ..bits import digits_of
 from ..vocabulary import RATINGS
+from .direct import colex
+from .hidden_single import house_order
 from .state import State, Step, cell_list, describe_eliminations
 
 #: k -> (technique name, title in explanations)
@@ -21,7 +22,10 @@ def find_subset(state: State, k: int) -> Step | None:
     rating = RATINGS[name]
     t = state.t
     cands = state.cands
-    for h, house in enumerate(t.houses):
+    for h in house_order(t.n):
+        house = t.houses[h]
+        if sum(1 for c in house if cands[c]) <= 2 * k:
+            continue
         # places[d]: bitmask over the house's positions 0..n-1 where digit d may go
         places = {}
         for digit in range(1, t.n + 1):
@@ -34,7 +38,8 @@ def find_subset(state: State, k: int) -> Step | None:
                 places[digit] = mask
         if len(places) < k:
             continue
-        for subset in combinations(places, k):
+        digits = list(places)
+        for subset in (tuple(digits[j] for j in combo) for combo in colex(len(digits), k)):
             union = 0
             for d in subset:
                 union |= places[d]

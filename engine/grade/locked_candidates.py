@@ -4,9 +4,11 @@ Then that digit's copy in the first house (the base) stands where the two meet, 
 cover) outside the base can hold it. One search, two techniques that rate and count apart:
 
 - pointing: the base is a box and the cover a row or column (a digit confined to one line inside a box);
-  search order: boxes, digits ascending, the row before the column;
-- claiming (box-line reduction): the base is a row or column and the cover a box; search order: rows, then
-  columns, digits ascending.
+- claiming (box-line reduction): the base is a row or column and the cover a box.
+
+The search order is Sudoku Explainer's (its ``Locking``), since the order decides which state the next steps see:
+pointing along columns, then along rows; claiming from columns, then from rows; in each, digits ascending, then
+the bases by index.
 """
 from __future__ import annotations
 
@@ -14,6 +16,9 @@ from ..vocabulary import RATINGS
 from .state import State, Step, cell_list, describe_eliminations
 
 POINTING, CLAIMING = "pointing", "claiming"
+ROW, COLUMN, BOX = 0, 1, 2  # house kinds: a house's kind is ``house // n``, and ``cell_houses[cell][kind]``
+#: claiming? -> the (base kind, cover kind) pairs in Sudoku Explainer's order
+ORDER = {False: ((BOX, COLUMN), (BOX, ROW)), True: ((COLUMN, BOX), (ROW, BOX))}
 
 
 def find(state: State, claiming: bool) -> Step | None:
@@ -21,26 +26,20 @@ def find(state: State, claiming: bool) -> Step | None:
     t = state.t
     cands = state.cands
     n = t.n
-    bases = range(2 * n) if claiming else range(2 * n, 3 * n)
-    for base in bases:
-        house = t.houses[base]
-        inside = set(house)
-        present = 0
-        for c in house:
-            present |= cands[c]
+    name = CLAIMING if claiming else POINTING
+    for kind1, kind2 in ORDER[claiming]:
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
-            if not present & bit:
-                continue
-            where = [c for c in house if cands[c] & bit]
-            if len(where) < 2:
-                continue
-            for cover in t.common_houses(where):
-                if (cover >= 2 * n) != claiming:  # the base itself (or, for pointing, nothing else)
+            for base in range(kind1 * n, (kind1 + 1) * n):
+                where = [c for c in t.houses[base] if cands[c] & bit]
+                if len(where) < 2:
                     continue
+                cover = t.cell_houses[where[0]][kind2]
+                if any(t.cell_houses[c][kind2] != cover for c in where):
+                    continue
+                inside = set(t.houses[base])
                 eliminations = tuple((c, digit) for c in t.houses[cover] if cands[c] & bit and c not in inside)
                 if eliminations:
-                    name = CLAIMING if claiming else POINTING
                     return Step(name, RATINGS[name],
                                 f"{name} {digit} in {t.house_name(base)} ({cell_list(t, where)}) "
                                 f"{'inside' if claiming else 'along'} {t.house_name(cover)}: "

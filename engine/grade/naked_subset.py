@@ -1,15 +1,17 @@
 """Naked pair, triple and quad: k cells of a house whose candidates together are just k digits.
 
-Those k digits must fill those k cells, so no other cell of any house holding all k cells can have them (a pair
-inside a row and a box clears both). Only blank cells with 2..k candidates take part. Search order: houses as
-numbered (rows, columns, boxes), then cell combinations in reading order (lexicographic).
+Those k digits must fill those k cells, so no other cell of the house can have them. Sudoku Explainer's rule, whose
+order and reach the grader follows (they decide which state the next steps see): only houses with at least 2k
+blank cells; houses in the order boxes, columns, rows; cell combinations in colex order; the digits go from the
+house where the subset was found only (a pair that also shares a box with it is found again there, or a pointing
+finishes the job).
 """
 from __future__ import annotations
 
-from itertools import combinations
-
 from ..bits import digits_of
 from ..vocabulary import RATINGS
+from .direct import colex
+from .hidden_single import house_order
 from .state import State, Step, cell_list, describe_eliminations
 
 #: k -> (technique name, title in explanations)
@@ -21,29 +23,25 @@ def find_subset(state: State, k: int) -> Step | None:
     rating = RATINGS[name]
     t = state.t
     cands = state.cands
-    for h, house in enumerate(t.houses):
-        small = [c for c in house if 2 <= cands[c].bit_count() <= k]
-        if len(small) < k:
+    for h in house_order(t.n):
+        house = t.houses[h]
+        if sum(1 for c in house if cands[c]) < 2 * k:
             continue
-        for subset in combinations(small, k):
+        small = [c for c in house if 2 <= cands[c].bit_count() <= k]
+        for combo in colex(len(small), k):
+            subset = tuple(small[j] for j in combo)
             union = 0
             for c in subset:
                 union |= cands[c]
             if union.bit_count() != k:
                 continue
-            eliminations = []
-            shared = t.common_houses(subset)
-            for other in shared:
-                for c in t.houses[other]:
-                    if cands[c] & union and c not in subset:
-                        eliminations.extend((c, d) for d in digits_of(cands[c] & union))
+            eliminations = tuple((c, d) for c in house if c not in subset for d in digits_of(cands[c] & union))
             if eliminations:
-                eliminations = tuple(sorted(set(eliminations)))
-                where = ", ".join(t.house_name(s) for s in shared)
+                eliminations = tuple(sorted(eliminations))
                 return Step(name, rating,
-                            f"{title} {','.join(map(str, digits_of(union)))} in {cell_list(t, subset)} ({where}): "
-                            f"removes {describe_eliminations(t, eliminations)}",
-                            eliminations=eliminations, cells=subset, houses=tuple(shared))
+                            f"{title} {','.join(map(str, digits_of(union)))} in {cell_list(t, subset)} "
+                            f"({t.house_name(h)}): removes {describe_eliminations(t, eliminations)}",
+                            eliminations=eliminations, cells=subset, houses=(h,))
     return None
 
 

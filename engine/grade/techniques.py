@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..vocabulary import HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, TECHNIQUE_TABLE, TECHNIQUES
+from ..vocabulary import FULL_HOUSE_RATING, HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, TECHNIQUE_TABLE, TECHNIQUES
 from . import (aligned_exclusion, bug, direct, fish, forcing_chains, hidden_single, hidden_subset,
                locked_candidates, naked_single, naked_subset, unique_loop, xy_wing, xyz_wing)
 from .state import State, Step
@@ -64,11 +64,12 @@ BY_NAME = {t.name: t for t in REGISTRY}
 INDEX = {name: i for i, name in enumerate(TECHNIQUES)}
 
 # The step counters both paths keep: one per technique, at its row, and after them one for hidden singles found
-# in a box, which rate apart (the grade adds it to the hidden-single count).
+# in a box and one for full houses, which rate apart (the grade adds them to the hidden-single count).
 IN_BOX_COUNTER = len(TECHNIQUES)
-COUNTER_NAMES = TECHNIQUES + (hidden_single.NAME,)
-COUNTER_RATINGS = tuple(RATINGS[name] for name in TECHNIQUES) + (HIDDEN_SINGLE_IN_BOX_RATING,)
+FULL_HOUSE_COUNTER = IN_BOX_COUNTER + 1
+COUNTER_NAMES = TECHNIQUES + (hidden_single.NAME, hidden_single.NAME)
+COUNTER_RATINGS = tuple(RATINGS[name] for name in TECHNIQUES) + (HIDDEN_SINGLE_IN_BOX_RATING, FULL_HOUSE_RATING)
 NCOUNTERS = len(COUNTER_NAMES)
 
-__all__ = ["BY_NAME", "COUNTER_NAMES", "COUNTER_RATINGS", "FINDERS", "IN_BOX_COUNTER", "INDEX", "NCOUNTERS",
-           "REGISTRY", "TECHNIQUES", "Technique"]
+__all__ = ["BY_NAME", "COUNTER_NAMES", "COUNTER_RATINGS", "FINDERS", "FULL_HOUSE_COUNTER", "IN_BOX_COUNTER", "INDEX",
+           "NCOUNTERS", "REGISTRY", "TECHNIQUES", "Technique"]

@@ -37,18 +37,27 @@ def test_singles_only_is_easy():
     assert g.steps[0].explanation == "r2c2: hidden single 6 in box 1"
 
 
+#: the rating of each step Sudoku Explainer's serate makes on NEEDS_POINTING (SukakuExplainer, classic 1.2.1
+#: rules, ``--after='%r'``): full houses 1.0, hidden singles 1.2 (box) and 1.5, direct hidden pairs 2.0, naked
+#: singles 2.3, pointing 2.6
+SERATE_STEPS = ("1.2 1.2 1.2 2.6 2.6 2.6 2.3 2.6 2.6 1.5 1.5 1.5 1.5 1.0 1.2 1.2 1.5 1.5 2.0 2.3 1.2 1.2 1.5 1.2 1.2 "
+                "1.2 1.2 1.2 1.2 1.5 2.0 1.2 1.2 1.2 1.2 1.5 1.2 1.2 1.0 1.0 1.2 1.0 1.0 1.2 1.2 1.0 1.2 1.2 1.2 1.2 "
+                "1.2 1.0 1.2 1.2 1.2 1.0 1.0 1.0 1.0 1.0 1.0 1.2 1.0 1.0 1.0 1.2 1.0 1.0 1.0")
+
+
 def test_steps_a_person_can_follow():
     g = grade(from_line(NEEDS_POINTING), 3)
     assert (g.level, g.score, g.hardest) == ("medium", 2.6, "pointing")
-    # the first pointing (box 3 along row 2) leaves 7 two places in box 1 (r1c2, r1c3): not direct; then the one
-    # in box 7 along column 2 takes r1c2 and is; two pointings and a naked single later are direct hidden pairs
-    assert g.steps_by_technique == {"hidden-single": 59, "direct-pointing": 1, "direct-hidden-pair": 3,
-                                    "naked-single": 1, "pointing": 5}
+    # step for step the path Sudoku Explainer takes: the same techniques in the same order (its search orders,
+    # full houses first, direct techniques that only place their single)
+    assert " ".join(f"{s.rating:.1f}" for s in g.steps) == SERATE_STEPS
+    assert g.steps_by_technique == {"hidden-single": 60, "direct-hidden-pair": 2, "naked-single": 2, "pointing": 5}
     texts = [s.explanation for s in g.steps]
     assert texts[0] == "r6c2: hidden single 4 in box 4"
-    assert "pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3" in texts
-    assert ("direct pointing 7 in box 7 (r8c2, r9c2) along column 2 leaves r1c3 as the only place for 7 in box 1: "
-            "places 7 in r1c3") in texts
+    assert texts[3] == "pointing 2 in box 5 (r5c6, r6c6) along column 6: removes 2 from r1c6, r2c6, r3c6"
+    assert texts[13] == "r1c2: full house 1 in row 1"
+    assert texts[18] == ("direct hidden pair 2,6 in r5c6, r6c6 (box 5) leaves r4c6 as the only place for 7 in box 5: "
+                         "places 7 in r4c6")
 
 
 def test_a_puzzle_that_needs_guessing():
@@ -161,8 +170,7 @@ def test_as_dict_is_json():
     d = json.loads(json.dumps(g.as_dict()))
     assert d == {"level": "medium", "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "needs_guessing": False,
                  "solved": True,
-                 "techniques": {"hidden-single": 59, "direct-pointing": 1, "direct-hidden-pair": 3, "naked-single": 1,
-                                "pointing": 5}}
+                 "techniques": {"hidden-single": 60, "direct-hidden-pair": 2, "naked-single": 2, "pointing": 5}}
     assert json.loads(json.dumps(g.steps[0].as_dict()))["explanation"] == g.steps[0].explanation
 
 

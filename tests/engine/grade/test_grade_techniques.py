@@ -6,11 +6,15 @@ that would also apply to these artificial states do not get in the way.
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from engine.geometry import geometry
+from engine.grade import _fast
 from engine.grade import fish, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset
 from engine.grade import forcing_chains, xy_wing, xyz_wing
 from engine.grade.state import State, tables
+from engine.grade.techniques import FULL_HOUSE_COUNTER, INDEX, NCOUNTERS
 
 
 def cell(name: str, box: int = 3) -> int:
@@ -53,6 +57,44 @@ def test_hidden_single_in_a_row():
     state = make(only={8: ["r2c9"] + [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if r != 2]})
     step = hidden_single.find(state)
     assert step.explanation == "r2c9: hidden single 8 in row 2" and step.rating == 1.5
+
+
+def _kernel_step(state: State, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One step of the technique's compiled kernel alone on ``state``: (cells, cands, counters) after it."""
+    g = geometry(state.t.box)
+    cells, cands = state.to_arrays()
+    counts = np.zeros(NCOUNTERS, np.int64)
+    _fast._solve(INDEX[name], INDEX[name] + 1, 1, _fast.enabled_rows(), counts, np.zeros(_fast.NRATINGS), cells,
+                 cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)))
+    return cells, cands, counts
+
+
+def test_a_column_before_a_row():
+    """Sudoku Explainer's order: boxes, then columns, then rows."""
+    everywhere = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
+    state = make(only={8: ["r2c9"] + [nm for nm in everywhere if nm[1] != "2"],
+                       3: ["r5c4"] + [nm for nm in everywhere if nm[3] != "4"]})
+    step = hidden_single.find(state)
+    assert step.explanation == "r5c4: hidden single 3 in column 4" and step.rating == 1.5
+    cells, _, counts = _kernel_step(state, "hidden-single")
+    assert counts[INDEX["hidden-single"]] == 1 and cells[cell("r5c4")] == 3 and cells[cell("r2c9")] == 0
+
+
+def test_a_full_house_comes_first():
+    """A house's last blank cell (Sudoku Explainer's full house, 1.0) before any other hidden single, even one in
+    a box; it counts as a hidden single, apart, in both paths."""
+    box1 = [f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)]
+    state = make(only={5: ["r2c2"] + [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)
+                                      if f"r{r}c{c}" not in box1]})
+    for c, d in enumerate((1, 2, 3, 4, 5, 6, 7, 8)):  # row 9 is full but for r9c9, which must be 9
+        state.place(cell(f"r9c{c + 1}"), d)
+    step = hidden_single.find(state)
+    assert step.explanation == "r9c9: full house 9 in row 9" and step.rating == 1.0
+    cells, _, counts = _kernel_step(state, "hidden-single")
+    assert counts[FULL_HOUSE_COUNTER] == 1 and cells[cell("r9c9")] == 9 and cells[cell("r2c2")] == 0
+    after = state.copy()
+    after.apply(step)
+    assert hidden_single.find(after).explanation == "r2c2: hidden single 5 in box 1"
 
 
 def test_hidden_single_not_when_every_digit_has_two_places():
@@ -101,11 +143,17 @@ def test_naked_pair_in_a_row():
     assert sorted(step.eliminations) == sorted((cell(f"r1c{c}"), d) for c in (2, 3, 4, 6, 7, 8, 9) for d in (1, 2))
 
 
-def test_locked_pair_clears_row_and_box():
-    step = naked_subset.find_pair(make(cands={"r1c1": "12", "r1c2": "12"}))
-    assert "(row 1, box 1)" in step.explanation
+def test_a_locked_pair_clears_the_house_it_is_found_in():
+    """As Sudoku Explainer's hint: boxes are searched first, so the pair clears box 1; found again in row 1 (after
+    the box step), it clears the row."""
+    state = make(cands={"r1c1": "12", "r1c2": "12"})
+    step = naked_subset.find_pair(state)
+    assert "(box 1)" in step.explanation
     cleared = {c for c, _ in step.eliminations}
-    assert cell("r2c3") in cleared and cell("r1c9") in cleared and cell("r2c4") not in cleared
+    assert cell("r2c3") in cleared and cell("r1c9") not in cleared and cell("r2c4") not in cleared
+    state.apply(step)
+    step = naked_subset.find_pair(state)
+    assert "(row 1)" in step.explanation and cell("r1c9") in {c for c, _ in step.eliminations}
 
 
 def test_naked_pair_not_with_three_digits():
@@ -142,6 +190,9 @@ def test_hidden_triple_and_quad():
     state = make(only={d: ["r1c1", "r2c2", "r3c3", "r1c3"] + out for d in (6, 7, 8, 9)})
     step = hidden_subset.find_quad(state)
     assert step.technique == "hidden-quad" and {d for _, d in step.eliminations} == {1, 2, 3, 4, 5}
+    _, cands, counts = _kernel_step(state, "hidden-quad")
+    state.apply(step)
+    assert counts[INDEX["hidden-quad"]] == 1 and cands.tolist() == state.cands
 
 
 def test_x_wing():
