@@ -51,8 +51,7 @@ def test_json_format(tmp_path):
     assert got == [
         {"index": 1, "source": str(tmp_path / "puzzles.txt"), "line": 1, "clues": 17, "level": "medium",
          "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "step_count": 69,
-         "steps": {"hidden-single": 59, "direct-pointing": 1, "direct-hidden-pair": 3, "naked-single": 1,
-                   "pointing": 5},
+         "steps": {"hidden-single": 60, "direct-hidden-pair": 2, "naked-single": 2, "pointing": 5},
          "needs_guessing": False},
         {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 21, "level": "extreme",
          "score": 20.0, "ep": 20.0, "ed": 20.0, "hardest": "guessing", "step_count": 0, "steps": {},
@@ -86,16 +85,16 @@ def test_steps_in_a_table(tmp_path):
         "#1 (line 1): easy, score 1.2, hardest hidden-single\n"
         "  1. r1c2: hidden single 2 in box 1\n"
         "  2. r2c1: hidden single 3 in box 1\n"
-        "  3. r2c2: hidden single 4 in box 1\n"
-        "  4. r2c4: hidden single 1 in box 2\n"
-        "  5. r1c3: hidden single 4 in box 2\n"
-        "  6. r1c4: hidden single 3 in box 2\n"
-        "  7. r4c2: hidden single 1 in box 3\n"
-        "  8. r3c1: hidden single 4 in box 3\n"
+        "  3. r2c2: full house 4 in box 1\n"
+        "  4. r4c2: full house 1 in column 2\n"
+        "  5. r2c4: full house 1 in row 2\n"
+        "  6. r1c3: hidden single 4 in box 2\n"
+        "  7. r1c4: full house 3 in box 2\n"
+        "  8. r3c4: full house 2 in column 4\n"
         "  9. r4c1: hidden single 2 in box 3\n"
-        "  10. r3c3: hidden single 1 in box 4\n"
-        "  11. r3c4: hidden single 2 in box 4\n"
-        "  12. r4c3: hidden single 3 in box 4\n")
+        "  10. r3c1: full house 4 in box 3\n"
+        "  11. r3c3: full house 1 in row 3\n"
+        "  12. r4c3: full house 3 in box 4\n")
 
 
 def test_steps_in_lines_and_json(tmp_path):
@@ -103,19 +102,19 @@ def test_steps_in_lines_and_json(tmp_path):
     lines = run(path, "--steps", "--format", "line").stdout.splitlines()
     assert lines[:5] == ["medium 2.6 pointing", "  1. r6c2: hidden single 4 in box 4",
                          "  2. r8c3: hidden single 3 in box 7", "  3. r8c6: hidden single 1 in box 8",
-                         "  4. pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3"]
+                         "  4. pointing 2 in box 5 (r5c6, r6c6) along column 6: removes 2 from r1c6, r2c6, r3c6"]
     assert lines[-2:] == ["extreme 20.0 guessing",
                           "  no technique makes progress now: the other 60 cells need guessing"]
     got = json.loads(run(path, "--steps", "--format", "json").stdout)
-    assert len(got[0]["explanation"]) == 69 and got[0]["explanation"][7] == "r1c6: naked single 9"
+    assert len(got[0]["explanation"]) == 69 and got[0]["explanation"][6] == "r1c6: naked single 9"
     assert got[1]["explanation"] == ["no technique makes progress now: the other 60 cells need guessing"]
     # every step as data too: its technique, rating, sentence and what it changes
     data = got[0]["step_data"]
     assert len(data) == 69 and [d["explanation"] for d in data] == got[0]["explanation"]
-    fourth = data[3]  # "pointing 7 in box 3 (r2c7, r2c9) along row 2: removes 7 from r2c1, r2c3"
+    fourth = data[3]  # "pointing 2 in box 5 (r5c6, r6c6) along column 6: removes 2 from r1c6, r2c6, r3c6"
     assert (fourth["technique"], fourth["rating"], fourth["explanation"]) == ("pointing", 2.6, lines[4][5:])
-    assert (fourth["placements"], fourth["eliminations"], sorted(fourth["cells"])) == ([], [[9, 7], [11, 7]],
-                                                                                     [15, 17])
+    assert (fourth["placements"], fourth["eliminations"], sorted(fourth["cells"])) == (
+        [], [[5, 2], [14, 2], [23, 2]], [41, 50])
     assert {d["technique"] for d in data} == set(got[0]["steps"])
     assert got[1]["step_data"] == []
 
