@@ -10,7 +10,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import lowbit_index, popcount
-from ._fast_state import _in_house, _place, _places
+from ._fast_state import _house_in_se_order, _in_house, _place, _places
 from ._fast_subsets import _next_colex
 
 ROW, COLUMN, BOX = 0, 1, 2
@@ -78,7 +78,7 @@ def _direct_hidden(cells, cands, houses, peers, n, k):
     sel = np.empty(n, np.int64)  # the digits with 2..k places
     idx = np.empty(k, np.int64)
     for kk in range(3 * n):
-        h = 2 * n + kk if kk < n else (kk if kk < 2 * n else kk - 2 * n)
+        h = _house_in_se_order(kk, n)
         blanks = 0
         for i in range(n):
             if cells[houses[h, i]] == 0:

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import digit_of
-from ._fast_state import _in_house, _place
+from ._fast_state import _house_in_se_order, _in_house, _place
 
 
 @wide_kernel
@@ -19,7 +19,7 @@ def _hidden_single(cells, cands, houses, peers, n):
     pass over boxes, columns, rows (hidden_single.py)."""
     for full in range(2):
         for k in range(3 * n):
-            h = 2 * n + k if k < n else (k if k < 2 * n else k - 2 * n)
+            h = _house_in_se_order(k, n)
             if full == 0:
                 blank = 0
                 for i in range(n):

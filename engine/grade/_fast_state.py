@@ -63,6 +63,12 @@ def _in_house(cell, h, row_of, col_of, box_of, n):
 
 
 @wide_kernel
+def _house_in_se_order(kk, n):
+    """The ``kk``-th house in Sudoku Explainer's order: boxes (2n..3n-1), columns (n..2n-1), rows (0..n-1)."""
+    return 2 * n + kk if kk < n else (kk if kk < 2 * n else kk - 2 * n)
+
+
+@wide_kernel
 def _places(cands, houses, h, bit, n):
     """Bitmask over the positions 0..n-1 of house ``h`` whose cell may hold ``bit``."""
     mask = np.int64(0)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import popcount
-from ._fast_state import _places
+from ._fast_state import _house_in_se_order, _places
 
 
 @wide_kernel
@@ -64,12 +64,6 @@ def _next_confined(masks, m, k, idx, first):
             return union
         if not _next_colex(idx, k, m):
             return np.int64(0)
-
-
-@wide_kernel
-def _house_in_se_order(kk, n):
-    """The ``kk``-th house in Sudoku Explainer's order: boxes (2n..3n-1), columns (n..2n-1), rows (0..n-1)."""
-    return 2 * n + kk if kk < n else (kk if kk < 2 * n else kk - 2 * n)
 
 
 @wide_kernel

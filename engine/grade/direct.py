@@ -19,6 +19,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..vocabulary import RATINGS
+from .hidden_single import house_order
 from .state import State, Step, cell_list
 
 ROW, COLUMN, BOX = 0, 1, 2  # house kinds: a house's kind is ``house // n``, and ``cell_houses[cell][kind]``
@@ -77,7 +78,7 @@ def find_hidden(state: State, k: int) -> Step | None:
     t = state.t
     cands = state.cands
     n = t.n
-    for h in list(range(2 * n, 3 * n)) + list(range(n, 2 * n)) + list(range(n)):
+    for h in house_order(n):
         house = t.houses[h]
         if sum(1 for c in house if not state.cells[c]) <= k:
             continue
