@@ -76,6 +76,8 @@ TECHNIQUE_TABLE = (
     ("multiple-forcing-chains", 8.0),  # cell and region forcing chains
     ("dynamic-forcing-chains", 8.5),  # chains that see the candidates the chain itself has removed
     ("dynamic-forcing-chains-plus", 9.0),  # dynamic chains that also use locked candidates, pairs, X-Wings
+    # dynamic chains that use whole forcing chains inside: 9.5 (plain ones), 10.0 (multiple), 10.5 (dynamic)
+    ("nested-forcing-chains", 9.5),
 )
 #: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
 UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
@@ -83,7 +85,11 @@ UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
 #: candidates (a quarter second per 16x16 puzzle up to multiple chains, seconds with dynamic ones, minutes with
 #: "+"), too slow for a fill; a puzzle that needs them is graded as needing guessing
 BIG_GRID_SKIPS: tuple[str, ...] = ("nishio", "multiple-forcing-chains", "dynamic-forcing-chains",
-                                   "dynamic-forcing-chains-plus")
+                                   "dynamic-forcing-chains-plus", "nested-forcing-chains")
+#: the rows the compiled grader never tries: it stops before them, and grade_many hands a puzzle stuck there (with
+#: one solution) to the step path. The nested forcing chains run their outer search in Python, seconds to minutes
+#: a step (engine.grade.nested_chains)
+STEP_PATH_ONLY: tuple[str, ...] = ("nested-forcing-chains",)
 #: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
 HIDDEN_SINGLE_IN_BOX_RATING = 1.2
 #: a house's last blank cell (a "full house"), looked for before every other hidden single, rates lower still

@@ -26,6 +26,7 @@ from ._fast_state import _contradiction, _place, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
 from ._fast_unique import _unique_loop
 from ._fast_wings import _wing
+from ..vocabulary import STEP_PATH_ONLY
 from .techniques import COUNTER_RATINGS, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
 SOLVED, STUCK, CONTRADICTION = 0, 1, 2
@@ -251,7 +252,7 @@ def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np
     counts = np.zeros((arr.shape[0], NCOUNTERS), np.int64)
     ratings = np.zeros((arr.shape[0], NRATINGS), np.float64)
     status = np.empty(arr.shape[0], np.int64)
-    _grade_many(arr, enabled_rows(skip), geo.houses, geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size, counts,
+    _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size, counts,
                 ratings, status)
     if (status == NO_KERNEL).any():
         raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")

@@ -45,8 +45,9 @@ def _emit(ws, w, t, parents, nparents, out, count):
 
 @wide_kernel
 def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
-    """Off states the first productive rule adds to slot ``w`` (written to ``out``); returns how many. A rule is
-    productive when one of its patterns rests on the run's removals, even if its eliminations are known already."""
+    """Off states the first productive rule adds to slot ``w`` (written to ``out``); returns how many, or -1 when no
+    rule is productive. A rule is productive when one of its patterns rests on the run's removals, even if its
+    eliminations are known already (and then no later rule is tried: 0)."""
     ncells = work.size
     for rule in range(4):
         productive = False
@@ -116,7 +117,7 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
                 count, productive = _x_wings(ws, w, base, orig, work, houses, n, out, parents, count, productive)
         if productive:
             return count
-    return 0
+    return -1
 
 
 @wide_kernel

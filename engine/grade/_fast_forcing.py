@@ -24,12 +24,13 @@ from ._fast_implications import NONE, _length_tenths, _propagate
 from ._fast_slots import _ancestors, _first_path, _has, _reset, _workspace
 from ._fast_state import _conclude
 
-# producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains)
-NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS = 0, 1, 2, 3
-# the kinds of conclusion, stored in a hint's record
-CONTRADICTION, DOUBLE, REGION, CELL = 0, 1, 2, 3
+# producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
+# plain forcing chains from one candidate, serves only inside nested chains: engine.grade.nested_chains)
+NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS, STATIC = 0, 1, 2, 3, 4
+# the kinds of conclusion, stored in a hint's record (UNARY: a candidate on forces it off, or off forces it on)
+CONTRADICTION, DOUBLE, REGION, CELL, UNARY = 0, 1, 2, 3, 4
 # Sudoku Explainer's sort keys, the last tie-break
-_SORT_KEY = (7, 1, 6, 5)
+_SORT_KEY = (7, 1, 6, 5, 1)
 # the slots of a hint record
 # (H_SOURCE: the assumed state; for a region conclusion, its digit. H_WHERE: the cell or house)
 H_TENTHS, H_COMPLEXITY, H_SORT, H_TARGET, H_KIND, H_SOURCE, H_WHERE = 0, 1, 2, 3, 4, 5, 6
@@ -39,6 +40,8 @@ NO_HINT = 1 << 30
 
 @wide_kernel
 def _base_tenths(producer):
+    if producer == STATIC:
+        return 70
     return 75 if producer == NISHIO else (80 if producer == MULTIPLE else (85 if producer == DYNAMIC else 90))
 
 
@@ -55,9 +58,23 @@ def _worth(cands, t, n):
 
 
 @wide_kernel
-def _consider(hint, tenths, complexity, kind, target, source, where):
-    """Keep the conclusion if it sorts before the one kept (Sudoku Explainer's order: rating, complexity, key)."""
+def _consider(hint, found, tenths, complexity, kind, target, source, where):
+    """Keep the conclusion if it sorts before the one kept (Sudoku Explainer's order: rating, complexity, key); or,
+    when ``found`` has rows, add it there as a row like a hint record (``found[0, 0]``: how many rows follow; a
+    full table drops the rest)."""
     key = _SORT_KEY[kind]
+    if found.shape[0]:
+        k = found[0, 0] + 1
+        if k < found.shape[0]:
+            found[k, H_TENTHS] = tenths
+            found[k, H_COMPLEXITY] = complexity
+            found[k, H_SORT] = key
+            found[k, H_TARGET] = target
+            found[k, H_KIND] = kind
+            found[k, H_SOURCE] = source
+            found[k, H_WHERE] = where
+            found[0, 0] = k
+        return
     if (tenths, complexity, key) < (hint[H_TENTHS], hint[H_COMPLEXITY], hint[H_SORT]):
         hint[H_TENTHS] = tenths
         hint[H_COMPLEXITY] = complexity
@@ -96,21 +113,16 @@ def _on_run(ws, memo, p, scratch, cands, houses, cell_houses, n, ylinks, dynamic
 @wide_kernel
 def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
     """Fill ``hint`` with the best conclusion of ``producer`` on ``cands`` (H_TENTHS stays NO_HINT when none)."""
-    hint[:] = NO_HINT
+    ws, memo = _search_space(cands, n)
+    _forcing_search(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo)
+
+
+@wide_kernel
+def _search_space(cands, n):
+    """A workspace and a memo (see :func:`_on_run`) for one search on ``cands``. The slots: 0..n-1 a cell's
+    candidates (scratch); n an off run; n+1..2n a region's places (scratch); then the remembered runs."""
     ncells = cands.size
-    nishio = producer == NISHIO
-    dynamic = producer != MULTIPLE
-    multiple = producer != NISHIO
-    level = 1 if producer == DYNAMIC_PLUS else 0
-    base = _base_tenths(producer)
     nstates = 2 * ncells * n
-    ylinks = not nishio  # (one variable for every call below: a literal True would compile callees twice)
-    cell_kind = np.int64(CELL)
-    none = np.int64(-1)
-    # slots 0..n-1: a cell's candidates (scratch); n: an off run; n+1..2n: a region's places (scratch); then the
-    # remembered runs
-    off_slot = n
-    region_slot = n + 1
     ncands = 0
     for c in range(ncells):
         ncands += popcount(cands[c])
@@ -119,7 +131,30 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
     memo = np.full((4, ncells * n), -1, np.int64)
     memo[3, 0] = 2 * n + 1
     memo[3, 1] = 2 * n + 1 + room
+    return ws, memo
+
+
+@wide_kernel
+def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, memo):
+    """The search of :func:`_forcing_hint` in the given workspace; with rows in ``found``, every conclusion is
+    added there instead (:func:`_consider`), and the remembered runs stay in ``ws`` for the caller."""
+    hint[:] = NO_HINT
+    ncells = cands.size
+    nishio = producer == NISHIO
+    dynamic = producer != MULTIPLE and producer != STATIC
+    multiple = producer != NISHIO and producer != STATIC
+    level = 1 if producer == DYNAMIC_PLUS else 0
+    base = _base_tenths(producer)
+    nstates = 2 * ncells * n
+    ylinks = not nishio  # (one variable for every call below: a literal True would compile callees twice)
+    cell_kind = np.int64(CELL)
+    none = np.int64(-1)
+    off_slot = n
+    region_slot = n + 1
     members = np.empty(nstates, np.int64)
+    if producer == STATIC:
+        _unary(ws, memo, off_slot, base, cands, houses, cell_houses, n, hint, found)
+        return
     for c in range(ncells):
         m = cands[c]
         card = popcount(m)
@@ -134,7 +169,7 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
             on, off = memo[1, p], memo[2, p]
             if dynamic and on != NONE:  # the candidate cannot be on
                 cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
-                _consider(hint, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
+                _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
             double = card >= 3 and dynamic and not nishio
             if dynamic or double:
                 _reset(ws, off_slot)
@@ -143,15 +178,12 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
                 if on2 != NONE:  # the candidate cannot be off
                     cx = _ancestors(ws, off_slot, on2) + _ancestors(ws, off_slot, off2)
                     if _worth(cands, 2 * p + 1, n):
-                        _consider(hint, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
+                        _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
                 if double:
-                    for t in range(nstates):
-                        if _has(ws, w, t) and _has(ws, off_slot, t) and _worth(cands, t, n):
-                            cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
-                            _consider(hint, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
+                    _double(ws, w, off_slot, p, c, base, cands, n, hint, found)
             if not nishio:
                 _region_chains(ws, memo, w, region_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses,
-                               cell_houses, n, hint, members)
+                               cell_houses, n, hint, found, members)
         if not nishio and (card == 2 or (multiple and card > 2)):
             slots = np.empty(card, np.int64)
             k = 0
@@ -160,11 +192,20 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
                     slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks, dynamic,
                                        level)
                     k += 1
-            _common(ws, slots, card, cell_kind, none, c, base, cands, n, hint, members)
+            _common(ws, slots, card, cell_kind, none, c, base, cands, n, hint, found, members)
 
 
 @wide_kernel
-def _common(ws, slots, k, kind, source, where, base, cands, n, hint, members):
+def _double(ws, w, off_slot, p, c, base, cands, n, hint, found):
+    """Double forcing chains: states both the run of candidate ``p`` on (slot ``w``) and its run off reach."""
+    for t in range(2 * cands.size * n):
+        if _has(ws, w, t) and _has(ws, off_slot, t) and _worth(cands, t, n):
+            cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
+            _consider(hint, found, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
+
+
+@wide_kernel
+def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found, members):
     """Conclusions every run of ``slots[:k]`` reaches (a cell's or a region's forcing chains), in state order: the
     members of the first run, each checked against the other runs."""
     nstates = members.size
@@ -187,12 +228,12 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, members):
             cx = 0
             for i in range(k):
                 cx += _ancestors(ws, slots[i], t)
-            _consider(hint, base + _length_tenths(cx), cx, kind, t, source, where)
+            _consider(hint, found, base + _length_tenths(cx), cx, kind, t, source, where)
 
 
 @wide_kernel
 def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
-                   n, hint, members):
+                   n, hint, found, members):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
     (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``."""
     bit = np.int64(1) << (d - 1)
@@ -216,7 +257,36 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
                 slots[j] = _on_run(ws, memo, c2 * n + d - 1, first_slot + j - 1, cands, houses, cell_houses, n, ylinks,
                                    dynamic, level)
                 j += 1
-        _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, members)
+        _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, found, members)
+
+
+@wide_kernel
+def _unary(ws, memo, off_slot, base, cands, houses, cell_houses, n, hint, found):
+    """Sudoku Explainer's plain forcing chains (static, X and Y links): a candidate assumed on that forces itself
+    off goes; one assumed off that forces itself on is placed. (Its cycles remove nothing these chains do not: a
+    candidate a cycle removes sees two of the cycle's cells, one of which holds the digit, so assumed on it forces
+    the cycle round to that cell and itself off.)"""
+    dynamic = base < 0  # False, as a variable (see _forcing_search)
+    ylinks = not dynamic
+    level = np.int64(0)
+    kind = np.int64(UNARY)
+    for c in range(cands.size):
+        m = cands[c]
+        if popcount(m) < 2:
+            continue
+        for d in range(1, n + 1):
+            if not m >> (d - 1) & 1:
+                continue
+            p = c * n + d - 1
+            w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
+            if memo[1, p] == 2 * p + 1 and memo[2, p] == 2 * p:
+                cx = _ancestors(ws, w, 2 * p)
+                _consider(hint, found, base + _length_tenths(cx), cx, kind, 2 * p, 2 * p + 1, c)
+            _reset(ws, off_slot)
+            on, off = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, ylinks, dynamic, level)
+            if on == 2 * p + 1 and off == 2 * p:
+                cx = _ancestors(ws, off_slot, 2 * p + 1)
+                _consider(hint, found, base + _length_tenths(cx), cx, kind, 2 * p + 1, 2 * p, c)
 
 
 @wide_kernel

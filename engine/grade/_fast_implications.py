@@ -90,30 +90,53 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
     does (on states first, then off states, in the order found; at ``level`` 1, when nothing is left to follow, the
     rules of :mod:`engine.grade._fast_advanced` on the working grid). Returns ``(on, off)``, the two states of one
     candidate forced both ways (a contradiction: the seed is false), or ``(NONE, NONE)``."""
-    queue, work, stamp, seen = ws[6], ws[7], ws[10], ws[11]
-    work[:] = cands
+    _start(ws, w, seed, cands)
+    while True:
+        on, off = _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic)
+        if on != NONE or level == 0:
+            return on, off
+        added = _advanced(ws, w, cands, ws[7], houses, cell_houses, n, ws[12], ws[13])
+        if added <= 0:
+            return NONE, NONE
+        _push_off(ws, ws[12], added)
+
+
+@wide_kernel
+def _start(ws, w, seed, cands):
+    """Begin a run in slot ``w`` from ``seed``: the working grid is ``cands``, the queues hold the seed alone.
+    (One array holds both queues: on states grow up from the front, off states down from the back.)"""
+    ws[7][:] = cands
     _add(ws, w, seed, NONE)
-    # one array holds both queues: on states grow up from the front, off states down from the back
-    qon_head = qon_tail = 0
+    queue, ends = ws[6], ws[14]
     last = queue.size - 1
-    qoff_head = qoff_tail = last
+    ends[0] = ends[1] = 0
+    ends[2] = ends[3] = last
     if seed & 1:
-        queue[qon_tail] = seed
-        qon_tail += 1
+        queue[0] = seed
+        ends[1] = 1
     else:
-        queue[qoff_tail] = seed
-        qoff_tail -= 1
+        queue[last] = seed
+        ends[3] = last - 1
+
+
+@wide_kernel
+def _push_off(ws, states, k):
+    """Queue the off states ``states[:k]`` (already in the slot) to be followed."""
+    queue, ends = ws[6], ws[14]
+    for i in range(k):
+        queue[ends[3]] = states[i]
+        ends[3] -= 1
+
+
+@wide_kernel
+def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
+    """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
+    may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
+    queue, work, stamp, seen, ends = ws[6], ws[7], ws[10], ws[11], ws[14]
+    qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
     while True:
         if qon_head >= qon_tail and qoff_head <= qoff_tail:
-            if level == 0:
-                break
-            added = _advanced(ws, w, cands, work, houses, cell_houses, n, ws[12], ws[13])
-            if added == 0:
-                break
-            for k in range(added):
-                queue[qoff_tail] = ws[12][k]
-                qoff_tail -= 1
-            continue
+            break
         if qon_head < qon_tail:
             s = queue[qon_head]
             qon_head += 1
@@ -188,4 +211,5 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
             if fresh:
                 queue[qon_tail] = t
                 qon_tail += 1
+    ends[0], ends[1], ends[2], ends[3] = qon_head, qon_tail, qoff_head, qoff_tail
     return NONE, NONE

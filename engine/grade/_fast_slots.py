@@ -3,7 +3,9 @@
 A state is a candidate on or off (:mod:`engine.grade._fast_implications`). A *slot* holds one set of states and,
 for each, the states that forced it (its parents), in a shared pool. Membership is ``mark[w, s] == gen[w]``, so
 emptying a slot is one increment. The workspace tuple also carries the scratch of a run (queues, the working
-candidates, visit stamps, a stack, the finds of the rules of a "+" run and their parents).
+candidates, visit stamps, a stack, the finds of the rules of a "+" run and their parents, the queue's ends so a
+run can stop and go on) and, for nested chains only, which nested chain put each state in a slot
+(:mod:`engine.grade.nested_chains`): a state's complexity then counts each distinct nested chain behind it.
 """
 from __future__ import annotations
 
@@ -15,6 +17,12 @@ from .._jit import wide_kernel
 @wide_kernel
 def _workspace(slots, ncells, n):
     """Room for ``slots`` sets of states: (mark, gen, start, count, pool, top) plus the scratch of a run."""
+    return _nested_workspace(slots, ncells, n, 0)
+
+
+@wide_kernel
+def _nested_workspace(slots, ncells, n, nests):
+    """A workspace whose slots also record which of up to ``nests`` nested chains put each state there."""
     nstates = 2 * ncells * n
     mark = np.zeros((slots, nstates), np.int32)
     gen = np.ones(slots, np.int32)
@@ -31,7 +39,14 @@ def _workspace(slots, ncells, n):
     seen = np.zeros(ncells, np.int32)
     found = np.zeros(nstates + 1, np.int32)  # what the rules of a dynamic (+) run add
     parents = np.zeros(4 * n + 8, np.int32)
-    return mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, seen, found, parents
+    ends = np.zeros(4, np.int64)  # the queues' heads and tails between two calls of _follow
+    # nest[w, s]: the nested chain (1..) that put s in slot w, 0 for none; nest_cx[k]: chain k's complexity;
+    # nest_seen: visit stamps over the chains
+    nest = np.zeros((slots if nests else 0, nstates), np.int32)
+    nest_cx = np.zeros(nests + 1, np.int64)
+    nest_seen = np.zeros(nests + 1, np.int32)
+    return (mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, seen, found, parents, ends, nest,
+            nest_cx, nest_seen)
 
 
 @wide_kernel
@@ -52,6 +67,8 @@ def _add(ws, w, s, parent):
     mark[w, s] = gen[w]
     start[w, s] = top[w]
     count[w, s] = 0
+    if ws[15].shape[0]:
+        ws[15][w, s] = 0
     if parent >= 0:
         _parent(ws, w, s, parent)
 
@@ -68,8 +85,11 @@ def _parent(ws, w, s, parent):
 
 @wide_kernel
 def _ancestors(ws, w, s):
-    """How many distinct states lead to ``s`` in slot ``w``, ``s`` included: the complexity of its chain."""
+    """How many distinct states lead to ``s`` in slot ``w``, ``s`` included: the complexity of its chain (with
+    nested chains, as Sudoku Explainer counts it, plus the complexity of each distinct nested chain behind it)."""
     start, count, pool, visit, stack, stamp = ws[2], ws[3], ws[4], ws[8], ws[9], ws[10]
+    nest, nest_cx, nest_seen = ws[15], ws[16], ws[17]
+    nested = nest.shape[0] > 0
     stamp[0] += 1
     mark = stamp[0]
     visit[s] = mark
@@ -80,6 +100,9 @@ def _ancestors(ws, w, s):
         depth -= 1
         x = stack[depth]
         total += 1
+        if nested and nest[w, x] and nest_seen[nest[w, x]] != mark:
+            nest_seen[nest[w, x]] = mark
+            total += nest_cx[nest[w, x]]
         for k in range(start[w, x], start[w, x] + count[w, x]):
             q = pool[w, k]
             if visit[q] != mark:

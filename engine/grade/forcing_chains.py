@@ -94,9 +94,10 @@ def _conclusion(target: int, n: int):
 
 def _find(name: str, state: State) -> Step | None:
     found = _search(name, state)
-    if found is None:
-        return None
-    tenths, words, placements, eliminations, links = found
+    return None if found is None else _step(name, state, *found)
+
+
+def _step(name: str, state: State, tenths: int, words: str, placements, eliminations, links) -> Step:
     t = state.t
     rating = tenths / 10
     what = (f"{t.cell_name(placements[0][0])} is {placements[0][1]}" if placements
@@ -125,3 +126,23 @@ def find_dynamic(state: State) -> Step | None:
 
 def find_dynamic_plus(state: State) -> Step | None:
     return _find(DYNAMIC_PLUS, state)
+
+
+def find_nested(state: State) -> Step | None:
+    """Nested forcing chains (:mod:`engine.grade.nested_chains`): the first of its rows with a conclusion."""
+    from . import _fast_forcing as fo, nested_chains
+
+    _, cands = state.to_arrays()
+    found = nested_chains.search(cands, state.t.box)
+    if found is None:
+        return None
+    row, hint, links = found
+    kind = int(hint[fo.H_KIND])
+    words = f"nested forcing chains (with {nested_chains.ROWS[row][0]} inside), {_FORCING_KIND[kind]}"
+    where = int(hint[fo.H_WHERE])
+    if kind == fo.REGION:
+        words += f" on {int(hint[fo.H_SOURCE])} in {state.t.house_name(where)}"
+    elif kind == fo.CELL:
+        words += f" on {state.t.cell_name(where)}"
+    placements, eliminations = _conclusion(int(hint[fo.H_TARGET]), state.t.n)
+    return _step(nested_chains.NAME, state, int(hint[fo.H_TENTHS]), words, placements, eliminations, links)

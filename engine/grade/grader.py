@@ -20,13 +20,13 @@ on by default, as in Sudoku Explainer; ``uniqueness=False`` grades without them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..inputs import check_cells, check_grids, check_name
-from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, TECHNIQUE_TABLE,
-                          TECHNIQUES, UNIQUENESS_TECHNIQUES)
+from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, STEP_PATH_ONLY,
+                          TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES)
 from . import hidden_single
 from .state import Contradiction, State, Step
 from .techniques import COUNTER_NAMES, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
@@ -153,16 +153,21 @@ def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool
     return steps, True
 
 
-def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness: bool = True) -> Step | None:
+def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness: bool = True,
+              nested: bool = False) -> Step | None:
     """The step a person takes next on a partly filled grid (flat digits, 0 = blank, or a Grid): the easiest
     technique that makes progress, exactly the first step :func:`grade` would record from this position.
     None when the grid is full or no technique helps (the position needs guessing). Raises
-    :class:`Contradiction` when digits conflict. A hint is this step."""
+    :class:`Contradiction` when digits conflict. A hint is this step. Nested forcing chains, which take seconds
+    to minutes, are tried only with ``nested=True`` (on a position with one solution)."""
     arr, box = _as_puzzle(cells, box)
     state = State.from_puzzle(arr, box)
     if 0 not in state.cells:
         return None
-    for technique in techniques_for(box, uniqueness, techniques):
+    rows = techniques_for(box, uniqueness, techniques)
+    if not (nested and _worth_nesting(arr, box, rows)):
+        rows = tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
+    for technique in rows:
         step = technique.find(state)
         if step is not None:
             return step
@@ -189,8 +194,11 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
             return grade_many(arr.reshape(1, -1), box, uniqueness=uniqueness)[0]
         except Contradiction as e:  # one puzzle: no "puzzle 0:" in front
             raise Contradiction(str(e).split(": ", 1)[1]) from None
+    rows = techniques_for(box, uniqueness)
+    if not _worth_nesting(arr, box, rows):
+        rows = tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
     try:
-        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(box, uniqueness))
+        steps, solved = solve_logically(State.from_puzzle(arr, box), rows)
     except Contradiction:
         if not uniqueness:
             raise
@@ -226,7 +234,29 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> l
         except Contradiction as e:
             raise Contradiction(f"puzzle {i}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
-    return [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]
+    grades = [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]
+    return _second_pass(arr, box, uniqueness, grades)
+
+
+def _worth_nesting(puzzle, box: int, rows) -> bool:
+    """Whether the rows only the step path runs (the nested forcing chains: seconds to minutes a step) are among
+    ``rows`` and worth trying on ``puzzle``: only if it has one solution. With several, no technique can finish
+    it, and it is graded as needing guessing at no cost, in both paths alike."""
+    from ..solvers.fast import count_many
+
+    if not any(t.name in STEP_PATH_ONLY for t in rows):
+        return False
+    return bool(count_many(puzzle.reshape(1, -1), box, 2)[0] == 1)
+
+
+def _second_pass(arr, box: int, uniqueness: bool, grades: list[Grade]) -> list[Grade]:
+    """Grade again with the step path the puzzles the compiled path left stuck: it stops before the rows it does
+    not run (:data:`STEP_PATH_ONLY`, the nested forcing chains), which the step path tries (:func:`grade`)."""
+    rows = techniques_for(box, uniqueness)
+    for i, g in enumerate(grades):
+        if g.needs_guessing and _worth_nesting(arr[i], box, rows):
+            grades[i] = replace(grade(arr[i], box, uniqueness=uniqueness), steps=[])
+    return grades
 
 
 def within_level(puzzles, box: int | None = None, level: str = "hard", *, uniqueness: bool = True) -> np.ndarray:

@@ -45,6 +45,7 @@ FINDERS: dict[str, Callable[[State], Step | None]] = {
     "multiple-forcing-chains": forcing_chains.find_multiple,
     "dynamic-forcing-chains": forcing_chains.find_dynamic,
     "dynamic-forcing-chains-plus": forcing_chains.find_dynamic_plus,
+    "nested-forcing-chains": forcing_chains.find_nested,
 }
 if set(FINDERS) != set(TECHNIQUES):  # a row without a finder, or a finder without a row, fails at import
     raise RuntimeError(f"step finders {sorted(set(FINDERS) ^ set(TECHNIQUES))} do not match engine.vocabulary")

@@ -86,8 +86,8 @@ def test_hard_puzzles_are_rated_without_guessing_and_every_step_is_sound(line):
 def test_ai_escargot_gets_the_dynamic_chains_sudoku_explainer_finds():
     """serate's first steps past Nishio on AI Escargot: three dynamic (+) contradictions rated 10.0 (9.0 and the
     length bonus of 101-121 states), on r8c6=2, r8c6=9 and r2c6=1."""
-    g = grade(from_line(ESCARGOT), 3)
-    plus = [s for s in g.steps if s.technique == "dynamic-forcing-chains-plus"]
+    steps, solved = _up_to_nested(from_line(ESCARGOT))
+    plus = [s for s in steps if s.technique == "dynamic-forcing-chains-plus"]
     assert [(s.eliminations, s.rating) for s in plus[:3]] == [
         (((7 * 9 + 5, 2),), 10.0), (((7 * 9 + 5, 9),), 10.0), (((1 * 9 + 5, 1),), 10.0)]
     assert tables(3).cell_name(7 * 9 + 5) == "r8c6"
@@ -127,3 +127,54 @@ def test_big_grids_stop_after_the_static_chains():
     names = [t.name for t in techniques_for(4)]
     assert "chains-and-cycles" in names and "nishio" not in names and "dynamic-forcing-chains-plus" not in names
     assert "nishio" in [t.name for t in techniques_for(3)]
+
+
+# AI Escargot where every row up to dynamic (+) forcing chains is stuck (candidates per cell, bit d-1 for digit d)
+ESCARGOT_STUCK = [
+    0, 178, 170, 152, 28, 0, 42, 0, 44, 88, 0, 40, 281, 0, 272, 105, 104, 0, 202, 194, 0, 0, 13, 133, 0, 78, 13, 202,
+    194, 0, 0, 97, 35, 0, 232, 41, 328, 0, 12, 336, 0, 304, 104, 124, 0, 0, 450, 134, 339, 337, 0, 193, 212, 21, 0,
+    434, 162, 218, 376, 178, 170, 0, 312, 402, 0, 0, 402, 308, 180, 162, 178, 0, 402, 434, 0, 155, 313, 179, 0, 186,
+    312]
+
+
+def _up_to_nested(puzzle):
+    """The step path with every row but the nested forcing chains: (steps, solved), and the state it ends in."""
+    from engine.grade.grader import solve_logically, techniques_for
+
+    state = State.from_puzzle(puzzle, 3)
+    steps, solved = solve_logically(state, [t for t in techniques_for(3) if t.name != "nested-forcing-chains"])
+    _up_to_nested.state = state
+    return steps, solved
+
+
+@pytest.mark.slow
+def test_ai_escargot_is_stuck_where_the_nested_chains_start():
+    """Every row before the nested forcing chains leaves AI Escargot at ESCARGOT_STUCK, still unsolved."""
+    steps, solved = _up_to_nested(from_line(ESCARGOT))
+    assert not solved and _up_to_nested.state.to_arrays()[1].tolist() == ESCARGOT_STUCK
+
+
+@pytest.mark.slow
+def test_nested_forcing_chains_on_ai_escargot():
+    """Where dynamic (+) forcing chains are stuck, a dynamic chain with plain forcing chains inside (9.5) finds
+    nothing and one with multiple forcing chains inside (10.0) finds Sudoku Explainer's kind of step: sound (the
+    solution agrees), its chains written out, each from an assumption to the conclusion, the rating the row's
+    10.0 plus the length bonus of the chains inside."""
+    from engine.grade.forcing_chains import find_nested
+    from engine.grade import nested_chains
+
+    puzzle = from_line(ESCARGOT)
+    solution = _solution(puzzle)
+    cands = np.array(ESCARGOT_STUCK, np.int64)
+    assert nested_chains._Search(0, cands, 3).search()[0] == nested_chains.NO_HINT
+    # the stuck position: a cell without candidates holds its digit
+    state = State(tables(3), [0 if m else solution[c] for c, m in enumerate(ESCARGOT_STUCK)], list(ESCARGOT_STUCK))
+    step = find_nested(state)
+    assert step is not None and step.technique == "nested-forcing-chains"
+    assert step.explanation.startswith("nested forcing chains (with multiple forcing chains inside), region forcing "
+                                       "chains on 3 in column 8 (rated 10.8)")
+    assert step.eliminations == ((5 * 9 + 7, 7),) and not step.placements
+    assert all(solution[c] != d for c, d in step.eliminations)
+    assert len(step.links) == 3  # one chain from each place of 3 in column 8
+    for chain in step.links:
+        assert chain[0][2] and chain[0][1] == 3 and chain[-1] == (5 * 9 + 7, 7, False)

@@ -22,6 +22,7 @@ NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7
 #: the techniques of the easy level (up to 2.3): singles and the direct techniques rated below a naked single
 EASY = {"hidden-single", "direct-pointing", "direct-claiming", "direct-hidden-pair", "naked-single"}
 EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+SEVERAL = "." + EASTER_MONSTER[1:]
 
 
 @pytest.fixture(scope="module")
@@ -61,10 +62,12 @@ def test_steps_a_person_can_follow():
 
 
 def test_a_puzzle_that_needs_guessing():
-    g = grade(from_line(EASTER_MONSTER), 3)
+    """Easter Monster without its first clue has several solutions: no technique finishes it, and the nested
+    forcing chains (seconds to minutes a step) are not even tried, in either path."""
+    g = grade(from_line(SEVERAL), 3)
     assert (g.level, g.score, g.hardest, g.needs_guessing, g.solved) == ("extreme", GUESSING_RATING, GUESSING,
                                                                          True, False)
-    assert grade_many(from_line(EASTER_MONSTER)[None], 3)[0] == g
+    assert grade_many(from_line(SEVERAL)[None], 3)[0] == g
 
 
 def test_several_solutions_get_stuck_like_guessing():

@@ -1,0 +1,219 @@
+"""Nested forcing chains: Sudoku Explainer's last rows (9.5 and up), where a chain may use other chains.
+
+A dynamic forcing chain (:mod:`engine.grade._fast_forcing`) follows single-candidate rules from an assumption;
+its "+" form also uses locked candidates, pairs and X-Wings on the grid the run has left. A *nested* one, when
+nothing is left to follow, also looks for whole forcing chains on that grid, and removes what they conclude.
+Sudoku Explainer has four such rows, each tried only when the one before finds nothing:
+
+====  ======  ===================================================================
+row   rating  chains inside a run (after locked candidates, pairs, X-Wings)
+====  ======  ===================================================================
+2     9.5     plain forcing chains (a candidate on forces itself off, or off on)
+3     10.0    plain, then multiple (cell and region) forcing chains
+4     10.5    dynamic forcing chains
+4+    10.5    dynamic forcing chains (+)
+====  ======  ===================================================================
+
+Each adds the length bonus of its complexity, which counts every distinct chain inside it with its own
+complexity (so the ratings of the hardest puzzles climb past 11). A chain inside counts only if it rests on the
+run's removals (:mod:`engine.grade._fast_nested`); it then adds every conclusion of its kind found on the run's
+grid, in the order Sudoku Explainer sorts them (rating, complexity, kind).
+
+The outer search is the dynamic one of :func:`engine.grade._fast_forcing._forcing_search`, written here in Python
+because its runs call searches that themselves run chains: numba compiles no recursion it can cache. The runs and
+the searches inside are compiled, and cost what Sudoku Explainer's do: seconds to minutes a step, on the few puzzles
+(none of a thousand random minimal ones) that need these rows. The grader's compiled path stops before them and
+hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry import geometry
+from . import _fast_forcing as fo
+from ._fast_forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE, H_TARGET, H_TENTHS,
+                            H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double, _search_space, _worth)
+from ._fast_implications import NONE, _follow, _length_tenths, _push_off, _start
+from ._fast_advanced import _advanced
+from ._fast_nested import _add_nested, _rule_parents
+from ._fast_slots import _ancestors, _first_path, _nested_workspace, _reset
+from ._fast_state import cell_houses_of
+
+NAME = "nested-forcing-chains"
+#: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
+ROWS = (
+    ("forcing chains", 95, (fo.STATIC,)),
+    ("multiple forcing chains", 100, (fo.STATIC, fo.MULTIPLE)),
+    ("dynamic forcing chains", 105, (fo.DYNAMIC,)),
+    ("dynamic forcing chains (+)", 105, (fo.DYNAMIC_PLUS,)),
+)
+#: the most conclusions a search inside keeps, and the most nested chains one outer search records
+FOUND_ROWS = 1 << 14
+NESTS = 1 << 18
+_NO_FOUND = np.zeros((0, HINT_SIZE), np.int64)
+
+
+class _Search:
+    """One outer search of row ``row`` on ``cands`` (a dynamic forcing chain search whose runs nest chains)."""
+
+    def __init__(self, row: int, cands: np.ndarray, box: int):
+        geo = geometry(box)
+        self.n, self.houses = geo.size, geo.houses
+        self.cell_houses = cell_houses_of(geo.row_of, geo.col_of, geo.box_of, self.n)
+        self.cands = np.ascontiguousarray(cands, np.int64)
+        self.base, self.inner = ROWS[row][1], ROWS[row][2]
+        ncands = sum(int(m).bit_count() for m in self.cands)
+        n = self.n
+        # slots as in _search_space: a cell's candidates, an off run, a region's places, then one per candidate
+        self.off_slot, self.region_slot, self.free = n, n + 1, 2 * n + 1
+        self.ws = _nested_workspace(2 * n + 1 + ncands, self.cands.size, n, NESTS)
+        self.memo: dict[int, tuple[int, int, int]] = {}
+        self.nests = 0
+        self.out = np.empty(2 * self.cands.size * n, np.int32)
+
+    # -- runs ---------------------------------------------------------------------------------------------------
+    def run(self, w: int, seed: int) -> tuple[int, int]:
+        """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains: ``(on, off)`` of a
+        candidate forced both ways, or ``(NONE, NONE)``."""
+        ws, cands, n = self.ws, self.cands, self.n
+        _reset(ws, w)
+        _start(ws, w, seed, cands)
+        while True:
+            on, off = _follow(ws, w, cands, self.houses, self.cell_houses, n, True, True)
+            if on != NONE:
+                return int(on), int(off)
+            added = _advanced(ws, w, cands, ws[7], self.houses, self.cell_houses, n, ws[12], ws[13])
+            if added > 0:
+                _push_off(ws, ws[12], added)
+                continue
+            if added == 0 or not self.nest(w):
+                return NONE, NONE
+
+    def on_run(self, p: int, scratch: int) -> tuple[int, int, int]:
+        """The slot holding the run from candidate ``p`` on, with its contradiction: remembered (one slot per
+        candidate), else made in ``scratch``."""
+        if p in self.memo:
+            return self.memo[p]
+        w = self.free if self.free < self.ws[0].shape[0] else scratch
+        on, off = self.run(w, 2 * p + 1)
+        if w != scratch:
+            self.free += 1
+            self.memo[p] = (w, on, off)
+        return w, on, off
+
+    def nest(self, w: int) -> bool:
+        """The first search inside that rests on the run's removals adds its conclusions to slot ``w`` as off
+        states; whether any was new."""
+        ws, n = self.ws, self.n
+        work = ws[7].copy()
+        for producer in self.inner:
+            iws, imemo = _search_space(work, n)
+            found = np.zeros((FOUND_ROWS, HINT_SIZE), np.int64)
+            fo._forcing_search(producer, work, self.houses, self.cell_houses, n, np.empty(HINT_SIZE, np.int64),
+                               found, iws, imemo)
+            rows = found[1:found[0, 0] + 1]
+            productive = False
+            new = 0
+            for row in rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))]:
+                k = _rule_parents(producer, row, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
+                                  self.out)
+                if not k:  # it was there before the run: not the run's to use
+                    continue
+                productive = True
+                target = int(row[H_TARGET])
+                p = target >> 1
+                c = p // n
+                if target & 1:  # placed: the cell's other candidates go
+                    states = [2 * (c * n + e) for e in range(n) if work[c] >> e & 1 and e != p % n]
+                else:
+                    states = [target]
+                states = np.array(states, np.int32)
+                self.nests = min(self.nests + 1, NESTS)
+                ws[16][self.nests] = row[H_COMPLEXITY]
+                added = _add_nested(ws, w, states, states.size, self.out, k, self.nests if self.nests < NESTS else 0)
+                _push_off(ws, states, added)
+                new += added
+            if productive:
+                return new > 0
+        return False
+
+    # -- the search ---------------------------------------------------------------------------------------------
+    def search(self) -> np.ndarray:
+        """The best conclusion (a hint record; H_TENTHS is NO_HINT when none), as _forcing_search keeps it."""
+        ws, cands, n, base = self.ws, self.cands, self.n, self.base
+        hint = np.full(HINT_SIZE, NO_HINT, np.int64)
+        members = np.empty(2 * cands.size * n, np.int64)
+        for c in range(cands.size):
+            m = int(cands[c])
+            card = m.bit_count()
+            if card < 2:
+                continue
+            digits = [d for d in range(1, n + 1) if m >> (d - 1) & 1]
+            for d in digits:
+                p = c * n + d - 1
+                w, on, off = self.on_run(p, d - 1)
+                if on != NONE:  # the candidate cannot be on
+                    cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
+                    _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
+                on2, off2 = self.run(self.off_slot, 2 * p)
+                if on2 != NONE and _worth(cands, 2 * p + 1, n):  # the candidate cannot be off
+                    cx = _ancestors(ws, self.off_slot, on2) + _ancestors(ws, self.off_slot, off2)
+                    _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
+                if card >= 3:
+                    _double(ws, w, self.off_slot, p, c, base, cands, n, hint, _NO_FOUND)
+                self.regions(w, c, d, hint, members)
+            slots = np.array([self.on_run(c * n + d - 1, d - 1)[0] for d in digits], np.int64)
+            _common(ws, slots, card, CELL, -1, c, base, cands, n, hint, _NO_FOUND, members)
+        return hint
+
+    def places(self, h: int, d: int) -> list[int]:
+        return [int(c) for c in self.houses[h] if self.cands[c] >> (d - 1) & 1]
+
+    def regions(self, w: int, c: int, d: int, hint, members) -> None:
+        """Region chains on digit ``d`` from the houses where cell ``c`` is the digit's first place."""
+        n = self.n
+        for k in (2, 0, 1):
+            h = int(self.cell_houses[c, k])
+            places = self.places(h, d)
+            if len(places) < 2 or places[0] != c:
+                continue
+            slots = [w] + [self.on_run(c2 * n + d - 1, self.region_slot + j)[0]
+                           for j, c2 in enumerate(places[1:])]
+            _common(self.ws, np.array(slots, np.int64), len(slots), REGION, d, h, self.base, self.cands, n, hint,
+                    _NO_FOUND, members)
+
+    def links(self, hint) -> tuple[tuple[tuple[int, int, bool], ...], ...]:
+        """The chains of the kept conclusion, each from its assumption to the conclusion (see _forcing_links)."""
+        n, kind, target, source, where = self.n, int(hint[H_KIND]), int(hint[H_TARGET]), int(hint[H_SOURCE]), \
+            int(hint[H_WHERE])
+        ends: list[tuple[int, int]] = []  # (slot, state)
+        if kind in (CONTRADICTION, fo.DOUBLE):
+            for seed in ((source,) if kind == CONTRADICTION else (source, source ^ 1)):
+                if seed & 1:
+                    w, on, off = self.on_run(seed >> 1, 0)
+                else:
+                    w = self.off_slot
+                    on, off = self.run(w, seed)
+                ends += [(w, e) for e in ((on, off) if kind == CONTRADICTION else (target,))]
+        else:
+            seeds = (self.places(where, source) if kind == REGION
+                     else [where] * int(self.cands[where]).bit_count())
+            digits = ([source] * len(seeds) if kind == REGION
+                      else [d for d in range(1, n + 1) if self.cands[where] >> (d - 1) & 1])
+            ends = [(self.on_run(c * n + d - 1, 0)[0], target) for c, d in zip(seeds, digits)]
+        out = np.empty(2 * self.cands.size * n + 1, np.int32)
+        chains = []
+        for w, e in ends:
+            size = _first_path(self.ws, w, e, out, 0)
+            chains.append(tuple(((int(t) >> 1) // n, (int(t) >> 1) % n + 1, bool(t & 1)) for t in out[:size]))
+        return tuple(chains)
+
+
+def search(cands: np.ndarray, box: int):
+    """The first nested row with a conclusion on ``cands``, and its best: ``(row, hint, links)`` or None."""
+    for row in range(len(ROWS)):
+        s = _Search(row, cands, box)
+        hint = s.search()
+        if hint[H_TENTHS] != NO_HINT:
+            return row, hint, s.links(hint)
+    return None
