@@ -25,12 +25,13 @@ from ._fast_slots import _ancestors, _first_path, _has, _reset, _workspace
 from ._fast_state import _conclude
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
-# plain forcing chains from one candidate, serves only inside nested chains: engine.grade.nested_chains)
+# plain forcing chains and cycles, serves only inside nested chains: engine.grade._fast_plain)
 NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS, STATIC = 0, 1, 2, 3, 4
-# the kinds of conclusion, stored in a hint's record (UNARY: a candidate on forces it off, or off forces it on)
-CONTRADICTION, DOUBLE, REGION, CELL, UNARY = 0, 1, 2, 3, 4
+# the kinds of conclusion, stored in a hint's record (UNARY: a candidate on forces it off, or off forces it on;
+# CYCLE: a candidate a cycle removes)
+CONTRADICTION, DOUBLE, REGION, CELL, UNARY, CYCLE = 0, 1, 2, 3, 4, 5
 # Sudoku Explainer's sort keys, the last tie-break
-_SORT_KEY = (7, 1, 6, 5, 1)
+_SORT_KEY = (7, 1, 6, 5, 1, 1)
 # the slots of a hint record
 # (H_SOURCE: the assumed state; for a region conclusion, its digit. H_WHERE: the cell or house)
 H_TENTHS, H_COMPLEXITY, H_SORT, H_TARGET, H_KIND, H_SOURCE, H_WHERE = 0, 1, 2, 3, 4, 5, 6
@@ -40,8 +41,6 @@ NO_HINT = 1 << 30
 
 @wide_kernel
 def _base_tenths(producer):
-    if producer == STATIC:
-        return 70
     return 75 if producer == NISHIO else (80 if producer == MULTIPLE else (85 if producer == DYNAMIC else 90))
 
 
@@ -141,8 +140,8 @@ def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, me
     hint[:] = NO_HINT
     ncells = cands.size
     nishio = producer == NISHIO
-    dynamic = producer != MULTIPLE and producer != STATIC
-    multiple = producer != NISHIO and producer != STATIC
+    dynamic = producer != MULTIPLE
+    multiple = producer != NISHIO
     level = 1 if producer == DYNAMIC_PLUS else 0
     base = _base_tenths(producer)
     nstates = 2 * ncells * n
@@ -152,9 +151,6 @@ def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, me
     off_slot = n
     region_slot = n + 1
     members = np.empty(nstates, np.int64)
-    if producer == STATIC:
-        _unary(ws, memo, off_slot, base, cands, houses, cell_houses, n, hint, found)
-        return
     for c in range(ncells):
         m = cands[c]
         card = popcount(m)
@@ -258,35 +254,6 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
                                    dynamic, level)
                 j += 1
         _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, found, members)
-
-
-@wide_kernel
-def _unary(ws, memo, off_slot, base, cands, houses, cell_houses, n, hint, found):
-    """Sudoku Explainer's plain forcing chains (static, X and Y links): a candidate assumed on that forces itself
-    off goes; one assumed off that forces itself on is placed. (Its cycles remove nothing these chains do not: a
-    candidate a cycle removes sees two of the cycle's cells, one of which holds the digit, so assumed on it forces
-    the cycle round to that cell and itself off.)"""
-    dynamic = base < 0  # False, as a variable (see _forcing_search)
-    ylinks = not dynamic
-    level = np.int64(0)
-    kind = np.int64(UNARY)
-    for c in range(cands.size):
-        m = cands[c]
-        if popcount(m) < 2:
-            continue
-        for d in range(1, n + 1):
-            if not m >> (d - 1) & 1:
-                continue
-            p = c * n + d - 1
-            w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
-            if memo[1, p] == 2 * p + 1 and memo[2, p] == 2 * p:
-                cx = _ancestors(ws, w, 2 * p)
-                _consider(hint, found, base + _length_tenths(cx), cx, kind, 2 * p, 2 * p + 1, c)
-            _reset(ws, off_slot)
-            on, off = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, ylinks, dynamic, level)
-            if on == 2 * p + 1 and off == 2 * p:
-                cx = _ancestors(ws, off_slot, 2 * p + 1)
-                _consider(hint, found, base + _length_tenths(cx), cx, kind, 2 * p + 1, 2 * p, c)
 
 
 @wide_kernel

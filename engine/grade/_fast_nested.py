@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import wide_kernel
-from ._fast_forcing import (CELL, CONTRADICTION, DOUBLE, DYNAMIC_PLUS, H_KIND, H_SOURCE, H_TARGET, H_WHERE, MULTIPLE,
-                            REGION, STATIC, _on_run)
+from ._fast_forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_KIND, H_SOURCE, H_TARGET, H_WHERE,
+                            MULTIPLE, REGION, UNARY, _on_run)
+from ._fast_plain import _plain_path, _walk_space
 from ._fast_implications import _propagate
 from ._fast_slots import _add, _has, _parent, _reset
 
@@ -52,6 +53,18 @@ def _cause_parents(x, cause, orig, work, houses, n, mark, out, count):
 
 
 @wide_kernel
+def _link_cause(x, y, cell_houses, n):
+    """What made off state ``y`` force on state ``x``: the cell (CELL_CAUSE) or the house the two cells share."""
+    c = (x >> 1) // n
+    c2 = (y >> 1) // n
+    if c2 != c:
+        for k in (2, 0, 1):
+            if cell_houses[c, k] == cell_houses[c2, k]:
+                return cell_houses[c, k]
+    return np.int64(CELL_CAUSE)
+
+
+@wide_kernel
 def _chain_parents(ws, w, t, seed_cause, orig, work, houses, cell_houses, n, mark, out, count):
     """Add to ``out`` the rule parents of the chains leading to state ``t`` in slot ``w``; returns the count."""
     start, ncount, pool, visit, stack, stamp = ws[2], ws[3], ws[4], ws[8], ws[9], ws[10]
@@ -64,17 +77,7 @@ def _chain_parents(ws, w, t, seed_cause, orig, work, houses, cell_houses, n, mar
         depth -= 1
         x = stack[depth]
         if x & 1:
-            if ncount[w, x] == 0:
-                cause = seed_cause
-            else:
-                c = (x >> 1) // n
-                c2 = (pool[w, start[w, x]] >> 1) // n
-                cause = CELL_CAUSE
-                if c2 != c:
-                    for k in (2, 0, 1):
-                        if cell_houses[c, k] == cell_houses[c2, k]:
-                            cause = cell_houses[c, k]
-                            break
+            cause = seed_cause if ncount[w, x] == 0 else _link_cause(x, pool[w, start[w, x]], cell_houses, n)
             count = _cause_parents(x, cause, orig, work, houses, n, mark, out, count)
         for k in range(start[w, x], start[w, x] + ncount[w, x]):
             q = pool[w, k]
@@ -90,7 +93,7 @@ def _rule_parents(producer, row, ws, memo, orig, work, houses, cell_houses, n, o
     """The rule parents (off states, in ``out``; returns how many) of a conclusion ``row`` (a hint record) that
     :func:`engine.grade._fast_forcing._forcing_search` collected on ``work`` with ``ws`` and ``memo``; ``orig``:
     the grid the run that ``work`` belongs to started from. Runs no longer in the workspace are made again."""
-    dynamic = producer != MULTIPLE and producer != STATIC
+    dynamic = producer != MULTIPLE
     level = np.int64(1) if producer == DYNAMIC_PLUS else np.int64(0)
     ylinks = level >= 0  # True, as a variable (see _forcing_search)
     mark = np.zeros(2 * work.size * n, np.int8)
@@ -114,6 +117,8 @@ def _rule_parents(producer, row, ws, memo, orig, work, houses, cell_houses, n, o
             w = _on_run(ws, memo, p, scratch, work, houses, cell_houses, n, ylinks, dynamic, level)
             count = _chain_parents(ws, w, target, cause, orig, work, houses, cell_houses, n, mark, out, count)
         return count
+    if kind == UNARY or kind == CYCLE:
+        return _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out)
     p = source >> 1
     cause = np.int64(NO_CAUSE)
     if source & 1:
@@ -132,6 +137,26 @@ def _rule_parents(producer, row, ws, memo, orig, work, houses, cell_houses, n, o
         _reset(ws, w)
         _propagate(ws, w, source ^ 1, work, houses, cell_houses, n, ylinks, dynamic, level)
         count = _chain_parents(ws, w, target, cause, orig, work, houses, cell_houses, n, mark, out, count)
+    return count
+
+
+@wide_kernel
+def _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out):
+    """The rule parents of a plain chain or cycle (:mod:`engine.grade._fast_plain`): along its one path (a cycle's
+    back to its source through its closing off state)."""
+    walk = _walk_space(work.size, n)
+    nodes, parents = walk[0], walk[1]
+    node, last = _plain_path(kind, source, where, work, houses, cell_houses, n, walk)
+    count = 0
+    if last >= 0:
+        count = _cause_parents(source, _link_cause(source, last, cell_houses, n), orig, work, houses, n, mark, out,
+                               count)
+    while node >= 0 and parents[node] >= 0:
+        x = nodes[node]
+        if x & 1:
+            count = _cause_parents(x, _link_cause(x, nodes[parents[node]], cell_houses, n), orig, work, houses, n,
+                                   mark, out, count)
+        node = parents[node]
     return count
 
 

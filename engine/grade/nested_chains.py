@@ -36,6 +36,7 @@ from ._fast_forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H
 from ._fast_implications import NONE, _follow, _length_tenths, _push_off, _start
 from ._fast_advanced import _advanced
 from ._fast_nested import _add_nested, _rule_parents
+from ._fast_plain import _plain_search
 from ._fast_slots import _ancestors, _first_path, _nested_workspace, _reset
 from ._fast_state import cell_houses_of
 
@@ -70,6 +71,7 @@ class _Search:
         self.memo: dict[int, tuple[int, int, int]] = {}
         self.nests = 0
         self.out = np.empty(2 * self.cands.size * n, np.int32)
+        self.no_slots = _search_space(np.zeros(self.cands.size, np.int64), n)
 
     # -- runs ---------------------------------------------------------------------------------------------------
     def run(self, w: int, seed: int) -> tuple[int, int]:
@@ -107,10 +109,14 @@ class _Search:
         ws, n = self.ws, self.n
         work = ws[7].copy()
         for producer in self.inner:
-            iws, imemo = _search_space(work, n)
             found = np.zeros((FOUND_ROWS, HINT_SIZE), np.int64)
-            fo._forcing_search(producer, work, self.houses, self.cell_houses, n, np.empty(HINT_SIZE, np.int64),
-                               found, iws, imemo)
+            if producer == fo.STATIC:  # walks of their own: no slots
+                iws, imemo = self.no_slots
+                _plain_search(work, self.houses, self.cell_houses, n, found)
+            else:
+                iws, imemo = _search_space(work, n)
+                fo._forcing_search(producer, work, self.houses, self.cell_houses, n, np.empty(HINT_SIZE, np.int64),
+                                   found, iws, imemo)
             rows = found[1:found[0, 0] + 1]
             productive = False
             new = 0

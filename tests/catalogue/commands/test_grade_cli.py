@@ -54,7 +54,7 @@ def test_json_format(tmp_path):
          "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "step_count": 69,
          "steps": {"hidden-single": 60, "direct-hidden-pair": 2, "naked-single": 2, "pointing": 5},
          "needs_guessing": False},
-        {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 21, "level": "extreme",
+        {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 20, "level": "extreme",
          "score": 20.0, "ep": 20.0, "ed": 20.0, "hardest": "guessing", "step_count": 0, "steps": {},
          "needs_guessing": True},
     ]
@@ -105,10 +105,10 @@ def test_steps_in_lines_and_json(tmp_path):
                          "  2. r8c3: hidden single 3 in box 7", "  3. r8c6: hidden single 1 in box 8",
                          "  4. pointing 2 in box 5 (r5c6, r6c6) along column 6: removes 2 from r1c6, r2c6, r3c6"]
     assert lines[-2:] == ["extreme 20.0 guessing",
-                          "  no technique makes progress now: the other 60 cells need guessing"]
+                          "  no technique makes progress now: the other 61 cells need guessing"]
     got = json.loads(run(path, "--steps", "--format", "json").stdout)
     assert len(got[0]["explanation"]) == 69 and got[0]["explanation"][6] == "r1c6: naked single 9"
-    assert got[1]["explanation"] == ["no technique makes progress now: the other 60 cells need guessing"]
+    assert got[1]["explanation"] == ["no technique makes progress now: the other 61 cells need guessing"]
     # every step as data too: its technique, rating, sentence and what it changes
     data = got[0]["step_data"]
     assert len(data) == 69 and [d["explanation"] for d in data] == got[0]["explanation"]

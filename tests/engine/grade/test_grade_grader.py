@@ -101,8 +101,9 @@ def test_level_thresholds(score, level):
 def test_ratings_and_order():
     assert TECHNIQUES[:8] == ("hidden-single", "direct-pointing", "direct-claiming", "direct-hidden-pair", "naked-single",
                               "direct-hidden-triple", "pointing", "claiming")
-    assert TECHNIQUES[-6:] == ("chains-and-cycles", "aligned-triple-exclusion", "nishio", "multiple-forcing-chains",
-                               "dynamic-forcing-chains", "dynamic-forcing-chains-plus")  # Sudoku Explainer's order
+    assert TECHNIQUES[-7:] == ("chains-and-cycles", "aligned-triple-exclusion", "nishio", "multiple-forcing-chains",
+                               "dynamic-forcing-chains", "dynamic-forcing-chains-plus",
+                               "nested-forcing-chains")  # Sudoku Explainer's order
     assert {"x-wing", "swordfish", "jellyfish", "xy-wing", "xyz-wing", "unique-loop", "bug"} <= set(TECHNIQUES)
     assert list(RATINGS.values()) == sorted(RATINGS.values())
     assert RATINGS["naked-single"] == 2.3 and RATINGS["x-wing"] == 3.2 and RATINGS["xyz-wing"] == 4.4

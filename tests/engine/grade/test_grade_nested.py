@@ -1,0 +1,124 @@
+"""The parts of nested forcing chains, each against an independent twin.
+
+The searches a nested run uses collect every conclusion instead of keeping the best: the best of the collection
+must be the one the grader's own search keeps, the plain search must hold the chains-and-cycles row's step, and
+every conclusion on a grid that still holds the solution must agree with it. A forcing chain that rests on none of
+the run's removals must also be found on the grid before the run: that is why Sudoku Explainer leaves it out.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine import solve
+from engine.formats import from_line
+from engine.geometry import geometry
+from engine.grade import _fast_cycles as cy, _fast_forcing as fo
+from engine.grade._fast_nested import _rule_parents
+from engine.grade._fast_plain import _plain_search
+from engine.grade._fast_state import cell_houses_of
+from engine.grade.nested_chains import FOUND_ROWS, _Search
+
+from test_grade_chains import ESCARGOT, ESCARGOT_STUCK
+
+GEO = geometry(3)
+CELL_HOUSES = cell_houses_of(GEO.row_of, GEO.col_of, GEO.box_of, 9)
+SOLUTION = np.asarray(solve(from_line(ESCARGOT)).solution).reshape(-1)
+STUCK = np.array(ESCARGOT_STUCK, np.int64)
+
+
+def _rows(found):
+    return found[1:found[0, 0] + 1]
+
+
+def _plain(cands):
+    found = np.zeros((FOUND_ROWS, fo.HINT_SIZE), np.int64)
+    _plain_search(cands, GEO.houses, CELL_HOUSES, 9, found)
+    return _rows(found)
+
+
+def _agrees(target: int) -> bool:
+    """Whether a conclusion (a state that holds) agrees with the solution."""
+    p = target >> 1
+    return (SOLUTION[p // 9] == p % 9 + 1) == bool(target & 1)
+
+
+class _Stalls(_Search):
+    """A nested search that, where a run would look for chains inside, keeps the run's grid and looks no further."""
+
+    def nest(self, w: int) -> bool:
+        self.grids.append(self.ws[7].copy())
+        return False
+
+
+def _true_runs(limit: int):
+    """The grids where dynamic runs from candidates of the solution first look for chains inside (so they still
+    hold the solution)."""
+    search = _Stalls(0, STUCK, 3)
+    search.grids = []
+    for c in range(81):
+        if STUCK[c] and len(search.grids) < limit:
+            p = c * 9 + int(SOLUTION[c]) - 1
+            search.run(search.free, 2 * p + 1)
+    return search.grids
+
+
+def test_the_plain_search_holds_the_chains_and_cycles_step():
+    """On grids a run has left: every conclusion agrees with the solution, and the best rated is the one the
+    chains-and-cycles row keeps (its target, or for a cycle its eliminations)."""
+    assert not len(_plain(STUCK))  # stuck: no plain chain left, as the grader found
+    checked = 0
+    for work in _true_runs(4):
+        rows = _plain(work)
+        hint = np.empty(cy.C_SIZE, np.int64)
+        elim = np.zeros(81 * 9, np.int8)
+        cy._cycles_hint(work, GEO.houses, CELL_HOUSES, GEO.peers, 9, hint, elim)
+        assert all(_agrees(int(t)) for t in rows[:, fo.H_TARGET])
+        assert (hint[cy.C_TENTHS] == cy.NO_HINT) == (len(rows) == 0)
+        if len(rows):
+            best = rows[rows[:, fo.H_TENTHS] == hint[cy.C_TENTHS]]
+            assert len(best) and min(best[:, fo.H_COMPLEXITY]) == hint[cy.C_COMPLEXITY]
+            if hint[cy.C_KIND] == cy.FORCING:
+                assert hint[cy.C_TARGET] in best[:, fo.H_TARGET]
+            else:
+                assert set(2 * np.flatnonzero(elim)) <= set(rows[rows[:, fo.H_KIND] == fo.CYCLE][:, fo.H_TARGET])
+            checked += 1
+    assert checked
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("producer", [fo.MULTIPLE, fo.DYNAMIC])
+def test_collecting_keeps_what_the_search_keeps(producer):
+    """The first of the collected conclusions in Sudoku Explainer's order is the one the search keeps."""
+    cands = _true_runs(1)[0]
+    kept = np.empty(fo.HINT_SIZE, np.int64)
+    fo._forcing_hint(producer, cands, GEO.houses, CELL_HOUSES, 9, kept)
+    found = np.zeros((FOUND_ROWS, fo.HINT_SIZE), np.int64)
+    ws, memo = fo._search_space(cands, 9)
+    fo._forcing_search(producer, cands, GEO.houses, CELL_HOUSES, 9, np.empty(fo.HINT_SIZE, np.int64), found, ws,
+                       memo)
+    rows = _rows(found)
+    assert len(rows) and all(_agrees(int(t)) for t in rows[:, fo.H_TARGET])
+    order = np.lexsort((rows[:, fo.H_SORT], rows[:, fo.H_COMPLEXITY], rows[:, fo.H_TENTHS]))
+    assert rows[order[0]].tolist() == kept.tolist()
+
+
+@pytest.mark.slow
+def test_rule_parents_are_the_runs_removals_and_a_chain_without_any_was_there_before():
+    rested = 0
+    for work in _true_runs(6):
+        rows = _plain(work)
+        before = {int(t) for t in _plain(STUCK)[:, fo.H_TARGET]}
+        out = np.empty(2 * 81 * 9, np.int32)
+        for row in rows:
+            assert _agrees(int(row[fo.H_TARGET]))
+            k = _rule_parents(fo.STATIC, row, *_Search(0, STUCK, 3).no_slots, STUCK, work, GEO.houses, CELL_HOUSES,
+                              9, out)
+            for q in out[:k].tolist():  # an off state of a candidate the run removed
+                c, d = (q >> 1) // 9, (q >> 1) % 9
+                assert not q & 1 and STUCK[c] >> d & 1 and not work[c] >> d & 1
+            if k:
+                rested += 1
+            elif row[fo.H_KIND] == fo.UNARY:  # resting on no removal, the chain is there before the run
+                assert int(row[fo.H_TARGET]) in before
+    assert rested
