@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
-from ._fast_slots import _ancestors, _first_path, _has, _reset, _workspace
+from ._fast_slots import _ancestors, _first_path, _has, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
@@ -164,6 +164,7 @@ def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, me
             w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
             on, off = memo[1, p], memo[2, p]
             if dynamic and on != NONE:  # the candidate cannot be on
+                _new_conclusion(ws)
                 cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
                 _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
             double = card >= 3 and dynamic and not nishio
@@ -172,6 +173,7 @@ def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, me
                 on2, off2 = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, ylinks, dynamic,
                                        level)
                 if on2 != NONE:  # the candidate cannot be off
+                    _new_conclusion(ws)
                     cx = _ancestors(ws, off_slot, on2) + _ancestors(ws, off_slot, off2)
                     if _worth(cands, 2 * p + 1, n):
                         _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
@@ -196,6 +198,7 @@ def _double(ws, w, off_slot, p, c, base, cands, n, hint, found):
     """Double forcing chains: states both the run of candidate ``p`` on (slot ``w``) and its run off reach."""
     for t in range(2 * cands.size * n):
         if _has(ws, w, t) and _has(ws, off_slot, t) and _worth(cands, t, n):
+            _new_conclusion(ws)
             cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
             _consider(hint, found, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
 
@@ -222,6 +225,7 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found, memb
                 break
         if inall:
             cx = 0
+            _new_conclusion(ws)
             for i in range(k):
                 cx += _ancestors(ws, slots[i], t)
             _consider(hint, found, base + _length_tenths(cx), cx, kind, t, source, where)

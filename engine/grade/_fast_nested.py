@@ -18,7 +18,7 @@ from ._fast_forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_
                             MULTIPLE, REGION, UNARY, _on_run)
 from ._fast_plain import _plain_path, _walk_space
 from ._fast_implications import _propagate
-from ._fast_slots import _add, _has, _parent, _reset
+from ._fast_slots import _add, _ancestry, _has, _parent, _reset
 
 #: what the assumption of a chain counts as when its rule parents are collected
 NO_CAUSE, CELL_CAUSE = -2, -1  # else a house
@@ -67,24 +67,14 @@ def _link_cause(x, y, cell_houses, n):
 @wide_kernel
 def _chain_parents(ws, w, t, seed_cause, orig, work, houses, cell_houses, n, mark, out, count):
     """Add to ``out`` the rule parents of the chains leading to state ``t`` in slot ``w``; returns the count."""
-    start, ncount, pool, visit, stack, stamp = ws[2], ws[3], ws[4], ws[8], ws[9], ws[10]
-    stamp[0] += 1
-    seen = stamp[0]
-    visit[t] = seen
-    stack[0] = t
-    depth = 1
-    while depth:
-        depth -= 1
-        x = stack[depth]
+    states = ws[12]
+    k, _ = _ancestry(ws, w, t, states)
+    for i in range(k):
+        x = states[i]
         if x & 1:
-            cause = seed_cause if ncount[w, x] == 0 else _link_cause(x, pool[w, start[w, x]], cell_houses, n)
+            first = ws[3][w, x] == 0
+            cause = seed_cause if first else _link_cause(x, ws[4][w, ws[2][w, x]], cell_houses, n)
             count = _cause_parents(x, cause, orig, work, houses, n, mark, out, count)
-        for k in range(start[w, x], start[w, x] + ncount[w, x]):
-            q = pool[w, k]
-            if visit[q] != seen:
-                visit[q] = seen
-                stack[depth] = q
-                depth += 1
     return count
 
 

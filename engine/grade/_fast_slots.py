@@ -35,7 +35,7 @@ def _nested_workspace(slots, ncells, n, nests):
     work = np.zeros(ncells, np.int64)
     visit = np.zeros(nstates, np.int32)
     stack = np.zeros(nstates + 1, np.int32)
-    stamp = np.zeros(2, np.int32)  # [visit stamp, cell stamp]
+    stamp = np.zeros(3, np.int32)  # [visit stamp, cell stamp, conclusion stamp (nested chains)]
     seen = np.zeros(ncells, np.int32)
     found = np.zeros(nstates + 1, np.int32)  # what the rules of a dynamic (+) run add
     parents = np.zeros(4 * n + 8, np.int32)
@@ -84,9 +84,24 @@ def _parent(ws, w, s, parent):
 
 
 @wide_kernel
+def _new_conclusion(ws):
+    """Start the complexity of a new conclusion: the nested chains behind its chains count afresh."""
+    ws[10][2] += 1
+
+
+@wide_kernel
 def _ancestors(ws, w, s):
     """How many distinct states lead to ``s`` in slot ``w``, ``s`` included: the complexity of its chain (with
     nested chains, as Sudoku Explainer counts it, plus the complexity of each distinct nested chain behind it)."""
+    total, nested = _ancestry(ws, w, s, ws[12])
+    return total + nested
+
+
+@wide_kernel
+def _ancestry(ws, w, s, out):
+    """The distinct states that lead to ``s`` in slot ``w`` (``s`` included), written to ``out``: how many, and the
+    summed complexity of the nested chains that put any of them there, each counted once per conclusion (since
+    :func:`_new_conclusion`: Sudoku Explainer counts a nested chain once over all the chains of a conclusion)."""
     start, count, pool, visit, stack, stamp = ws[2], ws[3], ws[4], ws[8], ws[9], ws[10]
     nest, nest_cx, nest_seen = ws[15], ws[16], ws[17]
     nested = nest.shape[0] > 0
@@ -96,20 +111,22 @@ def _ancestors(ws, w, s):
     stack[0] = s
     depth = 1
     total = 0
+    extra = 0
     while depth:
         depth -= 1
         x = stack[depth]
+        out[total] = x
         total += 1
-        if nested and nest[w, x] and nest_seen[nest[w, x]] != mark:
-            nest_seen[nest[w, x]] = mark
-            total += nest_cx[nest[w, x]]
+        if nested and nest[w, x] and nest_seen[nest[w, x]] != stamp[2]:
+            nest_seen[nest[w, x]] = stamp[2]
+            extra += nest_cx[nest[w, x]]
         for k in range(start[w, x], start[w, x] + count[w, x]):
             q = pool[w, k]
             if visit[q] != mark:
                 visit[q] = mark
                 stack[depth] = q
                 depth += 1
-    return total
+    return total, extra
 
 
 @wide_kernel

@@ -77,14 +77,22 @@ def _search(name: str, state: State):
     if hint[fo.H_TENTHS] == fo.NO_HINT:
         return None
     links = _chains(raw, fo._forcing_links(producer, cands, geo.houses, cell_houses, n, hint, raw), n)
+    words = _forcing_words(f"{_LABEL[name]} forcing chains", hint, state)
+    return (int(hint[fo.H_TENTHS]), words) + _conclusion(int(hint[fo.H_TARGET]), n) + (links,)
+
+
+def _forcing_words(label: str, hint, state: State) -> str:
+    """What a forcing-chain conclusion is: the row's label, its kind, and the cell or the digit and house."""
+    from . import _fast_forcing as fo
+
     kind = int(hint[fo.H_KIND])
-    words = f"{_LABEL[name]} forcing chains, {_FORCING_KIND[kind]}"
+    words = f"{label}, {_FORCING_KIND[kind]}"
     where = int(hint[fo.H_WHERE])
     if kind == fo.REGION:
         words += f" on {int(hint[fo.H_SOURCE])} in {state.t.house_name(where)}"
     elif kind == fo.CELL:
         words += f" on {state.t.cell_name(where)}"
-    return (int(hint[fo.H_TENTHS]), words) + _conclusion(int(hint[fo.H_TARGET]), n) + (links,)
+    return words
 
 
 def _conclusion(target: int, n: int):
@@ -137,12 +145,6 @@ def find_nested(state: State) -> Step | None:
     if found is None:
         return None
     row, hint, links = found
-    kind = int(hint[fo.H_KIND])
-    words = f"nested forcing chains (with {nested_chains.ROWS[row][0]} inside), {_FORCING_KIND[kind]}"
-    where = int(hint[fo.H_WHERE])
-    if kind == fo.REGION:
-        words += f" on {int(hint[fo.H_SOURCE])} in {state.t.house_name(where)}"
-    elif kind == fo.CELL:
-        words += f" on {state.t.cell_name(where)}"
+    words = _forcing_words(f"nested forcing chains (with {nested_chains.ROWS[row][0]} inside)", hint, state)
     placements, eliminations = _conclusion(int(hint[fo.H_TARGET]), state.t.n)
     return _step(nested_chains.NAME, state, int(hint[fo.H_TENTHS]), words, placements, eliminations, links)

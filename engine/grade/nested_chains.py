@@ -37,7 +37,7 @@ from ._fast_implications import NONE, _follow, _length_tenths, _push_off, _start
 from ._fast_advanced import _advanced
 from ._fast_nested import _add_nested, _rule_parents
 from ._fast_plain import _plain_search
-from ._fast_slots import _ancestors, _first_path, _nested_workspace, _reset
+from ._fast_slots import _ancestors, _first_path, _nested_workspace, _new_conclusion, _reset
 from ._fast_state import cell_houses_of
 
 NAME = "nested-forcing-chains"
@@ -120,28 +120,48 @@ class _Search:
             rows = found[1:found[0, 0] + 1]
             productive = False
             new = 0
-            for row in rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))]:
+            for row, states in self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY],
+                                                           rows[:, H_TENTHS]))], work):
                 k = _rule_parents(producer, row, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
                                   self.out)
                 if not k:  # it was there before the run: not the run's to use
                     continue
                 productive = True
-                target = int(row[H_TARGET])
-                p = target >> 1
-                c = p // n
-                if target & 1:  # placed: the cell's other candidates go
-                    states = [2 * (c * n + e) for e in range(n) if work[c] >> e & 1 and e != p % n]
-                else:
-                    states = [target]
-                states = np.array(states, np.int32)
-                self.nests = min(self.nests + 1, NESTS)
+                self.nests = min(self.nests + 1, NESTS - 1)
                 ws[16][self.nests] = row[H_COMPLEXITY]
-                added = _add_nested(ws, w, states, states.size, self.out, k, self.nests if self.nests < NESTS else 0)
+                added = _add_nested(ws, w, states, states.size, self.out, k, self.nests)
                 _push_off(ws, states, added)
                 new += added
             if productive:
                 return new > 0
         return False
+
+    def hints(self, rows, work):
+        """The collected conclusions (sorted) as Sudoku Explainer's hints: ``(row, the off states it adds)``, a
+        cycle's rows as one hint, and of hints that remove the same candidates only the first (SE keeps its hints in
+        a set that holds one of each: a later equal hint is dropped even where the first rests on no removal)."""
+        n = self.n
+        cycles: dict[tuple[int, int], list[int]] = {}
+        for row in rows:
+            if row[H_KIND] == fo.CYCLE:
+                cycles.setdefault((int(row[H_SOURCE]), int(row[H_WHERE])), []).append(int(row[H_TARGET]))
+        seen = set()
+        for row in rows:
+            target = int(row[H_TARGET])
+            if row[H_KIND] == fo.CYCLE:
+                states = cycles.pop((int(row[H_SOURCE]), int(row[H_WHERE])), None)
+                if states is None:  # the cycle's other rows: done with its first
+                    continue
+            elif target & 1:  # placed: the cell's other candidates go
+                p = target >> 1
+                c = p // n
+                states = [2 * (c * n + e) for e in range(n) if work[c] >> e & 1 and e != p % n]
+            else:
+                states = [target]
+            key = frozenset(states)
+            if key not in seen:
+                seen.add(key)
+                yield row, np.array(sorted(states), np.int32)
 
     # -- the search ---------------------------------------------------------------------------------------------
     def search(self) -> np.ndarray:
@@ -159,10 +179,12 @@ class _Search:
                 p = c * n + d - 1
                 w, on, off = self.on_run(p, d - 1)
                 if on != NONE:  # the candidate cannot be on
+                    _new_conclusion(ws)
                     cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
                     _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
                 on2, off2 = self.run(self.off_slot, 2 * p)
                 if on2 != NONE and _worth(cands, 2 * p + 1, n):  # the candidate cannot be off
+                    _new_conclusion(ws)
                     cx = _ancestors(ws, self.off_slot, on2) + _ancestors(ws, self.off_slot, off2)
                     _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
                 if card >= 3:
