@@ -68,6 +68,11 @@ def load() -> str:
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
 
+def rate(x: float) -> str:
+    """A rate per second: one decimal, or three significant digits below 1 (the hardest puzzles take minutes)."""
+    return f"{x:,.1f}" if x >= 1 else f"{x:.3g}"
+
+
 def norm(line: str) -> str:
     return "".join(ch if ch in "123456789" else "." for ch in line[:81])
 
@@ -303,7 +308,7 @@ def main() -> None:
             print(f"  {name} ours: {load()}", flush=True)
             grades, wall, cpu = time_ours(arr, args.batch, args.runs)
             n = len(puzzles)
-            row = [name, f"{n:,}", f"{n / cpu:,.1f}", f"{n / wall:,.1f}", f"{1e3 * cpu / n:.2f}"]
+            row = [name, f"{n:,}", rate(n / cpu), rate(n / wall), f"{1e3 * cpu / n:,.2f}"]
             se = cached.get(name)
             if args.serate_jar:
                 print(f"  {name} serate: {load()}", flush=True)
@@ -317,12 +322,12 @@ def main() -> None:
                         TSV_HEADER + "\n" + "".join(line + "\n" for line in text.splitlines()
                                                     if len(line) >= 81 and "\t" in line))
                 net = max(scpu - jvm[1], 1e-9)
-                row += [f"{n / scpu:,.2f}", f"{n / swall:,.2f}", f"{n / net:,.2f}", f"x{(n / cpu) / (n / scpu):,.0f}"]
+                row += [rate(n / scpu), rate(n / swall), rate(n / net), f"x{(n / cpu) / (n / scpu):,.1f}"]
             elif se:
                 secs = [se[p].seconds for p in puzzles if p in se and se[p].seconds == se[p].seconds]
                 if secs and sum(secs) > 0:  # serate's own per-puzzle wall clock from the cache (%e, 10 ms steps)
-                    row += ["-", f"{len(secs) / sum(secs):,.2f} (cached %e)", "-",
-                            f"x{(n / wall) / (len(secs) / sum(secs)):,.0f} (wall)"]
+                    row += ["-", f"{rate(len(secs) / sum(secs))} (cached %e)", "-",
+                            f"x{(n / wall) / (len(secs) / sum(secs)):,.1f} (wall)"]
             speed.append(row)
             r, lines = compare(name, puzzles, grades, se or {}, args.worst, args.confusion)
             summary.append(r)

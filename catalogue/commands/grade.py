@@ -102,7 +102,8 @@ def register(app: typer.Typer) -> None:
 
         The grader works the way Sudoku Explainer does: at each step the first technique of its table that makes
         progress (singles, direct and plain locked candidates, subsets, fish, wings, unique rectangles and loops,
-        BUG, aligned exclusion, cycles and forcing chains up to dynamic ones, rated by length). The score is
+        BUG, aligned exclusion, cycles and forcing chains up to nested ones, rated by length; a puzzle that needs
+        nested forcing chains takes seconds to minutes). The score is
         Sudoku Explainer's ER, the hardest step (EP and ED, its other two figures, are in the csv and json
         records); the level follows from it: easy, medium, hard, expert, or extreme past 7.5 (forcing chains
         beyond the simple ones) and when no technique gets through and the puzzle needs guessing. Unique

@@ -127,7 +127,8 @@ TECHNIQUE_LIST = ("hidden-single, direct-pointing, direct-claiming, direct-hidde
                   "direct-hidden-triple, pointing, claiming, naked-pair, x-wing, hidden-pair, naked-triple, "
                   "swordfish, hidden-triple, xy-wing, xyz-wing, unique-loop, naked-quad, jellyfish, hidden-quad, "
                   "bug, aligned-pair-exclusion, chains-and-cycles, aligned-triple-exclusion, nishio, "
-                  "multiple-forcing-chains, dynamic-forcing-chains, dynamic-forcing-chains-plus, guessing")
+                  "multiple-forcing-chains, dynamic-forcing-chains, dynamic-forcing-chains-plus, "
+                  "nested-forcing-chains, guessing")
 
 
 @pytest.mark.parametrize("args, line", [

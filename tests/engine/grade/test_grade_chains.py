@@ -24,7 +24,7 @@ HARD = {
 }
 ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 CHAIN_ROWS = {"chains-and-cycles", "nishio", "multiple-forcing-chains", "dynamic-forcing-chains",
-              "dynamic-forcing-chains-plus"}
+              "dynamic-forcing-chains-plus", "nested-forcing-chains"}
 
 
 def test_the_length_scale():
