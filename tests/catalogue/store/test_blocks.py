@@ -114,10 +114,16 @@ def test_four_processes_with_overlapping_batches(catalogue):
     procs = [CTX.Process(target=writer, args=(url, str(folder), data, w, run_id, out)) for w in windows]
     for p in procs:
         p.start()
-    results = [out.get(timeout=120) for _ in procs]
-    for p in procs:
-        p.join(30)
-        assert p.exitcode == 0
+    try:
+        results = [out.get(timeout=120) for _ in procs]
+        for p in procs:
+            p.join(30)
+            assert p.exitcode == 0
+    finally:  # writers left waiting must not outlive the test: the fixture's DROP SCHEMA would wait for them
+        for p in procs:
+            if p.is_alive():
+                p.kill()
+                p.join(10)
     numbers = sorted(x for r in results for batch in r for x in batch if x is not None)
     wanted = {data[1][i]["key"] for w in windows for rows in w for i in rows}
     assert numbers == assert_whole(url, folder, wanted)  # each number handed out once, as stored
