@@ -72,6 +72,8 @@ class _Search:
         self.nests = 0
         self.out = np.empty(2 * self.cands.size * n, np.int32)
         self.no_slots = _search_space(np.zeros(self.cands.size, np.int64), n)
+        # the conclusions a search inside collects: one table for every call (its count, found[0, 0], is reset)
+        self.found = np.empty((FOUND_ROWS, HINT_SIZE), np.int64)
 
     # -- runs ---------------------------------------------------------------------------------------------------
     def run(self, w: int, seed: int) -> tuple[int, int]:
@@ -109,7 +111,8 @@ class _Search:
         ws, n = self.ws, self.n
         work = ws[7].copy()
         for producer in self.inner:
-            found = np.zeros((FOUND_ROWS, HINT_SIZE), np.int64)
+            found = self.found
+            found[0, 0] = 0
             if producer == fo.STATIC:  # walks of their own: no slots
                 iws, imemo = self.no_slots
                 _plain_search(work, self.houses, self.cell_houses, n, found)
