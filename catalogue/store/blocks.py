@@ -22,8 +22,9 @@ rolled back) loses its connection's locks; the next block's writer closes the ga
 still uncommitted rows, and its files are written after its commit with the final numbers, so files stay in step
 with the rows. A key another writer stored meanwhile makes the insert skip a row: the block's transaction is
 rolled back and retried with that key dropped (:data:`insert.RETRIES` times). An earlier block's writer waiting on a
-key a later block holds uncommitted would wait forever for a writer that waits for it: the later writer sees
-that (``pg_blocking_pids``), rolls its rows back, lets the earlier block commit, and inserts again.
+key a later block holds uncommitted (directly, or through other writers' key waits) would wait forever for a
+writer that waits for it: the later writer sees that (``pg_blocking_pids``, walked), rolls its rows back, lets the
+earlier block commit, and inserts again.
 """
 from __future__ import annotations
 
@@ -47,6 +48,14 @@ TURN_CHECK_MS = 200
 _LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 _RESERVE = text(database.RESERVE_BLOCK)
 _TOP = text(f"SELECT (SELECT max(number) FROM boards WHERE number < :first), {database.RELEASE_BLOCK}")
+#: does the backend :pid wait for :me, directly or through others? (the waits-for graph PostgreSQL keeps, walked
+#: from :pid). A writer waiting for its turn is not waiting at that moment, so this finds the cycle its turn wait
+#: would close: PostgreSQL's own detector looks only once, a second after a wait starts, and would miss it while
+#: the turn wait times out every TURN_CHECK_MS (seen: four writers waiting for each other without end in CI, one
+#: writer's turn behind an earlier writer who waited for a key of a third, who waited for a key of the first)
+_WAITS_FOR_ME = text("WITH RECURSIVE waits(pid) AS (SELECT CAST(:pid AS integer) "
+                     "UNION SELECT b.pid FROM waits, unnest(pg_blocking_pids(waits.pid)) AS b(pid)) "
+                     "SELECT EXISTS (SELECT 1 FROM waits WHERE pid = :me)")
 _WATERMARK_AND_TOP = text(f"WITH mark AS (UPDATE runs SET files_through = :through WHERE id = :run) "
                           f"SELECT (SELECT max(number) FROM boards WHERE number < :first), {database.RELEASE_BLOCK}")
 
@@ -180,8 +189,8 @@ def _insert_rows(conn, boards, puzzles, taken, first, now) -> None:
 
 def _wait_for_turn(conn, place: int) -> None:
     """Wait until every block before ``place`` in line is committed or abandoned (without the lock: they need it).
-    If the writer of one of them waits for a key this transaction inserted, raise _Yield: waiting on would never
-    end."""
+    If the writer of one of them waits for this one, even through others (it waits for a key a third writer
+    inserted, who waits for a key this transaction inserted), raise _Yield: waiting on would never end."""
     started = time.perf_counter()
     me = conn.execute(text("SELECT pg_backend_pid()")).scalar()
     try:
@@ -191,8 +200,7 @@ def _wait_for_turn(conn, place: int) -> None:
                 return
             if not database.wait_for_block(conn, earlier[-1].place, TURN_CHECK_MS):  # the last commits last
                 for block in earlier:
-                    blockers = conn.execute(text("SELECT pg_blocking_pids(:pid)"), {"pid": block.pid}).scalar()
-                    if me in (blockers or []):
+                    if conn.execute(_WAITS_FOR_ME, {"pid": block.pid, "me": me}).scalar():
                         raise _Yield(block.place)
     finally:
         lock_clock.turn += time.perf_counter() - started
