@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
-from ._fast_slots import _ancestors, _first_path, _has, _new_conclusion, _reset, _workspace
+from ._fast_slots import _ancestors, _full_path, _has, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
@@ -273,7 +273,8 @@ def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint):
 @wide_kernel
 def _forcing_links(producer, cands, houses, cell_houses, n, hint, out):
     """The chains of a kept conclusion, each from its assumption to the conclusion (a contradiction: to both
-    states of the candidate forced both ways), as states in ``out`` separated by -1; returns how many entries.
+    states of the candidate forced both ways), as states in ``out`` separated by -1, each state followed by its
+    other parents (:func:`engine.grade._fast_slots._full_path`); returns how many entries.
     The runs are made again exactly as the search made them, so they have the same parents."""
     ncells = cands.size
     dynamic = producer != MULTIPLE
@@ -291,7 +292,7 @@ def _forcing_links(producer, cands, houses, cell_houses, n, hint, out):
             ends = (on, off) if kind == CONTRADICTION else (target, NONE)
             for e in ends:
                 if e != NONE:
-                    size = _first_path(ws, 0, e, out, size)
+                    size = _full_path(ws, 0, e, out, size)
                     out[size] = -1
                     size += 1
         return size
@@ -309,7 +310,7 @@ def _forcing_links(producer, cands, houses, cell_houses, n, hint, out):
             seed = 2 * (where * n + i) + 1
         _reset(ws, 0)
         _propagate(ws, 0, seed, cands, houses, cell_houses, n, not nishio, dynamic, level)
-        size = _first_path(ws, 0, target, out, size)
+        size = _full_path(ws, 0, target, out, size)
         out[size] = -1
         size += 1
     return size

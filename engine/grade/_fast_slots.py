@@ -130,9 +130,11 @@ def _ancestry(ws, w, s, out):
 
 
 @wide_kernel
-def _first_path(ws, w, s, out, size):
+def _full_path(ws, w, s, out, size):
     """Append to ``out`` (from ``size``) the chain that first reached state ``s`` in slot ``w``: its first parents
-    back to the assumption, written from the assumption forward; returns the new size."""
+    back to the assumption, written from the assumption forward, each state followed by its other parents, each
+    written as ``-2 - parent`` (a state of a dynamic chain may need several removals, the other places of a digit
+    in a house, and a person following the chain needs them all). Returns the new size."""
     start, count, pool = ws[2], ws[3], ws[4]
     length = 0
     x = s
@@ -141,9 +143,17 @@ def _first_path(ws, w, s, out, size):
         if count[w, x] == 0:
             break
         x = pool[w, start[w, x]]
+    path = np.empty(length, np.int32)
     x = s
-    for k in range(size + length - 1, size - 1, -1):
-        out[k] = x
+    for k in range(length - 1, -1, -1):
+        path[k] = x
         if count[w, x]:
             x = pool[w, start[w, x]]
-    return size + length
+    for k in range(length):
+        x = path[k]
+        out[size] = x
+        size += 1
+        for j in range(start[w, x] + 1, start[w, x] + count[w, x]):
+            out[size] = -2 - pool[w, j]
+            size += 1
+    return size

@@ -37,8 +37,12 @@ from ._fast_implications import NONE, _follow, _length_tenths, _push_off, _start
 from ._fast_advanced import _advanced
 from ._fast_nested import _add_nested, _rule_parents
 from ._fast_plain import _plain_search
-from ._fast_slots import _ancestors, _first_path, _nested_workspace, _new_conclusion, _reset
+from ._fast_plain import _plain_path, _walk_space
+from ._fast_slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
 from ._fast_state import cell_houses_of
+from .forcing_chains import (CHAINS_AND_CYCLES, DYNAMIC, DYNAMIC_PLUS, MULTIPLE, chains, conclusion, forcing_words,
+                             raw_size, step, with_rules, _CYCLE_PASS, _FORCING_PASS, _LABEL)
+from .state import Reason, Step, tables
 
 NAME = "nested-forcing-chains"
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
@@ -59,6 +63,7 @@ class _Search:
 
     def __init__(self, row: int, cands: np.ndarray, box: int):
         geo = geometry(box)
+        self.box = box
         self.n, self.houses = geo.size, geo.houses
         self.cell_houses = cell_houses_of(geo.row_of, geo.col_of, geo.box_of, self.n)
         self.cands = np.ascontiguousarray(cands, np.int64)
@@ -74,6 +79,8 @@ class _Search:
         self.no_slots = _search_space(np.zeros(self.cands.size, np.int64), n)
         # the conclusions a search inside collects: one table for every call (its count, found[0, 0], is reset)
         self.found = np.empty((FOUND_ROWS, HINT_SIZE), np.int64)
+        # what each nested chain was, to explain the states it adds: (producer, hint row, its off states, grid)
+        self.nest_info: dict[int, tuple | None] = {}
 
     # -- runs ---------------------------------------------------------------------------------------------------
     def run(self, w: int, seed: int) -> tuple[int, int]:
@@ -132,6 +139,9 @@ class _Search:
                 productive = True
                 self.nests = min(self.nests + 1, NESTS - 1)
                 ws[16][self.nests] = row[H_COMPLEXITY]
+                # (the last id is shared once the table is full: what it explains is then unknown)
+                self.nest_info[self.nests] = (None if self.nests == NESTS - 1
+                                              else (producer, row.copy(), states.copy(), work))
                 added = _add_nested(ws, w, states, states.size, self.out, k, self.nests)
                 _push_off(ws, states, added)
                 new += added
@@ -213,8 +223,10 @@ class _Search:
             _common(self.ws, np.array(slots, np.int64), len(slots), REGION, d, h, self.base, self.cands, n, hint,
                     _NO_FOUND, members)
 
-    def links(self, hint) -> tuple[tuple[tuple[int, int, bool], ...], ...]:
-        """The chains of the kept conclusion, each from its assumption to the conclusion (see _forcing_links)."""
+    def links(self, hint):
+        """The chains of the kept conclusion, each from its assumption to the conclusion, and beside each state
+        its reason (:func:`engine.grade.forcing_chains.chains`), with the chain found inside the run for each
+        state one concluded."""
         n, kind, target, source, where = self.n, int(hint[H_KIND]), int(hint[H_TARGET]), int(hint[H_SOURCE]), \
             int(hint[H_WHERE])
         ends: list[tuple[int, int]] = []  # (slot, state)
@@ -232,12 +244,49 @@ class _Search:
             digits = ([source] * len(seeds) if kind == REGION
                       else [d for d in range(1, n + 1) if self.cands[where] >> (d - 1) & 1])
             ends = [(self.on_run(c * n + d - 1, 0)[0], target) for c, d in zip(seeds, digits)]
-        out = np.empty(2 * self.cands.size * n + 1, np.int32)
-        chains = []
+        out = np.empty(raw_size(self.cands.size, n), np.int32)
+        links, reasons = [], []
         for w, e in ends:
-            size = _first_path(self.ws, w, e, out, 0)
-            chains.append(tuple(((int(t) >> 1) // n, (int(t) >> 1) % n + 1, bool(t & 1)) for t in out[:size]))
-        return tuple(chains)
+            size = _full_path(self.ws, w, e, out, 0)
+            states = [int(t) for t in out[:size] if t >= 0]
+            chain, why = chains(out, size, n)
+            links.append(chain[0])
+            why = list(why[0]) if why else [None] * len(states)
+            for i, t in enumerate(states):
+                inner = self.inner_step(int(self.ws[15][w, t]))
+                if inner is not None:
+                    why[i] = Reason(also=why[i].also if why[i] else (), inner=inner)
+            reasons.append(tuple(why))
+        return with_rules(tables(self.box), self.cands, (tuple(links), tuple(reasons)))
+
+    def inner_step(self, nest: int) -> Step | None:
+        """The step of nested chain ``nest`` (1..; 0 for none) on the grid the run had left when it was found."""
+        info = self.nest_info.get(nest) if nest else None
+        if info is None:
+            return None
+        producer, row, states, work = info
+        n, t = self.n, tables(self.box)
+        kind, source, where, tenths = int(row[H_KIND]), int(row[H_SOURCE]), int(row[H_WHERE]), int(row[H_TENTHS])
+        placements, eliminations = conclusion(int(row[H_TARGET]), n)
+        if producer == fo.STATIC:  # a plain chain or cycle: walk its one path again
+            walk = _walk_space(work.size, n)
+            node, last = _plain_path(kind, source, where, work, self.houses, self.cell_houses, n, walk)
+            path = []
+            while node >= 0:
+                path.append(int(walk[0][node]))
+                node = int(walk[1][node])
+            path.reverse()
+            if kind == fo.CYCLE:  # back to its start; it removes every candidate the cycle sees
+                path += [int(last), source]
+                placements, eliminations = (), tuple(((e >> 1) // n, (e >> 1) % n + 1) for e in states.tolist())
+            raw = np.array(path + [-1], np.int32)
+            words = (_CYCLE_PASS if kind == fo.CYCLE else _FORCING_PASS)[where % 3] or "forcing chain"
+            return step(CHAINS_AND_CYCLES, t, tenths, words, placements, eliminations, chains(raw, raw.size, n))
+        raw = np.zeros(raw_size(work.size, n), np.int32)
+        size = fo._forcing_links(producer, work, self.houses, self.cell_houses, n, row, raw)
+        name = {fo.MULTIPLE: MULTIPLE, fo.DYNAMIC: DYNAMIC, fo.DYNAMIC_PLUS: DYNAMIC_PLUS}[producer]
+        words = forcing_words(f"{_LABEL[name]} forcing chains", row, t)
+        return step(name, t, tenths, words, placements, eliminations, with_rules(t, work, chains(raw, size, n)))
 
 
 def search(cands: np.ndarray, box: int):

@@ -19,6 +19,43 @@ from ..bits import digits_of
 from ..geometry import geometry
 
 
+#: one state of a chain: (cell, digit, on)
+Link = tuple[int, int, bool]
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a state of a chain holds where the state before it is not enough.
+
+    ``also``: the other states it needs (in a dynamic chain, a digit's last place in a house once the chain removed
+    the others). ``inner``: for a state a nested forcing chain concluded, the step of the chain found inside the
+    run that concludes it, on the grid the run had left (:mod:`engine.grade.nested_chains`). ``rule``: for a state
+    a dynamic chain (+) removed by a pattern, the pattern (:mod:`engine.grade.plus_rules`).
+    """
+
+    also: tuple[Link, ...] = ()
+    inner: Step | None = None
+    rule: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.also or self.inner is not None or self.rule)
+
+    def as_dict(self) -> dict:
+        d: dict = {}
+        if self.also:
+            d["also"] = [_link_dict(link) for link in self.also]
+        if self.rule:
+            d["rule"] = self.rule
+        if self.inner is not None:
+            d["inner"] = self.inner.as_dict()
+        return d
+
+
+def _link_dict(link: Link) -> dict:
+    cell, digit, on = link
+    return {"cell": cell, "digit": digit, "on": on}
+
+
 @dataclass(frozen=True)
 class Step:
     """One deduction: what a technique found and what it changes.
@@ -26,7 +63,8 @@ class Step:
     ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs; ``cells`` are the cells of the pattern
     (the pivot and pincers of a wing, the base cells of a fish, the links of a chain), ``houses`` the houses
     it reasons about. ``explanation`` is the sentence a person can follow. A chain step also has ``links``: each
-    of its chains as ``(cell, digit, on)`` states, from the assumption to the conclusion.
+    of its chains as ``(cell, digit, on)`` states, from the assumption to the conclusion, and ``reasons``, beside
+    each state, what else it rests on (a :class:`Reason`, or None where the state before it is the whole reason).
     """
 
     technique: str
@@ -36,7 +74,8 @@ class Step:
     eliminations: tuple[tuple[int, int], ...] = ()
     cells: tuple[int, ...] = ()
     houses: tuple[int, ...] = ()
-    links: tuple[tuple[tuple[int, int, bool], ...], ...] = ()
+    links: tuple[tuple[Link, ...], ...] = ()
+    reasons: tuple[tuple[Reason | None, ...], ...] = ()
 
     def as_dict(self) -> dict:
         d = {"technique": self.technique, "rating": self.rating, "explanation": self.explanation,
@@ -44,7 +83,9 @@ class Step:
              "eliminations": [list(e) for e in self.eliminations],
              "cells": list(self.cells), "houses": list(self.houses)}
         if self.links:
-            d["links"] = [[{"cell": c, "digit": dg, "on": on} for c, dg, on in chain] for chain in self.links]
+            reasons = self.reasons or tuple((None,) * len(chain) for chain in self.links)
+            d["links"] = [[{**_link_dict(link), **(reason.as_dict() if reason else {})}
+                           for link, reason in zip(chain, why)] for chain, why in zip(self.links, reasons)]
         return d
 
 

@@ -77,6 +77,9 @@ def test_hard_puzzles_are_rated_without_guessing_and_every_step_is_sound(line):
                 for chain in step.links:
                     for a, b in zip(chain, chain[1:]):
                         _check_link(state, a, b)
+            else:
+                for chain, why in zip(step.links, step.reasons or [()] * len(step.links)):
+                    _check_dynamic_chain(state, chain, why)
             assert "->" in step.explanation
             assert step.as_dict()["links"][0][0].keys() == {"cell", "digit", "on"}
         state.apply(step)
@@ -137,6 +140,72 @@ ESCARGOT_STUCK = [
     312]
 
 
+def _check_dynamic_chain(before: State, chain, why) -> None:
+    """Every state of a dynamic or nested chain follows, on the grid ``before`` the step, from the state before it
+    and the others its reason names: what a reader is told. An off state from an on state (its cell, or a peer
+    with the digit); an on state, once its off parents are gone, the cell's last candidate or the digit's last
+    place in a house; an off state from off states, a pattern's (its words given) that brute force confirms on the
+    grid less those parents; an off state a chain inside concluded, that chain's conclusion."""
+    t = before.t
+    for i in range(1, len(chain)):
+        reason = why[i] if why else None
+        parents = (chain[i - 1],) + (reason.also if reason else ())
+        cell, digit, on = chain[i]
+        gone = {(c, d) for c, d, _ in parents}
+        if reason is not None and reason.inner is not None:
+            assert not on and (cell, digit) in reason.inner.eliminations + tuple(
+                (c, d) for c, _ in reason.inner.placements for d in range(1, t.n + 1)), chain[i]
+            assert reason.inner.links and reason.inner.rating >= 6.5
+        elif on:
+            assert not any(p[2] for p in parents), chain[i]
+            left = [d for d in range(1, t.n + 1) if before.has(cell, d) and (cell, d) not in gone]
+            last_place = any(all(c == cell or not before.has(c, digit) or (c, digit) in gone for c in t.houses[h])
+                             for h in t.cell_houses[cell])
+            assert left == [digit] or last_place, (chain[i], parents)
+        elif chain[i - 1][2]:
+            assert len(parents) == 1, (chain[i], parents)
+            c, d, _ = chain[i - 1]
+            assert (c == cell and d != digit) or (d == digit and before.sees(c, cell)), (chain[i - 1], chain[i])
+        else:
+            assert reason is not None and reason.rule, (chain[i], parents)
+            assert _ruled_out(before, gone, cell, digit), (chain[i], reason.rule)
+
+
+def _ruled_out(before: State, gone, cell: int, digit: int) -> bool:
+    """Whether ``digit`` cannot stand in ``cell`` on the grid ``before`` less ``gone``, by brute force on one digit
+    (no placement of the digit, one per row, column and box, uses the cell) or on one house (no way to fill the
+    house's open cells with its missing digits puts the digit in the cell)."""
+    t = before.t
+
+    def can(c, d):
+        return before.cells[c] == d or (before.cells[c] == 0 and before.has(c, d) and (c, d) not in gone)
+
+    def template(r, cols, boxes):  # a placement of the digit in rows r.., through the cell
+        if r == t.n:
+            return True
+        for c in t.rows[r]:
+            if (can(c, digit) and t.col_of[c] not in cols and t.box_of[c] not in boxes
+                    and (t.row_of[cell] != r or c == cell)):
+                if template(r + 1, cols | {t.col_of[c]}, boxes | {t.box_of[c]}):
+                    return True
+        return False
+
+    def fill(cells, digits):  # the house's open cells take its missing digits, one each
+        if not cells:
+            return True
+        c, rest = cells[0], cells[1:]
+        return any(fill(rest, digits - {d}) for d in digits if can(c, d) and (c != cell or d == digit))
+
+    if not template(0, frozenset(), frozenset()):
+        return True
+    for h in t.cell_houses[cell]:
+        open_cells = [c for c in t.houses[h] if before.cells[c] == 0]
+        missing = set(range(1, t.n + 1)) - {before.cells[c] for c in t.houses[h]}
+        if not fill(open_cells, frozenset(missing)):
+            return True
+    return False
+
+
 def _up_to_nested(puzzle):
     """The step path with every row but the nested forcing chains: (steps, solved), and the state it ends in."""
     from engine.grade.grader import solve_logically, techniques_for
@@ -175,3 +244,18 @@ def test_nested_forcing_chains_on_ai_escargot():
     assert len(step.links) == 3  # one chain from each place of 3 in column 8
     for chain in step.links:
         assert chain[0][2] and chain[0][1] == 3 and chain[-1] == (5 * 9 + 7, 7, False)
+    # every link says what it rests on: the chain found inside the run, the pattern, the other removals
+    assert "[forcing chain (rated 7.2): r2c7=7 -> r2c7≠1 -> r3c9=1" in step.explanation
+    assert "r3c8≠7 -> r2c1≠7 [locked candidates: the 7s of box 3 lie in row 2]" in step.explanation
+    assert "r8c5=5 (and r8c1≠5, r8c6≠5, r8c8≠5)" in step.explanation
+    for chain, why in zip(step.links, step.reasons):
+        _check_dynamic_chain(state, chain, why)
+    # (the brute force itself never rules out what the solution holds)
+    assert not any(_ruled_out(state, set(), c, solution[c]) for c in range(81) if not state.cells[c])
+    inner = [r.inner for why in step.reasons for r in why if r is not None and r.inner is not None]
+    assert inner and all(s.technique == "chains-and-cycles" for s in inner)
+    for s in inner:  # a plain chain inside: every link single, by the static rules on the run's grid
+        assert all(r is None for why in s.reasons for r in why)
+    data = step.as_dict()["links"]
+    assert any("inner" in link and link["inner"]["links"] for chain in data for link in chain)
+    assert any("rule" in link for chain in data for link in chain)
