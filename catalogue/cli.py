@@ -38,6 +38,8 @@ COMMANDS = {
     "export": ("export", "Print one board and its puzzle."),
     "stats": ("stats", "Summarise what the catalogue holds and how it was made."),
     "verify": ("verify", "Check the catalogue's database and board files."),
+    "regrade": ("regrade", "Grade the catalogue's puzzles again with this version's grader, and store the grades "
+                           "that changed."),
     "serve": ("serve", "Serve the catalogue read-only over HTTP: a JSON API with OpenAPI docs."),
     "db": ("dbcmd", "Inspect and migrate the catalogue's schema."),
     "generate": ("generate", "Print complete boards made by a generator."),

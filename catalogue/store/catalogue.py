@@ -399,6 +399,20 @@ class Catalogue:
 
         return check_files(self._connect(), self.folder, full=full, progress=progress)
 
+    def regrade(self, filters: Optional[dict[str, Any]] = None, **options):
+        """Grade the stored puzzles matching ``filters`` (``PuzzleFilter.given()``) again with this version's
+        grader and write the grades that changed (:func:`catalogue.store.regrade.regrade`: its options, and the
+        report it returns)."""
+        from sqlalchemy.exc import DBAPIError
+
+        from .regrade import regrade
+
+        try:
+            with self._write_lock:
+                return regrade(self, filters or {}, **options)
+        except DBAPIError as e:
+            raise self.database_error("write", e) from None
+
     def repair(self, report: FileReport) -> int:
         """Rewrite every missing or torn file of ``report`` from its row; returns how many."""
         from .files import repair
