@@ -22,6 +22,8 @@ def register(app: typer.Typer) -> None:
         filters: PuzzleFilter,
         dry_run: Annotated[bool, typer.Option("--dry-run", help="Grade and report what would change; write "
                                                                 "nothing.")] = False,
+        threads: Annotated[int, typer.Option("--threads", min=0, metavar="N",
+                                             help="Grading threads; 0 for one per CPU.")] = 0,
         db: DbOption = None,
     ) -> None:
         """Grade the catalogue's puzzles again with this version's grader, and store the grades that changed.
@@ -30,7 +32,8 @@ def register(app: typer.Typer) -> None:
         some differently (nested forcing chains rate puzzles that older versions left to guessing at 10.0). Every
         puzzle matching the filters is graded again; those whose level, score, hardest technique or steps changed
         are written, a thousand at a time, each batch in one short transaction (a fill may run beside it; after
-        Ctrl-C what was written stays, and running the command again goes on). The report counts the puzzles and
+        Ctrl-C, which stops at once, what was written stays, and running the command again goes on). The
+        grading runs in one thread per CPU (--threads). The report counts the puzzles and
         lists how the changed ones moved. Boards, numbers and board files are never touched. The examples read
         demo.db, made by catalogue fill's example.
 
@@ -49,8 +52,8 @@ def register(app: typer.Typer) -> None:
         done = RegradeReport()
         with Catalogue.open(db, create=False) as catalogue, Display("regrade", unit="puzzles") as display:
             try:
-                catalogue.regrade(filters.given(), write=not dry_run, progress=display.counter("puzzles"),
-                                  report=done)
+                catalogue.regrade(filters.given(), write=not dry_run, threads=threads,
+                                  progress=display.counter("puzzles"), report=done)
             except KeyboardInterrupt:
                 saved = "nothing written (--dry-run)" if dry_run else f"{done.changed:,} changed grades written"
                 raise Interrupted(f"interrupted after {done.graded:,} of {done.matched:,} puzzles: {saved}; run "

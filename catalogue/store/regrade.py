@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -34,11 +35,11 @@ class RegradeReport:
 
 
 def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniqueness: bool = True,
-            progress: Optional[Callable[[int, int], None]] = None, chunk: int = CHUNK,
+            progress: Optional[Callable[[int, int], None]] = None, chunk: int = CHUNK, threads: int = 0,
             report: Optional[RegradeReport] = None) -> RegradeReport:
-    """Grade the puzzles matching ``filters`` (``PuzzleFilter.given()``) again; write the grades that changed
-    unless ``write`` is False. ``report`` (made if None) is filled in as chunks are written, so a caller that is
-    interrupted still knows how far it got."""
+    """Grade the puzzles matching ``filters`` (``PuzzleFilter.given()``) again, in ``threads`` threads (0: one per
+    CPU); write the grades that changed unless ``write`` is False. ``report`` (made if None) is filled in as chunks
+    are written, so a caller that is interrupted still knows how far it got."""
     from sqlalchemy import bindparam, select, update
 
     from .database import write_transaction
@@ -55,13 +56,16 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     columns = (Puzzle.id, Board.size, Puzzle.puzzle, *(getattr(Puzzle, name) for name in GRADE_COLUMNS))
     change = (update(Puzzle).where(Puzzle.id == bindparam("pid"))
               .values(**{name: bindparam(f"new_{name}") for name in GRADE_COLUMNS}))
-    for start in range(0, len(ids), chunk):
-        part = ids[start:start + chunk]
+
+    def rows_of(part: list[int]):
         with engine.connect() as conn:
-            rows = conn.execute(select(*columns).join(Board, Board.number == Puzzle.board_number)
+            return conn.execute(select(*columns).join(Board, Board.number == Puzzle.board_number)
                                 .where(Puzzle.id.in_(part))).all()
+
+    chunks = (rows_of(ids[start:start + chunk]) for start in range(0, len(ids), chunk))
+    for rows, grades in _graded(chunks, uniqueness, threads or os.cpu_count() or 1):
         changes = []
-        for row, new in zip(rows, _grades(rows, uniqueness)):
+        for row, new in zip(rows, grades):
             old = dict(zip(GRADE_COLUMNS, row[3:]))
             if not _same(old, new):
                 changes.append({"pid": row[0], **{f"new_{name}": new[name] for name in GRADE_COLUMNS}})
@@ -74,6 +78,61 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
         if progress:
             progress(report.graded, report.matched)
     return report
+
+
+def _graded(chunks, uniqueness: bool, threads: int):
+    """``(rows, their grades)`` for each chunk of rows, graded in ``threads`` daemon threads, in any order.
+
+    Why threads: the grader releases the GIL, so each core grades a chunk. Why daemon threads and a main thread
+    that only waits on a queue with a timeout: a kernel holds its thread until it returns (seconds for a chunk,
+    minutes for a puzzle that needs nested chains), and Python runs the Ctrl-C handler only in the main thread,
+    between bytecodes: so Ctrl-C stops at once, and a chunk in flight is simply not written."""
+    import queue
+    import threading
+
+    todo: queue.Queue = queue.Queue()  # (at most 2 * threads chunks are ever in flight)
+    done: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    end = object()
+
+    def work() -> None:
+        while not stop.is_set():
+            try:
+                rows = todo.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            try:
+                done.put((rows, _grades(rows, uniqueness), None))
+            except BaseException as e:  # handed to the caller's thread
+                done.put((rows, None, e))
+
+    workers = [threading.Thread(target=work, name=f"regrade-{k}", daemon=True) for k in range(threads)]
+    for worker in workers:
+        worker.start()
+    try:
+        pending = 0
+        source = iter(chunks)
+        exhausted = False
+        while True:
+            while not exhausted and pending < 2 * threads:  # reading stays a little ahead of grading
+                rows = next(source, end)
+                if rows is end:
+                    exhausted = True
+                    break
+                todo.put(rows)
+                pending += 1
+            if not pending:
+                return
+            try:
+                rows, grades, error = done.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            pending -= 1
+            if error is not None:
+                raise error
+            yield rows, grades
+    finally:
+        stop.set()
 
 
 def _grades(rows, uniqueness: bool) -> list[dict[str, Any]]:

@@ -4,6 +4,10 @@ nothing; an interrupted regrade keeps the chunks it wrote."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from sqlalchemy import select
@@ -85,7 +89,7 @@ def test_an_interrupted_regrade_keeps_what_it_wrote(sample_url):
             raise KeyboardInterrupt
 
     with Catalogue.open(sample_url, create=False) as cat, pytest.raises(KeyboardInterrupt):
-        cat.regrade({}, chunk=2, progress=stop)
+        cat.regrade({}, chunk=2, threads=1, progress=stop)  # one thread: the chunks come back in order
     after = stored(sample_url)
     for pid in order[:2]:
         assert grades_of(after[pid]) == expected(after[pid][2], after[pid][3])
@@ -94,6 +98,15 @@ def test_an_interrupted_regrade_keeps_what_it_wrote(sample_url):
     with Catalogue.open(sample_url, create=False) as cat:
         cat.regrade({}, chunk=2)
     assert all(grades_of(row) == expected(row[2], row[3]) for row in stored(sample_url).values())
+
+
+def test_many_chunks_in_threads_give_the_same_grades(sample_url):
+    """Chunks of one puzzle in three threads (they come back in any order): every grade the step path's."""
+    with Catalogue.open(sample_url, create=False) as cat:
+        done = cat.regrade({}, chunk=1, threads=3)
+    rows = stored(sample_url)
+    assert done.graded == len(rows)
+    assert all(grades_of(row) == expected(row[2], row[3]) for row in rows.values())
 
 
 def test_the_command(sample_sqlite):
@@ -115,3 +128,27 @@ def test_bad_input_is_one_line(tmp_path, sample_sqlite):
     assert not (tmp_path / "nope.db").exists()
     bad = runner.invoke(app, ["regrade", "--db", sample_sqlite, "--level", "bogus"])
     assert bad.exit_code == 2 and "--level" in bad.output and "Traceback" not in bad.output
+
+
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_at_once_and_writes_nothing_in_flight(sample_sqlite):
+    """AI Escargot needs nested forcing chains (about half a minute of grading): Ctrl-C a few seconds in stops
+    the command at once with one line and exit 130, and its chunk, in flight, is not written."""
+    with Catalogue.open(sample_sqlite, create=False) as cat, cat.engine.begin() as conn:
+        conn.execute(Puzzle.__table__.update().where(Puzzle.board_number == 2).values(puzzle=ESCARGOT))
+    before = stored(sample_sqlite)
+    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "regrade", "--db", sample_sqlite],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # started, kernels loaded, grading the chunk
+    assert proc.poll() is None
+    asked = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert time.monotonic() - asked < 5
+    assert stderr.strip().splitlines() == [
+        "catalogue: interrupted after 0 of 5 puzzles: 0 changed grades written; run the command again to go on"]
+    assert stored(sample_sqlite) == before
