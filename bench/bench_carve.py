@@ -90,6 +90,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=None, help="timed runs per rate (default 5, quick 3)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--node-limits", action="store_true", help="also time 25x25 under several node limits (slow)")
+    ap.add_argument("--metrics-tail", type=int, default=40, help="25x25 boards whose metrics solve is reported "
+                    "(the tail: median, 90th percentile, max, how many were cut at the bound; default 40)")
     args = ap.parse_args()
     count = args.boards or (300 if args.quick else 2000)
     dist = args.dist or (500 if args.quick else 5000)
@@ -153,6 +155,19 @@ def main() -> None:
     print()
     print(tabulate(rows, headers=["size", "boards", "median s", "max s", "mean clues", "undecided tests"],
                    floatfmt=(None, None, ".3f", ".3f", ".1f", ".1f")))
+
+    # the tail of the solve that measures each carved puzzle: bounded at METRICS_NODE_LIMIT nodes (issue 11)
+    from engine.carve.carver import METRICS_NODE_LIMIT
+
+    count = 5 if args.quick else args.metrics_tail
+    results = carve_many(random_boards(5, count, args.seed + 2), 5, list(range(count)))
+    nodes = np.array([r.metrics.nodes for r in results])
+    seconds = np.array([r.metrics.seconds for r in results])
+    cut = sum(not r.metrics_complete for r in results)
+    print()
+    print(f"metrics solve of {count} carved 25x25 puzzles (bounded at {METRICS_NODE_LIMIT:,} nodes): nodes median "
+          f"{int(np.median(nodes)):,}, 90th percentile {int(np.percentile(nodes, 90)):,}, max {int(nodes.max()):,}; "
+          f"seconds median {np.median(seconds):.3f}, max {seconds.max():.3f}; cut at the bound: {cut} of {count}")
 
     if args.node_limits:
         b = random_boards(5, 1, args.seed + 1)

@@ -53,7 +53,7 @@ from ._kernel import _carve_batch, _minimal_batch
 from ..geometry import check_box, geometry
 from ..inputs import check_grids, check_limits, check_name, whole
 from ..solvers import fast
-from ..solvers._bitmask import CHECKS
+from ..solvers._bitmask import CHECKS, GAVE_UP
 from ..solvers.base import Metrics, share_seconds
 from ..vocabulary import SYMMETRIES
 
@@ -61,6 +61,11 @@ DEFAULT_TARGET_ATTEMPTS = 20
 #: nodes one removal test may take before it is called undecided (0 = no limit), per box size; only 25x25 needs
 #: one: its last tests can take millions of nodes (measured in bench/README.md)
 DEFAULT_NODE_LIMIT = {2: 0, 3: 0, 4: 0, 5: 2000}
+#: nodes the solve that measures a carved puzzle (its metrics) may take: rare 25x25 puzzles took tens of millions
+#: (45.9 million, 19 s, for one). A solve cut there keeps the figures it had counted, lower bounds then
+#: (``CarveResult.metrics_complete`` is False, and ``nodes`` at least this limit). 9x9 takes no limit (the band
+#: kernel's searches take microseconds).
+METRICS_NODE_LIMIT = 2_000_000
 _M64 = (1 << 64) - 1
 
 
@@ -76,6 +81,7 @@ class CarveResult:
     symmetry: str = "none"
     minimal: bool = True  # proven: no clue (no orbit, with a symmetry) can go; False at clues=K or if undecided
     undecided: int = 0  # removal tests that hit the node limit: their clues were kept (still unique)
+    metrics_complete: bool = True  # False: the metrics solve hit METRICS_NODE_LIMIT, its figures are lower bounds
 
 
 @lru_cache(maxsize=None)
@@ -172,7 +178,7 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
                  np.zeros(s.ncells, dtype=np.int8), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
                  s.no_trace, s.ntrace, s.shown, s.bands)
     t1 = time.perf_counter()
-    _, stats = fast.metrics_many(puzzles, box, limit=1)
+    _, stats = fast.metrics_many(puzzles, box, limit=1, node_limit=METRICS_NODE_LIMIT)
     t2 = time.perf_counter()
     carve_seconds = share_seconds(t1 - t0, out[:, 3])
     solve_seconds = share_seconds(t2 - t1, stats[:, CHECKS])
@@ -185,7 +191,8 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
                           max_depth=int(st[4]), seconds=float(solve_seconds[i]))
         results.append(CarveResult(puzzle=puzzles[i].copy(), clues=k, checks=tests, seconds=float(carve_seconds[i]),
                                    target_reached=bool(reached), attempts_used=used, metrics=metrics,
-                                   symmetry=symmetry, minimal=wanted < 0 and undecided == 0, undecided=undecided))
+                                   symmetry=symmetry, minimal=wanted < 0 and undecided == 0, undecided=undecided,
+                                   metrics_complete=not st[GAVE_UP]))
     return results
 
 

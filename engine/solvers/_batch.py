@@ -10,16 +10,16 @@ from ._bitmask import _solve_cells
 
 
 @kernel
-def _solve_batch(puzzles, n, cell_houses, peers, houses, limit, counts, solutions, stats_out, hmask, work, queue,
-                 stack, branch, stats, trace, ntrace, shown):
-    """Count the solutions of every row of ``puzzles`` up to ``limit``; the first solution of each goes to
-    ``solutions[i]`` (left as is when there is none) and, when ``stats_out`` has rows, its metrics to
-    ``stats_out[i]``."""
+def _solve_batch(puzzles, n, cell_houses, peers, houses, limit, node_limit, counts, solutions, stats_out, hmask,
+                 work, queue, stack, branch, stats, trace, ntrace, shown):
+    """Count the solutions of every row of ``puzzles`` up to ``limit``, each search stopping after ``node_limit``
+    nodes (0: no limit; a search cut there says so in its stats, GAVE_UP); the first solution of each goes to ``solutions[i]`` (left as
+    is when there is none) and, when ``stats_out`` has rows, its metrics to ``stats_out[i]``."""
     keep_stats = stats_out.shape[0] > 0
     for i in range(puzzles.shape[0]):
-        stats[:] = 0
-        counts[i] = _solve_cells(puzzles[i], n, cell_houses, peers, houses, limit, 0, -1, 0, hmask, work, queue,
-                                 stack, branch, solutions[i], stats, trace, ntrace, shown, False)
+        stats[:] = 0  # (so node_limit, compared with the running count, is this puzzle's own)
+        counts[i] = _solve_cells(puzzles[i], n, cell_houses, peers, houses, limit, node_limit, -1, 0, hmask, work,
+                                 queue, stack, branch, solutions[i], stats, trace, ntrace, shown, False)
         if keep_stats:
             stats_out[i, :] = stats
 

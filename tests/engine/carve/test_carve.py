@@ -219,3 +219,29 @@ def test_kernels_run_as_plain_python():
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120,
                          check=True)
     assert out.stdout.strip() == str(carve(np.array(BOARDS4[2]), 2, 7, symmetry="rot180").puzzle.tolist())
+
+
+def test_the_metrics_solve_is_bounded(monkeypatch):
+    """A metrics solve stops at METRICS_NODE_LIMIT nodes: its figures are what it counted (at least the limit, a
+    few nodes over at most) and the result says they are incomplete; without the cut, the same figures as the
+    solver's own unbounded metrics (the twin)."""
+    from engine.carve import carver
+
+    box = 4
+    boards = np.array([random_board(box, random.Random(seed)) for seed in (1, 2)], dtype=np.int8)
+    whole = carve_many(boards, box, [5, 6])
+    puzzles = np.stack([r.puzzle for r in whole])
+    _, unbounded = fast.metrics_many(puzzles, box)
+    assert all(r.metrics_complete for r in whole)
+    assert [r.metrics.nodes for r in whole] == unbounded[:, 0].tolist()
+    assert not unbounded[:, 5].any()
+    cut_at = int(unbounded[:, 0].min()) // 2
+    assert cut_at > 1
+    monkeypatch.setattr(carver, "METRICS_NODE_LIMIT", cut_at)
+    cut = carve_many(boards, box, [5, 6])
+    for before, after in zip(whole, cut):
+        assert np.array_equal(before.puzzle, after.puzzle)  # carving itself is unchanged
+        assert not after.metrics_complete
+        assert cut_at <= after.metrics.nodes <= cut_at + 2 * box ** 2 < before.metrics.nodes
+    _, bounded = fast.metrics_many(puzzles, box, node_limit=cut_at)
+    assert bounded[:, 5].all() and bounded[:, 0].tolist() == [r.metrics.nodes for r in cut]
