@@ -24,6 +24,7 @@ first stops after the batches in hand are stored (exit 130), a second exits at o
 """
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections import Counter
@@ -107,9 +108,12 @@ class Kernels:
         from engine.formats import conflict_errors
         from engine.grade import grade_many
         from engine.keys import KeySearchError, key_texts
+        from engine.carve.carver import METRICS_NODE_LIMIT
         from engine.solvers.fast import metrics_many, solve_many
 
-        self.solve_many, self.metrics_many, self.key_texts = solve_many, metrics_many, key_texts
+        # the metrics solve bounded as the carver's is (figures past the bound are lower bounds)
+        self.metrics_many = functools.partial(metrics_many, node_limit=METRICS_NODE_LIMIT)
+        self.solve_many, self.key_texts = solve_many, key_texts
         self.grade_many, self.minimal_many, self.conflict_errors = grade_many, minimal_many, conflict_errors
         self.KeySearchError = KeySearchError
 

@@ -22,10 +22,10 @@ import numpy as np
 
 from ..inputs import check_name
 from ..solvers import fast
-from ..solvers._bitmask import CHECKS
+from ..solvers._bitmask import CHECKS, GAVE_UP
 from ..solvers.base import Metrics, share_seconds
 from ..vocabulary import LEVELS
-from .carver import CarveResult, orbits
+from .carver import METRICS_NODE_LIMIT, CarveResult, orbits
 
 
 def _put_back_order(puzzle: np.ndarray, box: int, symmetry: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -114,7 +114,7 @@ def relax_many(carvings: list[CarveResult], boards, box: int, level: str, seeds,
     puzzles = np.stack([final[i] for i in todo])
     regrades = grade_many(puzzles, box)
     solving = time.perf_counter()
-    _, stats = fast.metrics_many(puzzles, box, limit=1)
+    _, stats = fast.metrics_many(puzzles, box, limit=1, node_limit=METRICS_NODE_LIMIT)
     solve_seconds = share_seconds(time.perf_counter() - solving, stats[:, CHECKS])
     share = (solving - start) / len(todo)
     for j, i in enumerate(todo):
@@ -122,6 +122,7 @@ def relax_many(carvings: list[CarveResult], boards, box: int, level: str, seeds,
         metrics = Metrics(nodes=int(st[0]), guesses=int(st[1]), backtracks=int(st[2]), checks=int(st[3]),
                           max_depth=int(st[4]), seconds=float(solve_seconds[j]))
         carvings[i] = dataclasses.replace(carvings[i], puzzle=puzzles[j], clues=int(np.count_nonzero(puzzles[j])),
-                                          seconds=carvings[i].seconds + share, metrics=metrics, minimal=False)
+                                          seconds=carvings[i].seconds + share, metrics=metrics, minimal=False,
+                                          metrics_complete=not st[GAVE_UP])
         grades[i] = regrades[j]
     return carvings, grades
