@@ -5,6 +5,8 @@ shares (catalogue/filters.py), so ``--level extreme`` or ``--technique guessing`
 """
 from __future__ import annotations
 
+import enum
+import json
 from typing import Annotated
 
 import typer
@@ -13,6 +15,11 @@ from ..config import DbOption
 from ..errors import Interrupted, report
 from ..filters import filter_options
 from ..store.selection import PuzzleFilter
+
+
+class RegradeFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
 
 
 def register(app: typer.Typer) -> None:
@@ -24,6 +31,9 @@ def register(app: typer.Typer) -> None:
                                                                 "nothing.")] = False,
         threads: Annotated[int, typer.Option("--threads", min=0, metavar="N",
                                              help="Grading threads; 0 for one per CPU.")] = 0,
+        fmt: Annotated[RegradeFormat, typer.Option("--format", help="table, or json: one object (matched, graded, "
+                                                                    "changed, written, moves).")
+                       ] = RegradeFormat.table,
         db: DbOption = None,
     ) -> None:
         """Grade the catalogue's puzzles again with this version's grader, and store the grades that changed.
@@ -41,7 +51,7 @@ def register(app: typer.Typer) -> None:
         Examples:
           catalogue regrade --db demo.db --dry-run
           catalogue regrade --db demo.db --technique guessing
-          catalogue regrade --db demo.db --level extreme
+          catalogue regrade --db demo.db --level extreme --format json
         """
         from tabulate import tabulate
 
@@ -60,6 +70,14 @@ def register(app: typer.Typer) -> None:
                                   f"the command again to go on") from None
         if not done.matched:
             report("no puzzles match")
+        if fmt is RegradeFormat.json:
+            moves = [{"stored_level": old_level, "stored_hardest": old_hardest, "level": new_level,
+                      "hardest": new_hardest, "puzzles": count}
+                     for (old_level, old_hardest, new_level, new_hardest), count in done.moves.most_common()]
+            typer.echo(json.dumps({"matched": done.matched, "graded": done.graded, "changed": done.changed,
+                                   "written": not dry_run, "moves": moves}, indent=2))
+            return
+        if not done.matched:
             return
         written = ("(every grade is current)" if not done.changed
                    else "would change (--dry-run: nothing written)" if dry_run else "changed and written")

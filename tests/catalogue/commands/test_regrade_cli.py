@@ -122,6 +122,19 @@ def test_the_command(sample_sqlite):
     assert none.exit_code == 0 and "no puzzles match" in none.output
 
 
+def test_the_json_report(sample_sqlite):
+    before = stored(sample_sqlite)
+    result = runner.invoke(app, ["regrade", "--db", sample_sqlite, "--dry-run", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    changed = sum(grades_of(row) != expected(row[2], row[3]) for row in before.values())
+    assert (report["matched"], report["graded"], report["changed"], report["written"]) == (5, 5, changed, False)
+    assert sum(m["puzzles"] for m in report["moves"]) == changed
+    assert {"stored_level": "hard", "stored_hardest": "x-wing"}.items() <= next(
+        m for m in report["moves"] if m["stored_hardest"] == "x-wing").items()
+    assert stored(sample_sqlite) == before
+
+
 def test_bad_input_is_one_line(tmp_path, sample_sqlite):
     missing = runner.invoke(app, ["regrade", "--db", str(tmp_path / "nope.db")])
     assert missing.exit_code == 1 and "no catalogue at" in missing.output
