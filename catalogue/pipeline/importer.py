@@ -25,7 +25,6 @@ first stops after the batches in hand are stored (exit 130), a second exits at o
 from __future__ import annotations
 
 import functools
-import json
 import time
 from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -36,6 +35,7 @@ import numpy as np
 
 from .. import __version__
 from ..errors import report
+from ..store.records import grade_columns
 from .interrupts import Interrupts
 
 #: puzzles per batch: one kernel call per step, one transaction (about 0.1-0.5 s of work for 9x9)
@@ -246,8 +246,7 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
             "puzzle": puzzle_lines[k], "clues": int(clues[k]), "symmetry": symmetry[k], "target_clues": None,
             "carve_seed": 0, "carve_checks": int(checks[k]), "carve_seconds": float(check_seconds[k]),
             "attempts": 0, **{name: int(stats[k, n]) for n, name in enumerate(METRICS[:-1])},
-            "solve_seconds": float(solve_seconds[k]), "level": g.level, "score": float(g.score),
-            "hardest": g.hardest, "techniques": json.dumps(g.steps_by_technique, sort_keys=True),
+            "solve_seconds": float(solve_seconds[k]), **grade_columns(g),
             "minimal": bool(minimal[k]), "undecided": int(undecided[k]),
             "source": batch.source.stored_as, "source_line": int(parsed[k].line)})
         batch.puzzle_keys.append(puzzle_keys[j])

@@ -6,7 +6,6 @@ go per batch, because any per-cell Python loop here holds the GIL and serialises
 """
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from engine.formats.batch import lines
 from engine.inputs import NEW_SEED_MASK
 from engine.vocabulary import METRICS
 
+from ..store.records import GRADE_COLUMNS, grade_columns
 from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
 from .messages import BoardBatch, CheckedBatch, Counters
 
@@ -283,6 +283,7 @@ class CheckerActor(Actor):
         m = len(new)
         puzzles = np.stack([r.puzzle for r in results]).astype(np.int8)
         metrics = [r.metrics for r in results]
+        graded = [grade_columns(g) for g in grades]
         # named as the database names them: the writer builds its rows from these and the plan, nothing else
         board_columns = {
             "board": lines(boards),
@@ -302,10 +303,7 @@ class CheckerActor(Actor):
             "undecided": tuple(int(r.undecided) for r in results),
             **{name: tuple(int(getattr(x, name)) for x in metrics) for name in METRIC_COLUMNS},
             "solve_seconds": tuple(float(x.seconds) for x in metrics),
-            "level": tuple(g.level for g in grades),
-            "score": tuple(float(g.score) for g in grades),
-            "hardest": tuple(g.hardest for g in grades),
-            "techniques": tuple(json.dumps(g.steps_by_technique, sort_keys=True) for g in grades),
+            **{name: tuple(row[name] for row in graded) for name in GRADE_COLUMNS},
         }
         return CheckedBatch(origin=self.name, boards=boards, keys=tuple(keys[i] for i in new),
                             board_columns=board_columns, puzzle_columns=puzzle_columns)

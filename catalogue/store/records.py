@@ -7,8 +7,19 @@ dict the printers take, with exactly the keys and values the query used to retur
 """
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional
+
+#: the columns of a puzzle row that hold its grade
+GRADE_COLUMNS = ("level", "score", "hardest", "techniques")
+
+
+def grade_columns(grade) -> dict[str, Any]:
+    """The grade columns of a puzzle row from an ``engine.grade.Grade`` (the steps per technique as JSON text with
+    sorted keys): what the fill, the import and ``regrade`` all store."""
+    return {"level": grade.level, "score": float(grade.score), "hardest": grade.hardest,
+            "techniques": json.dumps(grade.steps_by_technique, sort_keys=True)}
 
 
 @dataclass(frozen=True)

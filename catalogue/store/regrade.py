@@ -18,9 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from .records import GRADE_COLUMNS, grade_columns
+
 #: puzzles graded and written together (a few seconds of grading, one short transaction)
 CHUNK = 1000
-GRADE_COLUMNS = ("level", "score", "hardest", "techniques")
 
 
 @dataclass
@@ -42,6 +43,7 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     are written, so a caller that is interrupted still knows how far it got."""
     from sqlalchemy import bindparam, select, update
 
+    from ..errors import background_map
     from .database import write_transaction
     from .models import Board, Puzzle
     from .queries import matching_ids
@@ -62,8 +64,12 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
             return conn.execute(select(*columns).join(Board, Board.number == Puzzle.board_number)
                                 .where(Puzzle.id.in_(part))).all()
 
+    # graded in daemon threads (the grader releases the GIL: each core grades a chunk), so Ctrl-C stops at once
+    # even while a kernel grades a puzzle for minutes, and a chunk in flight is simply not written
+    threads = threads or os.cpu_count() or 1
     chunks = (rows_of(ids[start:start + chunk]) for start in range(0, len(ids), chunk))
-    for rows, grades in _graded(chunks, uniqueness, threads or os.cpu_count() or 1):
+    for rows, grades in background_map(lambda rows: (rows, _grades(rows, uniqueness)), chunks, "regrade",
+                                       ahead=2 * threads, threads=threads):
         changes = []
         for row, new in zip(rows, grades):
             old = dict(zip(GRADE_COLUMNS, row[3:]))
@@ -78,61 +84,6 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
         if progress:
             progress(report.graded, report.matched)
     return report
-
-
-def _graded(chunks, uniqueness: bool, threads: int):
-    """``(rows, their grades)`` for each chunk of rows, graded in ``threads`` daemon threads, in any order.
-
-    Why threads: the grader releases the GIL, so each core grades a chunk. Why daemon threads and a main thread
-    that only waits on a queue with a timeout: a kernel holds its thread until it returns (seconds for a chunk,
-    minutes for a puzzle that needs nested chains), and Python runs the Ctrl-C handler only in the main thread,
-    between bytecodes: so Ctrl-C stops at once, and a chunk in flight is simply not written."""
-    import queue
-    import threading
-
-    todo: queue.Queue = queue.Queue()  # (at most 2 * threads chunks are ever in flight)
-    done: queue.Queue = queue.Queue()
-    stop = threading.Event()
-    end = object()
-
-    def work() -> None:
-        while not stop.is_set():
-            try:
-                rows = todo.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            try:
-                done.put((rows, _grades(rows, uniqueness), None))
-            except BaseException as e:  # handed to the caller's thread
-                done.put((rows, None, e))
-
-    workers = [threading.Thread(target=work, name=f"regrade-{k}", daemon=True) for k in range(threads)]
-    for worker in workers:
-        worker.start()
-    try:
-        pending = 0
-        source = iter(chunks)
-        exhausted = False
-        while True:
-            while not exhausted and pending < 2 * threads:  # reading stays a little ahead of grading
-                rows = next(source, end)
-                if rows is end:
-                    exhausted = True
-                    break
-                todo.put(rows)
-                pending += 1
-            if not pending:
-                return
-            try:
-                rows, grades, error = done.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            pending -= 1
-            if error is not None:
-                raise error
-            yield rows, grades
-    finally:
-        stop.set()
 
 
 def _grades(rows, uniqueness: bool) -> list[dict[str, Any]]:
@@ -151,8 +102,7 @@ def _grades(rows, uniqueness: bool) -> list[dict[str, Any]]:
         box = math.isqrt(size)
         cells = np.stack([from_line(rows[i][2], box) for i in members])
         for i, g in zip(members, grade_many(cells, box, uniqueness=uniqueness)):
-            out[i] = {"level": g.level, "score": float(g.score), "hardest": g.hardest,
-                      "techniques": json.dumps(g.steps_by_technique, sort_keys=True)}
+            out[i] = grade_columns(g)
     return out  # type: ignore[return-value]
 
 

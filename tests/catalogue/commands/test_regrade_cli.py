@@ -89,7 +89,7 @@ def test_an_interrupted_regrade_keeps_what_it_wrote(sample_url):
             raise KeyboardInterrupt
 
     with Catalogue.open(sample_url, create=False) as cat, pytest.raises(KeyboardInterrupt):
-        cat.regrade({}, chunk=2, threads=1, progress=stop)  # one thread: the chunks come back in order
+        cat.regrade({}, chunk=2, threads=1, progress=stop)
     after = stored(sample_url)
     for pid in order[:2]:
         assert grades_of(after[pid]) == expected(after[pid][2], after[pid][3])
@@ -101,7 +101,7 @@ def test_an_interrupted_regrade_keeps_what_it_wrote(sample_url):
 
 
 def test_many_chunks_in_threads_give_the_same_grades(sample_url):
-    """Chunks of one puzzle in three threads (they come back in any order): every grade the step path's."""
+    """Chunks of one puzzle in three threads: every grade the step path's."""
     with Catalogue.open(sample_url, create=False) as cat:
         done = cat.regrade({}, chunk=1, threads=3)
     rows = stored(sample_url)

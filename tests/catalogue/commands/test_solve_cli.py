@@ -274,6 +274,30 @@ def test_background_map_keeps_order_and_raises_in_the_caller():
     assert got == [0, 1, 2]
 
 
+def test_background_map_in_several_threads_keeps_order():
+    """Items that finish out of order (the early ones sleep longest) still come out in order, from 3 threads at
+    once; an error comes at its own place."""
+    import threading
+    import time
+
+    from catalogue.errors import background_map
+
+    names = set()
+
+    def slow(x):
+        names.add(threading.current_thread().name)
+        time.sleep(0.02 * ((9 - x) % 4))
+        if x == 7:
+            raise ValueError("bad 7")
+        return x
+    got = []
+    with pytest.raises(ValueError, match="bad 7"):
+        for v in background_map(slow, range(10), name="t", ahead=4, threads=3):
+            got.append(v)
+    assert got == list(range(7)) and len(names) > 1
+    assert list(background_map(lambda x: -x, iter(range(100)), ahead=3, threads=2)) == [-x for x in range(100)]
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_a_long_kernel_at_once(tmp_path):
     # Counting the solutions of an empty 25x25 grid runs in one compiled kernel; called from the main thread it
