@@ -30,6 +30,7 @@ from . import queries, summary
 from .database import at_head, make_engine, sqlite_reader
 from .location import check_sqlite_file, check_url, unusable
 from .migrate import HEAD_REVISION, KNOWN_REVISIONS
+from .ownership import BoardFolder
 from .records import BoardRecord, PuzzleRecord
 from .selection import DateLike, PuzzleFilter, PuzzleQuery
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from .files import FileReport
 
 
-class Catalogue:
+class Catalogue(BoardFolder):
     """One catalogue: ``url`` (its database), ``folder`` (its board files), ``id`` (what its folder's marker names).
 
     Make one with :meth:`open`; close it (or use ``with``) to release its connections.
@@ -231,7 +232,7 @@ class Catalogue:
                                             for line in damage], corrupt=True)
         return check_database(self._connect(), full=full, sample=sample, progress=progress)
 
-    # -- identity and the board folder --------------------------------------------------------------------------
+    # -- identity (the board folder is ownership.BoardFolder's) -----------------------------------------------
     def _row(self) -> dict[str, Any]:
         if self._info is None:
             from sqlalchemy import select
@@ -251,47 +252,6 @@ class Catalogue:
         """The catalogue's id, made when it was created; its board folder's marker names it."""
         return self._row()["id"]
 
-    @property
-    def recorded_folder(self) -> Optional[Path]:
-        """The folder the catalogue recorded (None until board files were first written)."""
-        text = self._row()["board_folder"]
-        return None if text is None else folders.from_recorded(text, self.database_file)
-
-    @property
-    def folder(self) -> Path:
-        """The board folder this session uses: ``out`` if given, else the recorded one, else the default."""
-        if self._out is not None:
-            return Path(self._out).absolute()
-        return self.recorded_folder or folders.default_folder(self.database_file)
-
-    def _folder_name(self) -> Optional[str]:
-        """How messages name the folder: by its option when the user gave it, else by its path."""
-        return f"--out {self._out}" if self._out is not None else None
-
-    def claim_folder(self) -> Path:
-        """Make :attr:`folder` this catalogue's before anything is written into it (``folder.claim``): one
-        UserError if it belongs to another catalogue. The first folder a catalogue uses is recorded as its own."""
-        from .files import expected_bytes
-
-        def holds_our_board(number: int, content: bytes) -> bool:
-            row = self.board_row(number)
-            return row is not None and expected_bytes(row["board"], row["size"]) == content
-
-        path = folders.claim(self.folder, self.id, self.label, holds_our_board, self._folder_name())
-        if self._row()["board_folder"] is None:
-            self._record_folder(path)
-        return path
-
-    def check_folder_owner(self) -> Path:
-        """:attr:`folder` for reading (verify without repair): refused if another catalogue's marker is there."""
-        path = self.folder
-        folders.check_usable(path, self._folder_name())
-        owner = folders.foreign_owner(path, self.id)
-        if owner is not None:
-            raise UserError(f"{path} holds the board files of another catalogue ({owner}), not those of "
-                            f"{self.label}")
-        return path
-
     def board_row(self, number: int) -> Optional[dict[str, Any]]:
         """``{"board": line, "size": n}`` of board ``number``, None if there is none."""
         with self.reading() as conn:
@@ -300,16 +260,6 @@ class Catalogue:
         return rows[0] if rows else None
 
     # -- the write path -----------------------------------------------------------------------------------------
-    def _record_folder(self, path: Path) -> None:
-        from sqlalchemy import update
-
-        from .models import CatalogueInfo
-
-        text = folders.recorded_text(path, self.database_file)
-        with self._write_lock, self._connect().begin() as conn:
-            conn.execute(update(CatalogueInfo).where(CatalogueInfo.id == self.id).values(board_folder=text))
-        self._row()["board_folder"] = text
-
     def upgrade(self, revision: str = "head") -> tuple[Optional[str], Optional[str]]:
         """Migrate the schema to ``revision``; returns (before, after)."""
         from .migrate import upgrade
