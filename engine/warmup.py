@@ -18,8 +18,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: the cache index file of the grader's batch entry point (see numba's cache layout: <module>.<function>-<line>)
-_GRADER_INDEX = "_fast._grade_many-*.nbi"
+#: the cache index file of the grader's batch entry point (engine/_cache_locator.py files it under its package;
+#: numba names it <module>.<function>-<line>)
+_GRADER_INDEX = "engine.grade/_fast._grade_many-*.nbi"
 
 
 def grader_cached() -> bool:
@@ -27,7 +28,7 @@ def grader_cached() -> bool:
     folder = os.environ.get("NUMBA_CACHE_DIR")
     if not folder:
         return True  # numba's default cache beside the modules: unknown, so never spawn a child
-    return any(Path(folder).glob(f"grade_*/{_GRADER_INDEX}"))
+    return any(Path(folder).glob(_GRADER_INDEX))
 
 
 def start_grader_compile(box: int) -> subprocess.Popen | None:

@@ -10,7 +10,7 @@ from engine import warmup
 def test_grader_cached_reads_the_cache_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert not warmup.grader_cached()
-    folder = tmp_path / "grade_0123"
+    folder = tmp_path / "engine.grade"
     folder.mkdir()
     (folder / "_fast._grade_many-147.py311.nbi").write_bytes(b"")
     assert warmup.grader_cached()
