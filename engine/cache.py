@@ -113,8 +113,11 @@ def _cpu_target(folder: Path, digest: str) -> dict | None:
         if manifest is not None:
             # the marker first: a process starting meanwhile then compiles for the same target as the bundle's
             # (what it finds copied it loads, what it compiles is equally valid), never for another
-            _write_atomically(marker, json.dumps({k: manifest[k] for k in ("cpu_name", "cpu_features")}))
-            _copy_bundle(BUNDLE / "kernels", folder)
+            try:
+                _write_atomically(marker, json.dumps({k: manifest[k] for k in ("cpu_name", "cpu_features")}))
+                _copy_bundle(BUNDLE / "kernels", folder)
+            except OSError:  # a full disk: what was not copied compiles, for the marker's target (or this CPU's)
+                pass
     try:
         return json.loads(marker.read_text())
     except (OSError, ValueError):
@@ -142,12 +145,19 @@ def bundle_fits(bundle: Path, digest: str) -> dict | None:
     if (manifest.get("digest"), manifest.get("numba"), manifest.get("python")) != (digest, numba_version,
                                                                                   python_tag()):
         return None
-    import llvmlite.binding as ll  # only on a first run with a bundle: ~50 ms
-
-    host = {f[1:] for f in ll.get_host_cpu_features().flatten().split(",") if f.startswith("+")}
-    if manifest.get("triple") != ll.get_process_triple() or not set(manifest.get("needs", ())) <= host:
+    triple, features = host_cpu()
+    if manifest.get("triple") != triple or not set(manifest.get("needs", ())) <= features:
         return None
     return manifest
+
+
+def host_cpu() -> tuple[str, set[str]]:
+    """This machine's platform triple and CPU features as LLVM names them (``x86_64-unknown-linux-gnu``,
+    ``{"avx2", "popcnt", ...}``): what numba compiles for, and what a bundle's code needs."""
+    import llvmlite.binding as ll  # only on a first run with a bundle, or to make one: ~50 ms
+
+    return ll.get_process_triple(), {f[1:] for f in ll.get_host_cpu_features().flatten().split(",")
+                                     if f.startswith("+")}
 
 
 def python_tag() -> str:

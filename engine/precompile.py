@@ -41,11 +41,8 @@ HALVES = (("grade",), ("generate", "keys", "carve", "solve"))
 
 def baseline() -> tuple[str, str, tuple[str, ...]]:
     """(LLVM triple, CPU name, features it needs) for this machine's bundle."""
-    import llvmlite.binding as ll
-
-    triple = ll.get_process_triple()
+    triple, host = cache.host_cpu()
     name, needs = BASELINES.get(triple.split("-")[0], GENERIC)
-    host = {f[1:] for f in ll.get_host_cpu_features().flatten().split(",") if f.startswith("+")}
     if not set(needs) <= host:  # an older machine cannot even run its own bundle: make a generic one
         name, needs = GENERIC
     return triple, name, needs
