@@ -32,6 +32,10 @@ from pathlib import Path
 
 from bench_query import build
 
+# the catalogue package first: once tests/ is on the path, its catalogue/ folder (test files, no __init__.py) would
+# be taken for a namespace package before an editable install's finder is asked
+import catalogue.store  # noqa: E402,F401
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from naive.stats import summarise as old_summarise  # noqa: E402  the old median code, kept as the tests' twin
 
