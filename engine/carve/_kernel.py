@@ -17,6 +17,7 @@ from numba.extending import overload
 from .._jit import kernel
 from ..solvers._bands import STATS, solve9_exists
 from ..solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search
+from ._unavoidable import MAX_CYCLE, MAX_SETS, board_sets, empties_a_set
 
 _M32 = 0xFFFFFFFF
 
@@ -100,6 +101,15 @@ def _cellmask_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, hou
 
 
 @kernel
+def _box_of(n):
+    """The box size of an n x n grid (n = box * box)."""
+    box = 2
+    while box * box < n:
+        box += 1
+    return box
+
+
+@kernel
 def _only_place(puzzle, c, bit, cell_houses, houses, hmask):
     """Whether the digit ``bit`` has no place but the blank cell ``c`` in one of its houses, by the clues alone
     (every other cell of the house holds a clue or sees a clue of that digit): then every solution has it in
@@ -122,13 +132,18 @@ def _only_place(puzzle, c, bit, cell_houses, houses, hmask):
 
 @kernel
 def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses, peers, houses, hmask, work,
-                          queue, stack, branch, solution, stats, trace, ntrace, shown, bands):
+                          queue, stack, branch, solution, stats, trace, ntrace, shown, bands, sets, sizes,
+                          cell_sets):
     """1 when the puzzle (orbit cells already blank) has no solution other than ``board``, 0 when it has one,
     -1 when a search hit ``node_limit`` nodes (0 = none) before deciding.
 
-    A second solution must differ from the board in at least one orbit cell, so one forbidden-digit search per
-    orbit cell answers it; each stops at the first solution it finds.
+    A removal that leaves one of the board's small unavoidable sets (``sets``, ``sizes``, ``cell_sets``: see
+    engine/carve/_unavoidable.py) without a clue has a second solution: 0 without a search. Otherwise a second
+    solution must differ from the board in at least one orbit cell, so one forbidden-digit search per orbit cell
+    answers it; each stops at the first solution it finds.
     """
+    if empties_a_set(puzzle, orbit, size, sets, sizes, cell_sets):
+        return 0
     full = (np.int64(1) << n) - 1
     for t in range(size):
         c = orbit[t]
@@ -148,7 +163,8 @@ def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses
 
 @kernel
 def _carve_order(board, order, orbits, osizes, n, clues_wanted, node_limit, cell_houses, peers, houses, puzzle,
-                 hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown, bands):
+                 hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown, bands, sets, sizes,
+                 cell_sets):
     """Carve ``board`` into ``puzzle`` trying the orbits in ``order``; returns ``(clues, tests, undecided)``.
 
     Stops at ``clues_wanted`` clues when that is >= 0 (orbits that would go below it are skipped); otherwise
@@ -179,7 +195,7 @@ def _carve_order(board, order, orbits, osizes, n, clues_wanted, node_limit, cell
         tests += 1
         verdict = _removal_keeps_unique(puzzle, board, orbits[o], size, n, node_limit, cell_houses, peers, houses,
                                         hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown,
-                                        bands)
+                                        bands, sets, sizes, cell_sets)
         if verdict == 1:
             clues -= size
         else:
@@ -206,7 +222,13 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
     undecided tests of the kept puzzle.
     """
     state = np.zeros(1, dtype=np.int64)
+    box = _box_of(n)
+    sets = np.empty((MAX_SETS, 2 * MAX_CYCLE), dtype=np.int64)
+    sizes = np.empty(MAX_SETS, dtype=np.int64)
+    cell_sets = np.empty(boards.shape[1], dtype=np.int64)
+    position = np.empty(n + 1, dtype=np.int64)
     for i in range(boards.shape[0]):
+        board_sets(boards[i], n, box, sets, sizes, cell_sets, position)
         state[0] = states[i]
         stats[:] = 0
         tests = 0
@@ -217,7 +239,7 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
             _shuffle(order, state)
             clues, t, u = _carve_order(boards[i], order, orbits, osizes, n, clues_wanted, node_limit, cell_houses,
                                        peers, houses, puzzle, hmask, work, queue, stack, branch, solution, stats,
-                                       trace, ntrace, shown, bands)
+                                       trace, ntrace, shown, bands, sets, sizes, cell_sets)
             tests += t
             used = a + 1
             if clues < best:
@@ -243,7 +265,13 @@ def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, r
     hit ``node_limit``). The first clue that can go ends the puzzle's tests: it is not minimal.
     """
     ncells = boards.shape[1]
+    box = _box_of(n)
+    sets = np.empty((MAX_SETS, 2 * MAX_CYCLE), dtype=np.int64)
+    sizes = np.empty(MAX_SETS, dtype=np.int64)
+    cell_sets = np.empty(ncells, dtype=np.int64)
+    position = np.empty(n + 1, dtype=np.int64)
     for i in range(puzzles.shape[0]):
+        board_sets(boards[i], n, box, sets, sizes, cell_sets, position)
         puzzle[:] = puzzles[i]
         hmask[:] = 0
         for c in range(ncells):
@@ -268,7 +296,7 @@ def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, r
             tests += 1
             verdict = _removal_keeps_unique(puzzle, boards[i], orbit, 1, n, node_limit, cell_houses, peers, houses,
                                             hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown,
-                                            bands)
+                                            bands, sets, sizes, cell_sets)
             puzzle[c] = d
             for k in range(3):
                 hmask[cell_houses[c, k]] ^= bit
