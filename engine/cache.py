@@ -132,23 +132,35 @@ def _has_kernels(folder: Path) -> bool:
 def bundle_fits(bundle: Path, digest: str) -> dict | None:
     """The bundle's manifest if its code was made from this engine source (``digest``), this numba version and
     Python, for a CPU this machine runs; otherwise None (the kernels then compile here, as without a bundle)."""
+    manifest, _ = bundle_verdict(bundle, digest)
+    return manifest
+
+
+def bundle_verdict(bundle: Path, digest: str) -> tuple[dict | None, str]:
+    """``(manifest, "")`` when the bundle fits this machine, else ``(None, why not)`` in one sentence."""
     try:
         manifest = json.loads((bundle / "manifest.json").read_text())
-    except (OSError, ValueError):
-        return None
+    except FileNotFoundError:
+        return None, f"no precompiled bundle in {bundle}"
+    except (OSError, ValueError) as error:
+        return None, f"{bundle / 'manifest.json'} cannot be read: {error}"
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         numba_version = version("numba")
     except PackageNotFoundError:
-        return None
-    if (manifest.get("digest"), manifest.get("numba"), manifest.get("python")) != (digest, numba_version,
-                                                                                  python_tag()):
-        return None
+        return None, "numba is not installed"
     triple, features = host_cpu()
-    if manifest.get("triple") != triple or not set(manifest.get("needs", ())) <= features:
-        return None
-    return manifest
+    missing = sorted(set(manifest.get("needs", ())) - features)
+    for what, theirs, ours in (("engine source", manifest.get("digest"), digest),
+                               ("numba version", manifest.get("numba"), numba_version),
+                               ("Python", manifest.get("python"), python_tag()),
+                               ("platform", manifest.get("triple"), triple)):
+        if theirs != ours:
+            return None, f"the bundle was made for another {what} ({theirs}; this is {ours})"
+    if missing:
+        return None, f"this CPU lacks {', '.join(missing)}, which the bundle's {manifest.get('cpu_name')} code needs"
+    return manifest, ""
 
 
 def host_cpu() -> tuple[str, set[str]]:

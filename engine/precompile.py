@@ -188,7 +188,17 @@ def main(argv=None) -> int:
     parser.add_argument("--size", type=int, action="append", choices=(4, 9, 16, 25),
                         help="grid size to compile for (repeat for several; default 4 and 9)")
     parser.add_argument("--out", type=Path, default=cache.BUNDLE, help=f"bundle folder (default {cache.BUNDLE})")
+    parser.add_argument("--check", action="store_true",
+                        help="only say whether the bundle in --out fits this machine (exit 0) or why not (exit 1)")
     args = parser.parse_args(argv)
+    if args.check:
+        manifest, why = cache.bundle_verdict(args.out, cache.source_digest())
+        if manifest is None:
+            print(f"engine.precompile: {why}: the kernels compile on the first run", file=sys.stderr)
+            return 1
+        print(f"{args.out}: {manifest['files']} kernel files for sizes {', '.join(map(str, manifest['sizes']))}, "
+              f"{manifest['cpu_name']}: fits this machine (a first run loads them)")
+        return 0
     try:
         build(args.out, tuple(args.size or (4, 9)))
     except (RuntimeError, OSError) as error:

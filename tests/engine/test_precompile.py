@@ -99,17 +99,35 @@ def _bundle(tmp_path: Path, **changes) -> Path:
     return bundle
 
 
-@pytest.mark.parametrize("changes", [{}, {"digest": "0" * 16}, {"numba": "0.1"}, {"python": "py27"},
-                                     {"triple": "aarch64-unknown-linux-gnu"}, {"needs": ["no-such-feature"]}])
-def test_bundle_fits_only_the_same_source_numba_python_and_a_cpu_that_runs_it(tmp_path, changes):
-    fits = cache.bundle_fits(_bundle(tmp_path, **changes), cache.source_digest())
+@pytest.mark.parametrize("changes, why", [({}, ""), ({"digest": "0" * 16}, "another engine source"),
+                                          ({"numba": "0.1"}, "another numba version"),
+                                          ({"python": "py27"}, "another Python (py27; this is py3"),
+                                          ({"triple": "aarch64-unknown-linux-gnu"}, "another platform"),
+                                          ({"needs": ["no-such-feature"]}, "this CPU lacks no-such-feature")])
+def test_bundle_fits_only_the_same_source_numba_python_and_a_cpu_that_runs_it(tmp_path, changes, why):
+    bundle = _bundle(tmp_path, **changes)
+    fits = cache.bundle_fits(bundle, cache.source_digest())
     assert (fits is not None) == (not changes)
+    manifest, reason = cache.bundle_verdict(bundle, cache.source_digest())
+    assert (manifest is None) == bool(changes) and why in reason
+
+
+def test_check_says_whether_the_bundle_fits_in_one_line(tmp_path, capsys):
+    bundle = _bundle(tmp_path, files=3, sizes=[9])
+    assert precompile.main(["--check", "--out", str(bundle)]) == 0
+    cpu_name = precompile.baseline()[1]
+    assert capsys.readouterr().out.strip().endswith(
+        f"3 kernel files for sizes 9, {cpu_name}: fits this machine (a first run loads them)")
+    assert precompile.main(["--check", "--out", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("engine.precompile: no precompiled bundle in ")
 
 
 def test_bundle_fits_nothing_without_a_readable_manifest(tmp_path):
     assert cache.bundle_fits(tmp_path, cache.source_digest()) is None
     (tmp_path / "manifest.json").write_text("{not json")
     assert cache.bundle_fits(tmp_path, cache.source_digest()) is None
+    assert "cannot be read" in cache.bundle_verdict(tmp_path, cache.source_digest())[1]
 
 
 @pytest.fixture
