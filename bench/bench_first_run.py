@@ -136,7 +136,8 @@ def main() -> None:
                 wall, cpu, out, code = _timed([str(cli), "fill", "--count", str(args.speed_count), "--seed", "3",
                                                "--db", str(db)], _env(homes[name]), homes[name])
                 cpus[name].append(cpu)
-                print(f"run {run + 1} {name:12} exit {code}, wall {wall:6.2f} s, CPU {cpu:6.2f} s (load before: {load})")
+                print(f"run {run + 1} {name:12} exit {code}, wall {wall:6.2f} s, CPU {cpu:6.2f} s "
+                      f"(load before: {load})")
         ratios = [a / b for a, b in zip(cpus["with bundle"], cpus["no bundle"])]
         print(f"CPU with bundle / no bundle: median {statistics.median(ratios):.3f} "
               f"({', '.join(f'{r:.3f}' for r in ratios)})")

@@ -1,13 +1,14 @@
 """Compile the kernels ahead of time into a bundle that ships inside the package: a new machine's first run loads
 them instead of compiling them for a minute.
 
-``python -m engine.precompile`` (options: ``--size``, ``--out``) compiles, for each size asked (4x4 and 9x9 by
-default), every kernel the commands call: the generators, the keys, the carver, the solvers and the grader, in two
-processes at once (the grader in one, the rest in the other). It writes ``engine/_bundle/``: the compiled files, laid out as
-in a cache folder (see :mod:`engine._cache_locator`), and ``manifest.json``, which says what they were made from:
-the engine source's digest, numba's version, the Python and the CPU target. A wheel built afterwards
-(``pip wheel . --no-deps``) carries the bundle; on a first run :func:`engine.cache.enable` copies it into the new
-cache folder when the manifest fits the machine, and otherwise nothing changes (the kernels compile as before).
+``python -m engine.precompile`` (options: ``--size``, ``--out``, ``--check``) compiles, for each size asked (4x4 and
+9x9 by default), every kernel the commands call: the generators, the keys, the carver, the solvers and the grader,
+in two processes at once (the grader in one, the rest in the other). It writes ``engine/_bundle/``: the compiled
+files, laid out as in a cache folder (see :mod:`engine._cache_locator`), and ``manifest.json``, which says what
+they were made from: the engine source's digest, numba's version, the Python and the CPU target. A wheel built
+afterwards (``pip wheel . --no-deps``) carries the bundle; on a first run :func:`engine.cache.enable` copies it
+into the new cache folder when the manifest fits the machine (:mod:`engine.bundle`), and otherwise nothing changes
+(the kernels compile as before).
 
 Why a CPU baseline rather than this machine's CPU: numba compiles for the CPU it runs on and will load cached code
 only on a machine that reports the same CPU. The bundle is compiled for a baseline (x86-64-v3: AVX2, BMI, POPCNT;
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import cache
+from . import bundle, cache
 
 #: the CPU each architecture's bundle is compiled for, and the features a machine needs to run it
 BASELINES = {
@@ -41,7 +42,7 @@ HALVES = (("grade",), ("generate", "keys", "carve", "solve"))
 
 def baseline() -> tuple[str, str, tuple[str, ...]]:
     """(LLVM triple, CPU name, features it needs) for this machine's bundle."""
-    triple, host = cache.host_cpu()
+    triple, host = bundle.host_cpu()
     name, needs = BASELINES.get(triple.split("-")[0], GENERIC)
     if not set(needs) <= host:  # an older machine cannot even run its own bundle: make a generic one
         name, needs = GENERIC
@@ -165,7 +166,7 @@ def build(out: Path, sizes=(4, 9), parts=tuple(PARTS), log=print) -> dict:
         _children([tuple(parts)], sizes, env)
         missing = _compiled_files(folder) - compiled
         cpu1 = os.times()
-        manifest = {"digest": digest, "numba": version("numba"), "python": cache.python_tag(), "triple": triple,
+        manifest = {"digest": digest, "numba": version("numba"), "python": bundle.python_tag(), "triple": triple,
                     "cpu_name": cpu_name, "cpu_features": "", "needs": list(needs), "sizes": list(sizes),
                     "parts": list(parts),
                     "files": _compiled_files(folder), "compile_seconds": round(time.perf_counter() - started, 1),
@@ -187,12 +188,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.precompile", description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, action="append", choices=(4, 9, 16, 25),
                         help="grid size to compile for (repeat for several; default 4 and 9)")
-    parser.add_argument("--out", type=Path, default=cache.BUNDLE, help=f"bundle folder (default {cache.BUNDLE})")
+    parser.add_argument("--out", type=Path, default=bundle.BUNDLE, help=f"bundle folder (default {bundle.BUNDLE})")
     parser.add_argument("--check", action="store_true",
                         help="only say whether the bundle in --out fits this machine (exit 0) or why not (exit 1)")
     args = parser.parse_args(argv)
     if args.check:
-        manifest, why = cache.bundle_verdict(args.out, cache.source_digest())
+        manifest, why = bundle.bundle_verdict(args.out, cache.source_digest())
         if manifest is None:
             print(f"engine.precompile: {why}: the kernels compile on the first run", file=sys.stderr)
             return 1

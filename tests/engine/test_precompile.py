@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import cache, precompile
+from engine import bundle, cache, precompile
 from engine._cache_locator import package_folder
 
 ENGINE = Path(cache.__file__).resolve().parent
@@ -69,7 +69,7 @@ def test_a_bundle_built_in_one_place_loads_in_another_without_compiling(tmp_path
     assert first["compiled"] == 0
     assert first["cpu"] == manifest["cpu_name"]
     folder = Path(first["folder"])
-    assert json.loads((folder / cache.TARGET_FILE).read_text())["cpu_name"] == manifest["cpu_name"]
+    assert json.loads((folder / bundle.TARGET_FILE).read_text())["cpu_name"] == manifest["cpu_name"]
     assert sorted(p.name for p in folder.rglob("*.nbc")) == sorted(
         p.name for p in (installed / "engine" / "_bundle" / "kernels").rglob("*.nbc"))
 
@@ -82,21 +82,21 @@ def test_a_bundle_built_in_one_place_loads_in_another_without_compiling(tmp_path
     (installed / "engine" / "_bundle" / "manifest.json").write_text(json.dumps(stale))
     second = _first_run(installed, tmp_path / "home2")
     assert second["compiled"] > 0 and second["cpu"] is None
-    assert not (Path(second["folder"]) / cache.TARGET_FILE).exists()
+    assert not (Path(second["folder"]) / bundle.TARGET_FILE).exists()
     assert second["boards"] == first["boards"]
 
 
 def _bundle(tmp_path: Path, **changes) -> Path:
     """A bundle folder whose manifest fits this machine unless ``changes`` say otherwise, with one fake kernel."""
     triple, cpu_name, needs = precompile.baseline()
-    manifest = {"digest": cache.source_digest(), "numba": version("numba"), "python": cache.python_tag(),
+    manifest = {"digest": cache.source_digest(), "numba": version("numba"), "python": bundle.python_tag(),
                 "triple": triple, "cpu_name": cpu_name, "cpu_features": "", "needs": list(needs)}
     manifest.update(changes)
-    bundle = tmp_path / "bundle"
-    (bundle / "kernels" / "engine.grade").mkdir(parents=True)
-    (bundle / "kernels" / "engine.grade" / "_fast.k-1.py311.nbi").write_bytes(b"index")
-    (bundle / "manifest.json").write_text(json.dumps(manifest))
-    return bundle
+    made = tmp_path / "bundle"
+    (made / "kernels" / "engine.grade").mkdir(parents=True)
+    (made / "kernels" / "engine.grade" / "_fast.k-1.py311.nbi").write_bytes(b"index")
+    (made / "manifest.json").write_text(json.dumps(manifest))
+    return made
 
 
 @pytest.mark.parametrize("changes, why", [({}, ""), ({"digest": "0" * 16}, "another engine source"),
@@ -105,16 +105,16 @@ def _bundle(tmp_path: Path, **changes) -> Path:
                                           ({"triple": "aarch64-unknown-linux-gnu"}, "another platform"),
                                           ({"needs": ["no-such-feature"]}, "this CPU lacks no-such-feature")])
 def test_bundle_fits_only_the_same_source_numba_python_and_a_cpu_that_runs_it(tmp_path, changes, why):
-    bundle = _bundle(tmp_path, **changes)
-    fits = cache.bundle_fits(bundle, cache.source_digest())
+    made = _bundle(tmp_path, **changes)
+    fits = bundle.bundle_fits(made, cache.source_digest())
     assert (fits is not None) == (not changes)
-    manifest, reason = cache.bundle_verdict(bundle, cache.source_digest())
+    manifest, reason = bundle.bundle_verdict(made, cache.source_digest())
     assert (manifest is None) == bool(changes) and why in reason
 
 
 def test_check_says_whether_the_bundle_fits_in_one_line(tmp_path, capsys):
-    bundle = _bundle(tmp_path, files=3, sizes=[9])
-    assert precompile.main(["--check", "--out", str(bundle)]) == 0
+    made = _bundle(tmp_path, files=3, sizes=[9])
+    assert precompile.main(["--check", "--out", str(made)]) == 0
     cpu_name = precompile.baseline()[1]
     assert capsys.readouterr().out.strip().endswith(
         f"3 kernel files for sizes 9, {cpu_name}: fits this machine (a first run loads them)")
@@ -124,10 +124,10 @@ def test_check_says_whether_the_bundle_fits_in_one_line(tmp_path, capsys):
 
 
 def test_bundle_fits_nothing_without_a_readable_manifest(tmp_path):
-    assert cache.bundle_fits(tmp_path, cache.source_digest()) is None
+    assert bundle.bundle_fits(tmp_path, cache.source_digest()) is None
     (tmp_path / "manifest.json").write_text("{not json")
-    assert cache.bundle_fits(tmp_path, cache.source_digest()) is None
-    assert "cannot be read" in cache.bundle_verdict(tmp_path, cache.source_digest())[1]
+    assert bundle.bundle_fits(tmp_path, cache.source_digest()) is None
+    assert "cannot be read" in bundle.bundle_verdict(tmp_path, cache.source_digest())[1]
 
 
 @pytest.fixture
@@ -153,7 +153,7 @@ def test_enable_copies_a_fitting_bundle_into_a_new_folder_only(tmp_path, restore
     restored_numba_settings.setattr(cache, "BUNDLE", _bundle(tmp_path))
     folder = Path(cache.enable(tmp_path / "cache"))
     assert (folder / "engine.grade" / "_fast.k-1.py311.nbi").read_bytes() == b"index"
-    cpu = json.loads((folder / cache.TARGET_FILE).read_text())["cpu_name"]
+    cpu = json.loads((folder / bundle.TARGET_FILE).read_text())["cpu_name"]
     assert os.environ["NUMBA_CPU_NAME"] == numba.config.CPU_NAME == cpu
     assert os.environ["NUMBA_CACHE_LOCATOR_CLASSES"].startswith("engine._cache_locator.EngineLocator,")
     assert not list(folder.rglob("*.tmp"))
@@ -165,7 +165,7 @@ def test_enable_copies_a_fitting_bundle_into_a_new_folder_only(tmp_path, restore
     own.mkdir(parents=True)
     (own / "x.nbi").write_bytes(b"")
     folder = Path(cache.enable(tmp_path / "own"))
-    assert not (folder / cache.TARGET_FILE).exists() and not (folder / "engine.grade").exists()
+    assert not (folder / bundle.TARGET_FILE).exists() and not (folder / "engine.grade").exists()
     assert "NUMBA_CPU_NAME" not in os.environ
 
 
@@ -174,4 +174,4 @@ def test_a_users_own_cpu_choice_wins_over_the_bundle(tmp_path, restored_numba_se
     restored_numba_settings.setenv("NUMBA_CPU_NAME", "generic")
     folder = Path(cache.enable(tmp_path / "cache"))
     assert os.environ["NUMBA_CPU_NAME"] == "generic"
-    assert not (folder / cache.TARGET_FILE).exists()
+    assert not (folder / bundle.TARGET_FILE).exists()
