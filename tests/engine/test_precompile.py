@@ -150,7 +150,7 @@ def restored_numba_settings(monkeypatch):
 def test_enable_copies_a_fitting_bundle_into_a_new_folder_only(tmp_path, restored_numba_settings):
     import numba
 
-    restored_numba_settings.setattr(cache, "BUNDLE", _bundle(tmp_path))
+    restored_numba_settings.setattr(bundle, "BUNDLE", _bundle(tmp_path))
     folder = Path(cache.enable(tmp_path / "cache"))
     assert (folder / "engine.grade" / "_fast.k-1.py311.nbi").read_bytes() == b"index"
     cpu = json.loads((folder / bundle.TARGET_FILE).read_text())["cpu_name"]
@@ -170,7 +170,7 @@ def test_enable_copies_a_fitting_bundle_into_a_new_folder_only(tmp_path, restore
 
 
 def test_a_users_own_cpu_choice_wins_over_the_bundle(tmp_path, restored_numba_settings):
-    restored_numba_settings.setattr(cache, "BUNDLE", _bundle(tmp_path))
+    restored_numba_settings.setattr(bundle, "BUNDLE", _bundle(tmp_path))
     restored_numba_settings.setenv("NUMBA_CPU_NAME", "generic")
     folder = Path(cache.enable(tmp_path / "cache"))
     assert os.environ["NUMBA_CPU_NAME"] == "generic"
