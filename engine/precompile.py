@@ -184,8 +184,15 @@ def build(out: Path, sizes=(4, 9), parts=tuple(PARTS), log=print) -> dict:
     return manifest
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        """A usage error is one line on stderr and exit 2, as everywhere in the project (not argparse's usage)."""
+        print(f"engine.precompile: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.precompile", description=__doc__.split("\n\n")[0])
+    parser = _Parser(prog="python -m engine.precompile", description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, action="append", choices=(4, 9, 16, 25),
                         help="grid size to compile for (repeat for several; default 4 and 9)")
     parser.add_argument("--out", type=Path, default=bundle.BUNDLE, help=f"bundle folder (default {bundle.BUNDLE})")

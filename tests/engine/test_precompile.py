@@ -175,3 +175,11 @@ def test_a_users_own_cpu_choice_wins_over_the_bundle(tmp_path, restored_numba_se
     folder = Path(cache.enable(tmp_path / "cache"))
     assert os.environ["NUMBA_CPU_NAME"] == "generic"
     assert not (folder / bundle.TARGET_FILE).exists()
+
+
+@pytest.mark.parametrize("argv", [["--size", "7"], ["--no-such-option"], ["--size"]])
+def test_usage_errors_are_one_line_and_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        precompile.main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and err.startswith("engine.precompile: ")
