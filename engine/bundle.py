@@ -67,14 +67,15 @@ def bundle_verdict(bundle: Path, digest: str) -> tuple[dict | None, str]:
         numba_version = version("numba")
     except PackageNotFoundError:
         return None, "numba is not installed"
-    triple, features = host_cpu()
-    missing = sorted(set(manifest.get("needs", ())) - features)
     for what, theirs, ours in (("engine source", manifest.get("digest"), digest),
                                ("numba version", manifest.get("numba"), numba_version),
-                               ("Python", manifest.get("python"), python_tag()),
-                               ("platform", manifest.get("triple"), triple)):
+                               ("Python", manifest.get("python"), python_tag())):
         if theirs != ours:
             return None, f"the bundle was made for another {what} ({theirs}; this is {ours})"
+    triple, features = host_cpu()  # last: it imports llvmlite, and an edited engine (the usual misfit) needs none
+    if manifest.get("triple") != triple:
+        return None, f"the bundle was made for another platform ({manifest.get('triple')}; this is {triple})"
+    missing = sorted(set(manifest.get("needs", ())) - features)
     if missing:
         return None, f"this CPU lacks {', '.join(missing)}, which the bundle's {manifest.get('cpu_name')} code needs"
     return manifest, ""

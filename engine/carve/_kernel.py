@@ -16,7 +16,7 @@ from numba.extending import overload
 
 from .._jit import kernel
 from ..solvers._bands import STATS, solve9_exists
-from ..solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search
+from ..solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search, box_of
 from ._unavoidable import MAX_CYCLE, MAX_SETS, board_sets, empties_a_set
 
 _M32 = 0xFFFFFFFF
@@ -98,15 +98,6 @@ def _cellmask_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, hou
     if stats[GAVE_UP]:
         return -1
     return 1
-
-
-@kernel
-def _box_of(n):
-    """The box size of an n x n grid (n = box * box)."""
-    box = 2
-    while box * box < n:
-        box += 1
-    return box
 
 
 @kernel
@@ -222,7 +213,7 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
     undecided tests of the kept puzzle.
     """
     state = np.zeros(1, dtype=np.int64)
-    box = _box_of(n)
+    box = box_of(n)
     sets = np.empty((MAX_SETS, 2 * MAX_CYCLE), dtype=np.int64)
     sizes = np.empty(MAX_SETS, dtype=np.int64)
     cell_sets = np.empty(boards.shape[1], dtype=np.int64)
@@ -265,7 +256,7 @@ def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, r
     hit ``node_limit``). The first clue that can go ends the puzzle's tests: it is not minimal.
     """
     ncells = boards.shape[1]
-    box = _box_of(n)
+    box = box_of(n)
     sets = np.empty((MAX_SETS, 2 * MAX_CYCLE), dtype=np.int64)
     sizes = np.empty(MAX_SETS, dtype=np.int64)
     cell_sets = np.empty(ncells, dtype=np.int64)

@@ -31,6 +31,15 @@ _I = np.int64
 
 
 @kernel
+def box_of(n):
+    """The box size of an n x n grid (n = box * box), inside compiled code."""
+    box = 2
+    while box * box < n:
+        box += 1
+    return box
+
+
+@kernel
 def _house_masks(cells, cell_houses, hmask):
     """Digits placed in each house; False when two clues of one house share a digit (conflicting givens)."""
     hmask[:] = 0
@@ -254,9 +263,7 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
     ncells = work.shape[0]
     count = 0
     depth = 0
-    box = 2
-    while box * box < n:
-        box += 1
+    box = box_of(n)
     seg = np.empty((2, n if n >= 16 else 0, box), dtype=np.int64)  # locked candidates on 16x16 and up only
     ok, qtail, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats)
     if tracing and not _emit_placed(work, queue, qtail, trace, ntrace, shown):
