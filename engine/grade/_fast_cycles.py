@@ -20,7 +20,7 @@ from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import _length_tenths
 from ._fast_state import _conclude
-from ._fast_walk import _chain_states, _no_chains, _walk, cycle_end
+from ._fast_walk import _chain_states, _no_chains, _walk, cycle_end, has_strong_link, links
 
 CYCLE, FORCING = 0, 1
 # the slots of a hint record (the target is a state; a cycle keeps the end node of its walk)
@@ -84,13 +84,14 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     ncells = cands.size
     nstates = 2 * ncells * n
     cap = nstates * 12 + 256
-    nodes = np.zeros(cap, np.int32)
-    parents = np.zeros(cap, np.int32)
+    nodes = np.empty(cap, np.int32)  # a walk writes every node (and cycle pair) before reading it
+    parents = np.empty(cap, np.int32)
     in_on = np.zeros(ncells * n, np.int32)
     in_off = np.zeros(ncells * n, np.int32)
     scratch = np.zeros(ncells * n, np.int8)
     nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
     stamp = 0
+    table = links(cands, houses, cell_houses, n)
     # one variable per flag for every walk: literal True/False arguments would compile the walk twice
     cycle_walk = cands.size > 0
     forcing_walk = not cycle_walk
@@ -112,13 +113,14 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                 closed = 0
                 # the cycle walk from the candidate on is the forcing walk from it too, one layer deeper than the
                 # forcing walk could look (its rating starts no lower): its node for the candidate off, if any,
-                # is the forcing walk's end, and without one the forcing walk would find none
-                cycled = most >= 4
+                # is the forcing walk's end, and without one the forcing walk would find none. A candidate without
+                # a strong link closes no cycle: the forcing walk alone (it stops at its end) is cheaper then
+                cycled = most >= 4 and has_strong_link(p, table, ylinks, xlinks)
                 ahead = -1
                 if cycled:
                     stamp += 1
-                    ahead, closed, size = _walk(2 * p + 1, cands, houses, cell_houses, n, ylinks, xlinks, cycle_walk,
-                                                nodes, parents, in_on, in_off, stamp, most)
+                    ahead, closed, size = _walk(2 * p + 1, table, ylinks, xlinks, cycle_walk, nodes, parents, in_on,
+                                                in_off, stamp, most)
                     if xlinks:
                         _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
                 for k in range(closed):
@@ -150,8 +152,8 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                             continue
                     else:
                         stamp += 1
-                        hit, _, size = _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, forcing_walk, nodes,
-                                             parents, in_on, in_off, stamp, most)
+                        hit, _, size = _walk(source, table, ylinks, xlinks, forcing_walk, nodes, parents, in_on, in_off,
+                                             stamp, most)
                         if hit < 0:
                             _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
                             continue
@@ -197,8 +199,8 @@ def _cycles_links(cands, houses, cell_houses, n, hint, out):
     in_off = np.zeros(ncells * n, np.int32)
     pas = hint[C_PASS]
     cycle = hint[C_KIND] == CYCLE
-    hit, _, _ = _walk(hint[C_SOURCE], cands, houses, cell_houses, n, pas != X_PASS, pas != Y_PASS or not cycle, cycle,
-                      nodes, parents, in_on, in_off, np.int64(1), np.int64(1 << 30))
+    hit, _, _ = _walk(hint[C_SOURCE], links(cands, houses, cell_houses, n), pas != X_PASS, pas != Y_PASS or not cycle,
+                      cycle, nodes, parents, in_on, in_off, np.int64(1), np.int64(1 << 30))
     end, last = cycle_end(hint[C_NODE], nodes) if cycle else (hit, -1)
     size = _chain_states(end, nodes, parents)
     node = end

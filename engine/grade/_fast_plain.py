@@ -15,7 +15,7 @@ from ..bits import popcount
 from ._fast_cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations
 from ._fast_forcing import CYCLE, UNARY, _consider, _worth
 from ._fast_implications import _length_tenths
-from ._fast_walk import _chain_states, _walk, cycle_end
+from ._fast_walk import _chain_states, _walk, cycle_end, links
 
 
 @wide_kernel
@@ -27,12 +27,13 @@ def _walk_space(ncells, n):
 
 
 @wide_kernel
-def _plain_walk(source, pas, cycles, cands, houses, cell_houses, n, walk):
-    """The walk of pass ``pas`` from ``source`` (a cycle walk when ``cycles``): (forcing node, cycles closed)."""
+def _plain_walk(source, pas, cycles, table, walk):
+    """The walk of pass ``pas`` from ``source`` over the links ``table`` (a cycle walk when ``cycles``): (forcing
+    node, cycles closed)."""
     nodes, parents, in_on, in_off, stamp = walk
     stamp[0] += 1
-    hit, closed, _ = _walk(source, cands, houses, cell_houses, n, pas != X_PASS, pas != Y_PASS, cycles, nodes,
-                           parents, in_on, in_off, stamp[0], np.int64(1 << 30))
+    hit, closed, _ = _walk(source, table, pas != X_PASS, pas != Y_PASS, cycles, nodes, parents, in_on, in_off,
+                           stamp[0], np.int64(1 << 30))
     return hit, closed
 
 
@@ -51,6 +52,7 @@ def _peers_of(houses, cell_houses, n):
 def _plain_search(cands, houses, cell_houses, n, found):
     """Every conclusion of Sudoku Explainer's "Forcing Chains & Cycles" on ``cands``, as rows of ``found``."""
     walk = _walk_space(cands.size, n)
+    table = links(cands, houses, cell_houses, n)
     nodes, parents = walk[0], walk[1]
     peers = _peers_of(houses, cell_houses, n)
     scratch = np.zeros(cands.size * n, np.int8)
@@ -67,7 +69,7 @@ def _plain_search(cands, houses, cell_houses, n, found):
                 if not m >> (d - 1) & 1:
                     continue
                 p = c * n + d - 1
-                _, closed = _plain_walk(2 * p + 1, pas, yes, cands, houses, cell_houses, n, walk)
+                _, closed = _plain_walk(2 * p + 1, pas, yes, table, walk)
                 for k in range(closed):
                     end, last = cycle_end(k, nodes)
                     cx = _chain_states(end, nodes, parents) + 1
@@ -79,7 +81,7 @@ def _plain_search(cands, houses, cell_houses, n, found):
                 if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
                     continue
                 for source in (2 * p + 1, 2 * p):
-                    hit, _ = _plain_walk(source, pas, no, cands, houses, cell_houses, n, walk)
+                    hit, _ = _plain_walk(source, pas, no, table, walk)
                     if hit >= 0 and _worth(cands, nodes[hit], n):
                         cx = _chain_states(hit, nodes, parents)
                         tenths = (70 if pas == XY_PASS else 66) + _length_tenths(cx)
@@ -91,8 +93,9 @@ def _plain_path(kind, source, where, cands, houses, cell_houses, n, walk):
     """Walk again the path of a row of :func:`_plain_search`: its last node (the cycle's closing on node, or the
     forcing chain's end), and for a cycle the off state that leads back to the source (else -1)."""
     pas = where % 3
+    table = links(cands, houses, cell_houses, n)
     if kind == CYCLE:
-        _plain_walk(source, pas, kind == CYCLE, cands, houses, cell_houses, n, walk)
+        _plain_walk(source, pas, kind == CYCLE, table, walk)
         return cycle_end(where // 3, walk[0])
-    hit, _ = _plain_walk(source, pas, kind == CYCLE, cands, houses, cell_houses, n, walk)
+    hit, _ = _plain_walk(source, pas, kind == CYCLE, table, walk)
     return hit, -1

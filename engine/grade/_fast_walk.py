@@ -4,6 +4,12 @@ States are those of :mod:`engine.grade._fast_implications`; a walk alternates on
 links (the digit's places in a house), Y links (a cell's candidates) or both, and records each state once with the
 state that first reached it, so each recorded path is a shortest chain. :mod:`engine.grade._fast_cycles` runs walks
 from every candidate and keeps the best cycle or forcing chain.
+
+The candidates do not change during a search, so the links do not either: :func:`links` lists them once per search
+(about 5 us on 9x9) and every walk reads the lists instead of scanning houses. A search makes hundreds of walks,
+and scanning the houses at each node was most of their time (chains were 45 % of grading random minimal puzzles).
+The lists keep the order in which the scan met the links (the cell's other digits, then the box, the row and the
+column), so every walk records the same nodes in the same order as before.
 """
 from __future__ import annotations
 
@@ -11,18 +17,78 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import digit_of, popcount
-from ._fast_state import _other_place
+
+# the columns of a potential's strong links in LinkTable's ``strong``: the cell's other digit (Y), then the digit's
+# other place in the box, the row and the column (X); -1 where there is none
+STRONG_Y = 0
+NSTRONG = 4
 
 
 @wide_kernel
-def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp,
-          most):
-    """Breadth-first from ``source`` (a state); ``nodes``/``parents`` receive the walk (node 0 is the source).
+def links(cands, houses, cell_houses, n):
+    """The link table of ``cands``: ``(start, xstart, weak, strong, closing)``.
+
+    For a candidate potential ``p`` (``cell * n + digit - 1``), ``weak[start[p]:start[p + 1]]`` are the off states
+    its on state forces: the cell's other digits (Y links, up to ``xstart[p]``), then the digit's other places in
+    the box, the row and the column, each once (X links). ``strong[p]`` are the on states its off state forces, by
+    column (STRONG_Y, then the box, row and column). ``closing`` is a walk's scratch (4 states)."""
+    ncells = cands.size
+    npot = ncells * n
+    total = 0
+    for c in range(ncells):
+        total += popcount(cands[c])
+    start = np.zeros(npot + 1, np.int32)
+    xstart = np.zeros(npot, np.int32)
+    weak = np.empty(total * 4 * n + 1, np.int32)
+    strong = np.full((npot, NSTRONG), -1, np.int32)
+    k = 0
+    for c in range(ncells):
+        m = cands[c]
+        for d in range(1, n + 1):
+            p = c * n + d - 1
+            start[p] = k
+            bit = np.int64(1) << (d - 1)
+            if not m & bit:
+                xstart[p] = k
+                continue
+            others = m & ~bit
+            if popcount(m) == 2:
+                strong[p, STRONG_Y] = 2 * (c * n + digit_of(others) - 1) + 1
+            while others:
+                low = others & -others
+                others ^= low
+                weak[k] = 2 * (c * n + digit_of(low) - 1)
+                k += 1
+            xstart[p] = k
+            for j in range(3):
+                h = cell_houses[c, (2, 0, 1)[j]]
+                places = 0  # the digit's other places in the house: one is a strong link
+                other = -1
+                for i in range(n):
+                    c2 = houses[h, i]
+                    if c2 == c or not cands[c2] & bit:
+                        continue
+                    places += 1
+                    other = c2
+                    if j != 0 and _same_box(c, c2, cell_houses):
+                        continue  # added with the box
+                    weak[k] = 2 * (c2 * n + d - 1)
+                    k += 1
+                if places == 1:
+                    strong[p, 1 + j] = 2 * (other * n + d - 1) + 1
+    start[npot] = k
+    return start, xstart, weak, strong, np.full(4, -1, np.int64)
+
+
+@wide_kernel
+def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp, most):
+    """Breadth-first from ``source`` (a state) over the links of ``table`` (:func:`links`); ``nodes``/``parents``
+    receive the walk (node 0 is the source).
     Returns ``(forcing_node, cycles_found, size)``: the node where the source's opposite state is reached (-1
-    if never; X links only end there; a forcing walk stops there, a cycle walk goes on), when ``cycles`` the count of cycles found, stored as pairs at the end of
-    ``nodes`` (:func:`cycle_end`), and the number of nodes when the walk reached everything the source forces
-    (-1 when it stopped early). Chains of more than ``most`` states are not looked for (they would rate no
-    better than a conclusion already found).
+    if never; X links only end there; a forcing walk stops there, a cycle walk goes on), when ``cycles`` the count
+    of cycles found, stored as pairs at the end of ``nodes`` (:func:`cycle_end`), and the number of nodes when the
+    walk reached everything the source forces (-1 when it stopped early). Chains of more than ``most`` states are
+    not looked for (they would rate no better than a conclusion already found).
 
     A cycle comes back to the source (on) from an off state that is one of its strong links. Every such off state
     is a weak link of the source too, so the walk records it at the first layer, and a walk that expands each off
@@ -30,12 +96,13 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
     once per way in (never one of the chain's own states again); the other ways in add nothing but the closing
     link, so they are not recorded as nodes: an on state that reaches one of the source's strong links, at the
     third layer or later, by a state not already on its chain, closes a cycle there and then."""
+    start, xstart, weak, strong, closing = table
     nodes[0] = source
     parents[0] = -1
     # the off states that force the source on (its strong links): the cycles close through these
-    closing = np.full(4, -1, np.int64)
+    closing[:] = -1
     if cycles:
-        _strong_links(source, cands, houses, cell_houses, n, ylinks, xlinks, closing)
+        _strong_links(source >> 1, strong, ylinks, xlinks, closing)
     if source & 1:
         in_on[source >> 1] = stamp
     else:
@@ -56,45 +123,21 @@ def _walk(source, cands, houses, cell_houses, n, ylinks, xlinks, cycles, nodes, 
             head += 1
             s = nodes[node]
             p = s >> 1
-            c = p // n
-            d = p % n + 1
-            bit = np.int64(1) << (d - 1)
             if s & 1:
                 # on -> off: the cell's other candidates (Y), the digit's other places in the houses
-                others = cands[c] & ~bit if ylinks else np.int64(0)
-                while others:
-                    low = others & -others
-                    others ^= low
-                    t = 2 * (c * n + digit_of(low) - 1)
+                for i in range(start[p] if ylinks else xstart[p], start[p + 1]):
+                    t = weak[i]
                     if cycles and length >= 3:
                         closed = _close(t, node, closing, nodes, parents, closed)
                     size, forcing = _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles,
                                                forcing)
-                for k in (2, 0, 1):
-                    h = cell_houses[c, k]
-                    for i in range(n):
-                        c2 = houses[h, i]
-                        if c2 == c or not cands[c2] & bit:
-                            continue
-                        if k != 2 and _same_box(c, c2, cell_houses):
-                            continue  # added with the box
-                        t = 2 * (c2 * n + d - 1)
-                        if cycles and length >= 3:
-                            closed = _close(t, node, closing, nodes, parents, closed)
-                        size, forcing = _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles,
-                                                   forcing)
             else:
                 # off -> on: the cell's last other candidate (Y), the digit's last other place in a house (X)
-                if ylinks and popcount(cands[c]) == 2:
-                    t = 2 * (c * n + digit_of(cands[c] & ~bit) - 1) + 1
-                    size, forcing = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles, forcing)
-                if xlinks:
-                    for k in (2, 0, 1):
-                        other = _other_place(cands, houses, cell_houses[c, k], c, bit, n)
-                        if other >= 0:
-                            t = 2 * (other * n + d - 1) + 1
-                            size, forcing = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles,
-                                                      forcing)
+                for j in range(0 if ylinks else 1, NSTRONG if xlinks else 1):
+                    t = strong[p, j]
+                    if t >= 0:
+                        size, forcing = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles,
+                                                  forcing)
             if forcing >= 0 and not cycles:
                 return forcing, closed, -1
         layer_end = size
@@ -108,23 +151,23 @@ def _same_box(a, b, cell_houses):
 
 
 @wide_kernel
-def _strong_links(source, cands, houses, cell_houses, n, ylinks, xlinks, closing):
-    """The off states that force ``source`` (on) by one link, in ``closing``: the other candidate of its cell when
-    it has two (Y), the digit's other place in a house of the cell where it has two (X)."""
-    p = source >> 1
-    c = p // n
-    d = p % n + 1
-    bit = np.int64(1) << (d - 1)
+def _strong_links(p, strong, ylinks, xlinks, closing):
+    """The off states that force potential ``p`` on by one link, in ``closing``: the other candidate of its cell
+    when it has two (Y), the digit's other place in a house of the cell where it has two (X). Returns how many."""
     k = 0
-    if ylinks and popcount(cands[c]) == 2:
-        closing[k] = 2 * (c * n + digit_of(cands[c] & ~bit) - 1)
-        k += 1
-    if xlinks:
-        for j in (2, 0, 1):
-            other = _other_place(cands, houses, cell_houses[c, j], c, bit, n)
-            if other >= 0:
-                closing[k] = 2 * (other * n + d - 1)
-                k += 1
+    for j in range(0 if ylinks else 1, NSTRONG if xlinks else 1):
+        t = strong[p, j]
+        if t >= 0:
+            closing[k] = t - 1
+            k += 1
+    return k
+
+
+@wide_kernel
+def has_strong_link(p, table, ylinks, xlinks):
+    """Whether potential ``p`` has a strong link the pass follows: without one, no cycle comes back to it. (It
+    lists them in the table's walk scratch, which every walk resets.)"""
+    return _strong_links(p, table[3], ylinks, xlinks, table[4]) > 0
 
 
 @wide_kernel

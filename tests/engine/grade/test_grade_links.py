@@ -1,0 +1,183 @@
+"""The link table of the chain searches (engine.grade._fast_walk.links) and the walks that read it.
+
+The table is listed once per search of the static chains and the walks read it instead of scanning houses at
+every node. Its twin here
+is the definition, scanned the slow way in plain Python: weak links of a candidate on (the cell's other digits,
+then the digit's other places in the box, row and column, each once), strong links of a candidate off (the cell's
+other digit when it has two, the digit's other place in each house where it has two). The walk's twin is the same
+breadth-first walk over those scanned links, recording nodes in the same order. Candidate grids are arbitrary
+(hypothesis): the links are defined on any grid, consistent or not.
+"""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from engine.geometry import geometry
+from engine.grade._fast_state import cell_houses_of
+from engine.grade._fast_walk import NSTRONG, _walk, has_strong_link, links
+
+BIG = 1 << 30
+
+
+def _geo(box):
+    geo = geometry(box)
+    return geo, cell_houses_of(geo.row_of, geo.col_of, geo.box_of, geo.size)
+
+
+def _weak(cands, geo, ch, c, d):
+    """The off states candidate (c, d) on forces, in the scan's order (Y first, then box, row, column)."""
+    n = geo.size
+    out = [2 * (c * n + e - 1) for e in range(1, n + 1) if e != d and cands[c] >> (e - 1) & 1]
+    ys = len(out)
+    seen = {c}
+    for k in (2, 0, 1):
+        for c2 in geo.houses[ch[c, k]]:
+            c2 = int(c2)
+            if c2 not in seen and cands[c2] >> (d - 1) & 1:
+                seen.add(c2)
+                out.append(2 * (c2 * n + d - 1))
+    return out, ys
+
+
+def _strong(cands, geo, ch, c, d):
+    """The on states candidate (c, d) off forces, by column: the cell's other digit, then box, row, column."""
+    n = geo.size
+    row = [-1] * NSTRONG
+    others = [e for e in range(1, n + 1) if e != d and cands[c] >> (e - 1) & 1]
+    if len(others) == 1:
+        row[0] = 2 * (c * n + others[0] - 1) + 1
+    for j, k in enumerate((2, 0, 1)):
+        places = [int(c2) for c2 in geo.houses[ch[c, k]] if c2 != c and cands[c2] >> (d - 1) & 1]
+        if len(places) == 1:
+            row[1 + j] = 2 * (places[0] * n + d - 1) + 1
+    return row
+
+
+def _slow_walk(source, cands, geo, ch, ylinks, xlinks, cycles, most):
+    """The walk of engine.grade._fast_walk._walk over the scanned links: (forcing, closed, size, nodes, parents)."""
+    n = geo.size
+    nodes, parents, cycles_found = [source], [-1], []
+    seen_on, seen_off = set(), set()
+    (seen_on if source & 1 else seen_off).add(source >> 1)
+    closing = []
+    if cycles:
+        c, d = divmod(source >> 1, n)
+        row = _strong(cands, geo, ch, c, d + 1)
+        closing = [t - 1 for j, t in enumerate(row) if t >= 0 and (ylinks if j == 0 else xlinks)]
+    forcing, head, length, layer_end = -1, 0, 0, 1
+    while head < len(nodes):
+        length += 1
+        if length + (0 if cycles else 1) > most:
+            break
+        while head < layer_end:
+            node = head
+            head += 1
+            s = nodes[node]
+            c, d = divmod(s >> 1, n)
+            if s & 1:
+                weak, ys = _weak(cands, geo, ch, c, d + 1)
+                for t in weak[0 if ylinks else ys:]:
+                    if cycles and length >= 3 and t in closing:
+                        a, chain = node, set()
+                        while a >= 0:
+                            chain.add(nodes[a])
+                            a = parents[a]
+                        if t not in chain:
+                            cycles_found.append((node, t))
+                    if (t >> 1) in seen_off:
+                        continue
+                    if t == source - 1 and forcing < 0:
+                        nodes.append(t)
+                        parents.append(node)
+                        forcing = len(nodes) - 1
+                        if cycles:
+                            seen_off.add(t >> 1)
+                        continue
+                    seen_off.add(t >> 1)
+                    nodes.append(t)
+                    parents.append(node)
+            else:
+                row = _strong(cands, geo, ch, c, d + 1)
+                for j, t in enumerate(row):
+                    if t < 0 or not (ylinks if j == 0 else xlinks):
+                        continue
+                    if not cycles and t == source + 1 and forcing < 0:
+                        nodes.append(t)
+                        parents.append(node)
+                        forcing = len(nodes) - 1
+                        continue
+                    if (t >> 1) in seen_on:
+                        continue
+                    seen_on.add(t >> 1)
+                    nodes.append(t)
+                    parents.append(node)
+            if forcing >= 0 and not cycles:
+                return forcing, len(cycles_found), -1, nodes, parents, cycles_found
+        layer_end = len(nodes)
+    complete = head >= len(nodes) and (cycles or forcing < 0)
+    return forcing, len(cycles_found), len(nodes) if complete else -1, nodes, parents, cycles_found
+
+
+def _grid(box):
+    n = box * box
+    cell = st.integers(0, (1 << n) - 1).map(lambda m: m if bin(m).count("1") != 1 else 0)
+    return st.lists(cell, min_size=n * n, max_size=n * n).map(lambda xs: np.array(xs, np.int64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([2, 3]).flatmap(lambda box: st.tuples(st.just(box), _grid(box))))
+def test_the_link_table_lists_the_links_of_the_definition(case):
+    box, cands = case
+    geo, ch = _geo(box)
+    n = geo.size
+    table = links(cands, geo.houses, ch, n)
+    start, xstart, weak, strong, _ = table
+    for c in range(cands.size):
+        for d in range(1, n + 1):
+            p = c * n + d - 1
+            if not cands[c] >> (d - 1) & 1:
+                assert start[p] == start[p + 1]
+                continue
+            want, ys = _weak(cands, geo, ch, c, d)
+            assert list(weak[start[p]:start[p + 1]]) == want
+            assert xstart[p] - start[p] == ys
+            row = _strong(cands, geo, ch, c, d)
+            assert list(strong[p]) == row
+            # a pass closes cycles through a candidate only by a strong link it follows
+            for ylinks, xlinks in ((False, True), (True, False), (True, True)):
+                want = any(t >= 0 and (ylinks if j == 0 else xlinks) for j, t in enumerate(row))
+                assert has_strong_link(p, table, ylinks, xlinks) == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 3]).flatmap(lambda box: st.tuples(st.just(box), _grid(box), st.data())))
+def test_every_walk_over_the_table_is_the_walk_over_scanned_links(case):
+    box, cands, data = case
+    geo, ch = _geo(box)
+    n = geo.size
+    pots = [c * n + d for c in range(cands.size) for d in range(n) if cands[c] >> d & 1]
+    if not pots:
+        return
+    table = links(cands, geo.houses, ch, n)
+    cap = 2 * cands.size * n * 12 + 256
+    nodes = np.zeros(cap, np.int32)
+    parents = np.zeros(cap, np.int32)
+    in_on = np.zeros(cands.size * n, np.int32)
+    in_off = np.zeros(cands.size * n, np.int32)
+    stamp = 0
+    for _ in range(6):
+        p = data.draw(st.sampled_from(pots))
+        source = 2 * p + data.draw(st.integers(0, 1))
+        ylinks, xlinks = data.draw(st.sampled_from([(False, True), (True, False), (True, True)]))
+        cycles = data.draw(st.booleans())
+        most = data.draw(st.sampled_from([3, 4, 6, BIG]))
+        stamp += 1
+        hit, closed, size = _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp, most)
+        s_hit, s_closed, s_size, s_nodes, s_parents, s_cycles = _slow_walk(source, cands, geo, ch, ylinks, xlinks,
+                                                                           cycles, most)
+        assert (hit, closed, size) == (s_hit, s_closed, s_size)
+        k = len(s_nodes)
+        assert list(nodes[:k]) == s_nodes and list(parents[:k]) == s_parents
+        for j, (node, t) in enumerate(s_cycles):
+            assert (nodes[cap - 1 - 2 * j], nodes[cap - 2 - 2 * j]) == (node, t)
