@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ..bits import popcount
+from ..bits import lowbit_index, popcount
 
 _I = np.int64
 NWORDS = 30  # 27 digit-band masks and 3 unsolved masks
@@ -140,13 +140,14 @@ def _load(cells, st, out, forbid_cell, forbid_digit):
 
 @kernel
 def _write_solution(st, solution):
-    for c in range(81):
-        b = c // 27
-        bit = _I(1) << (c % 27)
-        for d in range(9):
-            if st[3 * d + b] & bit:
-                solution[c] = d + 1
-                break
+    """The solved state's digits into ``solution`` (81 cells): each digit mask of a solved state holds that digit's
+    cells, so walking the 81 set bits is a fifth of the work of asking each cell which digit it has."""
+    for k in range(27):
+        m = st[k]
+        base = 27 * (k % 3)
+        while m:
+            solution[base + lowbit_index(m)] = k // 3 + 1
+            m &= m - 1
 
 
 @kernel

@@ -47,10 +47,13 @@ TRIADS_AFTER = 16  # guesses in a search before the digit-level triad step runs 
 
 
 @kernel
-def _propagate(st, dirty, pats, tp, stats):
-    """Digit steps for every changed digit, then naked singles, until nothing changes; False on a contradiction."""
-    # stats are written once at the end: stores into ``stats`` inside the loops would make the compiler reload
-    # ``st`` after each one (both are int64 arrays, so they may alias), which cost a fifth of the time
+def _propagate(st, dirty, pats, tp, guesses):
+    """Digit steps for every changed digit, then naked singles, until nothing changes.
+
+    Returns ``(ok, nodes, checks)``: False on a contradiction, and the metrics' increments. The caller keeps the
+    metrics in locals and stores them once at the end: a store into ``stats`` inside a loop would make the compiler
+    reload ``st`` after it (both are int64 arrays, so they may alias), which cost a fifth of the time here.
+    ``guesses`` so far decides whether the digit-level triad step runs."""
     before = _nsolved(st)
     steps = 0
     rounds = 0
@@ -97,16 +100,14 @@ def _propagate(st, dirty, pats, tp, stats):
         if dirty == 0:
             # The digit-level triad step pays only on hard puzzles: measured, running it from the start cost random
             # minimal puzzles 7% and carving 14% and saved nothing on top1465 against starting after 16 guesses
-            if stats[GUESSES] < TRIADS_AFTER:
+            if guesses < TRIADS_AFTER:
                 break
             dirty = _triad_digits(st, pats, tp)
             if dirty < 0:
                 ok = False
             elif dirty == 0:
                 break
-    stats[NODES] += _nsolved(st) - before
-    stats[CHECKS] += 12 * steps + 27 * rounds
-    return ok
+    return ok, _nsolved(st) - before, 12 * steps + 27 * rounds
 
 
 @kernel
@@ -157,9 +158,17 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
     depth = 0
     pats = stack[TRIADS_ROW, :9]
     tp = stack[TRIADS_ROW, 9:18]
+    # the metrics live in locals and go to ``stats`` once, at the end (see _propagate)
+    nodes = stats[NODES]
+    guesses = stats[GUESSES]
+    backtracks = stats[BACKTRACKS]
+    max_depth = stats[MAX_DEPTH]
     u0, u1, u2 = st[27], st[28], st[29]
-    ok = _propagate(st, _I(511), pats, tp, stats)
+    ok, nodes_added, checks = _propagate(st, _I(511), pats, tp, guesses)
+    nodes += nodes_added
     if tracing and not _show(st, u0, u1, u2, -1, trace, ntrace, shown):
+        stats[NODES] = nodes
+        stats[CHECKS] += checks
         return count
     while True:
         if ok and _solved(st):
@@ -169,7 +178,7 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
             if count >= limit or tracing:
                 break
             ok = False
-        if node_limit > 0 and stats[NODES] >= node_limit:
+        if node_limit > 0 and nodes >= node_limit:
             stats[GAVE_UP] = 1
             break
         if ok:
@@ -187,8 +196,8 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
             stack[depth, 31] = digits & ~(_I(1) << first)
             stack[depth, 32] = _nsolved(st)
             depth += 1
-            if depth > stats[MAX_DEPTH]:
-                stats[MAX_DEPTH] = depth
+            if depth > max_depth:
+                max_depth = depth
             d = first
         else:
             if depth == 0:
@@ -196,7 +205,7 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
             k = depth - 1
             # every placement since this branch point is taken back: the guess and what it forced (the
             # definition of engine/solvers/base.py, shared by every solver)
-            stats[BACKTRACKS] += max(1, _nsolved(st) - stack[k, 32])
+            backtracks += max(1, _nsolved(st) - stack[k, 32])
             if tracing and not _hide(stack[k], trace, ntrace, shown):
                 break
             st[:NWORDS] = stack[k, :NWORDS]
@@ -208,13 +217,22 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
             stack[k, 31] = rest & (rest - 1)
             if stack[k, 31] == 0:
                 depth -= 1
-        stats[GUESSES] += 1
-        stats[NODES] += 1
+        guesses += 1
+        nodes += 1
         u0, u1, u2 = st[27], st[28], st[29]
         ch = _place(st, d, b, pos)
-        ok = ch >= 0 and _propagate(st, ch, pats, tp, stats)
+        ok = ch >= 0
+        if ok:
+            ok, nodes_added, checks_added = _propagate(st, ch, pats, tp, guesses)
+            nodes += nodes_added
+            checks += checks_added
         if tracing and not _show(st, u0, u1, u2, 27 * b + pos, trace, ntrace, shown):
             break
+    stats[NODES] = nodes
+    stats[GUESSES] = guesses
+    stats[BACKTRACKS] = backtracks
+    stats[CHECKS] += checks
+    stats[MAX_DEPTH] = max_depth
     return count
 
 
