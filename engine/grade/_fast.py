@@ -21,6 +21,7 @@ from ._fast_cycles import C_TENTHS, _cycles
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
+from ._fast_misses import _forget_all, _new_memo
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
@@ -81,7 +82,7 @@ NTECHNIQUES = len(INDEX)
 
 @wide_kernel
 def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
-           blanks):
+           blanks, misses):
     """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
     are made (UNLIMITED: no limit); each step is the first deduction of the table's rows ``first..last-1`` tried
     in order (a row whose ``enabled`` flag is 0 is skipped), counted at its technique's row in ``counts`` and
@@ -108,7 +109,7 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
                     made = PLACED
             else:
                 ratings[RATE] = _COUNTER_RATING[t]
-                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n)
+                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses)
             if made != NOTHING:
                 break
         if made == NOTHING or made == NO_KERNEL:
@@ -139,7 +140,7 @@ def _rate(ratings, rating, counter, placed):
 
 
 @kernel_with(inline="always")
-def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n):
+def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses):
     """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
     places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
     on the step writes it to ``ratings[RATE]``."""
@@ -177,7 +178,7 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
         found = _aligned(cands, peers, row_of, col_of, box_of, 2 if t == ALIGNED_PAIR else 3)
     elif (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
           or t == DYNAMIC_PLUS_CHAINS):
-        return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n)
+        return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses)
     else:
         return NO_KERNEL
     if not found:
@@ -186,7 +187,7 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
 
 
 @kernel_with(inline="always")
-def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n):
+def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses):
     """One step of a chain row: its rating (tenths, length bonus included) goes to ``ratings[RATE]``."""
     cell_houses = cell_houses_of(row_of, col_of, box_of, n)
     hint = np.empty(HINT_SIZE, np.int64)
@@ -196,7 +197,7 @@ def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of,
     else:
         producer = NISHIO if t == NISHIO_CHAINS else (MULTIPLE if t == MULTIPLE_CHAINS else (
             DYNAMIC if t == DYNAMIC_CHAINS else DYNAMIC_PLUS))
-        made = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint)
+        made = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses)
         tenths = hint[H_TENTHS]
     if made == 0:
         return NOTHING
@@ -205,9 +206,10 @@ def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of,
 
 
 @kernel_with(inline="always")
-def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands):
+def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands, misses):
     """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES) and rating the steps in
-    ``ratings``; SOLVED, STUCK or CONTRADICTION."""
+    ``ratings``; SOLVED, STUCK or CONTRADICTION. ``misses``: the memo of :mod:`engine.grade._fast_misses`."""
+    _forget_all(misses)
     cells[:] = 0
     cands[:] = (np.int64(1) << n) - 1
     blanks = cells.size
@@ -220,7 +222,7 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
             blanks -= 1
     # every row of the table, easiest first, back to the easiest after every step
     left = _solve(0, NTECHNIQUES, UNLIMITED, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of,
-                  box_of, n, blanks)
+                  box_of, n, blanks, misses)
     if left <= 0:
         return SOLVED if left == 0 else NO_KERNEL
     return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
@@ -230,9 +232,10 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
 def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status):
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)
+    misses = _new_memo(puzzles.shape[1])
     for i in range(puzzles.shape[0]):
         status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
-                               cells, cands)
+                               cells, cands, misses)
 
 
 def enabled_rows(skip=()) -> np.ndarray:

@@ -21,6 +21,7 @@ import numpy as np
 from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
+from ._fast_misses import NISHIO_MISS, _changed_digits, _remember
 from ._fast_slots import _ancestors, _full_path, _has, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
 
@@ -112,8 +113,16 @@ def _on_run(ws, memo, p, scratch, cands, houses, cell_houses, n, ylinks, dynamic
 @wide_kernel
 def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
     """Fill ``hint`` with the best conclusion of ``producer`` on ``cands`` (H_TENTHS stays NO_HINT when none)."""
+    _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, np.int64(-1))
+
+
+@wide_kernel
+def _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits):
+    """:func:`_forcing_hint` looking only at the candidates of ``digits`` (a bit each; Nishio only, see
+    :func:`_forcing_digits`)."""
     ws, memo = _search_space(cands, n)
-    _forcing_search(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo)
+    _forcing_digits(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo,
+                    digits)
 
 
 @wide_kernel
@@ -137,6 +146,14 @@ def _search_space(cands, n):
 def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, memo):
     """The search of :func:`_forcing_hint` in the given workspace; with rows in ``found``, every conclusion is
     added there instead (:func:`_consider`), and the remembered runs stay in ``ws`` for the caller."""
+    _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1))
+
+
+@wide_kernel
+def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits):
+    """:func:`_forcing_search` from the candidates of ``digits`` only (a bit each; -1 for all). Only Nishio may be
+    given fewer: its chains follow one digit (X links), so each of its conclusions comes from that digit's places
+    alone, while the other producers' cell chains join the digits of a cell."""
     hint[:] = NO_HINT
     ncells = cands.size
     nishio = producer == NISHIO
@@ -158,7 +175,7 @@ def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, me
             continue
         for d in range(1, n + 1):
             bit = np.int64(1) << (d - 1)
-            if not m & bit:
+            if not m & bit or not digits & bit:
                 continue
             p = c * n + d - 1
             w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
@@ -261,10 +278,15 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
 
 
 @wide_kernel
-def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint):
+def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses):
     """One step of ``producer``: 0 when it finds nothing, 1 when it removed a candidate, 2 when it placed a digit;
-    the rating in tenths is ``hint[H_TENTHS]``."""
-    _forcing_hint(producer, cands, houses, cell_houses, n, hint)
+    the rating in tenths is ``hint[H_TENTHS]``. Nishio looks only at the digits whose places changed since its last
+    miss on this puzzle (``misses``, :mod:`engine.grade._fast_misses`): the others would miss again."""
+    nishio = producer == NISHIO
+    digits = _changed_digits(misses, NISHIO_MISS, cands) if nishio else np.int64(-1)
+    _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits)
+    if nishio:
+        _remember(misses, NISHIO_MISS, cands, hint[H_TENTHS] == NO_HINT)
     if hint[H_TENTHS] == NO_HINT:
         return 0
     return 2 if _conclude(cells, cands, peers, hint[H_TARGET], n) else 1
