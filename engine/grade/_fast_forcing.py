@@ -227,8 +227,9 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found, memb
     nstates = members.size
     count = 0
     first = slots[0]
+    mark, gen = ws[0], ws[1]  # taken out once (engine/grade/_fast_slots.py says why)
     for t in range(nstates):
-        if _has(ws, first, t):
+        if mark[first, t] == gen[first]:
             members[count] = t
             count += 1
     for j in range(count):
@@ -237,7 +238,7 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found, memb
             continue
         inall = True
         for i in range(1, k):
-            if not _has(ws, slots[i], t):
+            if mark[slots[i], t] != gen[slots[i]]:
                 inall = False
                 break
         if inall:

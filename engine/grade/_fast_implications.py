@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import wide_kernel
 from ..bits import digit_of, popcount
 from ._fast_advanced import _advanced
-from ._fast_slots import _add, _has, _parent
+from ._fast_slots import _add, _pool_parent, _put
 from ._fast_state import _other_place
 
 #: no contradiction found
@@ -44,26 +44,26 @@ def _length_tenths(complexity):
 
 
 @wide_kernel
-def _hidden_cell_parents(ws, w, s, c, orig, work, n):
+def _hidden_cell_parents(mark, gen, count, pool, top, w, s, c, orig, work, n):
     """The candidates of cell ``c`` removed during a dynamic run are parents of ``s`` (the cell's last candidate)."""
     gone = orig[c] & ~work[c]
     while gone:
         low = gone & -gone
         gone ^= low
         q = 2 * (c * n + digit_of(low) - 1)
-        if _has(ws, w, q):
-            _parent(ws, w, s, q)
+        if mark[w, q] == gen[w]:
+            _pool_parent(count, pool, top, w, s, q)
 
 
 @wide_kernel
-def _hidden_house_parents(ws, w, s, h, bit, d, orig, work, houses, n):
+def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, bit, d, orig, work, houses, n):
     """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``."""
     for i in range(n):
         c = houses[h, i]
         if orig[c] & bit and not work[c] & bit:
             q = 2 * (c * n + d - 1)
-            if _has(ws, w, q):
-                _parent(ws, w, s, q)
+            if mark[w, q] == gen[w]:
+                _pool_parent(count, pool, top, w, s, q)
 
 
 #: what :func:`_force_off` returns when the state it was to force off is on already
@@ -71,14 +71,15 @@ CONTRADICTED = -(1 << 40)
 
 
 @wide_kernel
-def _force_off(ws, w, t, s, queue, tail):
+def _force_off(mark, gen, start, count, pool, top, nest, w, t, s, queue, tail):
     """State ``s`` (on) forces off state ``t``: a contradiction when ``t``'s candidate is on already (CONTRADICTED),
-    else ``t`` joins slot ``w`` and the off queue unless it is there. Returns the off queue's new tail."""
-    if _has(ws, w, t + 1):
-        _add(ws, w, t, s)
+    else ``t`` joins slot ``w`` and the off queue unless it is there. Returns the off queue's new tail.
+    (On the workspace's arrays, and calling nothing once :func:`_put` is inlined: see engine/grade/_fast_slots.py.)"""
+    if mark[w, t + 1] == gen[w]:
+        _put(mark, gen, start, count, pool, top, nest, w, t, s)
         return CONTRADICTED
-    if not _has(ws, w, t):
-        _add(ws, w, t, s)
+    if mark[w, t] != gen[w]:
+        _put(mark, gen, start, count, pool, top, nest, w, t, s)
         queue[tail] = t
         tail -= 1
     return tail
@@ -133,6 +134,8 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
     queue, work, stamp, seen, ends = ws[6], ws[7], ws[10], ws[11], ws[14]
+    # the slot's arrays, taken out of the workspace once (see engine/grade/_fast_slots.py on why)
+    mark, gen, start, count, pool, top, nest = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
     while True:
         if qon_head >= qon_tail and qoff_head <= qoff_tail:
@@ -152,7 +155,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     low = others & -others
                     others ^= low
                     t = 2 * (c * n + digit_of(low) - 1)
-                    qoff_tail = _force_off(ws, w, t, s, queue, qoff_tail)
+                    qoff_tail = _force_off(mark, gen, start, count, pool, top, nest, w, t, s, queue, qoff_tail)
                     if qoff_tail == CONTRADICTED:
                         return t + 1, t
             for k in (2, 0, 1):  # box, row, column
@@ -163,7 +166,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                         continue
                     seen[c2] = stamp[1]
                     t = 2 * (c2 * n + d - 1)
-                    qoff_tail = _force_off(ws, w, t, s, queue, qoff_tail)
+                    qoff_tail = _force_off(mark, gen, start, count, pool, top, nest, w, t, s, queue, qoff_tail)
                     if qoff_tail == CONTRADICTED:
                         return t + 1, t
             continue
@@ -177,7 +180,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
         found0 = found1 = found2 = found3 = NONE
         if ylinks and popcount(work[c]) == 2 and work[c] & bit:
             t = 2 * (c * n + digit_of(work[c] & ~bit) - 1) + 1
-            if not _has(ws, w, t):
+            if mark[w, t] != gen[w]:
                 found0 = t
         for k in (2, 0, 1):
             other = _other_place(work, houses, cell_houses[c, k], c, bit, n)
@@ -197,16 +200,17 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2):
                 continue
             conj = t - 1
-            fresh = not _has(ws, w, t)
+            fresh = mark[w, t] != gen[w]
             if fresh:
-                _add(ws, w, t, s)
+                _put(mark, gen, start, count, pool, top, nest, w, t, s)
                 if dynamic:
                     c2 = (t >> 1) // n
                     if j == 0:
-                        _hidden_cell_parents(ws, w, t, c2, cands, work, n)
+                        _hidden_cell_parents(mark, gen, count, pool, top, w, t, c2, cands, work, n)
                     else:
-                        _hidden_house_parents(ws, w, t, houses_of[j], bit, d, cands, work, houses, n)
-            if _has(ws, w, conj):
+                        _hidden_house_parents(mark, gen, count, pool, top, w, t, houses_of[j], bit, d, cands, work,
+                                              houses, n)
+            if mark[w, conj] == gen[w]:
                 return t, conj
             if fresh:
                 queue[qon_tail] = t

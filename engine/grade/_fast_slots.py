@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 
 
 @wide_kernel
@@ -63,24 +63,42 @@ def _has(ws, w, s):
 @wide_kernel
 def _add(ws, w, s, parent):
     """Put state ``s`` in slot ``w`` with one parent (none when ``parent`` < 0); more may follow (:func:`_parent`)."""
-    mark, gen, start, count, top = ws[0], ws[1], ws[2], ws[3], ws[5]
-    mark[w, s] = gen[w]
-    start[w, s] = top[w]
-    count[w, s] = 0
-    if ws[15].shape[0]:
-        ws[15][w, s] = 0
-    if parent >= 0:
-        _parent(ws, w, s, parent)
+    _put(ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], w, s, parent)
 
 
 @wide_kernel
 def _parent(ws, w, s, parent):
     """Add a parent to the state added last (a full pool drops it: the chain only looks shorter)."""
-    pool, top = ws[4], ws[5]
+    _pool_parent(ws[3], ws[4], ws[5], w, s, parent)
+
+
+# The same two on the workspace's arrays, for the runs' inner loops, and inlined where they are called. Why: a
+# compiled function that calls another (not inlined) one counts references to each of its array arguments on the
+# way in and out (numba's NRT_incref/NRT_decref, atomic operations), since numba cannot prove the call does not
+# raise; a function that calls nothing has those counts removed. A run adds states through such calls, and measured
+# (perf), half of the multiple forcing chains' time went to those counts. So the runs take the arrays out of the
+# workspace once and add states with calls that, once these are inlined, call nothing.
+
+
+@kernel_with(inline="always")
+def _put(mark, gen, start, count, pool, top, nest, w, s, parent):
+    """:func:`_add` on the workspace's arrays (``nest``: its nested-chain marks, no rows when it has none)."""
+    mark[w, s] = gen[w]
+    start[w, s] = top[w]
+    count[w, s] = 0
+    if nest.shape[0]:
+        nest[w, s] = 0
+    if parent >= 0:
+        _pool_parent(count, pool, top, w, s, parent)
+
+
+@kernel_with(inline="always")
+def _pool_parent(count, pool, top, w, s, parent):
+    """:func:`_parent` on the workspace's arrays."""
     if top[w] < pool.shape[1]:
         pool[w, top[w]] = parent
         top[w] += 1
-        ws[3][w, s] += 1
+        count[w, s] += 1
 
 
 @wide_kernel

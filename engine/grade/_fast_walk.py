@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 from ..bits import digit_of, popcount
 
 # the columns of a potential's strong links in LinkTable's ``strong``: the cell's other digit (Y), then the digit's
@@ -170,7 +170,7 @@ def has_strong_link(p, table, ylinks, xlinks):
     return _strong_links(p, table[3], ylinks, xlinks, table[4]) > 0
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _close(t, node, closing, nodes, parents, closed):
     """On state ``node`` reaches off state ``t``: when ``t`` forces the source back on and is not already on the
     chain to ``node``, a cycle closes; it is kept as the pair (``node``, ``t``) at the end of ``nodes``."""
@@ -193,7 +193,7 @@ def cycle_end(k, nodes):
     return nodes[nodes.size - 1 - 2 * k], nodes[nodes.size - 2 - 2 * k]
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, forcing):
     if in_off[t >> 1] == stamp:
         return size, forcing
@@ -209,7 +209,7 @@ def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, for
     return size + 1, forcing
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles, forcing):
     if not cycles and t == source + 1 and forcing < 0:
         nodes[size] = t
