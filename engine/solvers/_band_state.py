@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..bits import lowbit_index, popcount
 
 _I = np.int64
@@ -63,7 +63,7 @@ CLUE_OUT = np.array([[BAND_PEERS[c % 27] if j == c // 27 else COLUMN_CELLS[c % 2
                      for c in range(81)], dtype=np.int64)
 
 
-@kernel
+@kernel_with(inline="always")
 def _place(st, d, b, pos):
     """Put digit ``d`` (0-based) in cell ``pos`` of band ``b``; returns the digits whose masks changed (a bit set),
     or -1 when the digit cannot go there. A cell already solved with ``d`` changes nothing."""

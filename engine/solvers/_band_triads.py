@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..bits import lowbit_index
 from ._band_state import ALONE, COLUMNS, PERM, ROW3, TRIADS, _place
 
 _I = np.int64
 
 
-@kernel
+@kernel_with(inline="always")
 def _across(m):
     """The cells of one band's digit mask that lie on a permutation of its 3x3 triads (0: none is left)."""
     t = ROW3[m & 511] | (ROW3[(m >> 9) & 511] << 3) | (ROW3[(m >> 18) & 511] << 6)
