@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 from ..bits import popcount
 from ._fast_state import _sees
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _covers(ex, m, used):
     """Whether the digits ``used`` take every candidate of one of the excluder masks ``ex[:m]``."""
     for i in range(m):
@@ -22,7 +22,7 @@ def _covers(ex, m, used):
     return False
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
     """Remove the digits of the base cells c0, c1 (and c2, or -1 for a pair) that no allowed choice uses, against
     the excluder masks ``ex[:m]``; whether any went."""

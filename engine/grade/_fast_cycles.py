@@ -20,7 +20,7 @@ from .._jit import wide_kernel
 from ..bits import popcount
 from ._fast_implications import _length_tenths
 from ._fast_state import _conclude
-from ._fast_walk import _chain_states, _no_chains, _walk, cycle_end, has_strong_link, links
+from ._fast_walk import _chain_states, _no_chains, _walk, _walk_call, cycle_end, has_strong_link, links
 
 CYCLE, FORCING = 0, 1
 # the slots of a hint record (the target is a state; a cycle keeps the end node of its walk)
@@ -199,8 +199,9 @@ def _cycles_links(cands, houses, cell_houses, n, hint, out):
     in_off = np.zeros(ncells * n, np.int32)
     pas = hint[C_PASS]
     cycle = hint[C_KIND] == CYCLE
-    hit, _, _ = _walk(hint[C_SOURCE], links(cands, houses, cell_houses, n), pas != X_PASS, pas != Y_PASS or not cycle,
-                      cycle, nodes, parents, in_on, in_off, np.int64(1), np.int64(1 << 30))
+    table = links(cands, houses, cell_houses, n)
+    hit, _, _ = _walk_call(hint[C_SOURCE], table, pas != X_PASS, pas != Y_PASS or not cycle, cycle, nodes, parents,
+                           in_on, in_off, np.int64(1), np.int64(1 << 30))
     end, last = cycle_end(hint[C_NODE], nodes) if cycle else (hit, -1)
     size = _chain_states(end, nodes, parents)
     node = end

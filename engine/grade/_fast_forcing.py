@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 from ..bits import popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
 from ._fast_misses import NISHIO_MISS, _changed_digits, _remember
@@ -45,7 +45,7 @@ def _base_tenths(producer):
     return 75 if producer == NISHIO else (80 if producer == MULTIPLE else (85 if producer == DYNAMIC else 90))
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _worth(cands, t, n):
     """Whether concluding state ``t`` removes a candidate: an off state's candidate is there, an on state's cell has
     others."""

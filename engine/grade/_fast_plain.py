@@ -15,7 +15,7 @@ from ..bits import popcount
 from ._fast_cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations
 from ._fast_forcing import CYCLE, UNARY, _consider, _worth
 from ._fast_implications import _length_tenths
-from ._fast_walk import _chain_states, _walk, cycle_end, links
+from ._fast_walk import _chain_states, _walk_call, cycle_end, links
 
 
 @wide_kernel
@@ -32,8 +32,8 @@ def _plain_walk(source, pas, cycles, table, walk):
     node, cycles closed)."""
     nodes, parents, in_on, in_off, stamp = walk
     stamp[0] += 1
-    hit, closed, _ = _walk(source, table, pas != X_PASS, pas != Y_PASS, cycles, nodes, parents, in_on, in_off,
-                           stamp[0], np.int64(1 << 30))
+    hit, closed, _ = _walk_call(source, table, pas != X_PASS, pas != Y_PASS, cycles, nodes, parents, in_on,
+                                in_off, stamp[0], np.int64(1 << 30))
     return hit, closed
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _sees(a, b, row_of, col_of, box_of):
     return a != b and (row_of[a] == row_of[b] or col_of[a] == col_of[b] or box_of[a] == box_of[b])
 

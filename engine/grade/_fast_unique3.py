@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 from ..bits import popcount
 from ._fast_state import _in_house
 from ._fast_subsets import _next_combination
@@ -13,7 +13,7 @@ from ._fast_subsets import _next_combination
 MAX_DEGREE = 4
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _house_of(cell, kind, row_of, col_of, box_of, n):
     """The house of ``cell`` of kind 0 (box), 1 (row) or 2 (column)."""
     if kind == 0:

@@ -81,6 +81,15 @@ def links(cands, houses, cell_houses, n):
 
 
 @wide_kernel
+def _walk_call(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp, most):
+    """:func:`_walk` as a call of its own, for the callers that walk rarely (an explanation, the nested chains'
+    plain search): ``_walk`` is inlined where it is hot, the static chain search, since a call would count
+    references to its nine arrays each time (see engine/grade/_fast_slots.py), and each inlined copy costs
+    compile time."""
+    return _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp, most)
+
+
+@kernel_with(inline="always")
 def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp, most):
     """Breadth-first from ``source`` (a state) over the links of ``table`` (:func:`links`); ``nodes``/``parents``
     receive the walk (node 0 is the source).
@@ -150,7 +159,7 @@ def _same_box(a, b, cell_houses):
     return cell_houses[a, 2] == cell_houses[b, 2]
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _strong_links(p, strong, ylinks, xlinks, closing):
     """The off states that force potential ``p`` on by one link, in ``closing``: the other candidate of its cell
     when it has two (Y), the digit's other place in a house of the cell where it has two (X). Returns how many."""
@@ -163,7 +172,7 @@ def _strong_links(p, strong, ylinks, xlinks, closing):
     return k
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def has_strong_link(p, table, ylinks, xlinks):
     """Whether potential ``p`` has a strong link the pass follows: without one, no cycle comes back to it. (It
     lists them in the table's walk scratch, which every walk resets.)"""
