@@ -73,11 +73,11 @@ def _parent(ws, w, s, parent):
 
 
 # The same two on the workspace's arrays, for the runs' inner loops, and inlined where they are called. Why: a
-# compiled function that calls another (not inlined) one counts references to each of its array arguments on the
-# way in and out (numba's NRT_incref/NRT_decref, atomic operations), since numba cannot prove the call does not
-# raise; a function that calls nothing has those counts removed. A run adds states through such calls, and measured
-# (perf), half of the multiple forcing chains' time went to those counts. So the runs take the arrays out of the
-# workspace once and add states with calls that, once these are inlined, call nothing.
+# compiled call counts references to each of its array arguments on the way in and out, and a tuple counts every
+# array in it (numba's NRT_incref/NRT_decref, atomic operations); numba's pass that removes needless counts mostly
+# fails on such calls. The runs added each state through a call that took the whole workspace: measured (perf),
+# half of the multiple forcing chains' time went to those counts. So a run takes the arrays out of the workspace
+# once and adds states through these (docs/development.md, "Reference counts").
 
 
 @kernel_with(inline="always")
