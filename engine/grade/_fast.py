@@ -21,7 +21,7 @@ from ._fast_cycles import C_TENTHS, _cycles
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
-from ._fast_misses import _forget_all, _new_memo
+from ._fast_misses import _forget, new_memo
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
@@ -209,7 +209,7 @@ def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of,
 def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands, misses):
     """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES) and rating the steps in
     ``ratings``; SOLVED, STUCK or CONTRADICTION. ``misses``: the memo of :mod:`engine.grade._fast_misses`."""
-    _forget_all(misses)
+    _forget(misses)
     cells[:] = 0
     cands[:] = (np.int64(1) << n) - 1
     blanks = cells.size
@@ -232,7 +232,7 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
 def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status):
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)
-    misses = _new_memo(puzzles.shape[1])
+    misses = new_memo(puzzles.shape[1])
     for i in range(puzzles.shape[0]):
         status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
                                cells, cands, misses)

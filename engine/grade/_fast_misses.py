@@ -7,8 +7,8 @@ links only), so its conclusions about a digit depend on that digit's places alon
 change since its last miss miss again, and only the others are looked at.
 
 Skipping a part that is known to miss changes neither which step is found first nor its rating: the search still
-meets the other parts in the same order. The memo is one row per technique of the grid at its last miss, and a
-last column saying whether that row holds one (a try that finds a step forgets it, and every puzzle starts without).
+meets the other parts in the same order. The memo is the grid of Nishio's last miss and, in its last entry, whether
+it holds one (a try that finds a step forgets it, and every puzzle starts without).
 (Aligned exclusions were looked at too: their answer for a set of cells depends on every peer of those cells, and
 a placement changes twenty cells, so little would be skipped.)
 """
@@ -18,51 +18,38 @@ import numpy as np
 
 from .._jit import wide_kernel
 
-#: the memo's rows: one per technique that remembers its misses
-NISHIO_MISS = 0
-NMISSES = 1
 
-
-def fresh_memo(ncells: int) -> np.ndarray:
-    """An empty memo for grids of ``ncells`` cells (tests that drive single steps pass one)."""
-    return np.zeros((NMISSES, ncells + 1), np.int64)
+@wide_kernel
+def new_memo(ncells):
+    """An empty memo for grids of ``ncells`` cells (the grader makes one per batch; tests that drive single steps
+    pass their own)."""
+    return np.zeros(ncells + 1, np.int64)
 
 
 @wide_kernel
-def _new_memo(ncells):
-    """:func:`fresh_memo` inside compiled code."""
-    return np.zeros((NMISSES, ncells + 1), np.int64)
+def _forget(memo):
+    """A new puzzle: the memo holds no miss."""
+    memo[memo.size - 1] = 0
 
 
 @wide_kernel
-def _forget_all(memo):
-    """A new puzzle: no row holds a miss."""
-    memo[:, memo.shape[1] - 1] = 0
-
-
-@wide_kernel
-def _holds_miss(memo, row):
-    return memo[row, memo.shape[1] - 1] != 0
-
-
-@wide_kernel
-def _changed_digits(memo, row, cands):
-    """The digits (a bit each) whose candidates changed since the miss in ``row``: every digit when it holds none."""
+def _changed_digits(memo, cands):
+    """The digits (a bit each) whose candidates changed since the miss the memo holds: every digit when none."""
     ncells = cands.size
-    if not _holds_miss(memo, row):
+    if memo[ncells] == 0:
         return np.int64(-1)
     changed = np.int64(0)
     for c in range(ncells):
-        changed |= memo[row, c] ^ cands[c]
+        changed |= memo[c] ^ cands[c]
     return changed
 
 
 @wide_kernel
-def _remember(memo, row, cands, missed):
+def _remember(memo, cands, missed):
     """After a try: its grid when it missed, else nothing (the grid it changed is no miss to remember)."""
     ncells = cands.size
     if missed:
-        memo[row, :ncells] = cands
-        memo[row, ncells] = 1
+        memo[:ncells] = cands
+        memo[ncells] = 1
     else:
-        memo[row, ncells] = 0
+        memo[ncells] = 0

@@ -18,8 +18,8 @@ import numpy as np
 from .._jit import kernel_with, wide_kernel
 from ..bits import digit_of, popcount
 
-# the columns of a potential's strong links in LinkTable's ``strong``: the cell's other digit (Y), then the digit's
-# other place in the box, the row and the column (X); -1 where there is none
+# the columns of a potential's strong links in the link table's ``strong`` (:func:`links`): the cell's other digit
+# (Y), then the digit's other place in the box, the row and the column (X); -1 where there is none
 STRONG_Y = 0
 NSTRONG = 4
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from engine.geometry import geometry
 from engine.grade import _fast, grade, grade_many
-from engine.grade._fast_misses import fresh_memo
+from engine.grade._fast_misses import new_memo
 from engine.grade.state import State
 from engine.vocabulary import BIG_GRID_SKIPS, STEP_PATH_ONLY, UNIQUENESS_TECHNIQUES
 from engine.grade.techniques import BY_NAME, COUNTER_NAMES, FINDERS, INDEX, NCOUNTERS, REGISTRY, TECHNIQUES
@@ -38,7 +38,7 @@ def _one_step(t: int, cells: np.ndarray, cands: np.ndarray, box: int) -> np.ndar
     ratings = np.zeros(_fast.NRATINGS, np.float64)
     left = _fast._solve(t, t + 1, 1, _fast.enabled_rows(), counts, ratings, cells, cands, g.houses, g.peers,
                         g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
-                        fresh_memo(cells.size))
+                        new_memo(cells.size))
     assert left != _fast.NO_KERNEL, TECHNIQUES[t]
     return counts
 
@@ -147,7 +147,7 @@ def test_every_row_of_the_table_has_a_step_finder_and_a_kernel():
             cells, cands = State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays()
             assert _fast._solve(t, t + 1, 1, _fast.enabled_rows(), np.zeros(NCOUNTERS, np.int64),
                                 np.zeros(_fast.NRATINGS), cells, cands, g.houses, g.peers, g.row_of, g.col_of,
-                                g.box_of, g.size, 16, fresh_memo(16)) == _fast.NO_KERNEL
+                                g.box_of, g.size, 16, new_memo(16)) == _fast.NO_KERNEL
             assert not _fast.enabled_rows(STEP_PATH_ONLY)[t]
             continue
         _one_step(t, *State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays(), 2)
@@ -156,7 +156,7 @@ def test_every_row_of_the_table_has_a_step_finder_and_a_kernel():
     beyond = len(TECHNIQUES)  # a row the dispatch does not know: the grader would refuse to run
     enabled = np.ones(beyond + 1, np.int8)
     assert _fast._solve(beyond, beyond + 1, 1, enabled, counts, np.zeros(_fast.NRATINGS), cells, cands, g.houses,
-                        g.peers, g.row_of, g.col_of, g.box_of, g.size, 16, fresh_memo(16)) == _fast.NO_KERNEL
+                        g.peers, g.row_of, g.col_of, g.box_of, g.size, 16, new_memo(16)) == _fast.NO_KERNEL
 
 
 @settings(max_examples=40, deadline=None)

@@ -7,7 +7,7 @@ import pytest
 
 from engine.geometry import geometry
 from engine.grade import _fast
-from engine.grade._fast_misses import NISHIO_MISS, fresh_memo
+from engine.grade._fast_misses import new_memo
 from engine.grade.state import State
 from engine.grade.techniques import INDEX, NCOUNTERS
 from engine.vocabulary import STEP_PATH_ONLY
@@ -39,15 +39,15 @@ def test_remembering_misses_makes_the_same_steps(puzzle):
     fresh = State.from_puzzle(digits, 3).to_arrays()
     counts = [np.zeros(NCOUNTERS, np.int64), np.zeros(NCOUNTERS, np.int64)]
     ratings = [np.zeros(_fast.NRATINGS), np.zeros(_fast.NRATINGS)]
-    memo = fresh_memo(81)
+    memo = new_memo(81)
     remembered = 0  # Nishio steps found while the memo held a Nishio miss
     nishio = INDEX["nishio"]
     for _ in range(200):
         before = counts[0].copy()
-        held = memo[NISHIO_MISS, -1] != 0
+        held = memo[-1] != 0
         left = _step(*kept, counts[0], ratings[0], memo)
         remembered += int(held and counts[0][nishio] > before[nishio])
-        assert _step(*fresh, counts[1], ratings[1], fresh_memo(81)) == left
+        assert _step(*fresh, counts[1], ratings[1], new_memo(81)) == left
         assert np.array_equal(kept[0], fresh[0]) and np.array_equal(kept[1], fresh[1])
         assert np.array_equal(counts[0], counts[1]) and np.array_equal(ratings[0], ratings[1])
         if left == 0 or np.array_equal(before, counts[0]):

@@ -11,7 +11,7 @@ import pytest
 
 from engine.geometry import geometry
 from engine.grade import _fast
-from engine.grade._fast_misses import fresh_memo
+from engine.grade._fast_misses import new_memo
 from engine.grade import fish, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset
 from engine.grade import forcing_chains, xy_wing, xyz_wing
 from engine.grade.state import State, tables
@@ -67,7 +67,7 @@ def _kernel_step(state: State, name: str) -> tuple[np.ndarray, np.ndarray, np.nd
     counts = np.zeros(NCOUNTERS, np.int64)
     _fast._solve(INDEX[name], INDEX[name] + 1, 1, _fast.enabled_rows(), counts, np.zeros(_fast.NRATINGS), cells,
                  cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
-                 fresh_memo(cells.size))
+                 new_memo(cells.size))
     return cells, cands, counts
 
 
