@@ -3,6 +3,10 @@
 The choices of digits are walked as bitmasks (one bit per digit): a choice is out when it repeats a digit in two
 base cells that see each other, or when it covers every candidate of an excluder; a pair of digits that already
 covers an excluder rules out every third digit with it, so the triple's walk skips it whole.
+
+The tests of whether two cells see each other and whether a choice covers an excluder are written out in the
+loops, not called: numba counts a reference to every array a call takes, inlined or not, and in these loops the
+counts were a fifth of the time (docs/development.md, "Reference counts").
 """
 from __future__ import annotations
 
@@ -10,25 +14,15 @@ import numpy as np
 
 from .._jit import kernel_with, wide_kernel
 from ..bits import popcount
-from ._fast_state import _sees
-
-
-@kernel_with(inline="always")
-def _covers(ex, m, used):
-    """Whether the digits ``used`` take every candidate of one of the excluder masks ``ex[:m]``."""
-    for i in range(m):
-        if not ex[i] & ~used:
-            return True
-    return False
 
 
 @kernel_with(inline="always")
 def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
     """Remove the digits of the base cells c0, c1 (and c2, or -1 for a pair) that no allowed choice uses, against
     the excluder masks ``ex[:m]``; whether any went."""
-    s01 = _sees(c0, c1, row_of, col_of, box_of)
-    s02 = c2 >= 0 and _sees(c0, c2, row_of, col_of, box_of)
-    s12 = c2 >= 0 and _sees(c1, c2, row_of, col_of, box_of)
+    s01 = row_of[c0] == row_of[c1] or col_of[c0] == col_of[c1] or box_of[c0] == box_of[c1]
+    s02 = c2 >= 0 and (row_of[c0] == row_of[c2] or col_of[c0] == col_of[c2] or box_of[c0] == box_of[c2])
+    s12 = c2 >= 0 and (row_of[c1] == row_of[c2] or col_of[c1] == col_of[c2] or box_of[c1] == box_of[c2])
     m0, m1 = cands[c0], cands[c1]
     m2 = cands[c2] if c2 >= 0 else np.int64(0)
     a0, a1, a2 = np.int64(0), np.int64(0), np.int64(0)
@@ -40,7 +34,14 @@ def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
         while y:
             b1 = y & -y
             y ^= b1
-            if (b0 == b1 and s01) or _covers(ex, m, b0 | b1):
+            if b0 == b1 and s01:
+                continue
+            covered = False  # the pair takes every candidate of an excluder
+            for i in range(m):
+                if not ex[i] & ~(b0 | b1):
+                    covered = True
+                    break
+            if covered:
                 continue
             if c2 < 0:
                 a0 |= b0
@@ -52,7 +53,14 @@ def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
             while z:
                 b2 = z & -z
                 z ^= b2
-                if (b2 == b0 and s02) or (b2 == b1 and s12) or _covers(ex, m, b0 | b1 | b2):
+                if (b2 == b0 and s02) or (b2 == b1 and s12):
+                    continue
+                covered = False
+                for i in range(m):
+                    if not ex[i] & ~(b0 | b1 | b2):
+                        covered = True
+                        break
+                if covered:
                     continue
                 a0 |= b0
                 a1 |= b1
@@ -122,7 +130,7 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
             npair = 0
             for a in range(nexcl[c0]):
                 e = excl[c0, a]
-                if _sees(e, c1, row_of, col_of, box_of):
+                if e != c1 and (row_of[e] == row_of[c1] or col_of[e] == col_of[c1] or box_of[e] == box_of[c1]):
                     common[npair] = e
                     npair += 1
             if npair < 2:
@@ -137,7 +145,7 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                 owner = c0 if src == 0 else c1
                 for b in range(nexcl[owner]):
                     c2 = excl[owner, b]
-                    if src == 1 and _sees(c2, c0, row_of, col_of, box_of):
+                    if src == 1 and (row_of[c2] == row_of[c0] or col_of[c2] == col_of[c0] or box_of[c2] == box_of[c0]):
                         continue
                     if not is_base[c2] or c2 == c0 or c2 == c1:
                         continue
@@ -148,7 +156,8 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                         continue
                     m = 0
                     for a in range(npair):
-                        if _sees(common[a], c2, row_of, col_of, box_of):
+                        e = common[a]
+                        if e != c2 and (row_of[e] == row_of[c2] or col_of[e] == col_of[c2] or box_of[e] == box_of[c2]):
                             ex[m] = cands[common[a]]
                             m += 1
                     if m >= 2 and _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):

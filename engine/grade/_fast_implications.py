@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import wide_kernel
 from ..bits import digit_of, popcount
 from ._fast_advanced import _advanced
-from ._fast_slots import _add, _pool_parent, _put
+from ._fast_slots import _add, _pool_parent
 from ._fast_state import _other_place
 
 #: no contradiction found
@@ -64,25 +64,6 @@ def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, bit, d, orig, wo
             q = 2 * (c * n + d - 1)
             if mark[w, q] == gen[w]:
                 _pool_parent(count, pool, top, w, s, q)
-
-
-#: what :func:`_force_off` returns when the state it was to force off is on already
-CONTRADICTED = -(1 << 40)
-
-
-@wide_kernel
-def _force_off(mark, gen, start, count, pool, top, nest, w, t, s, queue, tail):
-    """State ``s`` (on) forces off state ``t``: a contradiction when ``t``'s candidate is on already (CONTRADICTED),
-    else ``t`` joins slot ``w`` and the off queue unless it is there. Returns the off queue's new tail.
-    (On the workspace's arrays, and calling nothing once :func:`_put` is inlined: see engine/grade/_fast_slots.py.)"""
-    if mark[w, t + 1] == gen[w]:
-        _put(mark, gen, start, count, pool, top, nest, w, t, s)
-        return CONTRADICTED
-    if mark[w, t] != gen[w]:
-        _put(mark, gen, start, count, pool, top, nest, w, t, s)
-        queue[tail] = t
-        tail -= 1
-    return tail
 
 
 @wide_kernel
@@ -137,6 +118,9 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     # the slot's arrays, taken out of the workspace once (see engine/grade/_fast_slots.py on why)
     mark, gen, start, count, pool, top, nest = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
+    g = gen[w]  # the slot's generation: a state is in the slot when its mark is g
+    room = pool.shape[1]
+    nested = nest.shape[0] > 0
     while True:
         if qon_head >= qon_tail and qoff_head <= qoff_tail:
             break
@@ -149,26 +133,47 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             bit = np.int64(1) << (d - 1)
             stamp[1] += 1
             seen[c] = stamp[1]
-            if ylinks:
-                others = work[c] & ~bit
-                while others:
+            # the off states it forces: the cell's other candidates (Y links), then the digit's other places in the
+            # box, the row and the column, each cell once
+            others = work[c] & ~bit if ylinks else np.int64(0)
+            k = 0
+            i = 0
+            while True:
+                if others:
                     low = others & -others
                     others ^= low
                     t = 2 * (c * n + digit_of(low) - 1)
-                    qoff_tail = _force_off(mark, gen, start, count, pool, top, nest, w, t, s, queue, qoff_tail)
-                    if qoff_tail == CONTRADICTED:
+                else:
+                    t = NONE
+                    while k < 3:
+                        c2 = houses[cell_houses[c, (2, 0, 1)[k]], i]
+                        i += 1
+                        if i == n:
+                            i = 0
+                            k += 1
+                        if seen[c2] != stamp[1] and work[c2] & bit:
+                            seen[c2] = stamp[1]
+                            t = 2 * (c2 * n + d - 1)
+                            break
+                    if t == NONE:
+                        break
+                # t joins the slot (parent s) unless it is there, and is queued; its candidate on already: the run
+                # is contradicted (_add written out, as below: see the module's note)
+                contradicted = mark[w, t + 1] == g
+                if contradicted or mark[w, t] != g:
+                    mark[w, t] = g
+                    start[w, t] = top[w]
+                    count[w, t] = 0
+                    if nested:
+                        nest[w, t] = 0
+                    if top[w] < room:
+                        pool[w, top[w]] = s
+                        top[w] += 1
+                        count[w, t] = 1
+                    if contradicted:
                         return t + 1, t
-            for k in (2, 0, 1):  # box, row, column
-                h = cell_houses[c, k]
-                for i in range(n):
-                    c2 = houses[h, i]
-                    if seen[c2] == stamp[1] or not work[c2] & bit:
-                        continue
-                    seen[c2] = stamp[1]
-                    t = 2 * (c2 * n + d - 1)
-                    qoff_tail = _force_off(mark, gen, start, count, pool, top, nest, w, t, s, queue, qoff_tail)
-                    if qoff_tail == CONTRADICTED:
-                        return t + 1, t
+                    queue[qoff_tail] = t
+                    qoff_tail -= 1
             continue
         s = queue[qoff_head]
         qoff_head -= 1
@@ -180,7 +185,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
         found0 = found1 = found2 = found3 = NONE
         if ylinks and popcount(work[c]) == 2 and work[c] & bit:
             t = 2 * (c * n + digit_of(work[c] & ~bit) - 1) + 1
-            if mark[w, t] != gen[w]:
+            if mark[w, t] != g:
                 found0 = t
         for k in (2, 0, 1):
             other = _other_place(work, houses, cell_houses[c, k], c, bit, n)
@@ -200,9 +205,17 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2):
                 continue
             conj = t - 1
-            fresh = mark[w, t] != gen[w]
+            fresh = mark[w, t] != g
             if fresh:
-                _put(mark, gen, start, count, pool, top, nest, w, t, s)
+                mark[w, t] = g
+                start[w, t] = top[w]
+                count[w, t] = 0
+                if nested:
+                    nest[w, t] = 0
+                if top[w] < room:
+                    pool[w, top[w]] = s
+                    top[w] += 1
+                    count[w, t] = 1
                 if dynamic:
                     c2 = (t >> 1) // n
                     if j == 0:
@@ -210,7 +223,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     else:
                         _hidden_house_parents(mark, gen, count, pool, top, w, t, houses_of[j], bit, d, cands, work,
                                               houses, n)
-            if mark[w, conj] == gen[w]:
+            if mark[w, conj] == g:
                 return t, conj
             if fresh:
                 queue[qon_tail] = t

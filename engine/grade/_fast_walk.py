@@ -123,6 +123,10 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
     forcing = -1
     length = 0
     layer_end = 1
+    # the four closing states in locals: the inner loops below are written out, not calls of small helpers, since
+    # every array a helper takes is reference-counted at each call even when numba inlines it (a quarter of the
+    # static chains' time went to those counts; docs/development.md, "Reference counts")
+    close0, close1, close2, close3 = closing[0], closing[1], closing[2], closing[3]
     while head < size and size + 2 * closed < cap - 64:
         length += 1
         if length + (0 if cycles else 1) > most:
@@ -136,17 +140,47 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
                 # on -> off: the cell's other candidates (Y), the digit's other places in the houses
                 for i in range(start[p] if ylinks else xstart[p], start[p + 1]):
                     t = weak[i]
-                    if cycles and length >= 3:
-                        closed = _close(t, node, closing, nodes, parents, closed)
-                    size, forcing = _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles,
-                                               forcing)
+                    if cycles and length >= 3 and (t == close0 or t == close1 or t == close2 or t == close3):
+                        # t forces the source back on: a cycle closes unless t is already on the chain to node
+                        a = node
+                        while a >= 0 and nodes[a] != t:
+                            a = parents[a]
+                        if a < 0:
+                            k = cap - 1 - 2 * closed
+                            nodes[k] = node
+                            nodes[k - 1] = t
+                            closed += 1
+                    if in_off[t >> 1] == stamp:
+                        continue
+                    if t == source - 1 and forcing < 0:
+                        forcing = size
+                        if not cycles:  # a forcing walk records its end but does not go on from it
+                            nodes[size] = t
+                            parents[size] = node
+                            size += 1
+                            continue
+                    in_off[t >> 1] = stamp
+                    nodes[size] = t
+                    parents[size] = node
+                    size += 1
             else:
                 # off -> on: the cell's last other candidate (Y), the digit's last other place in a house (X)
                 for j in range(0 if ylinks else 1, NSTRONG if xlinks else 1):
                     t = strong[p, j]
-                    if t >= 0:
-                        size, forcing = _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles,
-                                                  forcing)
+                    if t < 0:
+                        continue
+                    if not cycles and t == source + 1 and forcing < 0:
+                        forcing = size
+                        nodes[size] = t
+                        parents[size] = node
+                        size += 1
+                        continue
+                    if in_on[t >> 1] == stamp:
+                        continue
+                    in_on[t >> 1] = stamp
+                    nodes[size] = t
+                    parents[size] = node
+                    size += 1
             if forcing >= 0 and not cycles:
                 return forcing, closed, -1
         layer_end = size
@@ -179,57 +213,10 @@ def has_strong_link(p, table, ylinks, xlinks):
     return _strong_links(p, table[3], ylinks, xlinks, table[4]) > 0
 
 
-@kernel_with(inline="always")
-def _close(t, node, closing, nodes, parents, closed):
-    """On state ``node`` reaches off state ``t``: when ``t`` forces the source back on and is not already on the
-    chain to ``node``, a cycle closes; it is kept as the pair (``node``, ``t``) at the end of ``nodes``."""
-    if t != closing[0] and t != closing[1] and t != closing[2] and t != closing[3]:
-        return closed
-    a = node
-    while a >= 0:
-        if nodes[a] == t:
-            return closed
-        a = parents[a]
-    k = nodes.size - 1 - 2 * closed
-    nodes[k] = node
-    nodes[k - 1] = t
-    return closed + 1
-
-
 @wide_kernel
 def cycle_end(k, nodes):
     """Cycle ``k`` of a walk: (the on node that closed it, the off state that leads back to the source)."""
     return nodes[nodes.size - 1 - 2 * k], nodes[nodes.size - 2 - 2 * k]
-
-
-@kernel_with(inline="always")
-def _visit_off(t, node, source, nodes, parents, in_off, stamp, size, cycles, forcing):
-    if in_off[t >> 1] == stamp:
-        return size, forcing
-    if t == source - 1 and forcing < 0:
-        nodes[size] = t
-        parents[size] = node
-        if cycles:  # a cycle walk goes on through it
-            in_off[t >> 1] = stamp
-        return size + 1, size
-    in_off[t >> 1] = stamp
-    nodes[size] = t
-    parents[size] = node
-    return size + 1, forcing
-
-
-@kernel_with(inline="always")
-def _visit_on(t, node, source, nodes, parents, in_on, stamp, size, cycles, forcing):
-    if not cycles and t == source + 1 and forcing < 0:
-        nodes[size] = t
-        parents[size] = node
-        return size + 1, size
-    if in_on[t >> 1] == stamp:
-        return size, forcing
-    in_on[t >> 1] = stamp
-    nodes[size] = t
-    parents[size] = node
-    return size + 1, forcing
 
 
 @wide_kernel
