@@ -23,7 +23,7 @@ from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_misses import _forget, new_memo
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
-from ._fast_state import _contradiction, _place, cell_houses_of
+from ._fast_state import _contradiction, _place, _places_table, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
 from ._fast_unique import _unique_loop
 from ._fast_wings import _wing
@@ -92,9 +92,11 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
     are dispatched in this loop and the other techniques in :func:`_eliminate`: a function call per row tried
     made easy puzzles 15-20 % slower to grade (bench/bench_grade.py, easy level)."""
     steps = 0
+    table = np.empty((houses.shape[0], n), np.int64)
     while blanks and steps != limit:
         made = NOTHING
         counter = 0
+        tabled = False  # the places table is filled for this step's candidates
         for t in range(first, last):
             if not enabled[t]:
                 continue
@@ -108,8 +110,11 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
                 if _naked_single(cells, cands, peers):
                     made = PLACED
             else:
+                if not tabled:
+                    _places_table(cands, houses, n, table)
+                    tabled = True
                 ratings[RATE] = _COUNTER_RATING[t]
-                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses)
+                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table)
             if made != NOTHING:
                 break
         if made == NOTHING or made == NO_KERNEL:
@@ -140,27 +145,28 @@ def _rate(ratings, rating, counter, placed):
 
 
 @kernel_with(inline="always")
-def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses):
+def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table):
     """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
     places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
-    on the step writes it to ``ratings[RATE]``."""
+    on the step writes it to ``ratings[RATE]``. ``table``: the places of every digit in every house, for the
+    candidates of this step (engine.grade._fast_state._places_table)."""
     if t == DIRECT_POINTING or t == DIRECT_CLAIMING:  # these place the single they leave
-        if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, t == DIRECT_CLAIMING):
+        if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, t == DIRECT_CLAIMING, table):
             return PLACED
         return NOTHING
     if t == DIRECT_HIDDEN_PAIR or t == DIRECT_HIDDEN_TRIPLE:
-        if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3):
+        if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3, table):
             return PLACED
         return NOTHING
     if t == POINTING or t == CLAIMING:
-        found = _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING)
+        found = _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING, table)
     elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
         found = _naked_subset(cands, houses, row_of, col_of, box_of, n, 2 if t == NAKED_PAIR else
                               (3 if t == NAKED_TRIPLE else 4))
     elif t == HIDDEN_PAIR or t == HIDDEN_TRIPLE or t == HIDDEN_QUAD:
-        found = _hidden_subset(cands, houses, n, 2 if t == HIDDEN_PAIR else (3 if t == HIDDEN_TRIPLE else 4))
+        found = _hidden_subset(cands, houses, n, 2 if t == HIDDEN_PAIR else (3 if t == HIDDEN_TRIPLE else 4), table)
     elif t == X_WING or t == SWORDFISH or t == JELLYFISH:
-        found = _fish(cands, houses, n, 2 if t == X_WING else (3 if t == SWORDFISH else 4))
+        found = _fish(cands, houses, n, 2 if t == X_WING else (3 if t == SWORDFISH else 4), table)
     elif t == XY_WING or t == XYZ_WING:
         found = _wing(cands, peers, row_of, col_of, box_of, t == XYZ_WING)
     elif t == UNIQUE_LOOP:  # the rating of a loop's step depends on its length and type

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import lowbit_index, popcount
-from ._fast_state import _house_in_se_order, _in_house, _place, _places
+from ._fast_state import _house_in_se_order, _in_house, _place
 from ._fast_subsets import _next_colex
 
 ROW, COLUMN, BOX = 0, 1, 2
@@ -27,44 +27,49 @@ def _house_of(cell, kind, row_of, col_of, box_of, n):
 
 
 @wide_kernel
-def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming):
+def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table):
     """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
-    row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed."""
+    row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed.
+    ``table``: the places of every digit in every house (engine.grade._fast_state._places_table)."""
     for pair in range(2):
         if claiming:
             kind1, kind2 = (COLUMN if pair == 0 else ROW), BOX
         else:
             kind1, kind2 = BOX, (COLUMN if pair == 0 else ROW)
         for d in range(1, n + 1):
-            bit = np.int64(1) << (d - 1)
             for i1 in range(n):
                 base = kind1 * n + i1
-                count, cover = 0, -1
-                for i in range(n):
-                    c = houses[base, i]
-                    if cands[c] & bit:
-                        h = _house_of(c, kind2, row_of, col_of, box_of, n)
-                        if count == 0:
-                            cover = h
-                        elif h != cover:
-                            cover = -1
-                            break
-                        count += 1
-                if count < 2 or cover < 0:
+                at = table[base, d - 1]
+                if popcount(at) < 2:
+                    continue
+                cover = -1
+                while at:
+                    low = at & -at
+                    at ^= low
+                    h = _house_of(houses[base, lowbit_index(low)], kind2, row_of, col_of, box_of, n)
+                    if cover == -1:
+                        cover = h
+                    elif h != cover:
+                        cover = -1
+                        break
+                if cover < 0:
                     continue
                 for i3 in range(n):
                     other = kind1 * n + i3
                     if other == base:
                         continue
-                    places, rest, single = 0, 0, -1
-                    for i in range(n):
-                        c = houses[other, i]
-                        if cands[c] & bit:
-                            places += 1
-                            if not _in_house(c, cover, row_of, col_of, box_of, n):
-                                rest += 1
-                                single = c
-                    if places < 2 or rest != 1:
+                    at = table[other, d - 1]
+                    if popcount(at) < 2:
+                        continue
+                    rest, single = 0, -1
+                    while at:
+                        low = at & -at
+                        at ^= low
+                        c = houses[other, lowbit_index(low)]
+                        if not _in_house(c, cover, row_of, col_of, box_of, n):
+                            rest += 1
+                            single = c
+                    if rest != 1:
                         continue
                     _place(cells, cands, peers, single, d)
                     return True
@@ -72,7 +77,7 @@ def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, clai
 
 
 @wide_kernel
-def _direct_hidden(cells, cands, houses, peers, n, k):
+def _direct_hidden(cells, cands, houses, peers, n, k, table):
     """Direct hidden pair (k = 2) or triple (k = 3): boxes, columns, rows; digit combinations in colex order."""
     places = np.empty(n, np.int64)  # places[d - 1]: where digit d may go, over the house's positions 0..n-1
     sel = np.empty(n, np.int64)  # the digits with 2..k places
@@ -87,7 +92,7 @@ def _direct_hidden(cells, cands, houses, peers, n, k):
             continue
         m = 0
         for d in range(1, n + 1):
-            places[d - 1] = _places(cands, houses, h, np.int64(1) << (d - 1), n)
+            places[d - 1] = table[h, d - 1]
             if 2 <= popcount(places[d - 1]) <= k:
                 sel[m] = d
                 m += 1

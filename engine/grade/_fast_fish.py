@@ -5,15 +5,15 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import popcount
-from ._fast_state import _places
 from ._fast_subsets import _next_colex
 
 
 @wide_kernel
-def _fish(cands, houses, n, k):
+def _fish(cands, houses, n, k, table):
     """Sudoku Explainer's order: columns as base (rows as cover), then rows as base; in each, the k-combinations of
     base lines in colex order, then the digits ascending, each only while it has at least 2k lines left to go in
-    (Sudoku Explainer: placed + 2k <= n)."""
+    (Sudoku Explainer: placed + 2k <= n). ``table``: the places of every digit in every house
+    (engine.grade._fast_state._places_table)."""
     places = np.empty((n, n), np.int64)  # places[d - 1, i]: where d may go in base line i, over cross lines
     free = np.empty(n, np.int64)  # base lines where each digit is not placed yet
     idx = np.empty(k, np.int64)
@@ -23,7 +23,7 @@ def _fish(cands, houses, n, k):
             bit = np.int64(1) << (d - 1)
             free[d - 1] = 0
             for i in range(n):
-                places[d - 1, i] = _places(cands, houses, kind * n + i, bit, n)
+                places[d - 1, i] = table[kind * n + i, d - 1]
                 if places[d - 1, i]:
                     free[d - 1] += 1
         for j in range(k):

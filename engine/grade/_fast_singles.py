@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import wide_kernel
-from ..bits import digit_of
+from ..bits import digit_of, lowbit_index, popcount
 from ._fast_state import _house_in_se_order, _in_house, _place
 
 
@@ -57,10 +57,11 @@ def _naked_single(cells, cands, peers):
 
 
 @wide_kernel
-def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming):
+def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming, table):
     """Pointing (``claiming`` False: a box's places for a digit in one row or column) or claiming (True: a row's
     or column's places in one box): remove the digit from the rest of that second house. Sudoku Explainer's order,
-    as locked_candidates.py: (base kind, cover kind) pairs, then digits, then bases."""
+    as locked_candidates.py: (base kind, cover kind) pairs, then digits, then bases. ``table``: the places of
+    every digit in every house (engine.grade._fast_state._places_table)."""
     for pair in range(2):
         if claiming:  # columns, then rows, into boxes
             first = n if pair == 0 else 0
@@ -69,20 +70,23 @@ def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming):
         for d in range(1, n + 1):
             bit = np.int64(1) << (d - 1)
             for base in range(first, first + n):
-                count, c0, same = 0, -1, True
-                for i in range(n):
-                    c = houses[base, i]
-                    if cands[c] & bit:
-                        if count == 0:
-                            c0 = c
-                        elif claiming:
-                            same &= box_of[c] == box_of[c0]
-                        elif pair == 0:
-                            same &= col_of[c] == col_of[c0]
-                        else:
-                            same &= row_of[c] == row_of[c0]
-                        count += 1
-                if count < 2 or not same:
+                at = table[base, d - 1]
+                if popcount(at) < 2:
+                    continue
+                c0, same = -1, True
+                while at:
+                    low = at & -at
+                    at ^= low
+                    c = houses[base, lowbit_index(low)]
+                    if c0 < 0:
+                        c0 = c
+                    elif claiming:
+                        same &= box_of[c] == box_of[c0]
+                    elif pair == 0:
+                        same &= col_of[c] == col_of[c0]
+                    else:
+                        same &= row_of[c] == row_of[c0]
+                if not same:
                     continue
                 if claiming:
                     cover = 2 * n + box_of[c0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
+from ..bits import lowbit_index
 
 
 @kernel_with(inline="always")
@@ -66,6 +67,23 @@ def _in_house(cell, h, row_of, col_of, box_of, n):
 def _house_in_se_order(kk, n):
     """The ``kk``-th house in Sudoku Explainer's order: boxes (2n..3n-1), columns (n..2n-1), rows (0..n-1)."""
     return 2 * n + kk if kk < n else (kk if kk < 2 * n else kk - 2 * n)
+
+
+@wide_kernel
+def _places_table(cands, houses, n, table):
+    """``table[h, d - 1]``: :func:`_places` of digit d in house h, for every house and digit. The grader fills it
+    once per step, before the first technique past the singles, and the techniques that read places (the direct
+    ones, locked candidates, hidden subsets, fish) read it instead of scanning the houses again: the candidates
+    change only when a step is made."""
+    for h in range(houses.shape[0]):
+        for d in range(n):
+            table[h, d] = 0
+        for i in range(n):
+            m = cands[houses[h, i]]
+            while m:
+                low = m & -m
+                m ^= low
+                table[h, lowbit_index(low)] |= np.int64(1) << i
 
 
 @wide_kernel

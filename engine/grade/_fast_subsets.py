@@ -12,7 +12,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import popcount
-from ._fast_state import _house_in_se_order, _places
+from ._fast_state import _house_in_se_order
 
 
 @wide_kernel
@@ -112,9 +112,9 @@ def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
 
 
 @wide_kernel
-def _hidden_subset(cands, houses, n, k):
+def _hidden_subset(cands, houses, n, k, table):
     """k digits of a house (with more than 2k blank cells) confined to k cells: those cells lose their other
-    candidates."""
+    candidates. ``table``: the places of every digit in every house (engine.grade._fast_state._places_table)."""
     digits = np.empty(n, np.int64)
     places = np.empty(n, np.int64)  # places[j]: where digits[j] may go in the house, over positions 0..n-1
     idx = np.empty(k, np.int64)
@@ -124,7 +124,7 @@ def _hidden_subset(cands, houses, n, k):
             continue
         m = 0
         for d in range(1, n + 1):
-            mask = _places(cands, houses, h, np.int64(1) << (d - 1), n)
+            mask = table[h, d - 1]
             if 2 <= popcount(mask) <= k:
                 digits[m] = d
                 places[m] = mask
