@@ -17,14 +17,10 @@ from ..bits import popcount
 
 
 @kernel_with(inline="always")
-def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
-    """Remove the digits of the base cells c0, c1 (and c2, or -1 for a pair) that no allowed choice uses, against
-    the excluder masks ``ex[:m]``; whether any went."""
-    s01 = row_of[c0] == row_of[c1] or col_of[c0] == col_of[c1] or box_of[c0] == box_of[c1]
-    s02 = c2 >= 0 and (row_of[c0] == row_of[c2] or col_of[c0] == col_of[c2] or box_of[c0] == box_of[c2])
-    s12 = c2 >= 0 and (row_of[c1] == row_of[c2] or col_of[c1] == col_of[c2] or box_of[c1] == box_of[c2])
-    m0, m1 = cands[c0], cands[c1]
-    m2 = cands[c2] if c2 >= 0 else np.int64(0)
+def _allowed(m0, m1, m2, s01, s02, s12, ex, m, triple):
+    """The digits of the base cells (candidates ``m0``, ``m1``, and ``m2`` when ``triple``) that some allowed choice
+    uses, against the excluder masks ``ex[:m]``; ``s01``, ``s02``, ``s12``: whether those cells see each other.
+    (Candidates in, masks out: the one array it takes is the only one counted at each call.)"""
     a0, a1, a2 = np.int64(0), np.int64(0), np.int64(0)
     x = m0
     while x:
@@ -43,11 +39,11 @@ def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
                     break
             if covered:
                 continue
-            if c2 < 0:
+            if not triple:
                 a0 |= b0
                 a1 |= b1
                 if a0 == m0 and a1 == m1:  # every digit is used by an allowed choice: nothing to remove
-                    return False
+                    return a0, a1, a2
                 continue
             z = m2
             while z:
@@ -66,14 +62,8 @@ def _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
                 a1 |= b1
                 a2 |= b2
                 if a0 == m0 and a1 == m1 and a2 == m2:
-                    return False
-    changed = (m0 & ~a0) != 0 or (m1 & ~a1) != 0 or (c2 >= 0 and (m2 & ~a2) != 0)
-    if changed:
-        cands[c0] = m0 & a0
-        cands[c1] = m1 & a1
-        if c2 >= 0:
-            cands[c2] = m2 & a2
-    return changed
+                    return a0, a1, a2
+    return a0, a1, a2
 
 
 @wide_kernel
@@ -135,10 +125,16 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                     npair += 1
             if npair < 2:
                 continue
+            m0, m1 = cands[c0], cands[c1]
+            s01 = row_of[c0] == row_of[c1] or col_of[c0] == col_of[c1] or box_of[c0] == box_of[c1]
             if k == 2:
                 for a in range(npair):
                     ex[a] = cands[common[a]]
-                if _exclude(cands, c0, c1, -1, ex, npair, row_of, col_of, box_of):
+                # the digits no allowed choice uses go
+                a0, a1, _ = _allowed(m0, m1, np.int64(0), s01, False, False, ex, npair, False)
+                if m0 & ~a0 or m1 & ~a1:
+                    cands[c0] = m0 & a0
+                    cands[c1] = m1 & a1
                     return True
                 continue
             for src in range(2):  # the third cell: an excluder of c0, then one of c1 not already seen
@@ -160,6 +156,15 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                         if e != c2 and (row_of[e] == row_of[c2] or col_of[e] == col_of[c2] or box_of[e] == box_of[c2]):
                             ex[m] = cands[common[a]]
                             m += 1
-                    if m >= 2 and _exclude(cands, c0, c1, c2, ex, m, row_of, col_of, box_of):
+                    if m < 2:
+                        continue
+                    m2 = cands[c2]
+                    s02 = row_of[c0] == row_of[c2] or col_of[c0] == col_of[c2] or box_of[c0] == box_of[c2]
+                    s12 = row_of[c1] == row_of[c2] or col_of[c1] == col_of[c2] or box_of[c1] == box_of[c2]
+                    a0, a1, a2 = _allowed(m0, m1, m2, s01, s02, s12, ex, m, True)
+                    if m0 & ~a0 or m1 & ~a1 or m2 & ~a2:
+                        cands[c0] = m0 & a0
+                        cands[c1] = m1 & a1
+                        cands[c2] = m2 & a2
                         return True
     return False

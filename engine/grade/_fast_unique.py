@@ -101,40 +101,64 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
     best_rem = np.zeros(ncells, np.int64)
     tmp = np.zeros(ncells, np.int64)
     extras = np.empty(ncells, np.int64)
-    eligible = np.zeros(ncells, np.bool_)
     count = np.zeros(3 * n, np.int64)
+    # each cell's box, row and column (kinds 0, 1, 2), read in the loops below instead of calling _house_of: a
+    # call counts references to the three arrays it takes, inlined or not (docs/development.md)
+    hof = np.empty((ncells, 3), np.int64)
+    for c in range(ncells):
+        for k in range(3):
+            hof[c, k] = _house_of(c, k, row_of, col_of, box_of, n)
+    # the distinct pairs of digits of the cells with two, and each such cell's pair
+    npairs = 0
+    pairs = np.empty(ncells, np.int64)
+    which = np.full(ncells, -1, np.int64)
+    for c in range(ncells):
+        if popcount(cands[c]) == 2:
+            j = 0
+            while j < npairs and pairs[j] != cands[c]:
+                j += 1
+            if j == npairs:
+                pairs[npairs] = cands[c]
+                npairs += 1
+            which[c] = j
+    eligible_of = np.zeros((npairs, ncells), np.bool_)
+    done = np.zeros(npairs, np.bool_)
     best = NONE
     for start in range(ncells):
-        both = cands[start]
-        if popcount(both) != 2:
+        if which[start] < 0:
             continue
+        both = cands[start]
         # a cell of a valid loop shares each of its houses with another cell of the loop: keep only the cells
         # with both digits whose every house holds another such cell (to a fixed point). Only steps into the
         # others are cut (their extras are still gathered), so the loops found are the same, found sooner.
-        count[:] = 0
-        for c in range(ncells):
-            eligible[c] = cands[c] & both == both
-            if eligible[c]:
-                for k in range(3):
-                    count[_house_of(c, k, row_of, col_of, box_of, n)] += 1
-        changed = True
-        while changed:
-            changed = False
+        # (They depend on the two digits only: found once for each pair.)
+        eligible = eligible_of[which[start]]
+        if not done[which[start]]:
+            done[which[start]] = True
+            count[:] = 0
             for c in range(ncells):
+                eligible[c] = cands[c] & both == both
                 if eligible[c]:
                     for k in range(3):
-                        if count[_house_of(c, k, row_of, col_of, box_of, n)] < 2:
-                            eligible[c] = False
-                    if not eligible[c]:
-                        changed = True
+                        count[hof[c, k]] += 1
+            changed = True
+            while changed:
+                changed = False
+                for c in range(ncells):
+                    if eligible[c]:
                         for k in range(3):
-                            count[_house_of(c, k, row_of, col_of, box_of, n)] -= 1
+                            if count[hof[c, k]] < 2:
+                                eligible[c] = False
+                        if not eligible[c]:
+                            changed = True
+                            for k in range(3):
+                                count[hof[c, k]] -= 1
         if not eligible[start]:
             continue
         path[0] = start
         on_path[start] = True
         for k in range(3):
-            par[_house_of(start, k, row_of, col_of, box_of, n), 0] = 1
+            par[hof[start, k], 0] = 1
         kind[0], pos[0], allowed[0], extra[0], last[0] = 0, 0, 2, 0, -1
         length = 1
         while length > 0:
@@ -146,7 +170,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                 if k == last[d]:
                     kind[d] += 1
                     continue
-                h = _house_of(cell, k, row_of, col_of, box_of, n)
+                h = hof[cell, k]
                 while pos[d] < n:
                     nxt = houses[h, pos[d]]
                     pos[d] += 1
@@ -155,7 +179,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                             valid = True
                             for i in range(length):
                                 for kk in range(3):
-                                    g = _house_of(path[i], kk, row_of, col_of, box_of, n)
+                                    g = hof[path[i], kk]
                                     valid &= par[g, 0] == 1 and par[g, 1] == 1
                             if valid:
                                 best = _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands,
@@ -176,11 +200,11 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                     # a longer loop rates no lower: once it cannot beat the best step, stop growing
                     clash = not eligible[nxt] or _base_tenths(length + 1) * 8 + 1 >= best
                     for kk in range(3):
-                        clash |= par[_house_of(nxt, kk, row_of, col_of, box_of, n), p] != 0
+                        clash |= par[hof[nxt, kk], p] != 0
                     if clash:
                         continue
                     for kk in range(3):
-                        par[_house_of(nxt, kk, row_of, col_of, box_of, n), p] = 1
+                        par[hof[nxt, kk], p] = 1
                     on_path[nxt] = True
                     path[length] = nxt
                     kind[length], pos[length], extra[length], last[length] = 0, 0, extra[d], k
@@ -193,7 +217,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                     pos[d] = 0
             if not pushed:
                 for kk in range(3):
-                    par[_house_of(cell, kk, row_of, col_of, box_of, n), d & 1] = 0
+                    par[hof[cell, kk], d & 1] = 0
                 on_path[cell] = False
                 length -= 1
     if best == NONE:
