@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
-from ..bits import popcount
+from ..bits import lowbit_index, popcount
 
 
 @kernel_with(inline="always")
@@ -78,10 +78,12 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
     # the same as bitsets over the cells with 2..k candidates (63 to a word: the plain-Python popcount of the
     # kernels run without JIT counts no sign bit), so a pair or triple without two common excluders is skipped fast
     small = np.full(ncells, -1, np.int64)
+    small_cell = np.empty(ncells, np.int64)  # the cell of each bit
     nsmall = 0
     for c in range(ncells):
         if 2 <= popcount(cands[c]) <= k:
             small[c] = nsmall
+            small_cell[nsmall] = c
             nsmall += 1
     nwords = nsmall // 63 + 1
     bits = np.zeros((ncells, nwords), np.int64)
@@ -106,8 +108,9 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
         bases[nb] = c
         nb += 1
         nexcl[c] = m
-    common = np.empty(npeers, np.int64)  # the pair's common excluders
-    ex = np.empty(npeers, np.int64)  # the candidates of the set's common excluders
+    # the candidates of the set's common excluders: the cells of the AND of the base cells' bitsets (in bit order;
+    # an excluder counts whatever its place in the list)
+    ex = np.empty(npeers, np.int64)
     for j in range(1, nb):
         c1 = bases[j]
         for i in range(j):
@@ -117,19 +120,17 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                 shared += popcount(bits[c0, w] & bits[c1, w])
             if shared < 2:
                 continue
-            npair = 0
-            for a in range(nexcl[c0]):
-                e = excl[c0, a]
-                if e != c1 and (row_of[e] == row_of[c1] or col_of[e] == col_of[c1] or box_of[e] == box_of[c1]):
-                    common[npair] = e
-                    npair += 1
-            if npair < 2:
-                continue
             m0, m1 = cands[c0], cands[c1]
             s01 = row_of[c0] == row_of[c1] or col_of[c0] == col_of[c1] or box_of[c0] == box_of[c1]
             if k == 2:
-                for a in range(npair):
-                    ex[a] = cands[common[a]]
+                npair = 0
+                for w in range(nwords):
+                    x = bits[c0, w] & bits[c1, w]
+                    while x:
+                        low = x & -x
+                        x ^= low
+                        ex[npair] = cands[small_cell[63 * w + lowbit_index(low)]]
+                        npair += 1
                 # the digits no allowed choice uses go
                 a0, a1, _ = _allowed(m0, m1, np.int64(0), s01, False, False, ex, npair, False)
                 if m0 & ~a0 or m1 & ~a1:
@@ -145,19 +146,19 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                         continue
                     if not is_base[c2] or c2 == c0 or c2 == c1:
                         continue
-                    shared = 0
-                    for w in range(nwords):
-                        shared += popcount(bits[c0, w] & bits[c1, w] & bits[c2, w])
-                    if shared < 2:
-                        continue
                     m = 0
-                    for a in range(npair):
-                        e = common[a]
-                        if e != c2 and (row_of[e] == row_of[c2] or col_of[e] == col_of[c2] or box_of[e] == box_of[c2]):
-                            ex[m] = cands[common[a]]
-                            m += 1
+                    for w in range(nwords):
+                        m += popcount(bits[c0, w] & bits[c1, w] & bits[c2, w])
                     if m < 2:
                         continue
+                    m = 0
+                    for w in range(nwords):
+                        x = bits[c0, w] & bits[c1, w] & bits[c2, w]
+                        while x:
+                            low = x & -x
+                            x ^= low
+                            ex[m] = cands[small_cell[63 * w + lowbit_index(low)]]
+                            m += 1
                     m2 = cands[c2]
                     s02 = row_of[c0] == row_of[c2] or col_of[c0] == col_of[c2] or box_of[c0] == box_of[c2]
                     s12 = row_of[c1] == row_of[c2] or col_of[c1] == col_of[c2] or box_of[c1] == box_of[c2]
