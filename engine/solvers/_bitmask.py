@@ -8,6 +8,9 @@ A cell whose mask has one bit is solved. Two kinds of forced placement are propa
 * hidden single: a digit with one place left in a house, found per house with the once/twice trick
   (``twice |= once & m; once |= m``: digits in ``once & ~twice`` occur in exactly one cell of the house).
 
+On 16x16 and up, locked candidates join them, and at every node of the search the bivalue cells are probed
+(:func:`_probe`) before it branches.
+
 When both run dry the search branches on the unsolved cell with the fewest candidates, saving the whole state
 (one row of ``stack``) so taking a guess back is one copy; there is no recursion and nothing is allocated in
 the loop. Every kernel takes the geometry tables as arguments and keeps no global state, so several threads can
@@ -27,6 +30,9 @@ from ._locked import _locked_candidates
 # slots of the int64 ``stats`` array every search kernel fills (metric names from engine.solvers.base)
 NODES, GUESSES, BACKTRACKS, CHECKS, MAX_DEPTH, GAVE_UP = 0, 1, 2, 3, 4, 5
 NSTATS = 6
+#: nodes a search on 16x16 and up takes before it starts probing (most searches end sooner, and probing them
+#: would cost more than it saves)
+PROBE_AFTER = 5000
 _I = np.int64
 
 
@@ -189,6 +195,72 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats):
 
 
 @kernel
+def _probe(work, tmp, both, queue, nsolved, peers, houses, n, box, seg, stats, stop_at_solution):
+    """Probe every bivalue cell of ``work`` until a round changes nothing; returns ``(ok, nsolved)`` (not ok: the
+    state has no solution). ``tmp`` and ``both`` are scratch rows like ``work``.
+
+    Each digit of a bivalue cell is placed in a copy of the state and propagated. Every solution of the state lies
+    in one of the two outcomes, so a digit whose outcome is a contradiction goes, and with both alive every
+    candidate that neither outcome keeps goes (their union is a valid state). This is singleton consistency on
+    bivalue cells: forcing chains from a cell with singles (and locked candidates) as links. It costs two
+    propagations per bivalue cell at each node, and the search probes on 16x16 and up only, where the last removal
+    tests of a carving take hundreds of thousands of nodes without it (docs/benchmarks.md, "Probing").
+
+    With ``stop_at_solution`` (a search for one solution) an outcome that solves the grid is copied to ``work`` and
+    returned at once; otherwise it only joins the union, so that counting still sees every solution.
+    """
+    ncells = work.shape[0]
+    again = True
+    while again:
+        again = False
+        for c in range(ncells):
+            m = _I(work[c])
+            if popcount(m) != 2:
+                continue
+            both[:] = 0
+            alive = 0
+            rest = m
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                tmp[:] = work
+                tmp[c] = bit
+                queue[0] = c
+                ok, _, solved = _propagate(tmp, queue, 1, nsolved + 1, peers, houses, n, box, seg, stats)
+                if not ok:
+                    continue
+                if stop_at_solution and solved == work.shape[0]:
+                    work[:] = tmp
+                    return True, ncells
+                alive += 1
+                for x in range(ncells):
+                    both[x] |= tmp[x]
+            if alive == 0:
+                return False, nsolved
+            # what neither outcome keeps goes; cells left with one digit are queued for propagation
+            qtail = 0
+            changed = False
+            for x in range(ncells):
+                u = _I(both[x])
+                if u != _I(work[x]):
+                    work[x] = u
+                    changed = True
+                    if u & (u - 1) == 0:
+                        queue[qtail] = x
+                        qtail += 1
+                        nsolved += 1
+            stats[CHECKS] += ncells
+            if changed:
+                again = True
+                ok, _, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats)
+                if not ok:
+                    return False, nsolved
+                if nsolved == ncells:
+                    return True, nsolved
+    return True, nsolved
+
+
+@kernel
 def _emit(trace, ntrace, cell, digit):
     """Append one trace event; False once the trace buffer is full."""
     if ntrace[0] >= trace.shape[0]:
@@ -265,10 +337,19 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
     depth = 0
     box = box_of(n)
     seg = np.empty((2, n if n >= 16 else 0, box), dtype=np.int64)  # locked candidates on 16x16 and up only
+    # probing on 16x16 and up, once the search is big (PROBE_AFTER), when it looks for one solution or for a
+    # second: not when counting many (it would probe at every node on the way to each of them: counting the
+    # 6,864 solutions of a 16x16 grid took 16 times longer), nor when tracing (a trace shows singles and guesses)
+    probing = n >= 16 and limit <= 2 and not tracing
+    tmp = np.empty(ncells if probing else 0, work.dtype)
+    both = np.empty(ncells if probing else 0, work.dtype)
     ok, qtail, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats)
     if tracing and not _emit_placed(work, queue, qtail, trace, ntrace, shown):
         return count
+    start = stats[NODES]
     while True:
+        if probing and ok and nsolved < ncells and stats[NODES] - start > PROBE_AFTER:
+            ok, nsolved = _probe(work, tmp, both, queue, nsolved, peers, houses, n, box, seg, stats, limit == 1)
         if ok and nsolved == ncells:
             count += 1
             if count == 1:
