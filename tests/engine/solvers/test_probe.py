@@ -85,12 +85,7 @@ def test_the_probe_keeps_every_known_solution(seed, extra):
     # the probe only removes candidates, and counts its solved cells right
     assert ((work & ~before) == 0).all()
     assert nsolved == sum(1 for m in work if m & (m - 1) == 0)
-
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), extra=st.floats(0.2, 0.6))
-def test_a_solved_outcome_is_a_solution(seed, extra):
-    puzzle, _, _ = _two_solution_puzzle(seed, extra)
+    # looking for one solution, an outcome it returns as solved must be one
     ok, work, nsolved, _ = _probed(puzzle, stop=True)
     assert ok
     if nsolved == NCELLS:
