@@ -46,7 +46,7 @@ def _probed(puzzle: np.ndarray, stop: bool):
     assert ok
     before = work.copy()
     tmp, both = np.empty_like(work), np.empty_like(work)
-    ok, nsolved = _probe(work, tmp, both, queue, nsolved, s.peers, s.houses, N, BOX, seg, s.stats, stop)
+    ok, nsolved, _ = _probe(work, tmp, both, queue, nsolved, s.peers, s.houses, N, BOX, seg, s.stats, stop)
     return ok, work, nsolved, before
 
 
