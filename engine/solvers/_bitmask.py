@@ -195,80 +195,68 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats):
 
 
 @kernel
-def _probe(work, tmp, both, queue, nsolved, peers, houses, n, box, seg, stats, stop_at_solution):
-    """Probe every bivalue cell of ``work`` until a round changes nothing; returns ``(ok, nsolved, pick)`` (not ok:
-    the state has no solution). ``tmp`` and ``both`` are scratch rows like ``work``.
+def _probe(work, tmp, queue, nsolved, peers, houses, n, box, seg, stats, stop_at_solution):
+    """One pass over the bivalue cells of ``work``, probing each; returns ``(ok, nsolved, pick)`` (not ok: the
+    state has no solution). ``tmp`` is a scratch row like ``work``.
 
-    Each digit of a bivalue cell is placed in a copy of the state and propagated. Every solution of the state lies
-    in one of the two outcomes, so a digit whose outcome is a contradiction goes, and with both alive every
-    candidate that neither outcome keeps goes (their union is a valid state). This is singleton consistency on
-    bivalue cells: forcing chains from a cell with singles (and locked candidates) as links. It costs two
-    propagations per bivalue cell at each node, and the search probes on 16x16 and up only, where the last removal
-    tests of a carving take hundreds of thousands of nodes without it (docs/benchmarks.md, "Probing").
+    Each digit of a bivalue cell is placed in a copy of the state and propagated (singles and locked candidates):
+    a digit whose outcome is a contradiction goes, and the other is placed and propagated (a failed literal).
+    This is forcing chains from one cell with singles as links. It costs two propagations per bivalue cell at each
+    node, and the search probes on 16x16 and up only, once it has run long (``PROBE_AFTER``): the last removal
+    tests of a carving take hundreds of thousands of nodes without it (docs/benchmarks.md, "Probing"). Measured
+    and not kept: probing again until a pass changes nothing (10 % slower), and also removing what neither live
+    outcome keeps (their union; a few % fewer nodes, the same time).
+
+    ``pick`` is the bivalue cell to branch on next (-1: none): the one whose two outcomes solved the most cells,
+    scored as the product of the two counts (each with the probed cell), so both branches shrink. Lookahead SAT
+    solvers choose so; it is free here.
 
     With ``stop_at_solution`` (a search for one solution) an outcome that solves the grid is copied to ``work`` and
-    returned at once; otherwise it only joins the union, so that counting still sees every solution.
-
-    ``pick`` is the bivalue cell to branch on next (-1: none): the one whose two outcomes, in the last round (the
-    one that changed nothing, so its outcomes are those of the final state), solved the most cells, scored as the
-    product (each outcome's count + 1), so both branches shrink. Lookahead SAT solvers choose so; it is free here.
+    returned at once. Counting does not stop there: the search finds that solution again by branching.
     """
     ncells = work.shape[0]
     pick = -1
-    again = True
-    while again:
-        again = False
-        pick = -1
-        top = -1
-        for c in range(ncells):
-            m = _I(work[c])
-            if popcount(m) != 2:
+    top = -1
+    for c in range(ncells):
+        m = _I(work[c])
+        if popcount(m) != 2:
+            continue
+        alive = 0
+        score = 1
+        live = _I(0)
+        rest = m
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            tmp[:] = work
+            tmp[c] = bit
+            queue[0] = c
+            ok, _, solved = _propagate(tmp, queue, 1, nsolved + 1, peers, houses, n, box, seg, stats)
+            if not ok:
                 continue
-            both[:] = 0
-            alive = 0
-            score = 1
-            rest = m
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                tmp[:] = work
-                tmp[c] = bit
-                queue[0] = c
-                ok, _, solved = _propagate(tmp, queue, 1, nsolved + 1, peers, houses, n, box, seg, stats)
-                if not ok:
-                    continue
-                if stop_at_solution and solved == work.shape[0]:
-                    work[:] = tmp
-                    return True, ncells, -1
-                alive += 1
-                score *= solved - nsolved
-                for x in range(ncells):
-                    both[x] |= tmp[x]
-            if alive == 0:
-                return False, nsolved, -1
-            if alive == 2 and score > top:
+            if stop_at_solution and solved == ncells:
+                work[:] = tmp
+                return True, ncells, -1
+            alive += 1
+            live = bit
+            score *= solved - nsolved
+        if alive == 0:
+            return False, nsolved, -1
+        if alive == 2:
+            if score > top:
                 top = score
                 pick = c
-            # what neither outcome keeps goes; cells left with one digit are queued for propagation
-            qtail = 0
-            changed = False
-            for x in range(ncells):
-                u = _I(both[x])
-                if u != _I(work[x]):
-                    work[x] = u
-                    changed = True
-                    if u & (u - 1) == 0:
-                        queue[qtail] = x
-                        qtail += 1
-                        nsolved += 1
-            stats[CHECKS] += ncells
-            if changed:
-                again = True
-                ok, _, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats)
-                if not ok:
-                    return False, nsolved, -1
-                if nsolved == ncells:
-                    return True, nsolved, -1
+            continue
+        # one digit died: the other goes in, and its consequences follow
+        work[c] = live
+        queue[0] = c
+        ok, _, nsolved = _propagate(work, queue, 1, nsolved + 1, peers, houses, n, box, seg, stats)
+        if not ok:
+            return False, nsolved, -1
+        if nsolved == ncells:
+            return True, nsolved, -1
+    if pick >= 0 and popcount(_I(work[pick])) != 2:
+        pick = -1  # solved since by a later cell's failed literal
     return True, nsolved, pick
 
 
@@ -356,7 +344,6 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
     # 6,864 solutions of a 16x16 grid took 16 times longer), nor when tracing (a trace shows singles and guesses)
     probing = n >= 16 and limit <= 2 and not tracing
     tmp = np.empty(ncells if probing else 0, work.dtype)
-    both = np.empty(ncells if probing else 0, work.dtype)
     ok, qtail, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats)
     if tracing and not _emit_placed(work, queue, qtail, trace, ntrace, shown):
         return count
@@ -364,7 +351,7 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
     while True:
         pick = -1
         if probing and ok and nsolved < ncells and stats[NODES] - start > PROBE_AFTER:
-            ok, nsolved, pick = _probe(work, tmp, both, queue, nsolved, peers, houses, n, box, seg, stats, limit == 1)
+            ok, nsolved, pick = _probe(work, tmp, queue, nsolved, peers, houses, n, box, seg, stats, limit == 1)
         if ok and nsolved == ncells:
             count += 1
             if count == 1:

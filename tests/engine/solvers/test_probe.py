@@ -1,8 +1,9 @@
 """Probing bivalue cells (``engine.solvers._bitmask._probe``), and the searches that probe, against twins.
 
 - The probe alone, on 16x16 states whose solutions we know without a solver: a board with blanks, every cell of
-  two digits among them, has the board and the board with those two digits swapped as solutions. No known
-  solution may lose its digit anywhere, and an outcome the probe returns as solved must be a solution.
+  two digits among them, has the board and the board with those two digits swapped as solutions; a carved
+  puzzle, with some of its board's digits given back, has its board. No known solution may lose its digit
+  anywhere, and an outcome the probe returns as solved must be a solution.
 - The search probes only when it looks for one solution or two (``limit <= 2``), so counting to 3 runs the same
   kernel without probing: that is the twin. A carving's removal tests, decided by ``exists_without`` (probing)
   and by counting to 3, must agree on every test, and the costliest tests must run past ``PROBE_AFTER`` nodes, so
@@ -10,6 +11,7 @@
 """
 from __future__ import annotations
 
+import functools
 import random
 
 import numpy as np
@@ -17,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.carve import carve
 from engine.generators import generate
 from engine.solvers import fast
 from engine.solvers._bitmask import NODES, PROBE_AFTER, _house_masks, _init_work, _probe, _propagate
@@ -45,8 +48,8 @@ def _probed(puzzle: np.ndarray, stop: bool):
     ok, work, nsolved, queue, seg, s = _state(puzzle)
     assert ok
     before = work.copy()
-    tmp, both = np.empty_like(work), np.empty_like(work)
-    ok, nsolved, _ = _probe(work, tmp, both, queue, nsolved, s.peers, s.houses, N, BOX, seg, s.stats, stop)
+    tmp = np.empty_like(work)
+    ok, nsolved, _ = _probe(work, tmp, queue, nsolved, s.peers, s.houses, N, BOX, seg, s.stats, stop)
     return ok, work, nsolved, before
 
 
@@ -93,11 +96,36 @@ def test_the_probe_keeps_every_known_solution(seed, extra):
         assert _is_solution_of(grid, puzzle)
 
 
+@functools.lru_cache(maxsize=None)
+def _carved(k: int):
+    board = _board(k)
+    return board, carve(board, BOX, k).puzzle
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(0, 3), seed=st.integers(0, 2**31 - 1), fill=st.floats(0.0, 0.3))
+def test_the_probe_keeps_the_solution_of_a_unique_puzzle(k, seed, fill):
+    """Carved puzzles (unique, minimal) with some of the board's digits given back: tight states, where digits
+    die when probed (the two-solution states above are loose, and rarely have one)."""
+    board, puzzle = _carved(k)
+    puzzle = puzzle.copy()
+    rng = random.Random(seed)
+    for c in np.flatnonzero(puzzle == 0):
+        if rng.random() < fill:
+            puzzle[c] = board[c]
+    ok, work, nsolved, before = _probed(puzzle, stop=False)
+    assert ok
+    bits = np.uint32(1) << (board.astype(np.uint32) - 1)
+    assert ((work & bits) != 0).all(), "the solution lost its digit"
+    assert ((work & ~before) == 0).all()
+    assert nsolved == sum(1 for m in work if m & (m - 1) == 0)
+
+
 def test_the_probe_finds_what_singles_do_not():
-    """Not vacuous: on some of these states the probe removes candidates that singles and locked candidates left."""
+    """Not vacuous: on carved puzzles the probe removes candidates that singles and locked candidates left."""
     removed = 0
-    for seed in range(12):
-        puzzle, _, _ = _two_solution_puzzle(seed, 0.45)
+    for k in range(4):
+        board, puzzle = _carved(k)
         _, work, _, before = _probed(puzzle, stop=False)
         removed += int(sum(bin(int(a)).count("1") - bin(int(b)).count("1") for a, b in zip(before, work)))
     assert removed > 0
