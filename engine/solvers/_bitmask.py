@@ -8,8 +8,8 @@ A cell whose mask has one bit is solved. Two kinds of forced placement are propa
 * hidden single: a digit with one place left in a house, found per house with the once/twice trick
   (``twice |= once & m; once |= m``: digits in ``once & ~twice`` occur in exactly one cell of the house).
 
-On 16x16 and up, locked candidates join them, and at every node of the search the bivalue cells are probed
-(:func:`_probe`) before it branches.
+On 16x16 and up, locked candidates join them, and a search that has run long (``PROBE_AFTER`` nodes) probes the
+bivalue cells at every node (:func:`_probe`) and branches on the one the probe picks.
 
 When both run dry the search branches on the unsolved cell with the fewest candidates, saving the whole state
 (one row of ``stack``) so taking a guess back is one copy; there is no recursion and nothing is allocated in
