@@ -11,7 +11,8 @@ Every solver has one signature::
 The metrics mean the same thing for every solver, so they can be compared:
 
 nodes       placements: each time a digit is written into a blank cell, whether chosen by search or forced by
-            propagation. A plain backtracker's nodes are its tries; a propagating solver's include forced moves.
+            propagation. A plain backtracker's nodes are its tries; a propagating solver's include forced moves,
+            and the fast solver's on 16x16 and up those its probes write into a copy of the state to try a digit.
 guesses     placements made at a branch point, i.e. a choice among two or more digits that might be wrong. For
             the solvers without propagation (stack, backtrack) every try is a guess, so guesses == nodes.
 backtracks  placements taken back because they led to a dead end (or, after a solution is counted, to look
