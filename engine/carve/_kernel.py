@@ -16,7 +16,8 @@ from numba.extending import overload
 
 from .._jit import kernel
 from ..solvers._bands import STATS, solve9_exists
-from ..solvers._bitmask import CHECKS, GAVE_UP, NODES, _init_work, _search, box_of
+from ..solvers._bitmask import _init_work, _search, box_of
+from ..solvers._stats import CHECKS, GAVE_UP, NODES
 from ._unavoidable import MAX_CYCLE, MAX_SETS, board_sets, empties_a_set
 
 _M32 = 0xFFFFFFFF

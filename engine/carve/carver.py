@@ -53,7 +53,7 @@ from ._kernel import _carve_batch, _minimal_batch
 from ..geometry import check_box, geometry
 from ..inputs import check_grids, check_limits, check_name, whole
 from ..solvers import fast
-from ..solvers._bitmask import CHECKS, GAVE_UP
+from ..solvers._stats import CHECKS, GAVE_UP
 from ..solvers.base import Metrics, share_seconds
 from ..vocabulary import SYMMETRIES
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..inputs import check_name
 from ..solvers import fast
-from ..solvers._bitmask import CHECKS, GAVE_UP
+from ..solvers._stats import CHECKS, GAVE_UP
 from ..solvers.base import Metrics, share_seconds
 from ..vocabulary import LEVELS
 from .carver import METRICS_NODE_LIMIT, CarveResult, orbits

@@ -36,7 +36,7 @@ from ..bits import lowbit_index
 from ._band_state import NWORDS, _load, _nsolved, _place, _solved, _write_solution
 from ._band_trace import _hide, _show
 from ._band_triads import _digit_step, _triad_digits
-from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
+from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 
 _I = np.int64
 # rows of the scratch array (85, 33): 0..80 saved states with their branch records (at most 80 guesses are ever

@@ -5,10 +5,12 @@ Two kernels, one interface:
 * 9x9 (:mod:`engine.solvers._bands`): one mask per digit and band, with triad reasoning (locked candidates both
   ways and the digits each 3-cell segment must hold), hidden and naked singles; it branches on a two-candidate
   cell. It guesses a third as often as the cell-mask kernel on hard puzzles and is faster on every kind.
-* every other size (:mod:`engine.solvers._bitmask`, :mod:`engine.solvers._locked`): each cell keeps a mask of
-  its candidates; placing a digit removes it from the cell's peers (naked singles) and a digit with one place
-  left in a house is placed there (hidden singles); from 16x16 up, locked candidates too; when nothing more is
-  forced the search branches on the cell with the fewest candidates. On 9x9 it remains the tests' twin.
+* every other size (:mod:`engine.solvers._bitmask`, :mod:`engine.solvers._propagate`,
+  :mod:`engine.solvers._locked`): each cell keeps a mask of its candidates; placing a digit removes it from the
+  cell's peers (naked singles) and a digit with one place left in a house is placed there (hidden singles); from
+  16x16 up, locked candidates too; when nothing more is forced the search branches on the cell with the fewest
+  candidates. From 16x16 up, a search that has run long also probes the bivalue cells at every node and branches
+  on the one the probe picks. On 9x9 it remains the tests' twin.
 
 Kernels are compiled with numba, ``nogil=True``, so threads run them in parallel; this module validates input
 and turns results into :class:`~engine.solvers.base.SolveResult`.
@@ -34,7 +36,8 @@ import numpy as np
 from ..geometry import check_box, geometry
 from ._bands import STATS, scratch9, solve9_batch, solve9_checked, solve9_exists, trace9
 from ._batch import _exists_without, _solve_batch
-from ._bitmask import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS, _solve_cells
+from ._bitmask import _solve_cells
+from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 from ..inputs import check_cells, check_grids, check_limits
 from .base import Metrics, SolveResult, share_seconds
 

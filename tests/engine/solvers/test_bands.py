@@ -17,7 +17,8 @@ from naive import is_solution, pattern_board
 from engine.carve import carve_many
 from engine.generators import generate_many
 from engine.solvers import _band_state, fast
-from engine.solvers._bitmask import BACKTRACKS, NODES, _solve_cells
+from engine.solvers._bitmask import _solve_cells
+from engine.solvers._stats import BACKTRACKS, NODES
 
 HARD = [  # well-known hard puzzles (guessing for every singles solver), each with one solution
     "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",  # Easter Monster

@@ -1,4 +1,4 @@
-"""Probing bivalue cells (``engine.solvers._bitmask._probe``), and the searches that probe, against twins.
+"""Probing bivalue cells (``engine.solvers._propagate._probe``), and the searches that probe, against twins.
 
 - The probe alone, on 16x16 states whose solutions we know without a solver: a board with blanks, every cell of
   two digits among them, has the board and the board with those two digits swapped as solutions; a carved
@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 from engine.carve import carve
 from engine.generators import generate
 from engine.solvers import fast
-from engine.solvers._bitmask import NODES, PROBE_AFTER, _house_masks, _init_work, _probe, _propagate
+from engine.solvers._bitmask import PROBE_AFTER, _house_masks, _init_work
+from engine.solvers._propagate import _probe, _propagate
+from engine.solvers._stats import NODES
 
 BOX, N, NCELLS = 4, 16, 256
 
