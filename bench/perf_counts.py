@@ -1,11 +1,13 @@
 """Where the grader's compiled time goes, kernel by kernel, and which kernels pay numba's reference counts.
 
     python bench/perf_counts.py [--count 1000] [--reps 3] [--top 20]
+    python bench/perf_counts.py --carve 4 [--count 20] [--reps 1]
 
 Needs Linux ``perf`` (``apt-get install linux-perf``). The script runs itself under
 ``perf record -e cpu-clock --call-graph dwarf,64``. In that run it grades ``--count`` random minimal 9x9 puzzles
-(bench_grade's) ``--reps`` times. It then prints two tables: the share of all samples in each compiled kernel
-(self time), and the kernels that called ``NRT_incref``/``NRT_decref``.
+(bench_grade's) ``--reps`` times, or with ``--carve BOX`` carves ``--count`` random boards of that box size (the
+carver's kernels, its metrics solve left out). It then prints two tables: the share of all samples in each
+compiled kernel (self time), and the kernels that called ``NRT_incref``/``NRT_decref``.
 
 How it finds them (docs/development.md, "Reference counts"):
 
@@ -71,8 +73,8 @@ def short_name(mangled: str) -> str:
     return ".".join(parts) or mangled[:60]
 
 
-def child(out: Path, count: int, reps: int) -> None:
-    """The run under perf: grade, then write the kernels' address ranges and the counters' addresses."""
+def child(out: Path, count: int, reps: int, carve_box: int) -> None:
+    """The run under perf: grade (or carve), then write the kernels' address ranges and the counters' addresses."""
     from numba.core import codegen
 
     keep = codegen.CPUCodeLibrary._set_compiled_object
@@ -84,18 +86,33 @@ def child(out: Path, count: int, reps: int) -> None:
     codegen.CPUCodeLibrary._set_compiled_object = keeping
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import _common  # noqa: F401  (enables the kernel cache)
-    from bench_grade import make_puzzles
-    from engine.grade import _fast
     from numba.core.runtime import nrt
 
-    puzzles = make_puzzles(3, count, 1)
-    _fast.grade_counts(puzzles[:5], 3)  # load (or compile) before the timed part
-    started = time.process_time()
-    for _ in range(reps):
-        _fast.grade_counts(puzzles, 3)
-    print(f"graded {count} puzzles x {reps}: {time.process_time() - started:.2f} s of CPU", file=sys.stderr)
-    result = next(iter(_fast._grade_many.overloads.values()))
+    if carve_box:
+        from engine.carve import _kernel, carve_many
+
+        boards = _common.random_boards(carve_box, count, 1)
+        carve_many(boards[:1], carve_box, [0])  # load (or compile) before the timed part
+        started = time.process_time()
+        for r in range(reps):
+            carve_many(boards, carve_box, range(r * count, (r + 1) * count))
+        print(f"carved {count} boards x {reps}: {time.process_time() - started:.2f} s of CPU", file=sys.stderr)
+        top = _kernel._carve_batch
+    else:
+        from bench_grade import make_puzzles
+        from engine.grade import _fast
+
+        puzzles = make_puzzles(3, count, 1)
+        _fast.grade_counts(puzzles[:5], 3)  # load (or compile) before the timed part
+        started = time.process_time()
+        for _ in range(reps):
+            _fast.grade_counts(puzzles, 3)
+        print(f"graded {count} puzzles x {reps}: {time.process_time() - started:.2f} s of CPU", file=sys.stderr)
+        top = _fast._grade_many
+    result = next(iter(top.overloads.values()))
     library = result.library
+    if not hasattr(library, "_kept_object"):  # compiled in this run, not loaded: no object code was kept
+        sys.exit("perf_counts: the kernels were compiled in this run, not loaded from the cache; run it again")
     symbols = elf_functions(library._kept_object)
     entry = result.fndesc.llvm_func_name
     _, section, value, _ = next(s for s in symbols if s[0] == entry)
@@ -134,7 +151,7 @@ def report(data: Path, ranges: Path, top: int) -> None:
         if m:  # a user-space sample
             ip, sample, raw = int(m.group(1), 16), bytes(raw), bytearray()
             total += 1
-            own[kernel(ip) or "(not a grader kernel)"] += 1
+            own[kernel(ip) or "(not a mapped kernel)"] += 1
             continue
         m = re.search(r"ustack: size (\d+), offset (0x[0-9a-f]+)", line)
         if m and ip is not None and (kernel(ip) or "").startswith("NRT_"):
@@ -163,9 +180,11 @@ def main() -> None:
     p.add_argument("--count", type=int, default=1000, help="random minimal puzzles to grade (default 1000)")
     p.add_argument("--reps", type=int, default=3, help="times to grade them under perf (default 3)")
     p.add_argument("--top", type=int, default=20, help="rows of each table (default 20)")
+    p.add_argument("--carve", type=int, default=0, metavar="BOX",
+                   help="carve random boards of this box size instead of grading (--count boards)")
     args = p.parse_args()
     if os.environ.get(CHILD):
-        child(Path(os.environ[CHILD]), args.count, args.reps)
+        child(Path(os.environ[CHILD]), args.count, args.reps, args.carve)
         return
     if shutil.which("perf") is None:
         sys.exit("perf_counts: needs Linux perf on the PATH (apt-get install linux-perf)")
@@ -174,7 +193,7 @@ def main() -> None:
         env = dict(os.environ, **{CHILD: tmp})
         run = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "--call-graph", "dwarf,64", "-o",
                               str(data), sys.executable, __file__, "--count", str(args.count), "--reps",
-                              str(args.reps)], env=env)
+                              str(args.reps), "--carve", str(args.carve)], env=env)
         if run.returncode != 0 or not (Path(tmp) / "map.txt").exists():
             sys.exit(f"perf_counts: the run under perf failed (exit {run.returncode})")
         report(data, Path(tmp) / "map.txt", args.top)

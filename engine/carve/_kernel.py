@@ -93,8 +93,8 @@ def _cellmask_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, hou
     # try the board's digit first at each branch: a second solution usually differs from the board in a few
     # cells only, so this finds it sooner (measured: 16x16 carving a third faster; on 25x25 about 15% fewer
     # tests hit the node limit)
-    if _search(work, queue, qtail, nsolved, peers, houses, n, 1, limit, board, stack, branch, solution, stats,
-               trace, ntrace, shown, False) > 0:
+    if _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, 1, limit, board, stack, branch, solution,
+               stats, trace, ntrace, shown, False) > 0:
         return 0
     if stats[GAVE_UP]:
         return -1

@@ -150,8 +150,8 @@ def _choose_branch(work, prefer, branch, depth, stats, chosen):
 
 
 @kernel
-def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, prefer, stack, branch, solution,
-            stats, trace, ntrace, shown, tracing):
+def _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack, branch,
+            solution, stats, trace, ntrace, shown, tracing):
     """Count solutions of the state in ``work`` (already initialised, ``queue[:qtail]`` pending) up to ``limit``.
 
     ``stack`` (ncells + 1, ncells) holds saved states, ``branch`` (3, ncells + 1) the branch records (see
@@ -164,19 +164,22 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
     depth = 0
     box = box_of(n)
     seg = np.empty((2, n if n >= 16 else 0, box), dtype=np.int64)  # locked candidates on 16x16 and up only
+    dirty = np.empty(houses.shape[0], dtype=np.uint8)  # houses to scan for hidden singles (see _propagate)
     # probing on 16x16 and up, once the search is big (PROBE_AFTER), when it looks for one solution or for a
     # second: not when counting many (it would probe at every node on the way to each of them: counting the
     # 6,864 solutions of a 16x16 grid took 16 times longer), nor when tracing (a trace shows singles and guesses)
     probing = n >= 16 and limit <= 2 and not tracing
     tmp = np.empty(ncells if probing else 0, work.dtype)
-    ok, qtail, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, n, box, seg, stats)
+    ok, qtail, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, seg, dirty,
+                                    False, stats)
     if tracing and not _emit_placed(work, queue, qtail, trace, ntrace, shown):
         return count
     start = stats[NODES]
     while True:
         pick = -1
         if probing and ok and nsolved < ncells and stats[NODES] - start > PROBE_AFTER:
-            ok, nsolved, pick = _probe(work, tmp, queue, nsolved, peers, houses, n, box, seg, stats, limit == 1)
+            ok, nsolved, pick = _probe(work, tmp, queue, nsolved, peers, houses, cell_houses, n, box, seg, dirty,
+                                       stats, limit == 1)
         if ok and nsolved == ncells:
             count += 1
             if count == 1:
@@ -216,7 +219,8 @@ def _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, pr
         stats[NODES] += 1
         work[best] = bit
         queue[0] = best
-        ok, qtail, nsolved = _propagate(work, queue, 1, nsolved + 1, peers, houses, n, box, seg, stats)
+        ok, qtail, nsolved = _propagate(work, queue, 1, nsolved + 1, peers, houses, cell_houses, n, box, seg, dirty,
+                                        True, stats)
         if tracing and not _emit_placed(work, queue, qtail, trace, ntrace, shown):
             break
     return count
@@ -231,5 +235,5 @@ def _solve_cells(cells, n, cell_houses, peers, houses, limit, node_limit, forbid
     qtail, nsolved = _init_work(cells, n, cell_houses, hmask, work, queue, forbid_cell, forbid_bit, stats)
     if qtail < 0:
         return 0
-    return _search(work, queue, qtail, nsolved, peers, houses, n, limit, node_limit, cells[:0], stack, branch,
-                   solution, stats, trace, ntrace, shown, tracing)
+    return _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, cells[:0], stack,
+                   branch, solution, stats, trace, ntrace, shown, tracing)

@@ -43,34 +43,41 @@ def _locked_candidates(work, queue, qtail, nsolved, n, box, seg):
     those of column c within band b. Returns ``(ok, qtail, nsolved, changed)``; the caller counts the
     ``2 * n * n`` mask reads as checks.
     """
+    # both kinds of segment in one pass over the cells (row r lies in band r // box)
+    seg[1, :, :] = 0
     for r in range(n):
+        b = r // box
         for s in range(box):
             u = _I(0)
             for j in range(box):
-                u |= work[r * n + s * box + j]
+                c = s * box + j
+                m = _I(work[r * n + c])
+                u |= m
+                seg[1, c, b] |= m
             seg[0, r, s] = u
-    for c in range(n):
-        for b in range(box):
-            u = _I(0)
-            for i in range(box):
-                u |= work[(b * box + i) * n + c]
-            seg[1, c, b] = u
     changed = False
     ok = True
     for axis in range(2):  # 0: rows and the boxes of their band; 1: columns and the boxes of their stack
         for line in range(n):
             band = line // box
+            # the digits in at least one / two segments of the line: a digit is in the line outside segment s
+            # when it is in two segments, or in one that is not s (the same for the box's other lines below)
+            once_l = _I(0)
+            twice_l = _I(0)
+            for t in range(box):
+                m = seg[axis, line, t]
+                twice_l |= once_l & m
+                once_l |= m
             for s in range(box):
                 here = seg[axis, line, s]
-                in_line = _I(0)  # the line outside this box
-                for t in range(box):
-                    if t != s:
-                        in_line |= seg[axis, line, t]
-                in_box = _I(0)  # the box outside this line
+                once_b = _I(0)
+                twice_b = _I(0)
                 for k in range(box):
-                    other = band * box + k
-                    if other != line:
-                        in_box |= seg[axis, other, s]
+                    m = seg[axis, band * box + k, s]
+                    twice_b |= once_b & m
+                    once_b |= m
+                in_line = twice_l | (once_l & ~here)  # the line outside this box
+                in_box = twice_b | (once_b & ~here)  # the box outside this line
                 pointing = here & ~in_box & in_line
                 claiming = here & ~in_line & in_box
                 if pointing:

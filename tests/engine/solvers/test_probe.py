@@ -42,16 +42,19 @@ def _state(puzzle: np.ndarray):
     queue = np.zeros(NCELLS + 1, np.int64)
     qtail, nsolved = _init_work(puzzle, N, s.cell_houses, s.hmask, work, queue, -1, 0, s.stats)
     seg = np.empty((2, N, BOX), np.int64)
-    ok, _, nsolved = _propagate(work, queue, qtail, nsolved, s.peers, s.houses, N, BOX, seg, s.stats)
-    return ok, work, nsolved, queue, seg, s
+    dirty = np.empty(3 * N, np.uint8)
+    ok, _, nsolved = _propagate(work, queue, qtail, nsolved, s.peers, s.houses, s.cell_houses, N, BOX, seg, dirty,
+                                False, s.stats)
+    return ok, work, nsolved, queue, seg, dirty, s
 
 
 def _probed(puzzle: np.ndarray, stop: bool):
-    ok, work, nsolved, queue, seg, s = _state(puzzle)
+    ok, work, nsolved, queue, seg, dirty, s = _state(puzzle)
     assert ok
     before = work.copy()
     tmp = np.empty_like(work)
-    ok, nsolved, _ = _probe(work, tmp, queue, nsolved, s.peers, s.houses, N, BOX, seg, s.stats, stop)
+    ok, nsolved, _ = _probe(work, tmp, queue, nsolved, s.peers, s.houses, s.cell_houses, N, BOX, seg, dirty, s.stats,
+                            stop)
     return ok, work, nsolved, before
 
 
