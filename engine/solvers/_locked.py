@@ -18,48 +18,60 @@ from .._jit import kernel
 _I = np.int64
 
 
-@kernel
-def _eliminate(work, cell, digits, queue, qtail, nsolved):
-    """Remove ``digits`` from ``cell``; returns ``(ok, qtail, nsolved, changed)`` (not ok: no candidate left)."""
-    m = _I(work[cell])
-    if m & digits == 0:
-        return True, qtail, nsolved, False
-    m &= ~digits
-    if m == 0:
-        return False, qtail, nsolved, True
-    work[cell] = m
-    if m & (m - 1) == 0:
-        queue[qtail] = cell
-        qtail += 1
-        nsolved += 1
-    return True, qtail, nsolved, True
+#: the flags of ``dirty`` (one per house, see engine/solvers/_propagate.py): a house to scan for hidden singles,
+#: and (on boxes) a box with a cell changed since the last pass of locked candidates
+SCAN, LOCK = 1, 2
 
 
 @kernel
-def _locked_candidates(work, queue, qtail, nsolved, n, box, seg):
-    """One pass of pointing and claiming over every row and column; newly solved cells are queued.
+def _locked_candidates(work, queue, qtail, nsolved, n, box, seg, dirty, cell_houses):
+    """One pass of pointing and claiming over the rows of the bands and the columns of the stacks that changed
+    since the last pass; newly solved cells are queued.
 
     ``seg`` (2, n, box) int64 scratch: ``seg[0, r, s]`` the candidates of row r within stack s, ``seg[1, c, b]``
-    those of column c within band b. Returns ``(ok, qtail, nsolved, changed)``; the caller counts the
-    ``2 * n * n`` mask reads as checks.
+    those of column c within band b. ``dirty``: the houses' flags (:data:`LOCK` on a box: a cell of it changed
+    since the last pass; the pass clears them and marks the cells it changes). A row's pointing and claiming
+    depend on its band's cells only, and a column's on its stack's: where none changed, the last pass found
+    nothing there and this one would not either, so the eliminations are those of a full pass, in the same order
+    (the segments are read once, before any elimination, as a full pass reads them). Returns ``(ok, qtail,
+    nsolved, changed, reads)``: ``reads`` the mask reads made, for the checks metric.
     """
-    # both kinds of segment in one pass over the cells (row r lies in band r // box)
-    seg[1, :, :] = 0
+    boxes = 2 * n  # the house index of box 0 (rows, then columns, then boxes)
+    bands = 0  # a bit per band with a changed box, and per stack
+    stacks = 0
+    for b in range(n):
+        if dirty[boxes + b] & LOCK:
+            bands |= 1 << (b // box)
+            stacks |= 1 << (b % box)
+            dirty[boxes + b] &= SCAN  # (LOCK cleared)
+    reads = 0
+    # the segments of the changed bands' rows and of the changed stacks' columns, before any elimination
     for r in range(n):
         b = r // box
+        row_band = bands >> b & 1
         for s in range(box):
+            col_stack = stacks >> s & 1
+            if not row_band and not col_stack:
+                continue
             u = _I(0)
             for j in range(box):
                 c = s * box + j
                 m = _I(work[r * n + c])
                 u |= m
-                seg[1, c, b] |= m
+                if col_stack:
+                    if r == b * box:
+                        seg[1, c, b] = m
+                    else:
+                        seg[1, c, b] |= m
             seg[0, r, s] = u
+            reads += box
     changed = False
-    ok = True
     for axis in range(2):  # 0: rows and the boxes of their band; 1: columns and the boxes of their stack
+        todo = bands if axis == 0 else stacks
         for line in range(n):
             band = line // box
+            if not todo >> band & 1:
+                continue
             # the digits in at least one / two segments of the line: a digit is in the line outside segment s
             # when it is in two segments, or in one that is not s (the same for the box's other lines below)
             once_l = _I(0)
@@ -80,27 +92,37 @@ def _locked_candidates(work, queue, qtail, nsolved, n, box, seg):
                 in_box = twice_b | (once_b & ~here)  # the box outside this line
                 pointing = here & ~in_box & in_line
                 claiming = here & ~in_line & in_box
-                if pointing:
-                    for t in range(box):
-                        if t == s:
-                            continue
+                # pointing leaves the rest of the line (the other boxes' segments), claiming the rest of the box
+                # (its other lines' segments); written out, not a call per cell (a call that takes arrays counts
+                # references to each of them: docs/development.md)
+                for kind in range(2):
+                    digits = pointing if kind == 0 else claiming
+                    if not digits:
+                        continue
+                    for a in range(box):
+                        if kind == 0:
+                            if a == s:
+                                continue
+                            other, first = line, a * box
+                        else:
+                            other, first = band * box + a, s * box
+                            if other == line:
+                                continue
                         for j in range(box):
-                            pos = t * box + j
-                            cell = line * n + pos if axis == 0 else pos * n + line
-                            ok, qtail, nsolved, hit = _eliminate(work, cell, pointing, queue, qtail, nsolved)
-                            changed |= hit
-                            if not ok:
-                                return ok, qtail, nsolved, changed
-                if claiming:
-                    for k in range(box):
-                        other = band * box + k
-                        if other == line:
-                            continue
-                        for j in range(box):
-                            pos = s * box + j
-                            cell = other * n + pos if axis == 0 else pos * n + other
-                            ok, qtail, nsolved, hit = _eliminate(work, cell, claiming, queue, qtail, nsolved)
-                            changed |= hit
-                            if not ok:
-                                return ok, qtail, nsolved, changed
-    return ok, qtail, nsolved, changed
+                            cell = other * n + first + j if axis == 0 else (first + j) * n + other
+                            m = _I(work[cell])
+                            if m & digits == 0:
+                                continue
+                            m &= ~digits
+                            changed = True
+                            if m == 0:
+                                return False, qtail, nsolved, changed, reads
+                            work[cell] = m
+                            dirty[cell_houses[cell, 0]] = SCAN
+                            dirty[cell_houses[cell, 1]] = SCAN
+                            dirty[cell_houses[cell, 2]] = SCAN | LOCK
+                            if m & (m - 1) == 0:
+                                queue[qtail] = cell
+                                qtail += 1
+                                nsolved += 1
+    return True, qtail, nsolved, changed, reads
