@@ -7,8 +7,9 @@ Two kernels, one interface:
   cell. It guesses a third as often as the cell-mask kernel on hard puzzles and is faster on every kind.
 * every other size (:mod:`engine.solvers._bitmask`, :mod:`engine.solvers._propagate`,
   :mod:`engine.solvers._locked`): each cell keeps a mask of its candidates; placing a digit removes it from the
-  cell's peers (naked singles) and a digit with one place left in a house is placed there (hidden singles); from
-  16x16 up, locked candidates too; when nothing more is forced the search branches on the cell with the fewest
+  cell's peers (naked singles) and a digit with one place left in a house is placed there (hidden singles, looked
+  for only in the houses changed since they were last looked at); from 16x16 up, locked candidates too (only in
+  the bands and stacks that changed); when nothing more is forced the search branches on the cell with the fewest
   candidates. From 16x16 up, a search that has run long also probes the bivalue cells at every node and branches
   on the one the probe picks. On 9x9 it remains the tests' twin.
 
@@ -19,8 +20,8 @@ Metrics (definitions in :mod:`engine.solvers.base`): ``nodes`` counts every digi
 forced or guessed; ``guesses`` the placements made at a branch point (every digit tried there, the last one
 included); ``backtracks`` the placements taken back; ``max_depth`` the most guesses outstanding at once;
 ``checks`` the work done between guesses, in mask reads: for the cell-mask kernel a peer elimination, a cell
-scanned for hidden singles or for the branch cell; for the band kernel 12 per digit examined and 27 per sweep
-for naked singles (so the two kernels' checks are not comparable).
+scanned for hidden singles, for locked candidates or for the branch cell; for the band kernel 12 per digit
+examined and 27 per sweep for naked singles (so the two kernels' checks are not comparable).
 
 Batch helpers (:func:`solve_many`, :func:`count_many`, :func:`metrics_many`, :func:`solve_results`) solve a whole
 array of puzzles in one kernel call, with the same counts, solutions and metrics as one :func:`solve` per puzzle;
