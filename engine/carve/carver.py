@@ -38,10 +38,9 @@ default node limit of 2,000 per removal test. On 25x25 many of the last tests hi
 ``minimal`` is False and ``undecided`` counts them): proving that no second solution exists with some 270 clues
 left can take millions of nodes, and larger limits buy little, not even reliably fewer clues, since a kept clue
 changes every later test. Measured on two boards, clues kept at node limits 500 / 2,000 / 20,000 / 200,000: 266 /
-270 / 274 / 266 and 278 / 279 / 278 / 275, taking about 0.1 / 0.2 / 2 / 15-18 s (before probing; with probing, 2026-11-24, on
-four boards at 2,000 / 20,000 / 200,000 nodes: 204-241 / 126-229 / 5-181 undecided tests a board, 0.25 / 4.8 /
-45 s). ``node_limit=0`` proves minimality at any
-cost (single 25x25 tests took up to a minute).
+270 / 274 / 266 and 278 / 279 / 278 / 275, taking about 0.1 / 0.2 / 2 / 15-18 s (before probing; with probing,
+2026-11-24, on four boards at 2,000 / 20,000 / 200,000 nodes: 204-241 / 126-229 / 5-181 undecided tests a board,
+0.25 / 4.8 / 45 s). ``node_limit=0`` proves minimality at any cost (single 25x25 tests took up to a minute).
 """
 from __future__ import annotations
 
