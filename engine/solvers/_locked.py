@@ -22,6 +22,7 @@ import numpy as np
 from .._jit import kernel
 
 _I = np.int64
+_U = np.uint64  # an unsigned index skips the negative-index test of every read
 
 
 #: the flags of ``dirty`` (one per house, see engine/solvers/_propagate.py): a house to scan for hidden singles,
@@ -62,7 +63,7 @@ def _locked_candidates(work, queue, qtail, nsolved, n, box, seg, dirty, cell_hou
             u = _I(0)
             for j in range(box):
                 c = s * box + j
-                m = _I(work[r * n + c])
+                m = _I(work[_U(r * n + c)])
                 u |= m
                 if col_stack:
                     if r == b * box:

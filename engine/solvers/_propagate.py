@@ -21,6 +21,7 @@ from ._locked import LOCK, SCAN, _locked_candidates
 from ._stats import CHECKS, NODES
 
 _I = np.int64
+_U = np.uint64
 
 
 @kernel
@@ -66,7 +67,7 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, 
             bit = _I(work[c])
             checks += npeers
             for k in range(npeers):
-                p = peers[c, k]
+                p = _U(peers[c, k])  # unsigned: no negative-index test on every read (a tenth of this loop)
                 m = _I(work[p])
                 if m & bit:
                     m ^= bit
@@ -74,9 +75,9 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, 
                         ok = False
                         break
                     work[p] = m
-                    dirty[cell_houses[p, 0]] = SCAN
-                    dirty[cell_houses[p, 1]] = SCAN
-                    dirty[cell_houses[p, 2]] = SCAN | LOCK
+                    dirty[_U(cell_houses[p, 0])] = SCAN
+                    dirty[_U(cell_houses[p, 1])] = SCAN
+                    dirty[_U(cell_houses[p, 2])] = SCAN | LOCK
                     if m & (m - 1) == 0:
                         queue[qtail] = p
                         qtail += 1
@@ -112,7 +113,7 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, 
             twice = _I(0)
             placed = _I(0)
             for i in range(n):
-                m = _I(work[houses[h, i]])
+                m = _I(work[_U(houses[h, i])])
                 twice |= once & m
                 once |= m
                 if m & (m - 1) == 0:
@@ -127,7 +128,7 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, 
                 only ^= bit
                 cell = -1
                 for i in range(n):
-                    if work[houses[h, i]] & bit:
+                    if work[_U(houses[h, i])] & bit:
                         cell = houses[h, i]
                         break
                 if cell < 0:  # the cell was just given another hidden single of this house
