@@ -163,7 +163,7 @@ def _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, n
     count = 0
     depth = 0
     box = box_of(n)
-    seg = np.empty((2, n if n >= 16 else 0, box), dtype=np.int64)  # locked candidates on 16x16 and up only
+    seg = np.empty((2, n if n >= 16 else 0, box + 2), dtype=np.int64)  # locked candidates on 16x16 and up only
     dirty = np.empty(houses.shape[0], dtype=np.uint8)  # houses to scan for hidden singles (see _propagate)
     # probing on 16x16 and up, once the search is big (PROBE_AFTER), when it looks for one solution or for a
     # second: not when counting many (it would probe at every node on the way to each of them: counting the

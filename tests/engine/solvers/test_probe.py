@@ -41,7 +41,7 @@ def _state(puzzle: np.ndarray):
     work = np.zeros(NCELLS, np.uint32)
     queue = np.zeros(NCELLS + 1, np.int64)
     qtail, nsolved = _init_work(puzzle, N, s.cell_houses, s.hmask, work, queue, -1, 0, s.stats)
-    seg = np.empty((2, N, BOX), np.int64)
+    seg = np.empty((2, N, BOX + 2), np.int64)
     dirty = np.empty(3 * N, np.uint8)
     ok, _, nsolved = _propagate(work, queue, qtail, nsolved, s.peers, s.houses, s.cell_houses, N, BOX, seg, dirty,
                                 False, s.stats)
