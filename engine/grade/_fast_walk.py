@@ -18,6 +18,8 @@ import numpy as np
 from .._jit import kernel_with, wide_kernel
 from ..bits import digit_of, popcount
 
+_U = np.uint64  # an unsigned index skips numba's negative-index test (the walk's hottest reads)
+
 # the columns of a potential's strong links in the link table's ``strong`` (:func:`links`): the cell's other digit
 # (Y), then the digit's other place in the box, the row and the column (X); -1 where there is none
 STRONG_Y = 0
@@ -134,12 +136,12 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
         while head < layer_end and size + 2 * closed < cap - 64:
             node = head
             head += 1
-            s = nodes[node]
-            p = s >> 1
+            s = nodes[_U(node)]
+            p = _U(s >> 1)
             if s & 1:
                 # on -> off: the cell's other candidates (Y), the digit's other places in the houses
                 for i in range(start[p] if ylinks else xstart[p], start[p + 1]):
-                    t = weak[i]
+                    t = weak[_U(i)]
                     if cycles and length >= 3 and (t == close0 or t == close1 or t == close2 or t == close3):
                         # t forces the source back on: a cycle closes unless t is already on the chain to node
                         a = node
@@ -150,7 +152,7 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
                             nodes[k] = node
                             nodes[k - 1] = t
                             closed += 1
-                    if in_off[t >> 1] == stamp:
+                    if in_off[_U(t >> 1)] == stamp:
                         continue
                     if t == source - 1 and forcing < 0:
                         forcing = size
@@ -159,9 +161,9 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
                             parents[size] = node
                             size += 1
                             continue
-                    in_off[t >> 1] = stamp
-                    nodes[size] = t
-                    parents[size] = node
+                    in_off[_U(t >> 1)] = stamp
+                    nodes[_U(size)] = t
+                    parents[_U(size)] = node
                     size += 1
             else:
                 # off -> on: the cell's last other candidate (Y), the digit's last other place in a house (X)
@@ -175,11 +177,11 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
                         parents[size] = node
                         size += 1
                         continue
-                    if in_on[t >> 1] == stamp:
+                    if in_on[_U(t >> 1)] == stamp:
                         continue
-                    in_on[t >> 1] = stamp
-                    nodes[size] = t
-                    parents[size] = node
+                    in_on[_U(t >> 1)] = stamp
+                    nodes[_U(size)] = t
+                    parents[_U(size)] = node
                     size += 1
             if forcing >= 0 and not cycles:
                 return forcing, closed, -1
