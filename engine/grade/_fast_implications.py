@@ -24,6 +24,8 @@ from ._fast_advanced import _advanced
 from ._fast_slots import _add, _pool_parent
 from ._fast_state import _other_place
 
+_U = np.uint64
+
 #: no contradiction found
 NONE = -1
 
@@ -119,6 +121,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     mark, gen, start, count, pool, top, nest = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
     g = gen[w]  # the slot's generation: a state is in the slot when its mark is g
+    uw = _U(w)  # unsigned indices below: numba tests every signed index for a negative value
     room = pool.shape[1]
     nested = nest.shape[0] > 0
     while True:
@@ -151,25 +154,26 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                         if i == n:
                             i = 0
                             k += 1
-                        if seen[c2] != stamp[1] and work[c2] & bit:
-                            seen[c2] = stamp[1]
+                        if seen[_U(c2)] != stamp[1] and work[_U(c2)] & bit:
+                            seen[_U(c2)] = stamp[1]
                             t = 2 * (c2 * n + d - 1)
                             break
                     if t == NONE:
                         break
                 # t joins the slot (parent s) unless it is there, and is queued; its candidate on already: the run
                 # is contradicted (_add written out, as below: see the module's note)
-                contradicted = mark[w, t + 1] == g
-                if contradicted or mark[w, t] != g:
-                    mark[w, t] = g
-                    start[w, t] = top[w]
-                    count[w, t] = 0
+                ut = _U(t)
+                contradicted = mark[uw, ut + 1] == g
+                if contradicted or mark[uw, ut] != g:
+                    mark[uw, ut] = g
+                    start[uw, ut] = top[uw]
+                    count[uw, ut] = 0
                     if nested:
-                        nest[w, t] = 0
-                    if top[w] < room:
-                        pool[w, top[w]] = s
-                        top[w] += 1
-                        count[w, t] = 1
+                        nest[uw, ut] = 0
+                    if top[uw] < room:
+                        pool[uw, _U(top[uw])] = s
+                        top[uw] += 1
+                        count[uw, ut] = 1
                     if contradicted:
                         return t + 1, t
                     queue[qoff_tail] = t
@@ -185,7 +189,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
         found0 = found1 = found2 = found3 = NONE
         if ylinks and popcount(work[c]) == 2 and work[c] & bit:
             t = 2 * (c * n + digit_of(work[c] & ~bit) - 1) + 1
-            if mark[w, t] != g:
+            if mark[uw, _U(t)] != g:
                 found0 = t
         for k in (2, 0, 1):
             other = _other_place(work, houses, cell_houses[c, k], c, bit, n)
@@ -205,17 +209,18 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2):
                 continue
             conj = t - 1
-            fresh = mark[w, t] != g
+            ut = _U(t)
+            fresh = mark[uw, ut] != g
             if fresh:
-                mark[w, t] = g
-                start[w, t] = top[w]
-                count[w, t] = 0
+                mark[uw, ut] = g
+                start[uw, ut] = top[uw]
+                count[uw, ut] = 0
                 if nested:
-                    nest[w, t] = 0
-                if top[w] < room:
-                    pool[w, top[w]] = s
-                    top[w] += 1
-                    count[w, t] = 1
+                    nest[uw, ut] = 0
+                if top[uw] < room:
+                    pool[uw, _U(top[uw])] = s
+                    top[uw] += 1
+                    count[uw, ut] = 1
                 if dynamic:
                     c2 = (t >> 1) // n
                     if j == 0:
@@ -223,7 +228,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     else:
                         _hidden_house_parents(mark, gen, count, pool, top, w, t, houses_of[j], bit, d, cands, work,
                                               houses, n)
-            if mark[w, conj] == g:
+            if mark[uw, _U(conj)] == g:
                 return t, conj
             if fresh:
                 queue[qon_tail] = t
