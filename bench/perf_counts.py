@@ -1,4 +1,4 @@
-"""Where the grader's compiled time goes, kernel by kernel, and which kernels pay numba's reference counts.
+"""Where the grader's (or the carver's) compiled time goes, kernel by kernel, and which kernels pay reference counts.
 
     python bench/perf_counts.py [--count 1000] [--reps 3] [--top 20]
     python bench/perf_counts.py --carve 4 [--count 20] [--reps 1]

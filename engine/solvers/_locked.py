@@ -26,7 +26,9 @@ _U = np.uint64  # an unsigned index skips the negative-index test of every read
 
 
 #: the flags of ``dirty`` (one per house, see engine/solvers/_propagate.py): a house to scan for hidden singles,
-#: and (on boxes) a box with a cell changed since the last pass of locked candidates
+#: and (on boxes) a box with a cell changed since the last pass of locked candidates. Every change of a cell marks
+#: its row and column SCAN and its box SCAN | LOCK; the three stores are written out where cells change, not a
+#: helper's call, since a call that takes arrays counts references to them (docs/development.md)
 SCAN, LOCK = 1, 2
 
 
@@ -37,12 +39,14 @@ def _locked_candidates(work, queue, qtail, nsolved, n, box, seg, dirty, cell_hou
 
     ``seg`` (2, n, box + 2) int64 scratch: ``seg[0, r, s]`` the candidates of row r within stack s, ``seg[1, c,
     b]`` those of column c within band b; the two last slots of row ``band * box + s`` hold the digits of the box
-    of that band and segment in at least one / two of its segments. ``dirty``: the houses' flags (:data:`LOCK` on a box: a cell of it changed
-    since the last pass; the pass clears them and marks the cells it changes). A row's pointing and claiming
-    depend on its band's cells only, and a column's on its stack's: where none changed, the last pass found
-    nothing there and this one would not either, so the eliminations are those of a full pass, in the same order
-    (the segments are read once, before any elimination, as a full pass reads them). Returns ``(ok, qtail,
-    nsolved, changed, reads)``: ``reads`` the mask reads made, for the checks metric.
+    of that band and segment in at least one / two of its segments. ``dirty``: the houses' flags (:data:`LOCK` on
+    a box: a cell of it changed since the last pass; the pass clears them and marks the cells it changes).
+
+    A row's pointing and claiming depend on its band's cells only, and a column's on its stack's: where none
+    changed, the last pass found nothing there and this one would not either, so the eliminations are those of a
+    full pass, in the same order (the segments are read once, before any elimination, as a full pass reads them).
+
+    Returns ``(ok, qtail, nsolved, changed, reads)``: ``reads`` the mask reads made, for the checks metric.
     """
     boxes = 2 * n  # the house index of box 0 (rows, then columns, then boxes)
     bands = 0  # a bit per band with a changed box, and per stack

@@ -21,8 +21,7 @@ from engine.generators import generate
 from engine.geometry import geometry
 from engine.solvers._bitmask import _house_masks, _init_work
 from engine.solvers._propagate import _propagate
-
-NO_STATS = 6  # the stats array's length is irrelevant here beyond holding the slots
+from engine.solvers._stats import NSTATS
 
 
 def _scratch(box: int):
@@ -43,7 +42,7 @@ def _fixpoint(box: int, puzzle: np.ndarray):
     """The state of ``puzzle`` after propagation from scratch: (ok, work, nsolved)."""
     geo, seg, dirty = _scratch(box)
     hmask = np.zeros(3 * geo.size, np.int64)
-    stats = np.zeros(NO_STATS + 2, np.int64)
+    stats = np.zeros(NSTATS, np.int64)
     assert _house_masks(puzzle, geo.cell_houses, hmask)
     work = np.zeros(geo.ncells, np.uint32)
     queue = np.zeros(geo.ncells + 1, np.int64)
@@ -56,7 +55,7 @@ def _fixpoint(box: int, puzzle: np.ndarray):
 def _place_and_propagate(box: int, work: np.ndarray, nsolved: int, cell: int, bit: int, settled: bool):
     geo, seg, dirty = _scratch(box)
     dirty[:] = 0xFF  # stale flags from an earlier search must not matter
-    stats = np.zeros(NO_STATS + 2, np.int64)
+    stats = np.zeros(NSTATS, np.int64)
     state = work.copy()
     state[cell] = bit
     queue = np.zeros(geo.ncells + 1, np.int64)
