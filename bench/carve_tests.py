@@ -1,0 +1,98 @@
+"""Where a carving's time goes, test by test: which removal tests pass or fail, their nodes and their time.
+
+    python bench/carve_tests.py [--box 4] [--boards 40] [--seed 5]
+
+Replays the carver on random boards (the fill's generator), in its own removal order (no symmetry), calling the
+carver's removal test (``_removal_keeps_unique``, the kernel ``carve`` runs) once per cell from Python, so each
+test's nodes and time can be read. The puzzles are the carver's: a test is the same call with the same state.
+Prints, per board: the tests that fail (the clue stays: a second solution was found) and pass (the clue goes),
+their share of the time, their nodes (median, 99th percentile, most); how concentrated the time is in the
+costliest tests; and the time by eighth of the carving. About 2 us of Python per test is included.
+
+A developer's tool for finding what to speed up (docs/benchmarks.md, "A stronger removal test"); it prints no
+target.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
+from engine.carve._kernel import _removal_keeps_unique, _shuffle
+from engine.carve._unavoidable import MAX_CYCLE, MAX_SETS, board_sets
+from engine.carve.carver import orbits, stream_state
+from engine.generators import generate_many
+from engine.solvers import fast
+from engine.solvers._stats import NODES
+
+
+def replay(board: np.ndarray, box: int, seed: int, s) -> list[tuple[int, int, int, float]]:
+    """(step, verdict, nodes, seconds) of each removal test of carving ``board`` with ``seed``."""
+    n, ncells = box * box, board.size
+    table, _ = orbits(box, "none")
+    sets = np.empty((MAX_SETS, 2 * MAX_CYCLE), np.int64)
+    sizes = np.empty(MAX_SETS, np.int64)
+    cell_sets = np.empty(ncells, np.int64)
+    board_sets(board, n, box, sets, sizes, cell_sets, np.empty(n + 1, np.int64))
+    order = np.zeros(ncells, np.int64)
+    _shuffle(order, np.array([stream_state(seed)], np.int64))
+    puzzle = board.copy()
+    s.hmask[:] = (1 << n) - 1
+    rows = []
+    for step, o in enumerate(order):
+        c = int(table[o, 0])
+        bit = 1 << (int(board[c]) - 1)
+        puzzle[c] = 0
+        for k in range(3):
+            s.hmask[s.cell_houses[c, k]] ^= bit
+        s.stats[:] = 0
+        t0 = time.perf_counter()
+        verdict = _removal_keeps_unique(puzzle, board, table[o], 1, n, 0, s.cell_houses, s.peers, s.houses, s.hmask,
+                                        s.work, s.queue, s.stack, s.branch, s.solution, s.stats, s.no_trace,
+                                        s.ntrace, s.shown, s.bands, sets, sizes, cell_sets)
+        rows.append((step, int(verdict), int(s.stats[NODES]), time.perf_counter() - t0))
+        if verdict != 1:  # the clue stays
+            puzzle[c] = board[c]
+            for k in range(3):
+                s.hmask[s.cell_houses[c, k]] ^= bit
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--box", type=int, default=4, choices=(2, 3, 4, 5))
+    parser.add_argument("--boards", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    boards = np.stack([b.cells for b in generate_many(args.box, count=args.boards, seed=args.seed)])
+    s = fast.scratch(args.box)
+    replay(boards[0], args.box, 0, s)  # kernels compiled or loaded before timing
+    load = os.getloadavg()[0]
+    a = np.array([row for i, board in enumerate(boards) for row in replay(board, args.box, i, s)], dtype=float)
+    m = args.boards
+    total = a[:, 3].sum()
+    n = args.box * args.box
+    print(f"carve_tests: {m} {n}x{n} boards (load {load:.2f}): {total / m * 1e3:.2f} ms a board in the tests, "
+          f"{a[:, 2].sum() / m:,.0f} nodes a board, {total / a[:, 2].sum() * 1e6:.3f} us a node")
+    for verdict, name in ((0, "fail (clue stays)"), (1, "pass (clue goes)")):
+        sel = a[:, 1] == verdict
+        if not sel.any():
+            continue
+        nodes = a[sel, 2]
+        print(f"  {name:<18} {sel.sum() / m:7.1f} a board, {a[sel, 3].sum() / total:4.0%} of the time; nodes: "
+              f"median {np.median(nodes):,.0f}, p99 {np.percentile(nodes, 99):,.0f}, most {nodes.max():,.0f}")
+    slowest = np.sort(a[:, 3])[::-1]
+    print("  the costliest tests: " + ", ".join(
+        f"{q:.0%} of them {slowest[:max(1, int(len(slowest) * q))].sum() / total:.0%} of the time"
+        for q in (0.01, 0.05, 0.1)))
+    ncells = boards.shape[1]
+    eighth = ncells // 8
+    print("  time by eighth of the carving: " + " ".join(
+        f"{a[(a[:, 0] >= k) & (a[:, 0] < k + eighth), 3].sum() / total:.0%}" for k in range(0, ncells, eighth)))
+
+
+if __name__ == "__main__":
+    main()
