@@ -1,6 +1,6 @@
 """Big-grid carving against a CDCL SAT solver: could clause learning decide the removal tests our search cannot?
 
-    python bench/bench_sat_carve.py [--box 5] [--boards 2] [--seed 1] [--solver cadical153]
+    python bench/bench_sat_carve.py [--box 5] [--boards 2] [--seed 1] [--solver cadical153] [--hybrid]
 
 Issue 11 asks for 16x16 carving at 100 boards per core-second and for 25x25 carving with every removal test
 decided (proven minimal) at one board per core-second. Our carver's search decides 16x16 tests at about 40 boards
@@ -18,7 +18,10 @@ board's seed, no symmetry):
   unit clause. Learnt clauses carry over from test to test. Every test is decided (no limit), so the puzzle is
   proven minimal.
 
-Printed: CPU seconds a board for both, the clues, the undecided tests (ours), and how the SAT solver's time is
+With ``--hybrid``, a third carving: our tests with the default node limit, and the SAT solver only for the tests
+they leave undecided (on 25x25), in the same order; it gives the SAT carving's puzzle.
+
+Printed: CPU seconds a board for each, the clues, the undecided tests (ours), and how the SAT solver's time is
 spread over the tests (median, 99th percentile, the slowest, the share of the ten slowest). The load average is
 printed before every board. The SAT puzzle's clues equal ours where ours decided every test (16x16), which
 checks the encoding.
@@ -34,11 +37,13 @@ import time
 import numpy as np
 
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
-from engine.carve import carve
+import carve_tests
+from engine.carve import DEFAULT_NODE_LIMIT, carve
 from engine.carve._kernel import _shuffle
 from engine.carve.carver import stream_state
 from engine.generators import generate_many
 from engine.geometry import geometry
+from engine.solvers import fast
 
 
 def clauses(box: int) -> list[list[int]]:
@@ -85,12 +90,38 @@ def sat_carve(board: np.ndarray, box: int, order: np.ndarray, base: list[list[in
     return int((state == 2).sum()), np.array(times)
 
 
+def hybrid_carve(board: np.ndarray, box: int, seed: int, base: list[list[int]], name: str):
+    """Our carver's tests (its default node limit), and the SAT solver for the tests they leave undecided:
+    (clues, the SAT calls' times). The SAT solver sees only those tests, each with the puzzle as it stands."""
+    from pysat.solvers import Solver
+
+    n = box * box
+    lit = [c * n + int(board[c]) for c in range(board.size)]
+    solver = Solver(name=name, bootstrap_with=base)
+    solver.set_phases(lit)
+    times = []
+
+    def decide(puzzle, cell):
+        assumptions = [lit[x] for x in np.flatnonzero(puzzle) if x != cell] + [-lit[cell]]
+        t0 = time.process_time()
+        second = solver.solve(assumptions=[int(a) for a in assumptions])
+        times.append(time.process_time() - t0)
+        return 0 if second else 1
+
+    rows = carve_tests.replay(board, box, seed, fast.scratch(box), DEFAULT_NODE_LIMIT[box], decide)
+    solver.delete()
+    clues = board.size - sum(1 for row in rows if row[1] == 1)
+    return clues, np.array(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--box", type=int, default=5, choices=(3, 4, 5))
     parser.add_argument("--boards", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--solver", default="cadical153", help="a python-sat solver name")
+    parser.add_argument("--hybrid", action="store_true",
+                        help="also carve with our tests first and SAT only for the tests they leave undecided")
     args = parser.parse_args()
     n = args.box * args.box
     boards = np.stack([b.cells for b in generate_many(args.box, count=args.boards, seed=args.seed)])
@@ -98,7 +129,7 @@ def main() -> None:
     base = clauses(args.box)
     print(f"bench_sat_carve: {args.boards} {n}x{n} boards, SAT solver {args.solver} (python-sat), "
           f"{len(base):,} clauses; CPU seconds a board")
-    ours_s, sat_s = [], []
+    ours_s, sat_s, hybrid_s = [], [], []
     for i, board in enumerate(boards):
         seed = args.seed + i
         load = os.getloadavg()[0]
@@ -115,8 +146,16 @@ def main() -> None:
               f"undecided | SAT {sat_s[-1]:8.2f} s, {clues} clues, 0 undecided; a test: median "
               f"{np.median(times) * 1e3:.2f} ms, p99 {np.percentile(times, 99) * 1e3:.1f} ms, slowest "
               f"{slowest[0]:.2f} s, the ten slowest {slowest[:10].sum() / times.sum():.0%} of the time")
+        if args.hybrid and ours.undecided:
+            t0 = time.process_time()
+            clues, times = hybrid_carve(board, args.box, seed, base, args.solver)
+            hybrid_s.append(time.process_time() - t0)
+            print(f"  hybrid: ours, then SAT for the {len(times)} tests ours left undecided: {hybrid_s[-1]:8.2f} s, "
+                  f"{clues} clues, 0 undecided; the SAT calls {times.sum():.2f} s, median "
+                  f"{np.median(times) * 1e3:.1f} ms, slowest {times.max():.2f} s")
     print(f"median: ours {statistics.median(ours_s):.3f} s a board, SAT {statistics.median(sat_s):.2f} s a board "
-          f"(x{statistics.median(sat_s) / statistics.median(ours_s):.0f} ours)")
+          f"(x{statistics.median(sat_s) / statistics.median(ours_s):.0f} ours)"
+          + (f", hybrid {statistics.median(hybrid_s):.2f} s" if hybrid_s else ""))
 
 
 if __name__ == "__main__":

@@ -29,8 +29,12 @@ from engine.solvers import fast
 from engine.solvers._stats import NODES
 
 
-def replay(board: np.ndarray, box: int, seed: int, s) -> list[tuple[int, int, int, float]]:
-    """(step, verdict, nodes, seconds) of each removal test of carving ``board`` with ``seed``."""
+def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0,
+           decide=None) -> list[tuple[int, int, int, float]]:
+    """(step, verdict, nodes, seconds) of each removal test of carving ``board`` with ``seed``.
+
+    A test that hits ``node_limit`` nodes (0: none) is undecided (-1) and keeps its clue, as in the carver, unless
+    ``decide(puzzle, cell)`` is given: then its answer (1: the clue goes, 0: it stays) is the verdict."""
     n, ncells = box * box, board.size
     table, _ = orbits(box, "none")
     sets = np.empty((MAX_SETS, 2 * MAX_CYCLE), np.int64)
@@ -50,9 +54,11 @@ def replay(board: np.ndarray, box: int, seed: int, s) -> list[tuple[int, int, in
             s.hmask[s.cell_houses[c, k]] ^= bit
         s.stats[:] = 0
         t0 = time.perf_counter()
-        verdict = _removal_keeps_unique(puzzle, board, table[o], 1, n, 0, s.cell_houses, s.peers, s.houses, s.hmask,
-                                        s.work, s.queue, s.stack, s.branch, s.solution, s.stats, s.no_trace,
-                                        s.ntrace, s.shown, s.bands, sets, sizes, cell_sets)
+        verdict = _removal_keeps_unique(puzzle, board, table[o], 1, n, node_limit, s.cell_houses, s.peers, s.houses,
+                                        s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
+                                        s.no_trace, s.ntrace, s.shown, s.bands, sets, sizes, cell_sets)
+        if verdict < 0 and decide is not None:
+            verdict = decide(puzzle, c)
         rows.append((step, int(verdict), int(s.stats[NODES]), time.perf_counter() - t0))
         if verdict != 1:  # the clue stays
             puzzle[c] = board[c]
