@@ -1,13 +1,14 @@
 """Where a carving's time goes, test by test: which removal tests pass or fail, their nodes and their time.
 
-    python bench/carve_tests.py [--box 4] [--boards 40] [--seed 5]
+    python bench/carve_tests.py [--box 4] [--boards 40] [--seed 5] [--witnesses [--digits 3]]
 
 Replays the carver on random boards (the fill's generator), in its own removal order (no symmetry), calling the
 carver's removal test (``_removal_keeps_unique``, the kernel ``carve`` runs) once per cell from Python, so each
 test's nodes and time can be read. The puzzles are the carver's: a test is the same call with the same state.
 Prints, per board: the tests that fail (the clue stays: a second solution was found) and pass (the clue goes),
 their share of the time, their nodes (median, 99th percentile, most); how concentrated the time is in the
-costliest tests; and the time by eighth of the carving. About 2 us of Python per test is included.
+costliest tests; and the time by eighth of the carving. About 2 us of Python per test is included. With
+``--witnesses``, a second replay describes the second solutions the failing tests found (:func:`witnesses`).
 
 A developer's tool for finding what to speed up (docs/benchmarks.md, "A stronger removal test"); it prints no
 target.
@@ -15,6 +16,8 @@ target.
 from __future__ import annotations
 
 import argparse
+import collections
+import itertools
 import os
 import time
 
@@ -29,12 +32,13 @@ from engine.solvers import fast
 from engine.solvers._stats import NODES
 
 
-def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0,
-           decide=None) -> list[tuple[int, int, int, float]]:
+def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0, decide=None,
+           found=None) -> list[tuple[int, int, int, float]]:
     """(step, verdict, nodes, seconds) of each removal test of carving ``board`` with ``seed``.
 
     A test that hits ``node_limit`` nodes (0: none) is undecided (-1) and keeps its clue, as in the carver, unless
-    ``decide(puzzle, cell)`` is given: then its answer (1: the clue goes, 0: it stays) is the verdict."""
+    ``decide(puzzle, cell)`` is given: then its answer (1: the clue goes, 0: it stays) is the verdict.
+    ``found(step, puzzle, cell, solution, nodes)``, if given, sees each second solution a search found."""
     n, ncells = box * box, board.size
     table, _ = orbits(box, "none")
     sets = np.empty((MAX_SETS, 2 * MAX_CYCLE), np.int64)
@@ -60,6 +64,8 @@ def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0,
         if verdict < 0 and decide is not None:
             verdict = decide(puzzle, c)
         rows.append((step, int(verdict), int(s.stats[NODES]), time.perf_counter() - t0))
+        if found is not None and verdict == 0 and s.stats[NODES] > 0 and s.solution[c] != board[c]:
+            found(step, puzzle, c, s.solution.copy(), int(s.stats[NODES]))
         if verdict != 1:  # the clue stays
             puzzle[c] = board[c]
             for k in range(3):
@@ -67,11 +73,58 @@ def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0,
     return rows
 
 
+def witnesses(boards: np.ndarray, box: int, s, digits: int, costly: int) -> None:
+    """What the second solutions that failing tests find look like: for the tests that took more than ``costly``
+    nodes, how far the solution lies from the board and from the nearest earlier test's solution; for the failing
+    tests of the carving's second half, whether a second solution exists that changes only 2..``digits`` digits
+    of the board (a small search: the board's other digits stay where they are)."""
+    far, near, by_digits, tested = [], [], collections.Counter(), 0
+    for i, board in enumerate(boards):
+        earlier: list[np.ndarray] = []
+
+        def found(step, puzzle, cell, solution, nodes):
+            nonlocal tested
+            if nodes > costly:
+                far.append(int((solution != board).sum()))
+                near.append(min((int((solution != e).sum()) for e in earlier), default=board.size))
+            earlier.append(solution)
+            if digits >= 2 and step >= board.size // 2:
+                tested += 1
+                d0 = int(board[cell])
+                for k in range(2, digits + 1):
+                    if any(_few_digit_witness(puzzle, board, box, cell, {d0, *others})
+                           for others in itertools.combinations(
+                               [d for d in range(1, box * box + 1) if d != d0], k - 1)):
+                        by_digits[k] += 1
+                        break
+
+        replay(board, box, i, s, found=found)  # its own scratch: exists_without uses this thread's
+    if far:
+        print(f"  second solutions of the {len(far)} tests over {costly:,} nodes: median {np.median(far):.0f} cells "
+              f"from the board, {np.median(near):.0f} from the nearest earlier test's")
+    if tested:
+        print(f"  failing tests in the carving's second half: {tested}; a second solution changing only "
+              + ", ".join(f"{k} digits: {by_digits[k]}" for k in range(2, digits + 1))
+              + f"; more digits: {tested - sum(by_digits.values())}")
+
+
+def _few_digit_witness(puzzle, board, box, cell, digits) -> bool:
+    """Whether a second solution exists that keeps every digit outside ``digits`` where the board has it."""
+    restricted = puzzle.copy()
+    keep = ~np.isin(board, list(digits))
+    restricted[keep] = board[keep]
+    return fast.exists_without(restricted, box, cell, int(board[cell]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--box", type=int, default=4, choices=(2, 3, 4, 5))
     parser.add_argument("--boards", type=int, default=40)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--witnesses", action="store_true",
+                        help="also describe the second solutions the failing tests find (a second replay)")
+    parser.add_argument("--digits", type=int, default=3,
+                        help="with --witnesses: look for second solutions changing 2..DIGITS digits (0: don't)")
     args = parser.parse_args()
     boards = np.stack([b.cells for b in generate_many(args.box, count=args.boards, seed=args.seed)])
     s = fast.scratch(args.box)
@@ -98,6 +151,8 @@ def main() -> None:
     eighth = ncells // 8
     print("  time by eighth of the carving: " + " ".join(
         f"{a[(a[:, 0] >= k) & (a[:, 0] < k + eighth), 3].sum() / total:.0%}" for k in range(0, ncells, eighth)))
+    if args.witnesses:
+        witnesses(boards, args.box, fast.Scratch(args.box), args.digits, 1000)
 
 
 if __name__ == "__main__":
