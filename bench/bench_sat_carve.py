@@ -39,8 +39,6 @@ import numpy as np
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
 import carve_tests
 from engine.carve import DEFAULT_NODE_LIMIT, carve
-from engine.carve._kernel import _shuffle
-from engine.carve.carver import stream_state
 from engine.generators import generate_many
 from engine.geometry import geometry
 from engine.solvers import fast
@@ -65,18 +63,25 @@ def clauses(box: int) -> list[list[int]]:
     return out
 
 
-def sat_carve(board: np.ndarray, box: int, order: np.ndarray, base: list[list[int]], name: str):
-    """Carve ``board`` in ``order`` deciding every removal test with the SAT solver ``name``: (clues, test times)."""
+def _solver(board: np.ndarray, box: int, base: list[list[int]], name: str):
+    """A SAT solver holding ``base``, the board's digits as its preferred phases, and each cell's literal "the
+    board's digit is here" (a list, by cell)."""
     from pysat.solvers import Solver
 
     n = box * box
-    digit = [int(x) - 1 for x in board]
-    lit = [c * n + digit[c] + 1 for c in range(board.size)]
+    lit = [c * n + int(board[c]) for c in range(board.size)]
     solver = Solver(name=name, bootstrap_with=base)
     solver.set_phases(lit)
+    return solver, lit
+
+
+def sat_carve(board: np.ndarray, box: int, seed: int, base: list[list[int]], name: str):
+    """Carve ``board`` in the carver's order for ``seed``, deciding every removal test with the SAT solver
+    ``name``: (clues, test times)."""
+    solver, lit = _solver(board, box, base, name)
     state = np.zeros(board.size, np.int8)  # 0 untested, 1 removed, 2 kept
     times = []
-    for c in (int(x) for x in order):
+    for c in (int(x) for x in carve_tests.carve_order(board.size, seed)):
         assumptions = [lit[x] for x in range(board.size) if state[x] == 0 and x != c] + [-lit[c]]
         t0 = time.process_time()
         second = solver.solve(assumptions=assumptions)
@@ -93,18 +98,13 @@ def sat_carve(board: np.ndarray, box: int, order: np.ndarray, base: list[list[in
 def hybrid_carve(board: np.ndarray, box: int, seed: int, base: list[list[int]], name: str):
     """Our carver's tests (its default node limit), and the SAT solver for the tests they leave undecided:
     (clues, the SAT calls' times). The SAT solver sees only those tests, each with the puzzle as it stands."""
-    from pysat.solvers import Solver
-
-    n = box * box
-    lit = [c * n + int(board[c]) for c in range(board.size)]
-    solver = Solver(name=name, bootstrap_with=base)
-    solver.set_phases(lit)
+    solver, lit = _solver(board, box, base, name)
     times = []
 
     def decide(puzzle, cell):
         assumptions = [lit[x] for x in np.flatnonzero(puzzle) if x != cell] + [-lit[cell]]
         t0 = time.process_time()
-        second = solver.solve(assumptions=[int(a) for a in assumptions])
+        second = solver.solve(assumptions=assumptions)
         times.append(time.process_time() - t0)
         return 0 if second else 1
 
@@ -136,10 +136,8 @@ def main() -> None:
         t0 = time.process_time()
         ours = carve(board, args.box, seed)
         ours_s.append(time.process_time() - t0)
-        order = np.zeros(board.size, np.int64)
-        _shuffle(order, np.array([stream_state(seed)], np.int64))  # the carver's removal order for this seed
         t0 = time.process_time()
-        clues, times = sat_carve(board, args.box, order, base, args.solver)
+        clues, times = sat_carve(board, args.box, seed, base, args.solver)
         sat_s.append(time.process_time() - t0)
         slowest = np.sort(times)[::-1]
         print(f"board {i} (load {load:.2f}): ours {ours_s[-1]:8.3f} s, {ours.clues} clues, {ours.undecided} "

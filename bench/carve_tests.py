@@ -32,6 +32,13 @@ from engine.solvers import fast
 from engine.solvers._stats import NODES
 
 
+def carve_order(ncells: int, seed: int) -> np.ndarray:
+    """The order in which the carver tries the cells of a board with ``seed`` (no symmetry: one cell an orbit)."""
+    order = np.zeros(ncells, np.int64)
+    _shuffle(order, np.array([stream_state(seed)], np.int64))
+    return order
+
+
 def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0, decide=None,
            found=None) -> list[tuple[int, int, int, float]]:
     """(step, verdict, nodes, seconds) of each removal test of carving ``board`` with ``seed``.
@@ -45,8 +52,7 @@ def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0, decid
     sizes = np.empty(MAX_SETS, np.int64)
     cell_sets = np.empty(ncells, np.int64)
     board_sets(board, n, box, sets, sizes, cell_sets, np.empty(n + 1, np.int64))
-    order = np.zeros(ncells, np.int64)
-    _shuffle(order, np.array([stream_state(seed)], np.int64))
+    order = carve_order(ncells, seed)
     puzzle = board.copy()
     s.hmask[:] = (1 << n) - 1
     rows = []
@@ -73,12 +79,13 @@ def replay(board: np.ndarray, box: int, seed: int, s, node_limit: int = 0, decid
     return rows
 
 
-def witnesses(boards: np.ndarray, box: int, s, digits: int, costly: int) -> None:
+def witnesses(boards: np.ndarray, box: int, digits: int, costly: int) -> None:
     """What the second solutions that failing tests find look like: for the tests that took more than ``costly``
     nodes, how far the solution lies from the board and from the nearest earlier test's solution; for the failing
     tests of the carving's second half, whether a second solution exists that changes only 2..``digits`` digits
     of the board (a small search: the board's other digits stay where they are)."""
     far, near, by_digits, tested = [], [], collections.Counter(), 0
+    s = fast.Scratch(box)  # a scratch of its own: exists_without, called in the replay, uses this thread's
     for i, board in enumerate(boards):
         earlier: list[np.ndarray] = []
 
@@ -98,7 +105,7 @@ def witnesses(boards: np.ndarray, box: int, s, digits: int, costly: int) -> None
                         by_digits[k] += 1
                         break
 
-        replay(board, box, i, s, found=found)  # its own scratch: exists_without uses this thread's
+        replay(board, box, i, s, found=found)
     if far:
         print(f"  second solutions of the {len(far)} tests over {costly:,} nodes: median {np.median(far):.0f} cells "
               f"from the board, {np.median(near):.0f} from the nearest earlier test's")
@@ -152,7 +159,7 @@ def main() -> None:
     print("  time by eighth of the carving: " + " ".join(
         f"{a[(a[:, 0] >= k) & (a[:, 0] < k + eighth), 3].sum() / total:.0%}" for k in range(0, ncells, eighth)))
     if args.witnesses:
-        witnesses(boards, args.box, fast.Scratch(args.box), args.digits, 1000)
+        witnesses(boards, args.box, args.digits, 1000)
 
 
 if __name__ == "__main__":
