@@ -31,6 +31,8 @@ METHODS = ("wfc", "backtrack", "pattern")
 EQUIVALENCES = ("d4", "full", "none")
 #: symmetries of a carved puzzle's clue pattern (engine.carve); the first is the default
 SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
+#: orders in which the carver tries removals (engine.carve): the default depends on the size (DEFAULT_ORDER there)
+CARVE_ORDERS = ("random", "spread")
 
 # --- formats -----------------------------------------------------------------------------------------------------
 #: formats that can be read (and written) (engine.formats)

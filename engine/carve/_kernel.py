@@ -154,10 +154,39 @@ def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses
 
 
 @kernel
-def _carve_order(board, order, orbits, osizes, n, clues_wanted, node_limit, cell_houses, peers, houses, puzzle,
-                 hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown, bands, sets, sizes,
-                 cell_sets):
+def _spread_pick(order, orbits, osizes, seen, tried):
+    """The untried orbit whose cells see the most clues on average (``seen``: clue peers a cell); ties go to the
+    first in ``order``. Marks it tried."""
+    best = -1
+    best_seen = 0
+    best_size = 1
+    for i in range(order.shape[0]):
+        o = order[i]
+        if tried[o]:
+            continue
+        total = 0
+        for t in range(osizes[o]):
+            total += seen[orbits[o, t]]
+        # total / size > best_seen / best_size, without division
+        if best < 0 or total * best_size > best_seen * osizes[o]:
+            best = o
+            best_seen = total
+            best_size = osizes[o]
+    tried[best] = 1
+    return best
+
+
+@kernel
+def _carve_order(board, order, spread, orbits, osizes, n, clues_wanted, node_limit, cell_houses, peers, houses,
+                 puzzle, hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown, bands, sets, sizes,
+                 cell_sets, seen, tried):
     """Carve ``board`` into ``puzzle`` trying the orbits in ``order``; returns ``(clues, tests, undecided)``.
+
+    With ``spread``, the next orbit tried is instead the untried one whose cells see the most clues (their peers'
+    clues, an average over the orbit), ties in ``order`` (:func:`_spread_pick`; ``seen`` and ``tried`` are its
+    scratch): clues go where they are densest, so those left are spread evenly. On 16x16 and 25x25 that makes the
+    removal tests far cheaper (measured: about 2.5 times fewer nodes on 16x16; docs/benchmarks.md, "The order of
+    removal").
 
     Stops at ``clues_wanted`` clues when that is >= 0 (orbits that would go below it are skipped); otherwise
     every orbit is tried once, which leaves a minimal puzzle: a removal that failed once fails for good, since
@@ -171,10 +200,13 @@ def _carve_order(board, order, orbits, osizes, n, clues_wanted, node_limit, cell
     clues = ncells
     tests = 0
     undecided = 0
+    if spread:
+        seen[:] = peers.shape[1]  # the full board: every peer is a clue
+        tried[:] = 0
     for j in range(order.shape[0]):
         if clues == clues_wanted:
             break
-        o = order[j]
+        o = _spread_pick(order, orbits, osizes, seen, tried) if spread else order[j]
         size = osizes[o]
         if clues_wanted >= 0 and clues - size < clues_wanted:
             continue
@@ -190,6 +222,10 @@ def _carve_order(board, order, orbits, osizes, n, clues_wanted, node_limit, cell
                                         bands, sets, sizes, cell_sets)
         if verdict == 1:
             clues -= size
+            if spread:
+                for t in range(size):
+                    for q in peers[orbits[o, t]]:
+                        seen[q] -= 1
         else:
             if verdict < 0:
                 undecided += 1
@@ -203,12 +239,13 @@ def _carve_order(board, order, orbits, osizes, n, clues_wanted, node_limit, cell
 
 
 @kernel
-def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orbits, osizes, n, cell_houses, peers,
-                 houses, puzzles, results, order, puzzle, hmask, work, queue, stack, branch, solution, stats, trace,
-                 ntrace, shown, bands):
+def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, spread, orbits, osizes, n, cell_houses,
+                 peers, houses, puzzles, results, order, puzzle, hmask, work, queue, stack, branch, solution, stats,
+                 trace, ntrace, shown, bands):
     """Carve every row of ``boards``, up to ``attempts`` random orders each, keeping the fewest clues.
 
-    Board ``i`` uses the random stream seeded by ``states[i]``. An attempt that reaches ``clues_wanted`` (>= 0)
+    Board ``i`` uses the random stream seeded by ``states[i]``; with ``spread`` the order is the clues' density's,
+    ties in the random order (:func:`_carve_order`). An attempt that reaches ``clues_wanted`` (>= 0)
     or ``target`` (>= 0) clues ends the board's attempts early. ``results[i]`` gets the clues, the removal tests
     made, the attempts used, the mask checks spent (a measure of the board's share of the batch time) and the
     undecided tests of the kept puzzle.
@@ -219,6 +256,8 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
     sizes = np.empty(MAX_SETS, dtype=np.int64)
     cell_sets = np.empty(boards.shape[1], dtype=np.int64)
     position = np.empty(n + 1, dtype=np.int64)
+    seen = np.empty(boards.shape[1], dtype=np.int64)
+    tried = np.empty(order.shape[0], dtype=np.int8)
     for i in range(boards.shape[0]):
         board_sets(boards[i], n, box, sets, sizes, cell_sets, position)
         state[0] = states[i]
@@ -229,9 +268,9 @@ def _carve_batch(boards, states, attempts, clues_wanted, target, node_limit, orb
         undecided = 0
         for a in range(attempts):
             _shuffle(order, state)
-            clues, t, u = _carve_order(boards[i], order, orbits, osizes, n, clues_wanted, node_limit, cell_houses,
-                                       peers, houses, puzzle, hmask, work, queue, stack, branch, solution, stats,
-                                       trace, ntrace, shown, bands, sets, sizes, cell_sets)
+            clues, t, u = _carve_order(boards[i], order, spread, orbits, osizes, n, clues_wanted, node_limit,
+                                       cell_houses, peers, houses, puzzle, hmask, work, queue, stack, branch, solution,
+                                       stats, trace, ntrace, shown, bands, sets, sizes, cell_sets, seen, tried)
             tests += t
             used = a + 1
             if clues < best:
