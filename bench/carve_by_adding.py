@@ -1,6 +1,6 @@
 """Carving the other way round: add clues where a second solution exists, then minimize with what was learnt.
 
-    python bench/carve_by_adding.py [--box 4] [--boards 10] [--seed 5]
+    python bench/carve_by_adding.py [--box 4] [--boards 10] [--seed 5] [--order random]
 
 The carver removes clues from the full board, and the removal tests that fail (the clue stays) are most of its
 time on 16x16: each must find a second solution of a nearly minimal puzzle. This script tries the reverse order,
@@ -11,7 +11,8 @@ cell is already determined. The puzzle is then unique but not minimal, so each c
 random order, and a clue that is the only clue left in one of the known sets stays without a search (every
 failing test adds its set too). The result is minimal: every clue kept failed a test or is alone in a set.
 
-Prints, per board, the carver's test time and clues (:func:`carve_tests.replay`) beside this scheme's (adding,
+Prints, per board, the carver's test time and clues (:func:`carve_tests.replay`, in ``--order``, default the
+carver's for the size) beside this scheme's (adding,
 then minimizing), how many clues stayed without a search, and the tests and nodes. A developer's tool
 (docs/benchmarks.md, "A stronger removal test"); it prints no target.
 """
@@ -25,6 +26,7 @@ import numpy as np
 
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
 from carve_tests import replay
+from engine.carve import DEFAULT_ORDER
 from engine.carve._kernel import _removal_keeps_unique
 from engine.carve._unavoidable import MAX_CYCLE, MAX_SETS
 from engine.generators import generate_many
@@ -119,6 +121,7 @@ def main() -> None:
     parser.add_argument("--box", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--boards", type=int, default=10)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--order", choices=("random", "spread"), default=None)
     args = parser.parse_args()
     n = args.box * args.box
     boards = np.stack([b.cells for b in generate_many(args.box, count=args.boards, seed=args.seed)])
@@ -127,9 +130,10 @@ def main() -> None:
     carve_by_adding(boards[0], args.box, 0, s)
     load = os.getloadavg()[0]
     ours = theirs = 0.0
-    print(f"carve_by_adding: {args.boards} {n}x{n} boards (load {load:.2f})")
+    order = args.order or DEFAULT_ORDER[args.box]
+    print(f"carve_by_adding: {args.boards} {n}x{n} boards, the carver in the {order} order (load {load:.2f})")
     for i, board in enumerate(boards):
-        rows = replay(board, args.box, i, s)
+        rows = replay(board, args.box, i, s, order=args.order)
         seconds = sum(r[3] for r in rows)
         clues = board.size - sum(r[1] == 1 for r in rows)
         puzzle, cost = carve_by_adding(board, args.box, i, s)

@@ -1,8 +1,9 @@
 """Would restarts cut the removal tests' heavy tail? Each search of a carving, again under random value orders.
 
-    python bench/carve_restarts.py [--box 4] [--boards 10] [--orders 6] [--cap 20000]
+    python bench/carve_restarts.py [--box 4] [--boards 10] [--orders 6] [--cap 20000] [--order random]
 
-Replays the carver on random boards (:func:`carve_tests.replay`: its own order, its own tests) and, for every
+Replays the carver on random boards (:func:`carve_tests.replay`: its own removal order, ``--order`` random or
+spread, default the carver's for the size; its own tests) and, for every
 removal test that needed a search, runs the same search again under ``--orders`` random value orders (the digit
 tried first at a branch drawn at random for each cell, where the carver tries the board's digit), each stopped at
 ``--cap`` nodes. From those node counts it prices restart schedules offline: run the board-first search up to a
@@ -21,7 +22,8 @@ import os
 import numpy as np
 
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
-from carve_tests import carve_order, replay
+from carve_tests import replay
+from engine.carve import DEFAULT_ORDER
 from engine.carve._kernel import _cellmask_test
 from engine.generators import generate_many
 from engine.solvers import fast
@@ -63,6 +65,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--orders", type=int, default=6)
     parser.add_argument("--cap", type=int, default=20000)
+    parser.add_argument("--order", choices=("random", "spread"), default=None)
     args = parser.parse_args()
     n = args.box * args.box
     boards = np.stack([b.cells for b in generate_many(args.box, count=args.boards, seed=args.seed)])
@@ -71,9 +74,9 @@ def main() -> None:
     load = os.getloadavg()[0]
     tests = []  # (fails, [board-first nodes, random order nodes...])
     for i, board in enumerate(boards):
-        rows = replay(board, args.box, i, s)
+        rows = replay(board, args.box, i, s, order=args.order)
         puzzle = board.copy()
-        for (_, verdict, nodes, _), cell in zip(rows, carve_order(board.size, i)):
+        for _, verdict, nodes, _, cell in rows:
             puzzle[cell] = 0
             if nodes > 0:
                 digit = int(board[cell])
@@ -87,7 +90,8 @@ def main() -> None:
                 puzzle[cell] = board[cell]
     nfail = sum(f for f, _ in tests)
     base = sum(r[0] for _, r in tests)
-    print(f"carve_restarts: {args.boards} {n}x{n} boards (load {load:.2f}); {len(tests)} tests searched "
+    print(f"carve_restarts: {args.boards} {n}x{n} boards, {args.order or DEFAULT_ORDER[args.box]} order "
+          f"(load {load:.2f}); {len(tests)} tests searched "
           f"({nfail} failing, {len(tests) - nfail} passing), {args.orders} random orders each")
     print(f"  the carver (board first, one search):   {base:>12,} nodes")
     for limits in (x for x in SCHEDULES if len(x) <= args.orders + 1):

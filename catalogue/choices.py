@@ -28,6 +28,7 @@ def _choices(name: str, names: tuple[str, ...], doc: str, *extra: str) -> type[e
 Method = _choices("Method", vocabulary.METHODS, "Board generators (engine.generators.GENERATORS).")
 Equivalence = _choices("Equivalence", vocabulary.EQUIVALENCES, "When two grids count as the same (engine.keys).")
 Symmetry = _choices("Symmetry", vocabulary.SYMMETRIES, "Symmetries of a carved puzzle's clue pattern (engine.carve).")
+CarveOrder = _choices("CarveOrder", vocabulary.CARVE_ORDERS, "Orders in which the carver tries removals (engine.carve).")
 Level = _choices("Level", vocabulary.LEVELS, "Grading levels, easiest first (engine.grade).")
 SolverName = _choices("SolverName", vocabulary.SOLVERS, "Solvers (engine.solvers.SOLVERS).")
 InputFormat = _choices("InputFormat", vocabulary.FORMATS,

@@ -27,7 +27,7 @@ import typer
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.vocabulary import MIN_CLUES
 
-from ..choices import InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
+from ..choices import CarveOrder, InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
 from ..batches import batch_map
 from ..errors import UsageError, UserError, report
 from ..output import RECORD_FORMATS, terminal_width, write_records
@@ -110,6 +110,11 @@ def register(app: typer.Typer) -> None:
         symmetry: Annotated[Symmetry, typer.Option(
             case_sensitive=False, help="Keep the clue pattern symmetric: rot180, rot90 (quarter turn), mirror "
                                        "(left-right), diagonal (main diagonal).")] = Symmetry("none"),
+        order: Annotated[Optional[CarveOrder], typer.Option(
+            case_sensitive=False, show_default=False,
+            help="Order of removals: random, or spread (the clue whose cells see the most clues first, ties in "
+                 "the random order: clues spread evenly, and big grids carve about twice as fast) [default: "
+                 "random up to 9x9, spread on 16x16 and 25x25].")] = None,
         clues: Annotated[Optional[int], typer.Option(min=0, show_default=False,
                                                      help="Stop at exactly this many clues (unique, not "
                                                           "minimal).")] = None,
@@ -134,15 +139,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Carve each complete board of a file into a unique puzzle.
 
-        The puzzle is minimal unless --clues is given: clues are removed in a random order (from --seed) while the
-        puzzle keeps exactly one solution. Exit 1 when any entry is not a complete valid board (the others are
+        The puzzle is minimal unless --clues is given: clues are removed one at a time (in a random order from
+        --seed, or in the spread order: see --order) while the puzzle keeps exactly one solution. Exit 1 when any entry is not a complete valid board (the others are
         still carved).
 
         \b
         Examples:
           catalogue generate --count 3 --seed 1 > boards.txt
           catalogue carve boards.txt > puzzles.txt
-          catalogue carve boards.txt --symmetry rot180 --format pretty
+          catalogue carve boards.txt --symmetry rot180 --order spread --format pretty
           catalogue carve boards.txt --target-clues 24 --metrics
         """
         if clues is not None and target_clues is not None:
@@ -159,7 +164,7 @@ def register(app: typer.Typer) -> None:
 
             warm()
         options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
-                       node_limit=node_limit)
+                       node_limit=node_limit, order=None if order is None else order.value)
         # a chunk of boards per kernel call, in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see
         # batch_map); entries that are not boards are not carved
         def is_board(entry) -> bool:

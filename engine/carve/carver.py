@@ -14,7 +14,9 @@ Options:
                   more breaks uniqueness, but a single clue of an orbit might still go.
 ``order``         "random": the orbits are tried in a random order (from ``seed``); "spread": the next orbit
                   tried is the one whose cells see the most clues (their peers' clues, averaged over the orbit),
-                  ties in the random order, so clues go where they are densest and those left are spread evenly.
+                  ties in the random order, so clues go where they are densest and those left are spread evenly;
+                  on 16x16 a test that needs more than :data:`POSTPONE_AFTER` nodes waits until every other clue
+                  has been tried, and is then tried again without that limit.
                   The default depends on the size (:data:`DEFAULT_ORDER`): "random" up to 9x9 (the distribution
                   below, and the one tdoku's minimizer gives: the benchmarks compare the two), "spread" on 16x16
                   and 25x25, where it makes carving about 2.5 times cheaper and leaves fewer clues (measured in
@@ -72,6 +74,11 @@ DEFAULT_TARGET_ATTEMPTS = 20
 DEFAULT_NODE_LIMIT = {2: 0, 3: 0, 4: 0, 5: 2000}
 #: the order of removals per box size (see the module doc): "spread" where removal tests are dear
 DEFAULT_ORDER = {2: "random", 3: "random", 4: "spread", 5: "spread"}
+#: nodes a removal test gets in the first round before it waits for the second (0: no second round), per box size:
+#: tried again once every other clue has been tried, on a sparser puzzle, a failing test finds its second solution
+#: sooner (16x16: 13-20 % fewer nodes, docs/benchmarks.md "The order of removal"; on 25x25 the tests past the
+#: node limit stay undecided either way, and a second round costs more than it decides)
+POSTPONE_AFTER = {2: 0, 3: 0, 4: 500, 5: 0}
 #: nodes the solve that measures a carved puzzle (its metrics) may take: rare 25x25 puzzles took tens of millions
 #: (45.9 million, 19 s, for one). A solve cut there keeps the figures it had counted, lower bounds then
 #: (``CarveResult.metrics_complete`` is False, and ``nodes`` at least this limit). 9x9 takes no limit (the band
@@ -185,8 +192,10 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
     out = np.zeros((m, 5), dtype=np.int64)  # clues, tests, attempts used, work (mask checks), undecided tests
     states = np.array([stream_state(x) for x in seeds], dtype=np.int64)
     t0 = time.perf_counter()
-    _carve_batch(arr, states, attempts, wanted, target, budget, order == "spread", table, sizes, s.n, s.cell_houses, s.peers, s.houses,
-                 puzzles, out, np.zeros(table.shape[0], dtype=np.int64),
+    spread = order == "spread"
+    postpone = POSTPONE_AFTER[box] if spread else 0  # the random order stays one pass: the twin's, tdoku's
+    _carve_batch(arr, states, attempts, wanted, target, budget, spread, postpone, table, sizes, s.n, s.cell_houses,
+                 s.peers, s.houses, puzzles, out, np.zeros(table.shape[0], dtype=np.int64),
                  np.zeros(s.ncells, dtype=np.int8), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
                  s.no_trace, s.ntrace, s.shown, s.bands)
     t1 = time.perf_counter()
