@@ -42,9 +42,9 @@ its mode at 26-27 clues and its mean near 26.6, about two clues above this carve
 measured there give 24.38 (sd 1.12), as here. More ``attempts`` push the count further down (20 attempts: mean
 about 22.5); a symmetry pushes it up (orbits go two or four cells at a time: rot180 27.5, rot90 about 31).
 
-Cost (bench/bench_sizes.py on the 2-core development machine, quiet; docs/benchmarks.md): 9x9 about 0.11 ms per
-board (~9,000 boards per second per core, x1.9 with two threads); 16x16 about 0.03 s; 25x25 about 0.14 s with the
-default node limit of 2,000 per removal test. On 25x25 many of the last tests hit that limit (their clues stay, so
+Cost (bench/bench_sizes.py on the 2-core development machine, quiet; docs/benchmarks.md): 9x9 about 0.13 ms per
+board (~8,000 boards per second per core, x1.9 with two threads); 16x16 about 9-10 ms in the spread order (21 ms
+in the random one); 25x25 about 70 ms in the spread order (90 ms random) with the default node limit of 2,000 per removal test. On 25x25 many of the last tests hit that limit (their clues stay, so
 ``minimal`` is False and ``undecided`` counts them): proving that no second solution exists with some 270 clues
 left can take millions of nodes, and larger limits buy little, not even reliably fewer clues, since a kept clue
 changes every later test. Measured on two boards, clues kept at node limits 500 / 2,000 / 20,000 / 200,000: 266 /
@@ -76,7 +76,7 @@ DEFAULT_NODE_LIMIT = {2: 0, 3: 0, 4: 0, 5: 2000}
 DEFAULT_ORDER = {2: "random", 3: "random", 4: "spread", 5: "spread"}
 #: nodes a removal test gets in the first round before it waits for the second (0: no second round), per box size:
 #: tried again once every other clue has been tried, on a sparser puzzle, a failing test finds its second solution
-#: sooner (16x16: 13-20 % fewer nodes, docs/benchmarks.md "The order of removal"; on 25x25 the tests past the
+#: sooner (16x16: 4-20 % fewer nodes, docs/benchmarks.md "The order of removal"; on 25x25 the tests past the
 #: node limit stay undecided either way, and a second round costs more than it decides)
 POSTPONE_AFTER = {2: 0, 3: 0, 4: 500, 5: 0}
 #: nodes the solve that measures a carved puzzle (its metrics) may take: rare 25x25 puzzles took tens of millions
