@@ -2,7 +2,7 @@
 
 # The one place the version lives (pyproject reads it): a literal, because importlib.metadata costs ~12 ms at every
 # start and `catalogue query` has a 200 ms budget from the shell.
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["Catalogue", "PuzzleQuery", "PuzzleFilter", "PuzzleRecord", "BoardRecord", "BoardPuzzle", "__version__"]
 
