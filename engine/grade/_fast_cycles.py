@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 from ..bits import popcount
 from ._fast_implications import _length_tenths
 from ._fast_state import _conclude
@@ -44,12 +44,14 @@ def _most_states(base, hint):
 
 
 @wide_kernel
-def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out):
+def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out, fore, on_cycle):
     """Candidates that see an on state and an off state of their digit along the cycle whose on node ``end`` leads
-    to the off state ``last`` and back to the source (``out``: 1 per potential that goes); returns how many."""
+    to the off state ``last`` and back to the source (``out``: 1 per potential that goes); returns how many.
+    ``fore`` (one per potential) and ``on_cycle`` (one per cell) are scratch: it allocates nothing, so that the
+    search without reference counts (:func:`_search`) can call it."""
     ncand = cands.size * n
-    fore = np.zeros(ncand, np.int8)
-    on_cycle = np.zeros(cands.size, np.int8)
+    fore[:] = 0
+    on_cycle[:] = 0
     on_cycle[(last >> 1) // n] = 1
     node = end
     while node >= 0:
@@ -80,7 +82,6 @@ def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out):
 def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     """The best cycle or forcing chain on ``cands`` in ``hint`` (C_TENTHS stays NO_HINT when none); a cycle's
     eliminations in ``elim`` (one flag per potential)."""
-    hint[:] = NO_HINT
     ncells = cands.size
     nstates = 2 * ncells * n
     cap = nstates * 12 + 256
@@ -90,8 +91,20 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     in_off = np.zeros(ncells * n, np.int32)
     scratch = np.zeros(ncells * n, np.int8)
     nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
-    stamp = 0
+    fore = np.empty(ncells * n, np.int8)
+    on_cycle = np.empty(ncells, np.int8)
     table = links(cands, houses, cell_houses, n)
+    _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle)
+
+
+@kernel_with(_nrt=False)
+def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle):
+    """The search of :func:`_cycles_hint` on its scratch arrays. Compiled without numba's reference counting: it
+    allocates nothing and keeps no array, and its inlined walks otherwise counted references to their arrays at
+    every walk (docs/development.md, "Reference counts")."""
+    hint[:] = NO_HINT
+    ncells = cands.size
+    stamp = 0
     # one variable per flag for every walk: literal True/False arguments would compile the walk twice
     cycle_walk = cands.size > 0
     forcing_walk = not cycle_walk
@@ -128,7 +141,7 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                     cx = _chain_states(end, nodes, parents) + 1
                     tenths = base + _length_tenths(cx)
                     if (tenths, cx) < (hint[C_TENTHS], hint[C_COMPLEXITY]):
-                        if _cycle_eliminations(end, last, nodes, parents, cands, peers, n, scratch):
+                        if _cycle_eliminations(end, last, nodes, parents, cands, peers, n, scratch, fore, on_cycle):
                             hint[C_TENTHS] = tenths
                             hint[C_COMPLEXITY] = cx
                             hint[C_KIND] = CYCLE
@@ -136,7 +149,8 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
                             hint[C_SOURCE] = 2 * p + 1
                             hint[C_PASS] = pas
                             hint[C_NODE] = k
-                            elim[:] = scratch
+                            for q in range(elim.size):  # a loop: a slice copy may allocate
+                                elim[q] = scratch[q]
                 if not xlinks:
                     continue
                 base = 70 if pas == XY_PASS else 66

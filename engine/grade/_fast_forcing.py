@@ -121,8 +121,16 @@ def _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits):
     """:func:`_forcing_hint` looking only at the candidates of ``digits`` (a bit each; Nishio only, see
     :func:`_forcing_digits`)."""
     ws, memo = _search_space(cands, n)
+    members, slots = _digits_scratch(cands, n)
     _forcing_digits(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo,
-                    digits)
+                    digits, members, slots)
+
+
+@wide_kernel
+def _digits_scratch(cands, n):
+    """The scratch of :func:`_forcing_digits`, which allocates nothing itself: the states of a run
+    (``members``), and the slots of a cell's runs (row 0) and a region's (row 1)."""
+    return np.empty(2 * cands.size * n, np.int64), np.empty((2, n), np.int64)
 
 
 @wide_kernel
@@ -146,14 +154,21 @@ def _search_space(cands, n):
 def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, memo):
     """The search of :func:`_forcing_hint` in the given workspace; with rows in ``found``, every conclusion is
     added there instead (:func:`_consider`), and the remembered runs stay in ``ws`` for the caller."""
-    _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1))
+    members, slots = _digits_scratch(cands, n)
+    _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1), members, slots)
 
 
-@wide_kernel
-def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits):
+@kernel_with(_nrt=False)
+def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, members, slots):
     """:func:`_forcing_search` from the candidates of ``digits`` only (a bit each; -1 for all). Only Nishio may be
     given fewer: its chains follow one digit (X links), so each of its conclusions comes from that digit's places
-    alone, while the other producers' cell chains join the digits of a cell."""
+    alone, while the other producers' cell chains join the digits of a cell. ``members`` and ``slots``: scratch
+    (:func:`_digits_scratch`).
+
+    Compiled without numba's reference counting, and so is everything it calls (numba compiles callees with the
+    caller's flags): the workspace ``ws`` is a tuple of 18 arrays, and every call that took it counted a reference
+    to each of them, in and out, with atomic operations (docs/development.md, "Reference counts"). Nothing below
+    allocates or keeps an array, which is what running without the counts needs."""
     hint[:] = NO_HINT
     ncells = cands.size
     nishio = producer == NISHIO
@@ -161,13 +176,12 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
     multiple = producer != NISHIO
     level = 1 if producer == DYNAMIC_PLUS else 0
     base = _base_tenths(producer)
-    nstates = 2 * ncells * n
     ylinks = not nishio  # (one variable for every call below: a literal True would compile callees twice)
     cell_kind = np.int64(CELL)
     none = np.int64(-1)
     off_slot = n
     region_slot = n + 1
-    members = np.empty(nstates, np.int64)
+    cell_slots = slots[0]
     for c in range(ncells):
         m = cands[c]
         card = popcount(m)
@@ -198,16 +212,15 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                     _double(ws, w, off_slot, p, c, base, cands, n, hint, found)
             if not nishio:
                 _region_chains(ws, memo, w, region_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses,
-                               cell_houses, n, hint, found, members)
+                               cell_houses, n, hint, found, members, slots[1])
         if not nishio and (card == 2 or (multiple and card > 2)):
-            slots = np.empty(card, np.int64)
             k = 0
             for d in range(1, n + 1):
                 if m >> (d - 1) & 1:
-                    slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks, dynamic,
+                    cell_slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks, dynamic,
                                        level)
                     k += 1
-            _common(ws, slots, card, cell_kind, none, c, base, cands, n, hint, found, members)
+            _common(ws, cell_slots, card, cell_kind, none, c, base, cands, n, hint, found, members)
 
 
 @wide_kernel
@@ -251,11 +264,10 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found, memb
 
 @wide_kernel
 def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
-                   n, hint, found, members):
+                   n, hint, found, members, slots):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
-    (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``."""
+    (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``; ``slots``: scratch (n)."""
     bit = np.int64(1) << (d - 1)
-    slots = np.empty(n, np.int64)
     for k in (2, 0, 1):
         h = cell_houses[c, k]
         places = 0

@@ -89,7 +89,9 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
 def _start(ws, w, seed, cands):
     """Begin a run in slot ``w`` from ``seed``: the working grid is ``cands``, the queues hold the seed alone.
     (One array holds both queues: on states grow up from the front, off states down from the back.)"""
-    ws[7][:] = cands
+    work = ws[7]
+    for c in range(cands.size):  # a loop, not a slice copy: that may allocate, and the forcing search has no NRT
+        work[c] = cands[c]
     _add(ws, w, seed, NONE)
     queue, ends = ws[6], ws[14]
     last = queue.size - 1
