@@ -44,11 +44,12 @@ about 22.5); a symmetry pushes it up (orbits go two or four cells at a time: rot
 
 Cost (bench/bench_sizes.py on the 2-core development machine, quiet; docs/benchmarks.md): 9x9 about 0.13 ms per
 board (~8,000 boards per second per core, x1.9 with two threads); 16x16 about 9-10 ms in the spread order (21 ms
-in the random one); 25x25 about 70 ms in the spread order (90 ms random) with the default node limit of 2,000 per removal test. On 25x25 many of the last tests hit that limit (their clues stay, so
-``minimal`` is False and ``undecided`` counts them): proving that no second solution exists with some 270 clues
-left can take millions of nodes, and larger limits buy little, not even reliably fewer clues, since a kept clue
-changes every later test. Measured on two boards, clues kept at node limits 500 / 2,000 / 20,000 / 200,000: 266 /
-270 / 274 / 266 and 278 / 279 / 278 / 275, taking about 0.1 / 0.2 / 2 / 15-18 s (before probing; with probing,
+in the random one); 25x25 about 70 ms in the spread order (90 ms random) with the default node limit of 2,000 per
+removal test. On 25x25 many of the last tests hit that limit (their clues stay, so ``minimal`` is False and
+``undecided`` counts them): proving that no second solution exists with some 270 clues left can take millions of
+nodes, and larger limits buy little, not even reliably fewer clues, since a kept clue changes every later test.
+Measured on two boards, clues kept at node limits 500 / 2,000 / 20,000 / 200,000: 266 / 270 / 274 / 266 and
+278 / 279 / 278 / 275, taking about 0.1 / 0.2 / 2 / 15-18 s (before probing; with probing,
 2026-11-24, on four boards at 2,000 / 20,000 / 200,000 nodes: 204-241 / 126-229 / 5-181 undecided tests a board,
 0.25 / 4.8 / 45 s). ``node_limit=0`` proves minimality at any cost (single 25x25 tests took up to a minute).
 """

@@ -217,8 +217,8 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
             k = 0
             for d in range(1, n + 1):
                 if m >> (d - 1) & 1:
-                    cell_slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks, dynamic,
-                                       level)
+                    cell_slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks,
+                                            dynamic, level)
                     k += 1
             _common(ws, cell_slots, card, cell_kind, none, c, base, cands, n, hint, found, members)
 
