@@ -195,8 +195,12 @@ def test_a_newer_schema_is_refused(sqlite_url):
         Catalogue.open(sqlite_url).engine
 
 
-def test_two_threads_opening_a_new_catalogue_migrate_it_once(sqlite_url):
-    errors, barrier = [], threading.Barrier(3)
+@pytest.mark.parametrize("round_", range(12))
+def test_threads_opening_a_new_catalogue_migrate_it_once(tmp_path, round_):
+    # Several rounds: switching a new file to WAL could fail at once ("database is locked") when two connections
+    # tried it together, about one round in sixty under load (database._switch_to_wal retries it).
+    sqlite_url = f"sqlite:///{tmp_path / 'catalogue.db'}"
+    errors, barrier = [], threading.Barrier(4)
 
     def opener():
         barrier.wait()
@@ -205,7 +209,7 @@ def test_two_threads_opening_a_new_catalogue_migrate_it_once(sqlite_url):
         except Exception as e:  # collected and asserted below: a thread's exception would be lost
             errors.append(e)
 
-    threads = [threading.Thread(target=opener) for _ in range(3)]
+    threads = [threading.Thread(target=opener) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
@@ -214,6 +218,7 @@ def test_two_threads_opening_a_new_catalogue_migrate_it_once(sqlite_url):
     engine = make_engine(sqlite_url)
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     engine.dispose()
 
 
