@@ -1,11 +1,13 @@
 """Where the grader's (or the carver's) compiled time goes, kernel by kernel, and which kernels pay reference counts.
 
     python bench/perf_counts.py [--count 1000] [--reps 3] [--top 20]
+    python bench/perf_counts.py --puzzles top1465.txt [--count 300] [--reps 1]
     python bench/perf_counts.py --carve 4 [--count 20] [--reps 1]
 
 Needs Linux ``perf`` (``apt-get install linux-perf``). The script runs itself under
 ``perf record -e cpu-clock --call-graph dwarf,64``. In that run it grades ``--count`` random minimal 9x9 puzzles
-(bench_grade's) ``--reps`` times, or with ``--carve BOX`` carves ``--count`` random boards of that box size (the
+(bench_grade's; with ``--puzzles FILE`` the first ``--count`` 81-character lines of that file, e.g. top1465)
+``--reps`` times, or with ``--carve BOX`` carves ``--count`` random boards of that box size (the
 carver's kernels, its metrics solve left out). It then prints two tables: the share of all samples in each
 compiled kernel (self time), and the kernels that called ``NRT_incref``/``NRT_decref``.
 
@@ -73,7 +75,7 @@ def short_name(mangled: str) -> str:
     return ".".join(parts) or mangled[:60]
 
 
-def child(out: Path, count: int, reps: int, carve_box: int) -> None:
+def child(out: Path, count: int, reps: int, carve_box: int, puzzles_file: str) -> None:
     """The run under perf: grade (or carve), then write the kernels' address ranges and the counters' addresses."""
     from numba.core import codegen
 
@@ -102,7 +104,14 @@ def child(out: Path, count: int, reps: int, carve_box: int) -> None:
         from bench_grade import make_puzzles
         from engine.grade import _fast
 
-        puzzles = make_puzzles(3, count, 1)
+        if puzzles_file:
+            import numpy as np
+
+            lines = [ln.strip() for ln in open(puzzles_file) if len(ln.strip()) >= 81][:count]
+            puzzles = np.array([[0 if ch in ".0" else int(ch) for ch in ln[:81]] for ln in lines], np.int8)
+            count = len(puzzles)
+        else:
+            puzzles = make_puzzles(3, count, 1)
         _fast.grade_counts(puzzles[:5], 3)  # load (or compile) before the timed part
         started = time.process_time()
         for _ in range(reps):
@@ -182,9 +191,11 @@ def main() -> None:
     p.add_argument("--top", type=int, default=20, help="rows of each table (default 20)")
     p.add_argument("--carve", type=int, default=0, metavar="BOX",
                    help="carve random boards of this box size instead of grading (--count boards)")
+    p.add_argument("--puzzles", default="", metavar="FILE",
+                   help="grade the first --count puzzles of FILE (81-character lines) instead of random ones")
     args = p.parse_args()
     if os.environ.get(CHILD):
-        child(Path(os.environ[CHILD]), args.count, args.reps, args.carve)
+        child(Path(os.environ[CHILD]), args.count, args.reps, args.carve, args.puzzles)
         return
     if shutil.which("perf") is None:
         sys.exit("perf_counts: needs Linux perf on the PATH (apt-get install linux-perf)")
@@ -193,7 +204,7 @@ def main() -> None:
         env = dict(os.environ, **{CHILD: tmp})
         run = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "--call-graph", "dwarf,64", "-o",
                               str(data), sys.executable, __file__, "--count", str(args.count), "--reps",
-                              str(args.reps), "--carve", str(args.carve)], env=env)
+                              str(args.reps), "--carve", str(args.carve), "--puzzles", args.puzzles], env=env)
         if run.returncode != 0 or not (Path(tmp) / "map.txt").exists():
             sys.exit(f"perf_counts: the run under perf failed (exit {run.returncode})")
         report(data, Path(tmp) / "map.txt", args.top)

@@ -20,47 +20,58 @@ from ..bits import lowbit_index, popcount
 def _allowed(m0, m1, m2, s01, s02, s12, ex, m, triple):
     """The digits of the base cells (candidates ``m0``, ``m1``, and ``m2`` when ``triple``) that some allowed choice
     uses, against the excluder masks ``ex[:m]``; ``s01``, ``s02``, ``s12``: whether those cells see each other.
-    (Candidates in, masks out: the one array it takes is the only one counted at each call.)"""
+    (Candidates in, masks out: the one array it takes is the only one counted at each call.)
+
+    The last cell's digits are not walked one by one: with the other digits chosen, an excluder that keeps exactly
+    one digit outside them forbids that digit to the last cell, one that keeps none rules the whole choice out, so
+    one pass over the excluders gives every digit the last cell may take. (The same union of allowed choices as a
+    walk of every digit; a triple's walk of 9 x 9 x 9 choices becomes 9 x 9 passes.)"""
     a0, a1, a2 = np.int64(0), np.int64(0), np.int64(0)
     x = m0
     while x:
         b0 = x & -x
         x ^= b0
+        if not triple:
+            # the digits c1 may take beside b0
+            forbid = b0 if s01 else np.int64(0)
+            for i in range(m):
+                r = ex[i] & ~b0
+                if not r & (r - 1):  # one digit left (none is impossible: an excluder has two candidates)
+                    forbid |= r
+            free = m1 & ~forbid
+            if free:
+                a0 |= b0
+                a1 |= free
+                if a0 == m0 and a1 == m1:  # every digit is used by an allowed choice: nothing to remove
+                    return a0, a1, a2
+            continue
         y = m1
         while y:
             b1 = y & -y
             y ^= b1
             if b0 == b1 and s01:
                 continue
+            # the digits c2 may take beside b0 and b1
+            forbid = np.int64(0)
+            if s02:
+                forbid |= b0
+            if s12:
+                forbid |= b1
             covered = False  # the pair takes every candidate of an excluder
             for i in range(m):
-                if not ex[i] & ~(b0 | b1):
+                r = ex[i] & ~(b0 | b1)
+                if not r:
                     covered = True
                     break
+                if not r & (r - 1):
+                    forbid |= r
             if covered:
                 continue
-            if not triple:
+            free = m2 & ~forbid
+            if free:
                 a0 |= b0
                 a1 |= b1
-                if a0 == m0 and a1 == m1:  # every digit is used by an allowed choice: nothing to remove
-                    return a0, a1, a2
-                continue
-            z = m2
-            while z:
-                b2 = z & -z
-                z ^= b2
-                if (b2 == b0 and s02) or (b2 == b1 and s12):
-                    continue
-                covered = False
-                for i in range(m):
-                    if not ex[i] & ~(b0 | b1 | b2):
-                        covered = True
-                        break
-                if covered:
-                    continue
-                a0 |= b0
-                a1 |= b1
-                a2 |= b2
+                a2 |= free
                 if a0 == m0 and a1 == m1 and a2 == m2:
                     return a0, a1, a2
     return a0, a1, a2
