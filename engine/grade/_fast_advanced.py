@@ -59,11 +59,17 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
                     for j in range(n):
                         h = k * n + j
                         places = np.int64(0)
+                        lost = False
                         for i in range(n):
-                            if work[houses[h, i]] & bit:
+                            c = houses[h, i]
+                            if work[c] & bit:
                                 places |= np.int64(1) << i
+                            elif orig[c] & bit:
+                                lost = True
                         cnt = popcount(places)
-                        if cnt < 2 or cnt > 6:
+                        # no place lost in the run: the pattern has no rule parent (it was there before), and
+                        # scanning the grid for cells it sees would find nothing to add
+                        if cnt < 2 or cnt > 6 or not lost:
                             continue
                         np_ = 0
                         for i in range(n):
@@ -76,11 +82,21 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
                             if c == first or not work[c] & bit or cell_houses[c, k] == h:
                                 continue
                             if _sees_all(c, places, h, houses, cell_houses, n):
-                                if np_:
-                                    productive = True
-                                    count = _emit(ws, w, 2 * (c * n + d - 1), parents, np_, out, count)
+                                productive = True
+                                count = _emit(ws, w, 2 * (c * n + d - 1), parents, np_, out, count)
         elif rule == HIDDEN_PAIR or rule == NAKED_PAIR:
             for h in range(3 * n):
+                # the digits with exactly two places in the house: a hidden pair's digits are two of them
+                once = twice = more = np.int64(0)
+                if rule == HIDDEN_PAIR:
+                    for x in range(n):
+                        m = work[houses[h, x]]
+                        seen = once | twice | more
+                        more |= twice & m
+                        twice = (twice & ~m) | (once & m)
+                        once = (once & ~m) | (m & ~seen)
+                    if popcount(twice) < 2:
+                        continue
                 for i in range(n):
                     a = houses[h, i]
                     for j in range(i + 1, n):
@@ -109,9 +125,9 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
                                         mm ^= low
                                         count = _emit(ws, w, 2 * (c * n + digit_of(low) - 1), parents, np_, out,
                                                       count)
-                        else:
-                            count, productive = _hidden_pair(ws, w, h, i, j, orig, work, houses, n, out, parents,
-                                                             count, productive)
+                        elif popcount(work[a] & work[b] & twice) >= 2:
+                            count, productive = _hidden_pair(ws, w, h, i, j, twice, orig, work, houses, n, out,
+                                                             parents, count, productive)
         else:
             for base in (0, 1):  # rows, then columns as base lines
                 count, productive = _x_wings(ws, w, base, orig, work, houses, n, out, parents, count, productive)
@@ -121,11 +137,12 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
 
 
 @wide_kernel
-def _hidden_pair(ws, w, h, i, j, orig, work, houses, n, out, parents, count, productive):
-    """Hidden pairs of house ``h`` in its positions ``i`` and ``j``: every digit pair found only there."""
+def _hidden_pair(ws, w, h, i, j, twice, orig, work, houses, n, out, parents, count, productive):
+    """Hidden pairs of house ``h`` in its positions ``i`` and ``j``: every digit pair found only there. ``twice``:
+    the digits with exactly two places in the house (one of them in both cells has no other place)."""
     a = houses[h, i]
     b = houses[h, j]
-    common = work[a] & work[b]
+    common = work[a] & work[b] & twice
     pos = (np.int64(1) << i) | (np.int64(1) << j)
     while common:
         low = common & -common
@@ -135,13 +152,6 @@ def _hidden_pair(ws, w, h, i, j, orig, work, houses, n, out, parents, count, pro
             low2 = rest & -rest
             rest ^= low2
             pair = low | low2
-            ok = True
-            for x in range(n):
-                if not pos >> x & 1 and work[houses[h, x]] & pair:
-                    ok = False
-                    break
-            if not ok:
-                continue
             np_ = 0
             for x in range(n):
                 c = houses[h, x]

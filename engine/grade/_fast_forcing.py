@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
-from ..bits import popcount
+from ..bits import lowbit_index, popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
 from ._fast_misses import _changed_digits, _remember
-from ._fast_slots import _ancestors, _full_path, _has, _new_conclusion, _reset, _workspace
+from ._fast_slots import BITS, _ancestors, _full_path, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
@@ -121,16 +121,15 @@ def _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits):
     """:func:`_forcing_hint` looking only at the candidates of ``digits`` (a bit each; Nishio only, see
     :func:`_forcing_digits`)."""
     ws, memo = _search_space(cands, n)
-    members, slots = _digits_scratch(cands, n)
     _forcing_digits(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo,
-                    digits, members, slots)
+                    digits, _digits_scratch(n))
 
 
 @wide_kernel
-def _digits_scratch(cands, n):
-    """The scratch of :func:`_forcing_digits`, which allocates nothing itself: the states of a run
-    (``members``), and the slots of a cell's runs (row 0) and a region's (row 1)."""
-    return np.empty(2 * cands.size * n, np.int64), np.empty((2, n), np.int64)
+def _digits_scratch(n):
+    """The scratch of :func:`_forcing_digits`, which allocates nothing itself: the slots of a cell's runs (row 0)
+    and a region's (row 1)."""
+    return np.empty((2, n), np.int64)
 
 
 @wide_kernel
@@ -154,15 +153,14 @@ def _search_space(cands, n):
 def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, memo):
     """The search of :func:`_forcing_hint` in the given workspace; with rows in ``found``, every conclusion is
     added there instead (:func:`_consider`), and the remembered runs stay in ``ws`` for the caller."""
-    members, slots = _digits_scratch(cands, n)
-    _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1), members, slots)
+    _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1), _digits_scratch(n))
 
 
 @kernel_with(_nrt=False)
-def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, members, slots):
+def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, slots):
     """:func:`_forcing_search` from the candidates of ``digits`` only (a bit each; -1 for all). Only Nishio may be
     given fewer: its chains follow one digit (X links), so each of its conclusions comes from that digit's places
-    alone, while the other producers' cell chains join the digits of a cell. ``members`` and ``slots``: scratch
+    alone, while the other producers' cell chains join the digits of a cell. ``slots``: scratch
     (:func:`_digits_scratch`).
 
     Compiled without numba's reference counting, and so is everything it calls (numba compiles callees with the
@@ -212,7 +210,7 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                     _double(ws, w, off_slot, p, c, base, cands, n, hint, found)
             if not nishio:
                 _region_chains(ws, memo, w, region_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses,
-                               cell_houses, n, hint, found, members, slots[1])
+                               cell_houses, n, hint, found, slots[1])
         if not nishio and (card == 2 or (multiple and card > 2)):
             k = 0
             for d in range(1, n + 1):
@@ -220,41 +218,40 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                     cell_slots[k] = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks,
                                             dynamic, level)
                     k += 1
-            _common(ws, cell_slots, card, cell_kind, none, c, base, cands, n, hint, found, members)
+            _common(ws, cell_slots, card, cell_kind, none, c, base, cands, n, hint, found)
 
 
 @wide_kernel
 def _double(ws, w, off_slot, p, c, base, cands, n, hint, found):
     """Double forcing chains: states both the run of candidate ``p`` on (slot ``w``) and its run off reach."""
-    for t in range(2 * cands.size * n):
-        if _has(ws, w, t) and _has(ws, off_slot, t) and _worth(cands, t, n):
-            _new_conclusion(ws)
-            cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
-            _consider(hint, found, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
+    members = ws[18]
+    for k in range(members.shape[1]):
+        x = members[w, k] & members[off_slot, k]
+        while x:
+            low = x & -x
+            x ^= low
+            t = k * BITS + lowbit_index(low)
+            if _worth(cands, t, n):
+                _new_conclusion(ws)
+                cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
+                _consider(hint, found, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
 
 
 @wide_kernel
-def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found, members):
+def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found):
     """Conclusions every run of ``slots[:k]`` reaches (a cell's or a region's forcing chains), in state order: the
-    members of the first run, each checked against the other runs."""
-    nstates = members.size
-    count = 0
-    first = slots[0]
-    mark, gen = ws[0], ws[1]  # taken out once (engine/grade/_fast_slots.py says why)
-    for t in range(nstates):
-        if mark[first, t] == gen[first]:
-            members[count] = t
-            count += 1
-    for j in range(count):
-        t = members[j]
-        if not _worth(cands, t, n):
-            continue
-        inall = True
+    AND of the runs' member bits, word by word."""
+    members = ws[18]
+    for wd in range(members.shape[1]):
+        x = members[slots[0], wd]
         for i in range(1, k):
-            if mark[slots[i], t] != gen[slots[i]]:
-                inall = False
-                break
-        if inall:
+            x &= members[slots[i], wd]
+        while x:
+            low = x & -x
+            x ^= low
+            t = wd * BITS + lowbit_index(low)
+            if not _worth(cands, t, n):
+                continue
             cx = 0
             _new_conclusion(ws)
             for i in range(k):
@@ -264,7 +261,7 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found, memb
 
 @wide_kernel
 def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
-                   n, hint, found, members, slots):
+                   n, hint, found, slots):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
     (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``; ``slots``: scratch (n)."""
     bit = np.int64(1) << (d - 1)
@@ -287,7 +284,7 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
                 slots[j] = _on_run(ws, memo, c2 * n + d - 1, first_slot + j - 1, cands, houses, cell_houses, n, ylinks,
                                    dynamic, level)
                 j += 1
-        _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, found, members)
+        _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, found)
 
 
 @wide_kernel

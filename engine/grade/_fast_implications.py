@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import wide_kernel
 from ..bits import digit_of, popcount
 from ._fast_advanced import _advanced
-from ._fast_slots import _add, _pool_parent
+from ._fast_slots import BITS, _add, _pool_parent
 from ._fast_state import _other_place
 
 _U = np.uint64
@@ -120,7 +120,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
     queue, work, stamp, seen, ends = ws[6], ws[7], ws[10], ws[11], ws[14]
     # the slot's arrays, taken out of the workspace once (see engine/grade/_fast_slots.py on why)
-    mark, gen, start, count, pool, top, nest = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15]
+    mark, gen, start, count, pool, top, nest, members = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
     g = gen[w]  # the slot's generation: a state is in the slot when its mark is g
     uw = _U(w)  # unsigned indices below: numba tests every signed index for a negative value
@@ -168,6 +168,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                 contradicted = mark[uw, ut + 1] == g
                 if contradicted or mark[uw, ut] != g:
                     mark[uw, ut] = g
+                    members[uw, t // BITS] |= np.int64(1) << (t % BITS)
                     start[uw, ut] = top[uw]
                     count[uw, ut] = 0
                     if nested:
@@ -215,6 +216,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             fresh = mark[uw, ut] != g
             if fresh:
                 mark[uw, ut] = g
+                members[uw, t // BITS] |= np.int64(1) << (t % BITS)
                 start[uw, ut] = top[uw]
                 count[uw, ut] = 0
                 if nested:

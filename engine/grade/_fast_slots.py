@@ -2,7 +2,9 @@
 
 A state is a candidate on or off (:mod:`engine.grade._fast_implications`). A *slot* holds one set of states and,
 for each, the states that forced it (its parents), in a shared pool. Membership is ``mark[w, s] == gen[w]``, so
-emptying a slot is one increment. The workspace tuple also carries the scratch of a run (queues, the working
+emptying a slot is one increment; each slot also keeps its states as a bitset (``members``, 63 states to a word,
+cleared when the slot is emptied), so that what several runs have in common is an AND of words, in state order
+(:func:`engine.grade._fast_forcing._common`), not a scan of every state. The workspace tuple also carries the scratch of a run (queues, the working
 candidates, visit stamps, a stack, the finds of the rules of a "+" run and their parents, the queue's ends so a
 run can stop and go on) and, for nested chains only, which nested chain put each state in a slot
 (:mod:`engine.grade.nested_chains`): a state's complexity then counts each distinct nested chain behind it.
@@ -12,6 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
+
+
+#: states to a word of a slot's member bits
+BITS = 63
 
 
 @wide_kernel
@@ -45,14 +51,20 @@ def _nested_workspace(slots, ncells, n, nests):
     nest = np.zeros((slots if nests else 0, nstates), np.int32)
     nest_cx = np.zeros(nests + 1, np.int64)
     nest_seen = np.zeros(nests + 1, np.int32)
+    # members[w]: slot w's states as bits, 63 to a word (the plain-Python popcount of the kernels run without JIT
+    # counts no sign bit); kept beside the marks by every add (_put, and _follow's written-out adds)
+    members = np.zeros((slots, nstates // BITS + 1), np.int64)
     return (mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, seen, found, parents, ends, nest,
-            nest_cx, nest_seen)
+            nest_cx, nest_seen, members)
 
 
 @wide_kernel
 def _reset(ws, w):
     ws[1][w] += 1
     ws[5][w] = 0
+    members = ws[18]
+    for k in range(members.shape[1]):
+        members[w, k] = 0
 
 
 @wide_kernel
@@ -63,7 +75,7 @@ def _has(ws, w, s):
 @wide_kernel
 def _add(ws, w, s, parent):
     """Put state ``s`` in slot ``w`` with one parent (none when ``parent`` < 0); more may follow (:func:`_parent`)."""
-    _put(ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], w, s, parent)
+    _put(ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18], w, s, parent)
 
 
 @wide_kernel
@@ -82,9 +94,10 @@ def _parent(ws, w, s, parent):
 
 
 @kernel_with(inline="always")
-def _put(mark, gen, start, count, pool, top, nest, w, s, parent):
+def _put(mark, gen, start, count, pool, top, nest, members, w, s, parent):
     """:func:`_add` on the workspace's arrays (``nest``: its nested-chain marks, no rows when it has none)."""
     mark[w, s] = gen[w]
+    members[w, s // BITS] |= np.int64(1) << (s % BITS)
     start[w, s] = top[w]
     count[w, s] = 0
     if nest.shape[0]:

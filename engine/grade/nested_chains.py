@@ -181,7 +181,6 @@ class _Search:
         """The best conclusion (a hint record; H_TENTHS is NO_HINT when none), as _forcing_search keeps it."""
         ws, cands, n, base = self.ws, self.cands, self.n, self.base
         hint = np.full(HINT_SIZE, NO_HINT, np.int64)
-        members = np.empty(2 * cands.size * n, np.int64)
         for c in range(cands.size):
             m = int(cands[c])
             card = m.bit_count()
@@ -202,15 +201,15 @@ class _Search:
                     _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
                 if card >= 3:
                     _double(ws, w, self.off_slot, p, c, base, cands, n, hint, _NO_FOUND)
-                self.regions(w, c, d, hint, members)
+                self.regions(w, c, d, hint)
             slots = np.array([self.on_run(c * n + d - 1, d - 1)[0] for d in digits], np.int64)
-            _common(ws, slots, card, CELL, -1, c, base, cands, n, hint, _NO_FOUND, members)
+            _common(ws, slots, card, CELL, -1, c, base, cands, n, hint, _NO_FOUND)
         return hint
 
     def places(self, h: int, d: int) -> list[int]:
         return [int(c) for c in self.houses[h] if self.cands[c] >> (d - 1) & 1]
 
-    def regions(self, w: int, c: int, d: int, hint, members) -> None:
+    def regions(self, w: int, c: int, d: int, hint) -> None:
         """Region chains on digit ``d`` from the houses where cell ``c`` is the digit's first place."""
         n = self.n
         for k in (2, 0, 1):
@@ -221,7 +220,7 @@ class _Search:
             slots = [w] + [self.on_run(c2 * n + d - 1, self.region_slot + j)[0]
                            for j, c2 in enumerate(places[1:])]
             _common(self.ws, np.array(slots, np.int64), len(slots), REGION, d, h, self.base, self.cands, n, hint,
-                    _NO_FOUND, members)
+                    _NO_FOUND)
 
     def links(self, hint):
         """The chains of the kept conclusion, each from its assumption to the conclusion, and beside each state
