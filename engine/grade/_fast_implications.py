@@ -19,10 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import wide_kernel
-from ..bits import digit_of, popcount
+from ..bits import digit_of, lowbit_index, popcount
 from ._fast_advanced import _advanced
 from ._fast_slots import BITS, _add, _pool_parent
-from ._fast_state import _other_place
 
 _U = np.uint64
 
@@ -74,7 +73,7 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
     does (on states first, then off states, in the order found; at ``level`` 1, when nothing is left to follow, the
     rules of :mod:`engine.grade._fast_advanced` on the working grid). Returns ``(on, off)``, the two states of one
     candidate forced both ways (a contradiction: the seed is false), or ``(NONE, NONE)``."""
-    _start(ws, w, seed, cands)
+    _start(ws, w, seed, cands, houses)
     while True:
         on, off = _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic)
         if on != NONE or level == 0:
@@ -86,12 +85,14 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
 
 
 @wide_kernel
-def _start(ws, w, seed, cands):
+def _start(ws, w, seed, cands, houses):
     """Begin a run in slot ``w`` from ``seed``: the working grid is ``cands``, the queues hold the seed alone.
-    (One array holds both queues: on states grow up from the front, off states down from the back.)"""
+    (One array holds both queues: on states grow up from the front, off states down from the back.) The places
+    of each digit in each house start as those of ``cands``, made once for all the runs on the same candidates."""
     work = ws[7]
     for c in range(cands.size):  # a loop, not a slice copy: that may allocate, and the forcing search has no NRT
         work[c] = cands[c]
+    _start_places(ws, cands, houses)
     _add(ws, w, seed, NONE)
     queue, ends = ws[6], ws[14]
     last = queue.size - 1
@@ -103,6 +104,36 @@ def _start(ws, w, seed, cands):
     else:
         queue[last] = seed
         ends[3] = last - 1
+
+
+@wide_kernel
+def _start_places(ws, cands, houses):
+    """The working places (``ws[19]``) as those of ``cands``: copied from ``ws[20]``, made again (with the cells'
+    positions, ``ws[21]``) when ``cands`` differs from the candidates they were made from (``ws[11]``)."""
+    basis, places, made, position = ws[11], ws[19], ws[20], ws[21]
+    n = houses.shape[1]
+    same = True
+    for c in range(cands.size):
+        if basis[c] != cands[c]:
+            same = False
+            break
+    if not same:
+        for c in range(cands.size):
+            basis[c] = cands[c]
+        for h in range(houses.shape[0]):
+            for d in range(n):
+                made[h, d] = 0
+            for i in range(n):
+                c = houses[h, i]
+                position[c, h // n] = i  # houses: rows, then columns, then boxes, as cell_houses' columns
+                m = cands[c]
+                while m:
+                    low = m & -m
+                    m ^= low
+                    made[h, lowbit_index(low)] |= np.int64(1) << i
+    for h in range(houses.shape[0]):
+        for d in range(n):
+            places[h, d] = made[h, d]
 
 
 @wide_kernel
@@ -118,7 +149,7 @@ def _push_off(ws, states, k):
 def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
-    queue, work, stamp, seen, ends = ws[6], ws[7], ws[10], ws[11], ws[14]
+    queue, work, ends, places, position = ws[6], ws[7], ws[14], ws[19], ws[21]
     # the slot's arrays, taken out of the workspace once (see engine/grade/_fast_slots.py on why)
     mark, gen, start, count, pool, top, nest, members = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
@@ -136,13 +167,14 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             c = p // n
             d = p % n + 1
             bit = np.int64(1) << (d - 1)
-            stamp[1] += 1
-            seen[c] = stamp[1]
             # the off states it forces: the cell's other candidates (Y links), then the digit's other places in the
-            # box, the row and the column, each cell once
+            # box, the row and the column, each cell once (a row's or column's place in the cell's box came with
+            # the box), each house's in the order of its cells
             others = work[c] & ~bit if ylinks else np.int64(0)
+            box = cell_houses[c, 2]
+            h = box
+            rest = places[box, d - 1] & ~(np.int64(1) << position[c, 2])
             k = 0
-            i = 0
             while True:
                 if others:
                     low = others & -others
@@ -150,16 +182,20 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     t = 2 * (c * n + digit_of(low) - 1)
                 else:
                     t = NONE
-                    while k < 3:
-                        c2 = houses[cell_houses[c, (2, 0, 1)[k]], i]
-                        i += 1
-                        if i == n:
-                            i = 0
-                            k += 1
-                        if seen[_U(c2)] != stamp[1] and work[_U(c2)] & bit:
-                            seen[_U(c2)] = stamp[1]
+                    while True:
+                        if rest:
+                            low = rest & -rest
+                            rest ^= low
+                            c2 = houses[h, lowbit_index(low)]
+                            if k and cell_houses[c2, 2] == box:
+                                continue
                             t = 2 * (c2 * n + d - 1)
                             break
+                        k += 1
+                        if k == 3:
+                            break
+                        h = cell_houses[c, k - 1]  # the row (k = 1), then the column (k = 2)
+                        rest = places[h, d - 1] & ~(np.int64(1) << position[c, k - 1])
                     if t == NONE:
                         break
                 # t joins the slot (parent s) unless it is there, and is queued; its candidate on already: the run
@@ -195,9 +231,9 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             if mark[uw, _U(t)] != g:
                 found0 = t
         for k in (2, 0, 1):
-            other = _other_place(work, houses, cell_houses[c, k], c, bit, n)
-            if other >= 0:
-                t = 2 * (other * n + d - 1) + 1
+            rest = places[cell_houses[c, k], d - 1] & ~(np.int64(1) << position[c, k])
+            if rest and not rest & (rest - 1):  # the digit's one other place in the house
+                t = 2 * (houses[cell_houses[c, k], lowbit_index(rest)] * n + d - 1) + 1
                 if k == 2:
                     found1 = t
                 elif k == 0:
@@ -205,8 +241,10 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                 else:
                     found3 = t
         houses_of = (-1, cell_houses[c, 2], cell_houses[c, 0], cell_houses[c, 1])
-        if dynamic:
+        if dynamic and work[c] & bit:
             work[c] &= ~bit
+            for k in range(3):
+                places[cell_houses[c, k], d - 1] &= ~(np.int64(1) << position[c, k])
         for j in range(4):
             t = (found0, found1, found2, found3)[j]
             if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2):

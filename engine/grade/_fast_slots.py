@@ -41,8 +41,15 @@ def _nested_workspace(slots, ncells, n, nests):
     work = np.zeros(ncells, np.int64)
     visit = np.zeros(nstates, np.int32)
     stack = np.zeros(nstates + 1, np.int32)
-    stamp = np.zeros(3, np.int32)  # [visit stamp, cell stamp, conclusion stamp (nested chains)]
-    seen = np.zeros(ncells, np.int32)
+    stamp = np.zeros(3, np.int32)  # [visit stamp, (unused), conclusion stamp (nested chains)]
+    # the places of each digit in each house of a run's working grid, as bits of positions in the house (a run
+    # reads "the digit's other places in the cell's houses" at every state: bits, not scans of the houses), the
+    # same for the grid the runs start from, the candidates those were made from (-1: none yet), and each cell's
+    # position in its row, column and box (engine/grade/_fast_implications.py, _start)
+    places = np.zeros((3 * n, n), np.int64)
+    start_places = np.zeros((3 * n, n), np.int64)
+    basis = np.full(ncells, -1, np.int64)
+    position = np.zeros((ncells, 3), np.int64)
     found = np.zeros(nstates + 1, np.int32)  # what the rules of a dynamic (+) run add
     parents = np.zeros(4 * n + 8, np.int32)
     ends = np.zeros(4, np.int64)  # the queues' heads and tails between two calls of _follow
@@ -54,8 +61,8 @@ def _nested_workspace(slots, ncells, n, nests):
     # members[w]: slot w's states as bits, 63 to a word (the plain-Python popcount of the kernels run without JIT
     # counts no sign bit); kept beside the marks by every add (_put, and _follow's written-out adds)
     members = np.zeros((slots, nstates // BITS + 1), np.int64)
-    return (mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, seen, found, parents, ends, nest,
-            nest_cx, nest_seen, members)
+    return (mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, basis, found, parents, ends, nest,
+            nest_cx, nest_seen, members, places, start_places, position)
 
 
 @wide_kernel

@@ -88,7 +88,7 @@ class _Search:
         candidate forced both ways, or ``(NONE, NONE)``."""
         ws, cands, n = self.ws, self.cands, self.n
         _reset(ws, w)
-        _start(ws, w, seed, cands)
+        _start(ws, w, seed, cands, self.houses)
         while True:
             on, off = _follow(ws, w, cands, self.houses, self.cell_houses, n, True, True)
             if on != NONE:
