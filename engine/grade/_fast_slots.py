@@ -4,10 +4,11 @@ A state is a candidate on or off (:mod:`engine.grade._fast_implications`). A *sl
 for each, the states that forced it (its parents), in a shared pool. Membership is ``mark[w, s] == gen[w]``, so
 emptying a slot is one increment; each slot also keeps its states as a bitset (``members``, 63 states to a word,
 cleared when the slot is emptied), so that what several runs have in common is an AND of words, in state order
-(:func:`engine.grade._fast_forcing._common`), not a scan of every state. The workspace tuple also carries the scratch of a run (queues, the working
-candidates, visit stamps, a stack, the finds of the rules of a "+" run and their parents, the queue's ends so a
-run can stop and go on) and, for nested chains only, which nested chain put each state in a slot
-(:mod:`engine.grade.nested_chains`): a state's complexity then counts each distinct nested chain behind it.
+(:func:`engine.grade._fast_forcing._common`), not a scan of every state. The workspace tuple also carries the
+scratch of a run (queues, the working candidates and the places of each digit in each house, visit stamps, a
+stack, the finds of the rules of a "+" run and their parents, the queue's ends so a run can stop and go on) and,
+for nested chains only, which nested chain put each state in a slot (:mod:`engine.grade.nested_chains`): a
+state's complexity then counts each distinct nested chain behind it.
 """
 from __future__ import annotations
 
