@@ -47,8 +47,12 @@ def _emit(ws, w, t, parents, nparents, out, count):
 def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
     """Off states the first productive rule adds to slot ``w`` (written to ``out``); returns how many, or -1 when no
     rule is productive. A rule is productive when one of its patterns rests on the run's removals, even if its
-    eliminations are known already (and then no later rule is tried: 0)."""
+    eliminations are known already (and then no later rule is tried: 0). ``orig`` is the grid the run started from
+    and ``work`` its working grid, whose places the workspace keeps."""
     ncells = work.size
+    # the digit's places in each house of the run's grid and of the grid it started from, as bits of positions
+    # (kept by the run: engine/grade/_fast_implications.py, _start)
+    now, before = ws[19], ws[20]
     for rule in range(4):
         productive = False
         count = 0
@@ -58,18 +62,11 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
                     bit = np.int64(1) << (d - 1)
                     for j in range(n):
                         h = k * n + j
-                        places = np.int64(0)
-                        lost = False
-                        for i in range(n):
-                            c = houses[h, i]
-                            if work[c] & bit:
-                                places |= np.int64(1) << i
-                            elif orig[c] & bit:
-                                lost = True
+                        places = now[h, d - 1]
                         cnt = popcount(places)
                         # no place lost in the run: the pattern has no rule parent (it was there before), and
                         # scanning the grid for cells it sees would find nothing to add
-                        if cnt < 2 or cnt > 6 or not lost:
+                        if cnt < 2 or cnt > 6 or not before[h, d - 1] & ~places:
                             continue
                         np_ = 0
                         for i in range(n):
@@ -177,24 +174,18 @@ def _hidden_pair(ws, w, h, i, j, twice, orig, work, houses, n, out, parents, cou
 
 @wide_kernel
 def _x_wings(ws, w, base, orig, work, houses, n, out, parents, count, productive):
-    """X-Wings with rows (``base`` 0) or columns (1) as base lines."""
+    """X-Wings with rows (``base`` 0) or columns (1) as base lines (the digit's places in a line: the run's bits)."""
+    now = ws[19]
     for d in range(1, n + 1):
         bit = np.int64(1) << (d - 1)
         for l1 in range(n):
             h1 = base * n + l1
-            p1 = np.int64(0)
-            for i in range(n):
-                if work[houses[h1, i]] & bit:
-                    p1 |= np.int64(1) << i
+            p1 = now[h1, d - 1]
             if popcount(p1) != 2:
                 continue
             for l2 in range(l1 + 1, n):
                 h2 = base * n + l2
-                p2 = np.int64(0)
-                for i in range(n):
-                    if work[houses[h2, i]] & bit:
-                        p2 |= np.int64(1) << i
-                if p2 != p1:
+                if now[h2, d - 1] != p1:
                     continue
                 np_ = 0
                 for hb in (h1, h2):
