@@ -44,19 +44,18 @@ def _most_states(base, hint):
 
 
 @wide_kernel
-def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out, fore, on_cycle):
+def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out, fore, on_cycle, touched):
     """Candidates that see an on state and an off state of their digit along the cycle whose on node ``end`` leads
-    to the off state ``last`` and back to the source (``out``: 1 per potential that goes); returns how many.
-    ``fore`` (one per potential) and ``on_cycle`` (one per cell) are scratch: it allocates nothing, so that the
-    search without reference counts (:func:`_search`) can call it."""
-    ncand = cands.size * n
-    fore[:] = 0
-    on_cycle[:] = 0
+    to the off state ``last`` and back to the source: their potentials in ``out``; returns how many. ``fore`` (one
+    per potential), ``on_cycle`` (one per cell) and ``touched`` are scratch, all zeros between calls (it clears
+    only what it set: most cycles remove nothing, and clearing a flag per potential cost more than the cycle). It
+    allocates nothing, so that the search without reference counts (:func:`_search`) can call it."""
     on_cycle[(last >> 1) // n] = 1
     node = end
     while node >= 0:
         on_cycle[(nodes[node] >> 1) // n] = 1
         node = parents[node]
+    ntouched = 0
     s = last
     node = end
     while True:
@@ -66,15 +65,27 @@ def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out, fore, o
         bit = np.int64(1) << (d - 1)
         for q in peers[c]:
             if not on_cycle[q] and cands[q] & bit:
-                fore[q * n + d - 1] |= 1 if s & 1 else 2
+                k = q * n + d - 1
+                if not fore[k]:
+                    touched[ntouched] = k
+                    ntouched += 1
+                fore[k] |= 1 if s & 1 else 2
         if node < 0:
             break
         s = nodes[node]
         node = parents[node]
     total = 0
-    for k in range(ncand):
-        out[k] = 1 if fore[k] == 3 else 0
-        total += out[k]
+    for i in range(ntouched):  # in the order met: the caller sorts nothing, it sets flags
+        k = touched[i]
+        if fore[k] == 3:
+            out[total] = k
+            total += 1
+        fore[k] = 0
+    on_cycle[(last >> 1) // n] = 0
+    node = end
+    while node >= 0:
+        on_cycle[(nodes[node] >> 1) // n] = 0
+        node = parents[node]
     return total
 
 
@@ -89,16 +100,19 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     parents = np.empty(cap, np.int32)
     in_on = np.zeros(ncells * n, np.int32)
     in_off = np.zeros(ncells * n, np.int32)
-    scratch = np.zeros(ncells * n, np.int8)
+    scratch = np.zeros(ncells * n, np.int32)  # a cycle's eliminations, as potentials
     nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
-    fore = np.empty(ncells * n, np.int8)
-    on_cycle = np.empty(ncells, np.int8)
+    fore = np.zeros(ncells * n, np.int8)
+    on_cycle = np.zeros(ncells, np.int8)
+    touched = np.empty(ncells * n, np.int32)
     table = links(cands, houses, cell_houses, n)
-    _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle)
+    _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle,
+            touched)
 
 
 @kernel_with(_nrt=False)
-def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle):
+def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle,
+            touched):
     """The search of :func:`_cycles_hint` on its scratch arrays. Compiled without numba's reference counting: it
     allocates nothing and keeps no array, and its inlined walks otherwise counted references to their arrays at
     every walk (docs/development.md, "Reference counts")."""
@@ -141,7 +155,9 @@ def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, s
                     cx = _chain_states(end, nodes, parents) + 1
                     tenths = base + _length_tenths(cx)
                     if (tenths, cx) < (hint[C_TENTHS], hint[C_COMPLEXITY]):
-                        if _cycle_eliminations(end, last, nodes, parents, cands, peers, n, scratch, fore, on_cycle):
+                        gone = _cycle_eliminations(end, last, nodes, parents, cands, peers, n, scratch, fore, on_cycle,
+                                                   touched)
+                        if gone:
                             hint[C_TENTHS] = tenths
                             hint[C_COMPLEXITY] = cx
                             hint[C_KIND] = CYCLE
@@ -149,8 +165,10 @@ def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, s
                             hint[C_SOURCE] = 2 * p + 1
                             hint[C_PASS] = pas
                             hint[C_NODE] = k
-                            for q in range(elim.size):  # a loop: a slice copy may allocate
-                                elim[q] = scratch[q]
+                            for q in range(elim.size):  # loops: a slice copy may allocate
+                                elim[q] = 0
+                            for q in range(gone):
+                                elim[scratch[q]] = 1
                 if not xlinks:
                     continue
                 base = 70 if pas == XY_PASS else 66

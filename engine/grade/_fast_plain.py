@@ -55,9 +55,11 @@ def _plain_search(cands, houses, cell_houses, n, found):
     table = links(cands, houses, cell_houses, n)
     nodes, parents = walk[0], walk[1]
     peers = _peers_of(houses, cell_houses, n)
-    scratch = np.zeros(cands.size * n, np.int8)
+    gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials), then as flags
+    flags = np.zeros(cands.size * n, np.int8)
     fore = np.zeros(cands.size * n, np.int8)
     on_cycle = np.zeros(cands.size, np.int8)
+    touched = np.empty(cands.size * n, np.int32)
     hint = np.zeros(7, np.int64)  # unused: found has rows
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
     no = not yes
@@ -76,9 +78,14 @@ def _plain_search(cands, houses, cell_houses, n, found):
                     end, last = cycle_end(k, nodes)
                     cx = _chain_states(end, nodes, parents) + 1
                     tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
-                    if _cycle_eliminations(end, last, nodes, parents, cands, peers, n, scratch, fore, on_cycle):
-                        for q in range(scratch.size):
-                            if scratch[q]:
+                    count = _cycle_eliminations(end, last, nodes, parents, cands, peers, n, gone, fore, on_cycle,
+                                                touched)
+                    if count:
+                        flags[:] = 0
+                        for i in range(count):
+                            flags[gone[i]] = 1
+                        for q in range(flags.size):  # in potential order, as the rows are kept
+                            if flags[q]:
                                 _consider(hint, found, tenths, cx, CYCLE, 2 * q, 2 * p + 1, pas + 3 * k)
                 if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
                     continue
