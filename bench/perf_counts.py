@@ -105,10 +105,9 @@ def child(out: Path, count: int, reps: int, carve_box: int, puzzles_file: str) -
         from engine.grade import _fast
 
         if puzzles_file:
-            import numpy as np
+            from bench_serate import read_set, to_array
 
-            lines = [ln.strip() for ln in open(puzzles_file) if len(ln.strip()) >= 81][:count]
-            puzzles = np.array([[0 if ch in ".0" else int(ch) for ch in ln[:81]] for ln in lines], np.int8)
+            puzzles = to_array(read_set(Path(puzzles_file))[:count])
             count = len(puzzles)
         else:
             puzzles = make_puzzles(3, count, 1)

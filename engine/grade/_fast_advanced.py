@@ -84,14 +84,11 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
         elif rule == HIDDEN_PAIR or rule == NAKED_PAIR:
             for h in range(3 * n):
                 # the digits with exactly two places in the house: a hidden pair's digits are two of them
-                once = twice = more = np.int64(0)
+                twice = np.int64(0)
                 if rule == HIDDEN_PAIR:
-                    for x in range(n):
-                        m = work[houses[h, x]]
-                        seen = once | twice | more
-                        more |= twice & m
-                        twice = (twice & ~m) | (once & m)
-                        once = (once & ~m) | (m & ~seen)
+                    for d in range(n):
+                        if popcount(now[h, d]) == 2:
+                            twice |= np.int64(1) << d
                     if popcount(twice) < 2:
                         continue
                 for i in range(n):

@@ -55,8 +55,7 @@ def _plain_search(cands, houses, cell_houses, n, found):
     table = links(cands, houses, cell_houses, n)
     nodes, parents = walk[0], walk[1]
     peers = _peers_of(houses, cell_houses, n)
-    gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials), then as flags
-    flags = np.zeros(cands.size * n, np.int8)
+    gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
     fore = np.zeros(cands.size * n, np.int8)
     on_cycle = np.zeros(cands.size, np.int8)
     touched = np.empty(cands.size * n, np.int32)
@@ -80,13 +79,8 @@ def _plain_search(cands, houses, cell_houses, n, found):
                     tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
                     count = _cycle_eliminations(end, last, nodes, parents, cands, peers, n, gone, fore, on_cycle,
                                                 touched)
-                    if count:
-                        flags[:] = 0
-                        for i in range(count):
-                            flags[gone[i]] = 1
-                        for q in range(flags.size):  # in potential order, as the rows are kept
-                            if flags[q]:
-                                _consider(hint, found, tenths, cx, CYCLE, 2 * q, 2 * p + 1, pas + 3 * k)
+                    for q in np.sort(gone[:count]):  # in potential order, as the rows are kept
+                        _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
                 if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
                     continue
                 for source in (2 * p + 1, 2 * p):

@@ -41,19 +41,6 @@ def _conclude(cells, cands, peers, t, n):
 
 
 @wide_kernel
-def _other_place(cands, houses, h, cell, bit, n):
-    """The one cell of house ``h`` besides ``cell`` where ``bit`` is a candidate, or -1 (none, or several)."""
-    other = -1
-    for i in range(n):
-        c2 = houses[h, i]
-        if c2 != cell and cands[c2] & bit:
-            if other >= 0:
-                return -1
-            other = c2
-    return other
-
-
-@wide_kernel
 def _in_house(cell, h, row_of, col_of, box_of, n):
     """Whether ``cell`` lies in house ``h`` (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)."""
     if h < n:
