@@ -17,10 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
-from ..bits import popcount
+from ..bits import lowbit_index, popcount
 from ._fast_implications import _length_tenths
 from ._fast_state import _conclude
-from ._fast_walk import _chain_states, _no_chains, _walk, _walk_call, cycle_end, has_strong_link, links
+from ._fast_walk import (_chain_states, _meet_walk, _no_chains, _walk, _walk_call, cycle_end, has_strong_link,
+                         links)
 
 CYCLE, FORCING = 0, 1
 # the slots of a hint record (the target is a state; a cycle keeps the end node of its walk)
@@ -44,48 +45,69 @@ def _most_states(base, hint):
 
 
 @wide_kernel
-def _cycle_eliminations(end, last, nodes, parents, cands, peers, n, out, fore, on_cycle, touched):
+def cycle_masks(cands, peers, n):
+    """What :func:`_cycle_eliminations` reads, as bitsets of cells (words of 64): ``(sees, has, acc)``, each cell's
+    peers (``peers``: its peer cells, the cell itself allowed), each digit's candidate cells, and the scratch of
+    one cycle (a row per digit and state, then one for the cycle's cells)."""
+    ncells = cands.size
+    words = (ncells + 63) >> 6
+    sees = np.zeros((ncells, words), np.uint64)
+    has = np.zeros((n, words), np.uint64)
+    for c in range(ncells):
+        for q in peers[c]:
+            sees[c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+        m = cands[c]
+        while m:
+            d = lowbit_index(m)
+            m &= m - 1
+            has[d, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    return sees, has, np.empty((2 * n + 1, words), np.uint64)
+
+
+@wide_kernel
+def _cycle_eliminations(end, last, nodes, parents, n, out, sees, has, acc):
     """Candidates that see an on state and an off state of their digit along the cycle whose on node ``end`` leads
-    to the off state ``last`` and back to the source: their potentials in ``out``; returns how many. ``fore`` (one
-    per potential), ``on_cycle`` (one per cell) and ``touched`` are scratch, all zeros between calls (it clears
-    only what it set: most cycles remove nothing, and clearing a flag per potential cost more than the cycle). It
-    allocates nothing, so that the search without reference counts (:func:`_search`) can call it."""
-    on_cycle[(last >> 1) // n] = 1
-    node = end
-    while node >= 0:
-        on_cycle[(nodes[node] >> 1) // n] = 1
-        node = parents[node]
-    ntouched = 0
+    to the off state ``last`` and back to the source, off the cycle's cells: their potentials in ``out``, digit by
+    digit; returns how many. ``sees``, ``has`` and ``acc`` are :func:`cycle_masks`'.
+
+    On bitsets: a state adds its cell's peers to its digit's on or off row, and a digit's eliminations are the
+    AND of its two rows with its candidate cells. Scanning each state's peers cost a tenth of the static chain
+    search (most cycles remove nothing, and each was scanned in full). It allocates nothing, so that the search
+    without reference counts (:func:`_search`) can call it."""
+    words = has.shape[1]
+    cyc = 2 * n  # acc's row of the cycle's cells
+    for w in range(words):
+        acc[cyc, w] = 0
+    digits = 0  # the digits whose rows hold this cycle's states
     s = last
     node = end
     while True:
         p = s >> 1
         c = p // n
-        d = p % n + 1
-        bit = np.int64(1) << (d - 1)
-        for q in peers[c]:
-            if not on_cycle[q] and cands[q] & bit:
-                k = q * n + d - 1
-                if not fore[k]:
-                    touched[ntouched] = k
-                    ntouched += 1
-                fore[k] |= 1 if s & 1 else 2
+        d = p % n
+        if not digits >> d & 1:
+            digits |= np.int64(1) << d
+            for w in range(words):
+                acc[2 * d, w] = 0
+                acc[2 * d + 1, w] = 0
+        row = 2 * d + (s & 1)
+        for w in range(words):
+            acc[row, w] |= sees[c, w]
+        acc[cyc, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
         if node < 0:
             break
         s = nodes[node]
         node = parents[node]
     total = 0
-    for i in range(ntouched):  # in the order met: the caller sorts nothing, it sets flags
-        k = touched[i]
-        if fore[k] == 3:
-            out[total] = k
-            total += 1
-        fore[k] = 0
-    on_cycle[(last >> 1) // n] = 0
-    node = end
-    while node >= 0:
-        on_cycle[(nodes[node] >> 1) // n] = 0
-        node = parents[node]
+    while digits:
+        d = lowbit_index(digits)
+        digits &= digits - 1
+        for w in range(words):
+            x = acc[2 * d, w] & acc[2 * d + 1, w] & has[d, w] & ~acc[cyc, w]
+            while x:
+                out[total] = ((w << 6) + np.int64(lowbit_index(x))) * n + d
+                total += 1
+                x &= x - np.uint64(1)
     return total
 
 
@@ -100,28 +122,23 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     parents = np.empty(cap, np.int32)
     in_on = np.zeros(ncells * n, np.int32)
     in_off = np.zeros(ncells * n, np.int32)
-    scratch = np.zeros(ncells * n, np.int32)  # a cycle's eliminations, as potentials
+    scratch = np.empty(ncells * n, np.int32)  # a cycle's eliminations, as potentials
     nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
-    fore = np.zeros(ncells * n, np.int8)
-    on_cycle = np.zeros(ncells, np.int8)
-    touched = np.empty(ncells * n, np.int32)
+    sees, has, acc = cycle_masks(cands, peers, n)
+    depth = np.empty(nstates, np.int32)  # a forcing walk writes a state's depth before reading it
     table = links(cands, houses, cell_houses, n)
-    _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle,
-            touched)
+    _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, sees, has, acc, depth)
 
 
 @kernel_with(_nrt=False)
-def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, fore, on_cycle,
-            touched):
+def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, sees, has, acc, depth):
     """The search of :func:`_cycles_hint` on its scratch arrays. Compiled without numba's reference counting: it
     allocates nothing and keeps no array, and its inlined walks otherwise counted references to their arrays at
     every walk (docs/development.md, "Reference counts")."""
     hint[:] = NO_HINT
     ncells = cands.size
     stamp = 0
-    # one variable per flag for every walk: literal True/False arguments would compile the walk twice
-    cycle_walk = cands.size > 0
-    forcing_walk = not cycle_walk
+    cycle_walk = cands.size > 0  # a variable: a literal True would compile another copy of the walk
     for pas in (X_PASS, Y_PASS, XY_PASS):
         ylinks = pas != X_PASS
         xlinks = pas != Y_PASS
@@ -138,10 +155,10 @@ def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, s
                 base = 70 if pas == XY_PASS else 65
                 most = _most_states(base, hint)
                 closed = 0
-                # the cycle walk from the candidate on is the forcing walk from it too, one layer deeper than the
-                # forcing walk could look (its rating starts no lower): its node for the candidate off, if any,
+                # the cycle walk from the candidate on is the forcing walk from it too, as deep as the forcing walk
+                # could look or deeper (a cycle's rating starts no higher): its node for the candidate off, if any,
                 # is the forcing walk's end, and without one the forcing walk would find none. A candidate without
-                # a strong link closes no cycle: the forcing walk alone (it stops at its end) is cheaper then
+                # a strong link closes no cycle: the forcing walk alone (it looks half as deep) is cheaper then
                 cycled = most >= 4 and has_strong_link(p, table, ylinks, xlinks)
                 ahead = -1
                 if cycled:
@@ -155,8 +172,7 @@ def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, s
                     cx = _chain_states(end, nodes, parents) + 1
                     tenths = base + _length_tenths(cx)
                     if (tenths, cx) < (hint[C_TENTHS], hint[C_COMPLEXITY]):
-                        gone = _cycle_eliminations(end, last, nodes, parents, cands, peers, n, scratch, fore, on_cycle,
-                                                   touched)
+                        gone = _cycle_eliminations(end, last, nodes, parents, n, scratch, sees, has, acc)
                         if gone:
                             hint[C_TENTHS] = tenths
                             hint[C_COMPLEXITY] = cx
@@ -179,26 +195,24 @@ def _search(cands, peers, n, hint, elim, table, nodes, parents, in_on, in_off, s
                     if nochain[source] == pas + 1:
                         continue
                     if source & 1 and cycled:
-                        hit = ahead
-                        if hit < 0:
+                        if ahead < 0:
                             continue
+                        cx = _chain_states(ahead, nodes, parents)
                     else:
                         stamp += 1
-                        hit, _, size = _walk(source, table, ylinks, xlinks, forcing_walk, nodes, parents, in_on, in_off,
-                                             stamp, most)
-                        if hit < 0:
-                            _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
+                        chain, size = _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth, stamp,
+                                                 most)
+                        if chain < 0:
+                            if size >= 0:
+                                _no_chains(size, nodes, in_on, in_off, stamp, nochain, pas + 1)
                             continue
-                    target = nodes[hit]
-                    if target & 1 and not cands[c] & ~(np.int64(1) << (d - 1)):
-                        continue
-                    cx = _chain_states(hit, nodes, parents)
+                        cx = chain + 1
                     tenths = base + _length_tenths(cx)
                     if (tenths, cx) < (hint[C_TENTHS], hint[C_COMPLEXITY]):
                         hint[C_TENTHS] = tenths
                         hint[C_COMPLEXITY] = cx
                         hint[C_KIND] = FORCING
-                        hint[C_TARGET] = target
+                        hint[C_TARGET] = source ^ 1
                         hint[C_SOURCE] = source
                         hint[C_PASS] = pas
                         hint[C_NODE] = -1

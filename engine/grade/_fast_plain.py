@@ -12,7 +12,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import popcount
-from ._fast_cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations
+from ._fast_cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks
 from ._fast_forcing import CYCLE, UNARY, _consider, _worth
 from ._fast_implications import _length_tenths
 from ._fast_walk import _chain_states, _walk_call, cycle_end, links
@@ -39,7 +39,7 @@ def _plain_walk(source, pas, cycles, table, walk):
 
 @wide_kernel
 def _peers_of(houses, cell_houses, n):
-    """Each cell's three houses (itself and its peers, some twice: enough for _cycle_eliminations)."""
+    """Each cell's three houses (itself and its peers, some twice: enough for cycle_masks)."""
     ncells = cell_houses.shape[0]
     peers = np.empty((ncells, 3 * n), np.int64)
     for c in range(ncells):
@@ -56,9 +56,7 @@ def _plain_search(cands, houses, cell_houses, n, found):
     nodes, parents = walk[0], walk[1]
     peers = _peers_of(houses, cell_houses, n)
     gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
-    fore = np.zeros(cands.size * n, np.int8)
-    on_cycle = np.zeros(cands.size, np.int8)
-    touched = np.empty(cands.size * n, np.int32)
+    sees, has, acc = cycle_masks(cands, peers, n)
     hint = np.zeros(7, np.int64)  # unused: found has rows
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
     no = not yes
@@ -77,8 +75,7 @@ def _plain_search(cands, houses, cell_houses, n, found):
                     end, last = cycle_end(k, nodes)
                     cx = _chain_states(end, nodes, parents) + 1
                     tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
-                    count = _cycle_eliminations(end, last, nodes, parents, cands, peers, n, gone, fore, on_cycle,
-                                                touched)
+                    count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
                     for q in np.sort(gone[:count]):  # in potential order, as the rows are kept
                         _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
                 if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)

@@ -99,7 +99,8 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
     if never; X links only end there; a forcing walk stops there, a cycle walk goes on), when ``cycles`` the count
     of cycles found, stored as pairs at the end of ``nodes`` (:func:`cycle_end`), and the number of nodes when the
     walk reached everything the source forces (-1 when it stopped early). Chains of more than ``most`` states are
-    not looked for (they would rate no better than a conclusion already found).
+    not looked for (they would rate no better than a conclusion already found): a cycle that closes while layer L
+    is expanded, like a forcing chain that ends in it, has L + 1 states, so the walk stops after layer most - 1.
 
     A cycle comes back to the source (on) from an off state that is one of its strong links. Every such off state
     is a weak link of the source too, so the walk records it at the first layer, and a walk that expands each off
@@ -131,7 +132,7 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
     close0, close1, close2, close3 = closing[0], closing[1], closing[2], closing[3]
     while head < size and size + 2 * closed < cap - 64:
         length += 1
-        if length + (0 if cycles else 1) > most:
+        if length + 1 > most:
             break
         while head < layer_end and size + 2 * closed < cap - 64:
             node = head
@@ -188,6 +189,72 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
         layer_end = size
     complete = head >= size and (cycles or forcing < 0)
     return forcing, closed, size if complete else -1
+
+
+@kernel_with(inline="always")
+def _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth, stamp, most):
+    """The shortest forcing chain from ``source`` to its opposite state, found halfway: ``(links, size)``, links
+    -1 when there is none of at most ``most`` states, and size the number of states reached when the walk reached
+    everything the source forces (else -1; :func:`_no_chains` reads them from ``nodes``).
+
+    Why halfway: the links of every pass come in contrapositive pairs (on A -> off B with on B -> off A, off A ->
+    on B with off B -> on A), so a chain from state x to the source's opposite is, read backwards, a chain from the
+    source to x's opposite. The shortest forcing chain therefore has ``min(d(x) + d(opposite of x))`` links over
+    the states x the walk reaches (d: depth in the walk), and its middle state and that state's opposite both lie
+    within half its length. A walk to half the length reaches a few dozen states where the full walk of
+    :func:`_walk` reached twice as many. The chain itself (for an explanation) is the full walk's, which finds
+    the same length. ``depth`` (one per state) is scratch."""
+    start, xstart, weak, strong, _ = table
+    nodes[0] = source
+    depth[source] = 0
+    if source & 1:
+        in_on[source >> 1] = stamp
+    else:
+        in_off[source >> 1] = stamp
+    limit = most - 1  # links
+    best = limit + 1
+    size = 1
+    head = 0
+    length = 0
+    layer_end = 1
+    while head < size:
+        length += 1
+        if 2 * length - 1 > limit:  # the middle of a chain of at most ``limit`` links lies nearer
+            break
+        while head < layer_end:
+            s = nodes[_U(head)]
+            head += 1
+            p = _U(s >> 1)
+            if s & 1:
+                for i in range(start[p] if ylinks else xstart[p], start[p + 1]):
+                    t = weak[_U(i)]
+                    q = _U(t >> 1)
+                    if in_off[q] == stamp:
+                        continue
+                    in_off[q] = stamp
+                    depth[_U(t)] = length
+                    if in_on[q] == stamp and length + depth[_U(t + 1)] < best:
+                        best = length + depth[_U(t + 1)]
+                    nodes[_U(size)] = t
+                    size += 1
+            else:
+                for j in range(0 if ylinks else 1, NSTRONG if xlinks else 1):
+                    t = strong[p, j]
+                    if t < 0:
+                        continue
+                    q = _U(t >> 1)
+                    if in_on[q] == stamp:
+                        continue
+                    in_on[q] = stamp
+                    depth[_U(t)] = length
+                    if in_off[q] == stamp and length + depth[_U(t - 1)] < best:
+                        best = length + depth[_U(t - 1)]
+                    nodes[_U(size)] = t
+                    size += 1
+        layer_end = size
+        if best <= limit:  # the first layer with a pair: the shortest chain's middle is no further
+            return best, -1
+    return -1, size if head >= size else -1
 
 
 @wide_kernel

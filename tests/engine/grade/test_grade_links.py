@@ -5,17 +5,20 @@ every node. Its twin here
 is the definition, scanned the slow way in plain Python: weak links of a candidate on (the cell's other digits,
 then the digit's other places in the box, row and column, each once), strong links of a candidate off (the cell's
 other digit when it has two, the digit's other place in each house where it has two). The walk's twin is the same
-breadth-first walk over those scanned links, recording nodes in the same order. Candidate grids are arbitrary
-(hypothesis): the links are defined on any grid, consistent or not.
+breadth-first walk over those scanned links, recording nodes in the same order; the halfway walk's twin is the
+plain distance from the source to its opposite state over those links, and a cycle's eliminations are those of
+the definition, read off each cycle a walk closes. Candidate grids are arbitrary (hypothesis): the links are
+defined on any grid, consistent or not.
 """
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from engine.geometry import geometry
 from engine.grade._fast_state import cell_houses_of
-from engine.grade._fast_walk import NSTRONG, _walk, has_strong_link, links
+from engine.grade._fast_cycles import _cycle_eliminations, cycle_masks
+from engine.grade._fast_walk import NSTRONG, _meet_walk, _walk, cycle_end, has_strong_link, links
 
 BIG = 1 << 30
 
@@ -68,7 +71,7 @@ def _slow_walk(source, cands, geo, ch, ylinks, xlinks, cycles, most):
     forcing, head, length, layer_end = -1, 0, 0, 1
     while head < len(nodes):
         length += 1
-        if length + (0 if cycles else 1) > most:
+        if length + 1 > most:  # what closes or ends while layer L is expanded has L + 1 states
             break
         while head < layer_end:
             node = head
@@ -122,6 +125,14 @@ def _slow_walk(source, cands, geo, ch, ylinks, xlinks, cycles, most):
 def _grid(box):
     n = box * box
     cell = st.integers(0, (1 << n) - 1).map(lambda m: m if bin(m).count("1") != 1 else 0)
+    return st.lists(cell, min_size=n * n, max_size=n * n).map(lambda xs: np.array(xs, np.int64))
+
+
+def _chainy_grid(box):
+    """Grids of cells with no, two or three candidates: many strong links, so that walks close cycles."""
+    n = box * box
+    cell = st.sets(st.integers(0, n - 1), min_size=2, max_size=3).map(lambda ds: sum(1 << d for d in ds))
+    cell = st.one_of(st.just(0), cell, cell)
     return st.lists(cell, min_size=n * n, max_size=n * n).map(lambda xs: np.array(xs, np.int64))
 
 
@@ -181,3 +192,100 @@ def test_every_walk_over_the_table_is_the_walk_over_scanned_links(case):
         assert list(nodes[:k]) == s_nodes and list(parents[:k]) == s_parents
         for j, (node, t) in enumerate(s_cycles):
             assert (nodes[cap - 1 - 2 * j], nodes[cap - 2 - 2 * j]) == (node, t)
+
+
+def _distances(source, cands, geo, ch, ylinks, xlinks):
+    """Breadth-first distance in links from ``source`` to every state it forces, over the scanned links."""
+    n = geo.size
+    dist, frontier = {source: 0}, [source]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            c, d = divmod(s >> 1, n)
+            if s & 1:
+                weak, ys = _weak(cands, geo, ch, c, d + 1)
+                targets = weak[0 if ylinks else ys:]
+            else:
+                row = _strong(cands, geo, ch, c, d + 1)
+                targets = [t for j, t in enumerate(row) if t >= 0 and (ylinks if j == 0 else xlinks)]
+            for t in targets:
+                if t not in dist:
+                    dist[t] = dist[s] + 1
+                    nxt.append(t)
+        frontier = nxt
+    return dist
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 3]).flatmap(
+    lambda box: st.tuples(st.just(box), st.one_of(_grid(box), _chainy_grid(box)), st.data())))
+def test_the_halfway_walk_finds_the_shortest_forcing_chain(case):
+    """_meet_walk's length is the plain distance from the source to its opposite state (when the chain has at
+    most ``most`` states), and a walk it reports complete reached exactly the states the source forces."""
+    box, cands, data = case
+    geo, ch = _geo(box)
+    n = geo.size
+    pots = [c * n + d for c in range(cands.size) for d in range(n) if cands[c] >> d & 1]
+    if not pots:
+        return
+    table = links(cands, geo.houses, ch, n)
+    nodes = np.zeros(2 * cands.size * n + 8, np.int32)
+    depth = np.zeros(2 * cands.size * n, np.int32)
+    in_on = np.zeros(cands.size * n, np.int32)
+    in_off = np.zeros(cands.size * n, np.int32)
+    for stamp in range(1, 9):
+        source = 2 * data.draw(st.sampled_from(pots)) + data.draw(st.integers(0, 1))
+        ylinks, xlinks = data.draw(st.sampled_from([(False, True), (True, True)]))  # the passes with forcing
+        most = data.draw(st.sampled_from([3, 4, 5, 8, 12, BIG]))
+        chain, size = _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth, stamp, most)
+        dist = _distances(source, cands, geo, ch, ylinks, xlinks)
+        shortest = dist.get(source ^ 1, -1)
+        assert chain == (shortest if 0 <= shortest <= most - 1 else -1)
+        if size >= 0:
+            assert chain < 0 and shortest < 0
+            assert sorted(nodes[:size]) == sorted(dist)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 3]).flatmap(lambda box: st.tuples(st.just(box), _chainy_grid(box), st.data())))
+def test_a_cycles_eliminations_are_the_candidates_that_see_both_its_states(case):
+    """_cycle_eliminations on bitsets, on every cycle of random walks: the candidates of a digit, off the cycle's
+    cells, that share a house with an on state and with an off state of that digit on the cycle."""
+    box, cands, data = case
+    geo, ch = _geo(box)
+    n = geo.size
+    pots = [c * n + d for c in range(cands.size) for d in range(n) if cands[c] >> d & 1]
+    if not pots:
+        return
+    table = links(cands, geo.houses, ch, n)
+    cap = 2 * cands.size * n * 12 + 256
+    nodes = np.zeros(cap, np.int32)
+    parents = np.zeros(cap, np.int32)
+    in_on = np.zeros(cands.size * n, np.int32)
+    in_off = np.zeros(cands.size * n, np.int32)
+    out = np.zeros(cands.size * n, np.int32)
+    sees, has, acc = cycle_masks(cands, geo.peers, n)
+    cycles_seen = []
+    for stamp in range(1, 5):
+        source = 2 * data.draw(st.sampled_from(pots)) + 1
+        ylinks, xlinks = data.draw(st.sampled_from([(False, True), (True, False), (True, True)]))
+        _, closed, _ = _walk(source, table, ylinks, xlinks, True, nodes, parents, in_on, in_off, stamp, BIG)
+        for k in range(closed):
+            end, last = cycle_end(k, nodes)
+            states, node = [last], end
+            while node >= 0:
+                states.append(int(nodes[node]))
+                node = parents[node]
+            cells = {(s >> 1) // n for s in states}
+            want = set()
+            for c in range(cands.size):
+                for d in range(n):
+                    if c in cells or not cands[c] >> d & 1:
+                        continue
+                    kinds = {s & 1 for s in states if (s >> 1) % n == d and int((s >> 1) // n) in geo.peers[c]}
+                    if kinds == {0, 1}:
+                        want.add(c * n + d)
+            count = _cycle_eliminations(end, last, nodes, parents, n, out, sees, has, acc)
+            assert sorted(out[:count]) == sorted(want) and count == len(want)
+            cycles_seen.append(count)
+    assume(cycles_seen)  # hypothesis looks for grids where the walks close cycles
