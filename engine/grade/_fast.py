@@ -21,7 +21,7 @@ from ._fast_cycles import C_TENTHS, _cycles
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
-from ._fast_misses import _forget, new_memo
+from ._fast_misses import ALIGNED_ROW, _forget, new_memo
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place, _places_table, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
@@ -181,7 +181,8 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
         ratings[RATE] = (made // 2) / 10.0
         return PLACED if made & 1 else ELIMINATED
     elif t == ALIGNED_PAIR or t == ALIGNED_TRIPLE:
-        found = _aligned(cands, peers, row_of, col_of, box_of, 2 if t == ALIGNED_PAIR else 3)
+        k = 2 if t == ALIGNED_PAIR else 3
+        found = _aligned(cands, peers, row_of, col_of, box_of, k, misses[ALIGNED_ROW + k])
     elif (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
           or t == DYNAMIC_PLUS_CHAINS):
         return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses)

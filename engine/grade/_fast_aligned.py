@@ -7,6 +7,10 @@ covers an excluder rules out every third digit with it, so the triple's walk ski
 The tests of whether two cells see each other and whether a choice covers an excluder are written out in the
 loops, not called: numba counts a reference to every array a call takes, inlined or not, and in these loops the
 counts were a fifth of the time (docs/development.md, "Reference counts").
+
+A try that misses is remembered (:mod:`engine.grade._fast_misses`): the next try looks again only at the sets of
+base cells where one of the cells, or one of the cells that see them all, changed since. The rest would miss again:
+their candidates and their common excluders are the same.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import numpy as np
 
 from .._jit import kernel_with, wide_kernel
 from ..bits import lowbit_index, popcount
+from ._fast_misses import _changed_cells, _remember
 
 
 @kernel_with(inline="always")
@@ -78,14 +83,39 @@ def _allowed(m0, m1, m2, s01, s02, s12, ex, m, triple):
 
 
 @wide_kernel
-def _aligned(cands, peers, row_of, col_of, box_of, k):
-    """Aligned pair (k = 2) or triple (k = 3) exclusion: the first one that removes a digit."""
+def _aligned(cands, peers, row_of, col_of, box_of, k, memo):
+    """Aligned pair (k = 2) or triple (k = 3) exclusion: the first one that removes a digit. ``memo``: this
+    technique's row of the memo of misses."""
+    found = _aligned_on(cands, peers, row_of, col_of, box_of, k, memo)
+    # a grid with a cell of one candidate is not remembered: such a cell rules out the base cells it sees, which
+    # the changed cells near a set would not tell (the grader places singles first: it never tries this on one)
+    single = False
+    for c in range(cands.size):
+        if cands[c] and not cands[c] & (cands[c] - 1):
+            single = True
+    _remember(memo, cands, not found and not single)
+    return found
+
+
+@wide_kernel
+def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo):
     ncells = cands.size
     npeers = peers.shape[1]
     is_base = np.zeros(ncells, np.bool_)
     bases = np.empty(ncells, np.int64)
     excl = np.empty((ncells, npeers), np.int64)  # a base cell's excluders (peers with 2..k candidates), in order
     nexcl = np.zeros(ncells, np.int64)
+    moved = np.empty((ncells, npeers), np.int64)  # those of them that changed since the last miss, in order
+    nmoved = np.zeros(ncells, np.int64)
+    # the cells changed since the last miss (every cell when none is remembered, or when a cell has one candidate),
+    # and for each cell its changed peers: a set of base cells is looked at again only where one of them changed
+    words = (ncells + 63) >> 6
+    changed = _changed_cells(memo, cands, words)
+    near = np.zeros((ncells, words), np.uint64)
+    for c in range(ncells):
+        if cands[c] and not cands[c] & (cands[c] - 1):
+            for w in range(words):
+                changed[w] = ~np.uint64(0)
     # the same as bitsets over the cells with 2..k candidates (63 to a word: the plain-Python popcount of the
     # kernels run without JIT counts no sign bit), so a pair or triple without two common excluders is skipped fast
     small = np.full(ncells, -1, np.int64)
@@ -105,6 +135,7 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
         m = 0
         single = False
         for p in peers[c]:
+            near[c, p >> 6] |= changed[p >> 6] & (np.uint64(1) << np.uint64(p & 63))
             size = popcount(cands[p])
             if size == 1:
                 single = True
@@ -112,6 +143,9 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
             if 2 <= size <= k:
                 excl[c, m] = p
                 m += 1
+                if changed[p >> 6] >> np.uint64(p & 63) & np.uint64(1):
+                    moved[c, nmoved[c]] = p
+                    nmoved[c] += 1
                 bits[c, small[p] // 63] |= np.int64(1) << (small[p] % 63)
         if single or m == 0:
             continue
@@ -131,6 +165,14 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                 shared += popcount(bits[c0, w] & bits[c1, w])
             if shared < 2:
                 continue
+            # unchanged: the two cells and every cell that sees both
+            still = not (changed[c0 >> 6] >> np.uint64(c0 & 63)) & np.uint64(1)
+            still = still and not (changed[c1 >> 6] >> np.uint64(c1 & 63)) & np.uint64(1)
+            for w in range(words):
+                if near[c0, w] & near[c1, w]:
+                    still = False
+            if k == 2 and still:
+                continue
             m0, m1 = cands[c0], cands[c1]
             s01 = row_of[c0] == row_of[c1] or col_of[c0] == col_of[c1] or box_of[c0] == box_of[c1]
             if k == 2:
@@ -149,10 +191,14 @@ def _aligned(cands, peers, row_of, col_of, box_of, k):
                     cands[c1] = m1 & a1
                     return True
                 continue
-            for src in range(2):  # the third cell: an excluder of c0, then one of c1 not already seen
+            # the third cell: an excluder of c0, then one of c1 not already seen; where the pair is unchanged, only
+            # those that changed (the others make sets as at the last miss)
+            thirds = moved if still else excl
+            nthirds = nmoved if still else nexcl
+            for src in range(2):
                 owner = c0 if src == 0 else c1
-                for b in range(nexcl[owner]):
-                    c2 = excl[owner, b]
+                for b in range(nthirds[owner]):
+                    c2 = thirds[owner, b]
                     if src == 1 and (row_of[c2] == row_of[c0] or col_of[c2] == col_of[c0] or box_of[c2] == box_of[c0]):
                         continue
                     if not is_base[c2] or c2 == c0 or c2 == c1:

@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import kernel_with, wide_kernel
 from ..bits import lowbit_index, popcount
 from ._fast_implications import NONE, _length_tenths, _propagate
-from ._fast_misses import _changed_digits, _remember
+from ._fast_misses import NISHIO_ROW, _changed_digits, _remember
 from ._fast_slots import BITS, _ancestors, _full_path, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
 
@@ -293,10 +293,10 @@ def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses
     the rating in tenths is ``hint[H_TENTHS]``. Nishio looks only at the digits whose places changed since its last
     miss on this puzzle (``misses``, :mod:`engine.grade._fast_misses`): the others would miss again."""
     nishio = producer == NISHIO
-    digits = _changed_digits(misses, cands) if nishio else np.int64(-1)
+    digits = _changed_digits(misses[NISHIO_ROW], cands) if nishio else np.int64(-1)
     _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits)
     if nishio:
-        _remember(misses, cands, hint[H_TENTHS] == NO_HINT)
+        _remember(misses[NISHIO_ROW], cands, hint[H_TENTHS] == NO_HINT)
     if hint[H_TENTHS] == NO_HINT:
         return 0
     return 2 if _conclude(cells, cands, peers, hint[H_TARGET], n) else 1

@@ -1,5 +1,7 @@
 """The memo of misses (engine/grade/_fast_misses.py) changes no step: a grader that remembers each technique's last
-miss makes, step by step, the same steps as one that forgets everything before each step (its slow twin)."""
+miss makes, step by step, the same steps as one that forgets everything before each step (its slow twin). Each
+puzzle has a step of the technique found while the memo held that technique's miss (Nishio, aligned pair and triple
+exclusion)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +9,7 @@ import pytest
 
 from engine.geometry import geometry
 from engine.grade import _fast
-from engine.grade._fast_misses import new_memo
+from engine.grade._fast_misses import ALIGNED_ROW, NISHIO_ROW, new_memo
 from engine.grade.state import State
 from engine.grade.techniques import INDEX, NCOUNTERS
 from engine.vocabulary import STEP_PATH_ONLY
@@ -24,6 +26,15 @@ NISHIO_PUZZLES = [
     "4.9..5.........6...6.4.1..3.....9.3.....7...12...3..7...1.5......6..35.48..79....",
 ]
 
+# puzzles where an aligned exclusion misses and later finds a step while the memo holds its miss (top1465's for
+# triples, seeded random minimal puzzles for pairs)
+ALIGNED_PUZZLES = [
+    ("aligned-triple-exclusion", "....2..4..7...6....1.5.....2......8....3..7..4.9.........6..1.38...9..........5.."),
+    ("aligned-triple-exclusion", "..1.....7...89..........6..26..3.......5...749...........1.4.5.83.............2.."),
+    ("aligned-pair-exclusion", "..4....1......237.3........6...13..7.9.4.....5.3.7..4.......65..5...689...9.....4"),
+    ("aligned-pair-exclusion", "5....823.............76.4..2..1..6...8...6..9.65..4.8.3...9..1....8...75.4......."),
+]
+
 
 def _step(cells, cands, counts, ratings, memo):
     g = geometry(3)
@@ -32,21 +43,23 @@ def _step(cells, cands, counts, ratings, memo):
                         memo)
 
 
-@pytest.mark.parametrize("puzzle", NISHIO_PUZZLES)
-def test_remembering_misses_makes_the_same_steps(puzzle):
+@pytest.mark.parametrize("technique,puzzle", [("nishio", p) for p in NISHIO_PUZZLES] + ALIGNED_PUZZLES)
+def test_remembering_misses_makes_the_same_steps(technique, puzzle):
     digits = np.array([0 if ch == "." else int(ch) for ch in puzzle], np.int64)
     kept = State.from_puzzle(digits, 3).to_arrays()
     fresh = State.from_puzzle(digits, 3).to_arrays()
     counts = [np.zeros(NCOUNTERS, np.int64), np.zeros(NCOUNTERS, np.int64)]
     ratings = [np.zeros(_fast.NRATINGS), np.zeros(_fast.NRATINGS)]
     memo = new_memo(81)
-    remembered = 0  # Nishio steps found while the memo held a Nishio miss
-    nishio = INDEX["nishio"]
+    remembered = 0  # steps of the technique found while the memo held its miss
+    row = {"nishio": NISHIO_ROW, "aligned-pair-exclusion": ALIGNED_ROW + 2,
+           "aligned-triple-exclusion": ALIGNED_ROW + 3}[technique]
+    counter = INDEX[technique]
     for _ in range(200):
         before = counts[0].copy()
-        held = memo[-1] != 0
+        held = memo[row, -1] != 0
         left = _step(*kept, counts[0], ratings[0], memo)
-        remembered += int(held and counts[0][nishio] > before[nishio])
+        remembered += int(held and counts[0][counter] > before[counter])
         assert _step(*fresh, counts[1], ratings[1], new_memo(81)) == left
         assert np.array_equal(kept[0], fresh[0]) and np.array_equal(kept[1], fresh[1])
         assert np.array_equal(counts[0], counts[1]) and np.array_equal(ratings[0], ratings[1])
