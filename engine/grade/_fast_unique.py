@@ -192,6 +192,10 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                     pot = cands[nxt]
                     if on_path[nxt] or pot & both != both:
                         continue
+                    if pot == both and nxt < start:
+                        # a loop through an earlier cell with only the two digits was walked from that cell, the
+                        # first start it has: found again here it would change nothing (a later find wins no tie)
+                        continue
                     extra[d] |= pot & ~both
                     size = popcount(pot)
                     if not (size == 2 or popcount(extra[d]) == 1 or allowed[d] > 0):
