@@ -30,7 +30,14 @@ def _house_of(cell, kind, row_of, col_of, box_of, n):
 def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table):
     """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
     row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed.
-    ``table``: the places of every digit in every house (engine.grade._fast_state._places_table)."""
+    ``table``: the places of every digit in every house (engine.grade._fast_state._places_table).
+
+    Only the houses of the base's kind that meet the cover can be left with one place (the others keep all theirs),
+    and a base whose digit has more places than a box side cannot lie in one line of a box, or one box of a line:
+    both are skipped before any place is looked at (SE's order is kept: the houses are tried in order)."""
+    side = 1
+    while side * side < n:
+        side += 1
     for pair in range(2):
         if claiming:
             kind1, kind2 = (COLUMN if pair == 0 else ROW), BOX
@@ -40,7 +47,8 @@ def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, clai
             for i1 in range(n):
                 base = kind1 * n + i1
                 at = table[base, d - 1]
-                if popcount(at) < 2:
+                size = popcount(at)
+                if size < 2 or size > side:
                     continue
                 cover = -1
                 while at:
@@ -54,10 +62,14 @@ def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, clai
                         break
                 if cover < 0:
                     continue
-                for i3 in range(n):
-                    other = kind1 * n + i3
-                    if other == base:
-                        continue
+                meets = np.int64(0)  # the houses of the base's kind that meet the cover, as bits
+                for i in range(n):
+                    meets |= np.int64(1) << (_house_of(houses[cover, i], kind1, row_of, col_of, box_of, n) - kind1 * n)
+                meets &= ~(np.int64(1) << i1)
+                while meets:
+                    low3 = meets & -meets
+                    meets ^= low3
+                    other = kind1 * n + lowbit_index(low3)
                     at = table[other, d - 1]
                     if popcount(at) < 2:
                         continue
