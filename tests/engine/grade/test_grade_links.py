@@ -122,6 +122,21 @@ def _slow_walk(source, cands, geo, ch, ylinks, xlinks, cycles, most):
     return forcing, len(cycles_found), len(nodes) if complete else -1, nodes, parents, cycles_found
 
 
+def _candidates_of(box, cands):
+    """(geometry, cell houses, n, the candidate potentials) of a case."""
+    geo, ch = _geo(box)
+    n = geo.size
+    return geo, ch, n, [c * n + d for c in range(cands.size) for d in range(n) if cands[c] >> d & 1]
+
+
+def _walk_space(cands, geo, ch):
+    """The link table of ``cands`` and a walk's arrays: (table, nodes, parents, in_on, in_off)."""
+    n = geo.size
+    cap = 2 * cands.size * n * 12 + 256
+    return (links(cands, geo.houses, ch, n), np.zeros(cap, np.int32), np.zeros(cap, np.int32),
+            np.zeros(cands.size * n, np.int32), np.zeros(cands.size * n, np.int32))
+
+
 def _grid(box):
     n = box * box
     cell = st.integers(0, (1 << n) - 1).map(lambda m: m if bin(m).count("1") != 1 else 0)
@@ -165,17 +180,11 @@ def test_the_link_table_lists_the_links_of_the_definition(case):
 @given(st.sampled_from([2, 3]).flatmap(lambda box: st.tuples(st.just(box), _grid(box), st.data())))
 def test_every_walk_over_the_table_is_the_walk_over_scanned_links(case):
     box, cands, data = case
-    geo, ch = _geo(box)
-    n = geo.size
-    pots = [c * n + d for c in range(cands.size) for d in range(n) if cands[c] >> d & 1]
+    geo, ch, n, pots = _candidates_of(box, cands)
     if not pots:
         return
-    table = links(cands, geo.houses, ch, n)
-    cap = 2 * cands.size * n * 12 + 256
-    nodes = np.zeros(cap, np.int32)
-    parents = np.zeros(cap, np.int32)
-    in_on = np.zeros(cands.size * n, np.int32)
-    in_off = np.zeros(cands.size * n, np.int32)
+    table, nodes, parents, in_on, in_off = _walk_space(cands, geo, ch)
+    cap = nodes.size
     stamp = 0
     for _ in range(6):
         p = data.draw(st.sampled_from(pots))
@@ -223,9 +232,7 @@ def test_the_halfway_walk_finds_the_shortest_forcing_chain(case):
     """_meet_walk's length is the plain distance from the source to its opposite state (when the chain has at
     most ``most`` states), and a walk it reports complete reached exactly the states the source forces."""
     box, cands, data = case
-    geo, ch = _geo(box)
-    n = geo.size
-    pots = [c * n + d for c in range(cands.size) for d in range(n) if cands[c] >> d & 1]
+    geo, ch, n, pots = _candidates_of(box, cands)
     if not pots:
         return
     table = links(cands, geo.houses, ch, n)
@@ -252,17 +259,11 @@ def test_a_cycles_eliminations_are_the_candidates_that_see_both_its_states(case)
     """_cycle_eliminations on bitsets, on every cycle of random walks: the candidates of a digit, off the cycle's
     cells, that share a house with an on state and with an off state of that digit on the cycle."""
     box, cands, data = case
-    geo, ch = _geo(box)
-    n = geo.size
-    pots = [c * n + d for c in range(cands.size) for d in range(n) if cands[c] >> d & 1]
+    geo, ch, n, pots = _candidates_of(box, cands)
     if not pots:
         return
-    table = links(cands, geo.houses, ch, n)
-    cap = 2 * cands.size * n * 12 + 256
-    nodes = np.zeros(cap, np.int32)
-    parents = np.zeros(cap, np.int32)
-    in_on = np.zeros(cands.size * n, np.int32)
-    in_off = np.zeros(cands.size * n, np.int32)
+    table, nodes, parents, in_on, in_off = _walk_space(cands, geo, ch)
+    cap = nodes.size
     out = np.zeros(cands.size * n, np.int32)
     sees, has, acc = cycle_masks(cands, geo.peers, n)
     cycles_seen = []
