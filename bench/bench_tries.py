@@ -1,0 +1,155 @@
+"""One technique's compiled kernel on the grids the grader actually tries it on: CPU us a try.
+
+    python bench/bench_tries.py chains-and-cycles [--count 1000] [--seed 7] [--levels expert,extreme] [--runs 5]
+    python bench/bench_tries.py aligned-triple-exclusion --puzzles top1465.txt --count 60
+    python bench/bench_tries.py x-wing --quick
+
+The grids: puzzles (``--count`` random minimal 9x9 puzzles made as bench_grade makes them, or the first ``--count``
+81-character lines of ``--puzzles``; with ``--levels`` only those the fast path grades at these levels) are solved
+step by step on the Python path (engine.grade.grader.solve_logically), and the candidates are recorded each time
+the technique is tried. Each grid is then given to the technique's kernel alone, in the order recorded (so a
+technique that remembers its misses carries its memo from try to try, as in the grader), ``--runs`` times; the
+median is printed with how many tries found a step, and a digest of every try's result, so that two versions of
+a kernel can be compared for equal results as well as for time.
+
+Kernels timed: chains-and-cycles, aligned-pair-exclusion, aligned-triple-exclusion, unique-loop, direct-pointing,
+direct-claiming, x-wing, swordfish, jellyfish. Why this script: a kernel's cost on grids that occur, apart from
+everything the grader does around it, is what a change to it changes (docs/benchmarks.md, "Halfway forcing
+walks, remembered misses, fish by digit").
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import _common  # noqa: E402,F401  (first: it enables the kernel cache before kernels load)
+from bench_grade import make_puzzles  # noqa: E402
+from bench_serate import read_set, to_array  # noqa: E402
+from engine.geometry import geometry  # noqa: E402
+from engine.grade import grade_many  # noqa: E402
+from engine.grade import _fast_aligned, _fast_cycles, _fast_direct, _fast_fish, _fast_unique  # noqa: E402
+from engine.grade import _fast_misses  # noqa: E402
+from engine.grade._fast_state import _places_table, cell_houses_of  # noqa: E402
+from engine.grade.grader import solve_logically  # noqa: E402
+from engine.grade.state import State  # noqa: E402
+from engine.grade.techniques import REGISTRY  # noqa: E402
+from engine.vocabulary import STEP_PATH_ONLY  # noqa: E402
+
+
+def kernel(name: str):
+    """``try_(cells, cands, memo) -> found`` for the technique ``name`` on 9x9 grids (changes cells and cands)."""
+    g = geometry(3)
+    n = g.size
+    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, n)
+    table = np.empty((g.houses.shape[0], n), np.int64)
+    hint = np.empty(_fast_cycles.C_SIZE, np.int64)
+
+    def chains(cells, cands, memo):
+        return _fast_cycles._cycles(cells, cands, g.houses, ch, g.peers, n, hint) != 0
+
+    def aligned(k):
+        return lambda cells, cands, memo: _fast_aligned._aligned(cands, g.peers, g.row_of, g.col_of, g.box_of, k,
+                                                                 memo[_fast_misses.ALIGNED_ROW + k])
+
+    def direct(claiming):
+        def try_(cells, cands, memo):
+            _places_table(cands, g.houses, n, table)
+            return _fast_direct._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n,
+                                                claiming, table)
+        return try_
+
+    def fish(k):
+        def try_(cells, cands, memo):
+            _places_table(cands, g.houses, n, table)
+            return _fast_fish._fish(cands, g.houses, n, k, table)
+        return try_
+
+    kernels = {
+        "chains-and-cycles": chains,
+        "aligned-pair-exclusion": aligned(2),
+        "aligned-triple-exclusion": aligned(3),
+        "unique-loop": lambda cells, cands, memo: _fast_unique._unique_loop(cells, cands, g.houses, g.peers, g.row_of,
+                                                                            g.col_of, g.box_of, n) != 0,
+        "direct-pointing": direct(False),
+        "direct-claiming": direct(True),
+        "x-wing": fish(2),
+        "swordfish": fish(3),
+        "jellyfish": fish(4),
+    }
+    if name not in kernels:
+        sys.exit(f"bench_tries: no kernel timed for {name!r}; one of: {', '.join(kernels)}")
+    return kernels[name]
+
+
+def collect(name: str, puzzles: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(cells, cands) each time the grader's step path tries ``name`` on ``puzzles``."""
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def recorded(technique):
+        def find(state):
+            cells, cands = state.to_arrays()
+            seen.append((np.array(cells, np.int64), np.array(cands, np.int64)))
+            return technique.find(state)
+        return dataclasses.replace(technique, find=find)
+
+    rows = tuple(recorded(t) if t.name == name else t for t in REGISTRY if t.name not in STEP_PATH_ONLY)
+    for puzzle in puzzles:
+        solve_logically(State.from_puzzle(puzzle, 3), rows)
+    return seen
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("technique")
+    p.add_argument("--count", type=int, default=1000, help="puzzles (default 1000)")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--puzzles", default="", metavar="FILE", help="read puzzles from FILE instead of making them")
+    p.add_argument("--levels", default="", help="only puzzles graded at these levels (comma-separated)")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--quick", action="store_true", help="200 puzzles, 1 run")
+    args = p.parse_args()
+    if args.quick:
+        args.count, args.runs = min(args.count, 200), 1
+    try_ = kernel(args.technique)
+    if args.puzzles:
+        puzzles = to_array(read_set(Path(args.puzzles))[:args.count])
+    else:
+        puzzles = make_puzzles(3, args.count, args.seed)
+    if args.levels:
+        wanted = set(args.levels.split(","))
+        puzzles = np.array([pz for pz, g in zip(puzzles, grade_many(puzzles, 3)) if g.level in wanted])
+    grids = collect(args.technique, puzzles)
+    if not grids:
+        sys.exit(f"bench_tries: {args.technique} was never tried on these {len(puzzles)} puzzles")
+
+    def run() -> tuple[float, int, str]:
+        work = [(cells.copy(), cands.copy()) for cells, cands in grids]  # the kernels change them
+        memo = _fast_misses.new_memo(81)
+        started = time.process_time()
+        hits = [bool(try_(cells, cands, memo)) for cells, cands in work]
+        cpu = time.process_time() - started
+        digest = hashlib.sha256()
+        for hit, (cells, cands) in zip(hits, work):
+            digest.update(bytes([hit]) + cells.tobytes() + cands.tobytes())
+        return cpu, sum(hits), digest.hexdigest()[:16]
+
+    run()  # loads (or compiles) the kernels
+    results = [run() for _ in range(args.runs)]
+    cpu = statistics.median(r[0] for r in results)
+    print(f"load average {os.getloadavg()[0]:.2f}; {len(puzzles)} puzzles, {len(grids)} tries of {args.technique}")
+    print(f"{args.technique}: {cpu / len(grids) * 1e6:.1f} us of CPU a try (median of {args.runs}), "
+          f"{results[0][1]} found a step; results digest {results[0][2]}")
+
+
+if __name__ == "__main__":
+    main()
