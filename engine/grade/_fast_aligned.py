@@ -86,19 +86,20 @@ def _allowed(m0, m1, m2, s01, s02, s12, ex, m, triple):
 def _aligned(cands, peers, row_of, col_of, box_of, k, memo):
     """Aligned pair (k = 2) or triple (k = 3) exclusion: the first one that removes a digit. ``memo``: this
     technique's row of the memo of misses."""
-    found = _aligned_on(cands, peers, row_of, col_of, box_of, k, memo)
-    # a grid with a cell of one candidate is not remembered: such a cell rules out the base cells it sees, which
-    # the changed cells near a set would not tell (the grader places singles first: it never tries this on one)
+    # a cell with one candidate rules out the base cells it sees, which the changed cells near a set would not
+    # tell: such a grid is looked at in full and not remembered (the grader places singles first: it never tries
+    # this on one)
     single = False
     for c in range(cands.size):
         if cands[c] and not cands[c] & (cands[c] - 1):
             single = True
+    found = _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single)
     _remember(memo, cands, not found and not single)
     return found
 
 
 @wide_kernel
-def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo):
+def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
     ncells = cands.size
     npeers = peers.shape[1]
     is_base = np.zeros(ncells, np.bool_)
@@ -112,10 +113,9 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo):
     words = (ncells + 63) >> 6
     changed = _changed_cells(memo, cands, words)
     near = np.zeros((ncells, words), np.uint64)
-    for c in range(ncells):
-        if cands[c] and not cands[c] & (cands[c] - 1):
-            for w in range(words):
-                changed[w] = ~np.uint64(0)
+    if single:
+        for w in range(words):
+            changed[w] = ~np.uint64(0)
     # the same as bitsets over the cells with 2..k candidates (63 to a word: the plain-Python popcount of the
     # kernels run without JIT counts no sign bit), so a pair or triple without two common excluders is skipped fast
     small = np.full(ncells, -1, np.int64)
@@ -142,7 +142,7 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo):
             if changed[c >> 6] >> np.uint64(c & 63) & np.uint64(1):
                 for p in peers[c]:
                     near[p, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-            if cands[c] and not cands[c] & (cands[c] - 1):
+            if single and cands[c] and not cands[c] & (cands[c] - 1):
                 for p in peers[c]:
                     count[p] = 0
         for c in range(ncells):
@@ -154,12 +154,12 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo):
         if k == 2 or popcount(cands[c]) < 2:
             continue
         m = 0
-        single = False
+        beside_single = False  # a peer with one candidate
         for p in peers[c]:
             near[c, p >> 6] |= changed[p >> 6] & (np.uint64(1) << np.uint64(p & 63))
             size = popcount(cands[p])
             if size == 1:
-                single = True
+                beside_single = True
                 break
             if 2 <= size <= k:
                 excl[c, m] = p
@@ -168,7 +168,7 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo):
                     moved[c, nmoved[c]] = p
                     nmoved[c] += 1
                 bits[c, small[p] // 63] |= np.int64(1) << (small[p] % 63)
-        if single or m == 0:
+        if beside_single or m == 0:
             continue
         is_base[c] = True
         bases[nb] = c

@@ -45,17 +45,18 @@ def _most_states(base, hint):
 
 
 @wide_kernel
-def cycle_masks(cands, peers, n):
-    """What :func:`_cycle_eliminations` reads, as bitsets of cells (words of 64): ``(sees, has, acc)``, each cell's
-    peers (``peers``: its peer cells, the cell itself allowed), each digit's candidate cells, and the scratch of
-    one cycle (a row per digit and state, then one for the cycle's cells)."""
+def cycle_masks(cands, houses, cell_houses, n):
+    """What :func:`_cycle_eliminations` reads, as bitsets of cells (words of 64): ``(sees, has, acc)``, the cells of
+    each cell's three houses (itself among them: a cycle's own cells are left out anyway), each digit's candidate
+    cells, and the scratch of one cycle (a row per digit and state, then one for the cycle's cells)."""
     ncells = cands.size
     words = (ncells + 63) >> 6
     sees = np.zeros((ncells, words), np.uint64)
     has = np.zeros((n, words), np.uint64)
     for c in range(ncells):
-        for q in peers[c]:
-            sees[c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+        for k in range(3):
+            for q in houses[cell_houses[c, k]]:
+                sees[c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
         m = cands[c]
         while m:
             d = lowbit_index(m)
@@ -124,7 +125,7 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     in_off = np.zeros(ncells * n, np.int32)
     scratch = np.empty(ncells * n, np.int32)  # a cycle's eliminations, as potentials
     nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
-    sees, has, acc = cycle_masks(cands, peers, n)
+    sees, has, acc = cycle_masks(cands, houses, cell_houses, n)
     depth = np.empty(nstates, np.int32)  # a forcing walk writes a state's depth before reading it
     table = links(cands, houses, cell_houses, n)
     _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, sees, has, acc, depth)

@@ -38,25 +38,13 @@ def _plain_walk(source, pas, cycles, table, walk):
 
 
 @wide_kernel
-def _peers_of(houses, cell_houses, n):
-    """Each cell's three houses (itself and its peers, some twice: enough for cycle_masks)."""
-    ncells = cell_houses.shape[0]
-    peers = np.empty((ncells, 3 * n), np.int64)
-    for c in range(ncells):
-        for k in range(3):
-            peers[c, k * n:(k + 1) * n] = houses[cell_houses[c, k]]
-    return peers
-
-
-@wide_kernel
 def _plain_search(cands, houses, cell_houses, n, found):
     """Every conclusion of Sudoku Explainer's "Forcing Chains & Cycles" on ``cands``, as rows of ``found``."""
     walk = _walk_space(cands.size, n)
     table = links(cands, houses, cell_houses, n)
     nodes, parents = walk[0], walk[1]
-    peers = _peers_of(houses, cell_houses, n)
     gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
-    sees, has, acc = cycle_masks(cands, peers, n)
+    sees, has, acc = cycle_masks(cands, houses, cell_houses, n)
     hint = np.zeros(7, np.int64)  # unused: found has rows
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
     no = not yes

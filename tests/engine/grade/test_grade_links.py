@@ -265,7 +265,7 @@ def test_a_cycles_eliminations_are_the_candidates_that_see_both_its_states(case)
     table, nodes, parents, in_on, in_off = _walk_space(cands, geo, ch)
     cap = nodes.size
     out = np.zeros(cands.size * n, np.int32)
-    sees, has, acc = cycle_masks(cands, geo.peers, n)
+    sees, has, acc = cycle_masks(cands, geo.houses, ch, n)
     cycles_seen = []
     for stamp in range(1, 5):
         source = 2 * data.draw(st.sampled_from(pots)) + 1
