@@ -143,7 +143,15 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
     for pas in (X_PASS, Y_PASS, XY_PASS):
         ylinks = pas != X_PASS
         xlinks = pas != Y_PASS
+        cycle_base = 70 if pas == XY_PASS else 65
+        forcing_base = 70 if pas == XY_PASS else 66
+        # the longest cycle and forcing chain that could still beat the kept hint: they change only with it, so
+        # they are worked out again only then (working them out at every candidate was a tenth of the search)
+        most_cycle = _most_states(cycle_base, hint)
+        most_forcing = _most_states(forcing_base, hint)
         for c in range(ncells):
+            if most_cycle < 4 and (not xlinks or most_forcing < 3):
+                break  # nothing left in this pass could beat the hint
             m = cands[c]
             card = popcount(m)
             if card < 2 or (not xlinks and card > 2):
@@ -153,8 +161,8 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
                     continue
                 p = c * n + d - 1
                 # cycles from the candidate on
-                base = 70 if pas == XY_PASS else 65
-                most = _most_states(base, hint)
+                base = cycle_base
+                most = most_cycle
                 closed = 0
                 # the cycle walk from the candidate on is the forcing walk from it too, as deep as the forcing walk
                 # could look or deeper (a cycle's rating starts no higher): its node for the candidate off, if any,
@@ -186,11 +194,13 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
                                 elim[q] = 0
                             for q in range(gone):
                                 elim[scratch[q]] = 1
+                            most_cycle = _most_states(cycle_base, hint)
+                            most_forcing = _most_states(forcing_base, hint)
                 if not xlinks:
                     continue
-                base = 70 if pas == XY_PASS else 66
+                base = forcing_base
                 for source in (2 * p + 1, 2 * p):
-                    most = _most_states(base, hint)
+                    most = most_forcing
                     if most < 3:
                         break
                     if nochain[source] == pas + 1:
@@ -217,6 +227,8 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
                         hint[C_SOURCE] = source
                         hint[C_PASS] = pas
                         hint[C_NODE] = -1
+                        most_cycle = _most_states(cycle_base, hint)
+                        most_forcing = _most_states(forcing_base, hint)
 
 
 @wide_kernel
