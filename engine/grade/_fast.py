@@ -20,7 +20,7 @@ from ._fast_bug import _bug
 from ._fast_cycles import C_TENTHS, _cycles
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
-from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
+from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing, forcing_space
 from ._fast_misses import ALIGNED_ROW, _forget, new_memo
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place, _places_table, cell_houses_of
@@ -83,6 +83,15 @@ NTECHNIQUES = len(INDEX)
 @wide_kernel
 def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
            blanks, misses):
+    """:func:`_solve_in` with no shared forcing workspace (the tests' single steps: each forcing search makes its
+    own)."""
+    return _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of,
+                     box_of, n, blanks, misses, forcing_space(cells.size, n, 0))
+
+
+@wide_kernel
+def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
+              blanks, misses, space):
     """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
     are made (UNLIMITED: no limit); each step is the first deduction of the table's rows ``first..last-1`` tried
     in order (a row whose ``enabled`` flag is 0 is skipped), counted at its technique's row in ``counts`` and
@@ -90,7 +99,8 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
 
     The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
     are dispatched in this loop and the other techniques in :func:`_eliminate`: a function call per row tried
-    made easy puzzles 15-20 % slower to grade (bench/bench_grade.py, easy level)."""
+    made easy puzzles 15-20 % slower to grade (bench/bench_grade.py, easy level). ``space``: the forcing
+    searches' shared workspace (engine.grade._fast_forcing.forcing_space)."""
     steps = 0
     table = np.empty((houses.shape[0], n), np.int64)
     while blanks and steps != limit:
@@ -114,7 +124,8 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
                     _places_table(cands, houses, n, table)
                     tabled = True
                 ratings[RATE] = _COUNTER_RATING[t]
-                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table)
+                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table,
+                                  space)
             if made != NOTHING:
                 break
         if made == NOTHING or made == NO_KERNEL:
@@ -145,7 +156,7 @@ def _rate(ratings, rating, counter, placed):
 
 
 @kernel_with(inline="always")
-def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table):
+def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table, space):
     """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
     places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
     on the step writes it to ``ratings[RATE]``. ``table``: the places of every digit in every house, for the
@@ -185,7 +196,7 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
         found = _aligned(cands, peers, row_of, col_of, box_of, k, misses[ALIGNED_ROW + k])
     elif (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
           or t == DYNAMIC_PLUS_CHAINS):
-        return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses)
+        return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, space)
     else:
         return NO_KERNEL
     if not found:
@@ -194,7 +205,7 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
 
 
 @kernel_with(inline="always")
-def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses):
+def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, space):
     """One step of a chain row: its rating (tenths, length bonus included) goes to ``ratings[RATE]``."""
     cell_houses = cell_houses_of(row_of, col_of, box_of, n)
     hint = np.empty(HINT_SIZE, np.int64)
@@ -204,7 +215,7 @@ def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of,
     else:
         producer = NISHIO if t == NISHIO_CHAINS else (MULTIPLE if t == MULTIPLE_CHAINS else (
             DYNAMIC if t == DYNAMIC_CHAINS else DYNAMIC_PLUS))
-        made = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses)
+        made = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses, space)
         tenths = hint[H_TENTHS]
     if made == 0:
         return NOTHING
@@ -213,7 +224,8 @@ def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of,
 
 
 @kernel_with(inline="always")
-def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands, misses):
+def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands, misses,
+               space):
     """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES) and rating the steps in
     ``ratings``; SOLVED, STUCK or CONTRADICTION. ``misses``: the memo of :mod:`engine.grade._fast_misses`."""
     _forget(misses)
@@ -228,8 +240,8 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
             _place(cells, cands, peers, c, d)
             blanks -= 1
     # every row of the table, easiest first, back to the easiest after every step
-    left = _solve(0, NTECHNIQUES, UNLIMITED, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of,
-                  box_of, n, blanks, misses)
+    left = _solve_in(0, NTECHNIQUES, UNLIMITED, enabled, counts, ratings, cells, cands, houses, peers, row_of,
+                     col_of, box_of, n, blanks, misses, space)
     if left <= 0:
         return SOLVED if left == 0 else NO_KERNEL
     return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
@@ -240,9 +252,12 @@ def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, coun
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)
     misses = new_memo(puzzles.shape[1])
+    # one forcing workspace for the batch, with room for grids with up to half of all candidates left (a forcing
+    # search on a grid with more makes its own); a batch of a few puzzles would spend more making it than it saves
+    space = forcing_space(puzzles.shape[1], n, n // 2 if puzzles.shape[0] > 16 else 0)
     for i in range(puzzles.shape[0]):
         status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
-                               cells, cands, misses)
+                               cells, cands, misses, space)
 
 
 def enabled_rows(skip=()) -> np.ndarray:

@@ -120,7 +120,13 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
 def _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits):
     """:func:`_forcing_hint` looking only at the candidates of ``digits`` (a bit each; Nishio only, see
     :func:`_forcing_digits`)."""
-    ws, memo = _search_space(cands, n)
+    _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, forcing_space(cands.size, n, 0))
+
+
+@wide_kernel
+def _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space):
+    """:func:`_forcing_hint_on` in the shared workspace ``space`` when it has room (:func:`forcing_space`)."""
+    ws, memo = _search_space_in(cands, n, space)
     _forcing_digits(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo,
                     digits, _digits_scratch(n))
 
@@ -136,16 +142,37 @@ def _digits_scratch(n):
 def _search_space(cands, n):
     """A workspace and a memo (see :func:`_on_run`) for one search on ``cands``. The slots: 0..n-1 a cell's
     candidates (scratch); n an off run; n+1..2n a region's places (scratch); then the remembered runs."""
+    return _search_space_in(cands, n, forcing_space(cands.size, n, 0))
+
+
+@wide_kernel
+def forcing_space(ncells, n, share):
+    """A workspace that the forcing searches of a whole batch share (the grader makes one per batch): room for the
+    runs of any grid with up to ``share`` of every ``n`` candidates a cell could have (0: none; such a workspace is
+    never used). Why: a search's workspace has room for a run from every candidate (over 2 MB on 9x9), and making
+    one, zeroed, for each search was a twentieth of grading puzzles that need forcing chains (the memset and the
+    first touch of its pages). Reuse is safe: a slot is emptied before every run (:func:`_reset` moves the slot's
+    generation on, so the marks left in it from before count for nothing)."""
+    nstates = 2 * ncells * n
+    room = min(ncells * share, RUN_BUDGET // (7 * nstates)) if share else 0
+    return _workspace(2 * n + 1 + room if share else 0, ncells, n)
+
+
+@wide_kernel
+def _search_space_in(cands, n, space):
+    """:func:`_search_space` in ``space`` (:func:`forcing_space`) when it has room for this grid's runs, else in a
+    workspace of its own; the memo says how many slots the search may remember, the same either way."""
     ncells = cands.size
     nstates = 2 * ncells * n
     ncands = 0
     for c in range(ncells):
         ncands += popcount(cands[c])
     room = min(ncands, RUN_BUDGET // (7 * nstates))
-    ws = _workspace(2 * n + 1 + room, ncells, n)
+    slots = 2 * n + 1 + room
+    ws = space if space[1].size >= slots else _workspace(slots, ncells, n)
     memo = np.full((4, ncells * n), -1, np.int64)
     memo[3, 0] = 2 * n + 1
-    memo[3, 1] = 2 * n + 1 + room
+    memo[3, 1] = slots
     return ws, memo
 
 
@@ -288,13 +315,14 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
 
 
 @wide_kernel
-def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses):
+def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses, space):
     """One step of ``producer``: 0 when it finds nothing, 1 when it removed a candidate, 2 when it placed a digit;
     the rating in tenths is ``hint[H_TENTHS]``. Nishio looks only at the digits whose places changed since its last
-    miss on this puzzle (``misses``, :mod:`engine.grade._fast_misses`): the others would miss again."""
+    miss on this puzzle (``misses``, :mod:`engine.grade._fast_misses`): the others would miss again. ``space``: the
+    batch's shared workspace (:func:`forcing_space`)."""
     nishio = producer == NISHIO
     digits = _changed_digits(misses[NISHIO_ROW], cands) if nishio else np.int64(-1)
-    _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits)
+    _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space)
     if nishio:
         _remember(misses[NISHIO_ROW], cands, hint[H_TENTHS] == NO_HINT)
     if hint[H_TENTHS] == NO_HINT:

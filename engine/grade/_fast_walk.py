@@ -45,11 +45,10 @@ def links(cands, houses, cell_houses, n):
     places = np.zeros((houses.shape[0], n), np.int64)
     position = np.empty((ncells, 3), np.int64)
     for h in range(houses.shape[0]):
+        kind = h // n  # houses: the rows, then the columns, then the boxes, as cell_houses' columns
         for i in range(n):
             c = houses[h, i]
-            for j in range(3):
-                if cell_houses[c, j] == h:
-                    position[c, j] = i
+            position[c, kind] = i
             m = cands[c]
             while m:
                 low = m & -m

@@ -1,0 +1,41 @@
+"""The forcing searches of a batch share one workspace (engine.grade._fast_forcing.forcing_space), where each search
+used to make its own: a puzzle graded in a batch, after other puzzles' searches have left their runs in the shared
+slots, gets the same counts and ratings as the same puzzle graded alone (a batch of one makes no shared workspace,
+so each of its searches makes a fresh one: the slow twin)."""
+from __future__ import annotations
+
+import numpy as np
+
+from engine.grade._fast import grade_counts
+from engine.grade._fast_forcing import forcing_space
+from engine.grade.techniques import INDEX
+
+from test_grade_misses import ALIGNED_PUZZLES, NISHIO_PUZZLES
+
+
+def _digits(puzzle: str) -> np.ndarray:
+    return np.array([0 if ch == "." else int(ch) for ch in puzzle], np.int8)
+
+
+def test_a_shared_workspace_grades_as_a_fresh_one():
+    # puzzles that need Nishio, multiple and dynamic forcing chains, twice over in two orders: more than the 16 a
+    # batch needs to share a workspace, and each search meets slots that other puzzles' searches used
+    puzzles = [_digits(p) for p in NISHIO_PUZZLES] + [_digits(p) for _, p in ALIGNED_PUZZLES]
+    batch = np.array(puzzles + puzzles[::-1])
+    assert len(batch) > 16
+    together = grade_counts(batch, 3)
+    for i, puzzle in enumerate(batch):
+        alone = grade_counts(puzzle[None, :], 3)
+        for k in range(4):
+            assert np.array_equal(together[k][i], alone[k][0]), (i, k)
+    counts = together[0]
+    for name in ("nishio", "multiple-forcing-chains", "dynamic-forcing-chains"):  # the searches that share it
+        assert counts[:, INDEX[name]].sum() > 0, name
+
+
+def test_a_workspace_for_no_runs_has_no_slots():
+    # the single searches' placeholder: a search never finds room in it and makes its own
+    ws = forcing_space(81, 9, 0)
+    assert ws[1].size == 0
+    shared = forcing_space(81, 9, 4)
+    assert shared[1].size == 2 * 9 + 1 + 81 * 4
