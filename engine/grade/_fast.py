@@ -11,6 +11,8 @@ singles and locked candidates, subsets, fish, wings, unique loops, BUG, cycles a
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
@@ -98,7 +100,8 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     rated in ``ratings`` (the slots ER, EP, ED, HARDEST, RATE). Returns the blank cells left, or NO_KERNEL.
 
     The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
-    are dispatched in this loop and the other techniques in :func:`_eliminate`: a function call per row tried
+    are dispatched in this loop, the chains in :func:`_chain_step` and the other techniques in :func:`_eliminate`:
+    a function call per row tried
     made easy puzzles 15-20 % slower to grade (bench/bench_grade.py, easy level). ``space``: the forcing
     searches' shared workspace (engine.grade._fast_forcing.forcing_space)."""
     steps = 0
@@ -124,8 +127,15 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                     _places_table(cands, houses, n, table)
                     tabled = True
                 ratings[RATE] = _COUNTER_RATING[t]
-                made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table,
-                                  space)
+                if (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
+                        or t == DYNAMIC_PLUS_CHAINS):
+                    # not through _eliminate: it is inlined, and an inlined call still counts a reference to each
+                    # array it takes, at every technique tried (the forcing workspace is 22 arrays)
+                    made = _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses,
+                                       space)
+                else:
+                    made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses,
+                                      table)
             if made != NOTHING:
                 break
         if made == NOTHING or made == NO_KERNEL:
@@ -156,7 +166,7 @@ def _rate(ratings, rating, counter, placed):
 
 
 @kernel_with(inline="always")
-def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table, space):
+def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table):
     """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
     places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
     on the step writes it to ``ratings[RATE]``. ``table``: the places of every digit in every house, for the
@@ -194,9 +204,6 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
     elif t == ALIGNED_PAIR or t == ALIGNED_TRIPLE:
         k = 2 if t == ALIGNED_PAIR else 3
         found = _aligned(cands, peers, row_of, col_of, box_of, k, misses[ALIGNED_ROW + k])
-    elif (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
-          or t == DYNAMIC_PLUS_CHAINS):
-        return _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, space)
     else:
         return NO_KERNEL
     if not found:
@@ -248,16 +255,33 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
 
 
 @wide_kernel
-def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status):
+def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status, space):
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)
     misses = new_memo(puzzles.shape[1])
-    # one forcing workspace for the batch, with room for grids with up to half of all candidates left (a forcing
-    # search on a grid with more makes its own); a batch of a few puzzles would spend more making it than it saves
-    space = forcing_space(puzzles.shape[1], n, n // 2 if puzzles.shape[0] > 16 else 0)
     for i in range(puzzles.shape[0]):
         status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
                                cells, cands, misses, space)
+
+
+_SPACES = threading.local()  # each thread's forcing workspaces, by the number of cells of a grid
+
+
+def shared_space(ncells: int, n: int, batch: int) -> tuple:
+    """The forcing workspace the searches of a batch of ``batch`` grids use (engine.grade._fast_forcing.
+    forcing_space): this thread's own, kept from batch to batch, with room for grids with up to half of all
+    candidates left (a search on a grid with more makes its own). Making one costs about a millisecond (2 MB
+    zeroed on 9x9), so a thread makes it once. A batch of 16 puzzles or fewer (a single grade, the web server's)
+    gets none, and each of its searches makes its own workspace as it always did: a thread that grades one puzzle
+    keeps no memory for it."""
+    if batch <= 16:
+        return forcing_space(ncells, n, 0)
+    spaces = getattr(_SPACES, "by_cells", None)
+    if spaces is None:
+        spaces = _SPACES.by_cells = {}
+    if ncells not in spaces:
+        spaces[ncells] = forcing_space(ncells, n, n // 2)
+    return spaces[ncells]
 
 
 def enabled_rows(skip=()) -> np.ndarray:
@@ -278,7 +302,7 @@ def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np
     ratings = np.zeros((arr.shape[0], NRATINGS), np.float64)
     status = np.empty(arr.shape[0], np.int64)
     _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size, counts,
-                ratings, status)
+                ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]))
     if (status == NO_KERNEL).any():
         raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")
     return counts, ratings, status == SOLVED, status == CONTRADICTION

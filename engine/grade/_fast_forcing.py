@@ -147,12 +147,13 @@ def _search_space(cands, n):
 
 @wide_kernel
 def forcing_space(ncells, n, share):
-    """A workspace that the forcing searches of a whole batch share (the grader makes one per batch): room for the
-    runs of any grid with up to ``share`` of every ``n`` candidates a cell could have (0: none; such a workspace is
-    never used). Why: a search's workspace has room for a run from every candidate (over 2 MB on 9x9), and making
-    one, zeroed, for each search was a twentieth of grading puzzles that need forcing chains (the memset and the
-    first touch of its pages). Reuse is safe: a slot is emptied before every run (:func:`_reset` moves the slot's
-    generation on, so the marks left in it from before count for nothing)."""
+    """A workspace that the forcing searches of many grids share (each grading thread keeps one:
+    engine.grade._fast.shared_space): room for the runs of any grid with up to ``share`` of every ``n`` candidates
+    a cell could have (0: none; such a workspace is never used). Why: a search's workspace has room for a run from
+    every candidate (over 2 MB on 9x9), and making one, zeroed, for each search was a twentieth of grading puzzles
+    that need forcing chains (the memset and the first touch of its pages; 1.1 ms each). Reuse is safe: a slot is
+    emptied before every run (:func:`_reset` moves the slot's generation on, so the marks left in it from before
+    count for nothing), and the generations start again before they could overflow."""
     nstates = 2 * ncells * n
     room = min(ncells * share, RUN_BUDGET // (7 * nstates)) if share else 0
     return _workspace(2 * n + 1 + room if share else 0, ncells, n)
@@ -169,7 +170,14 @@ def _search_space_in(cands, n, space):
         ncands += popcount(cands[c])
     room = min(ncands, RUN_BUDGET // (7 * nstates))
     slots = 2 * n + 1 + room
-    ws = space if space[1].size >= slots else _workspace(slots, ncells, n)
+    if space[1].size >= slots:
+        ws = space
+        gen, mark = space[1], space[0]
+        if gen.max() > (1 << 30):  # a long-lived workspace: start its generations again before they overflow
+            mark[:] = 0
+            gen[:] = 1
+    else:
+        ws = _workspace(slots, ncells, n)
     memo = np.full((4, ncells * n), -1, np.int64)
     memo[3, 0] = 2 * n + 1
     memo[3, 1] = slots

@@ -1,12 +1,12 @@
-"""The forcing searches of a batch share one workspace (engine.grade._fast_forcing.forcing_space), where each search
-used to make its own: a puzzle graded in a batch, after other puzzles' searches have left their runs in the shared
-slots, gets the same counts and ratings as the same puzzle graded alone (a batch of one makes no shared workspace,
-so each of its searches makes a fresh one: the slow twin)."""
+"""The forcing searches of a batch share one workspace (engine.grade._fast_forcing.forcing_space), kept by the
+grading thread from batch to batch, where each search used to make its own: a puzzle graded in a batch, after other
+puzzles' searches have left their runs in the shared slots, gets the same counts and ratings as the same puzzle
+graded alone (a batch of one uses no shared workspace, so each of its searches makes a fresh one: the slow twin)."""
 from __future__ import annotations
 
 import numpy as np
 
-from engine.grade._fast import grade_counts
+from engine.grade._fast import grade_counts, shared_space
 from engine.grade._fast_forcing import forcing_space
 from engine.grade.techniques import INDEX
 
@@ -17,12 +17,17 @@ def _digits(puzzle: str) -> np.ndarray:
     return np.array([0 if ch == "." else int(ch) for ch in puzzle], np.int8)
 
 
-def test_a_shared_workspace_grades_as_a_fresh_one():
+def _batch() -> np.ndarray:
     # puzzles that need Nishio, multiple and dynamic forcing chains, twice over in two orders: more than the 16 a
     # batch needs to share a workspace, and each search meets slots that other puzzles' searches used
     puzzles = [_digits(p) for p in NISHIO_PUZZLES] + [_digits(p) for _, p in ALIGNED_PUZZLES]
     batch = np.array(puzzles + puzzles[::-1])
     assert len(batch) > 16
+    return batch
+
+
+def test_a_shared_workspace_grades_as_a_fresh_one():
+    batch = _batch()
     together = grade_counts(batch, 3)
     for i, puzzle in enumerate(batch):
         alone = grade_counts(puzzle[None, :], 3)
@@ -39,3 +44,15 @@ def test_a_workspace_for_no_runs_has_no_slots():
     assert ws[1].size == 0
     shared = forcing_space(81, 9, 4)
     assert shared[1].size == 2 * 9 + 1 + 81 * 4
+
+
+def test_the_generations_start_again_before_they_overflow():
+    batch = _batch()
+    before = grade_counts(batch, 3)
+    space = shared_space(81, 9, len(batch))  # this thread's, the one grade_counts used
+    assert shared_space(81, 9, len(batch)) is space
+    space[1][:] = (1 << 30) + 7  # as after a long life; the marks left in the slots stay
+    after = grade_counts(batch, 3)
+    assert space[1].max() < 1 << 20  # started again
+    for k in range(4):
+        assert np.array_equal(before[k], after[k])
