@@ -274,14 +274,14 @@ def shared_space(ncells: int, n: int, batch: int) -> tuple:
     zeroed on 9x9), so a thread makes it once. A batch of 16 puzzles or fewer (a single grade, the web server's)
     gets none, and each of its searches makes its own workspace as it always did: a thread that grades one puzzle
     keeps no memory for it."""
-    if batch <= 16:
-        return forcing_space(ncells, n, 0)
+    shared = batch > 16
     spaces = getattr(_SPACES, "by_cells", None)
     if spaces is None:
         spaces = _SPACES.by_cells = {}
-    if ncells not in spaces:
-        spaces[ncells] = forcing_space(ncells, n, n // 2)
-    return spaces[ncells]
+    key = (ncells, shared)  # the empty one is kept too: making it cost a single grade a third of its time
+    if key not in spaces:
+        spaces[key] = forcing_space(ncells, n, n // 2 if shared else 0)
+    return spaces[key]
 
 
 def enabled_rows(skip=()) -> np.ndarray:
