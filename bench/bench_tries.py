@@ -3,6 +3,7 @@
     python bench/bench_tries.py chains-and-cycles [--count 1000] [--seed 7] [--levels expert,extreme] [--runs 5]
     python bench/bench_tries.py aligned-triple-exclusion --puzzles top1465.txt --count 60
     python bench/bench_tries.py x-wing --quick
+    python bench/bench_tries.py chains-and-cycles --levels extreme --by-answer
 
 The grids: puzzles (``--count`` random minimal 9x9 puzzles made as bench_grade makes them, or the first ``--count``
 81-character lines of ``--puzzles``; with ``--levels`` only those the fast path grades at these levels) are solved
@@ -16,6 +17,10 @@ Kernels timed: chains-and-cycles, aligned-pair-exclusion, aligned-triple-exclusi
 direct-claiming, x-wing, swordfish, jellyfish. Why this script: a kernel's cost on grids that occur, apart from
 everything the grader does around it, is what a change to it changes (docs/benchmarks.md, "Halfway forcing
 walks, remembered misses, fish by digit").
+
+``--by-answer`` (chains-and-cycles only) also times each grid's search alone and groups the tries by what the
+search concluded: the pass (X, Y, XY) and kind (cycle, forcing chain) of the conclusion, or a miss. It says which
+answers the search's time goes to (docs/benchmarks.md, "Three orders of the static chain search").
 """
 from __future__ import annotations
 
@@ -54,8 +59,10 @@ def kernel(name: str):
     table = np.empty((g.houses.shape[0], n), np.int64)
     hint = np.empty(_fast_cycles.C_SIZE, np.int64)
 
+    sees = _fast_cycles.cycle_sees(g.houses, ch, g.houses.shape[1] ** 2)  # made once, as the grader does
+
     def chains(cells, cands, memo):
-        return _fast_cycles._cycles(cells, cands, g.houses, ch, g.peers, n, hint) != 0
+        return _fast_cycles._cycles_on(cells, cands, g.houses, ch, g.peers, n, hint, sees) != 0
 
     def aligned(k):
         return lambda cells, cands, memo: _fast_aligned._aligned(cands, g.peers, g.row_of, g.col_of, g.box_of, k,
@@ -117,6 +124,8 @@ def main() -> None:
     p.add_argument("--levels", default="", help="only puzzles graded at these levels (comma-separated)")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--quick", action="store_true", help="200 puzzles, 1 run")
+    p.add_argument("--by-answer", action="store_true",
+                   help="chains-and-cycles: CPU us a try grouped by the search's conclusion (pass and kind, or none)")
     args = p.parse_args()
     if args.quick:
         args.count, args.runs = min(args.count, 200), 1
@@ -149,6 +158,35 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f}; {len(puzzles)} puzzles, {len(grids)} tries of {args.technique}")
     print(f"{args.technique}: {cpu / len(grids) * 1e6:.1f} us of CPU a try (median of {args.runs}), "
           f"{results[0][1]} found a step; results digest {results[0][2]}")
+    if args.by_answer:
+        by_answer(grids, args.runs)
+
+
+def by_answer(grids, runs: int) -> None:
+    """The static chain search on each grid alone (``runs`` times, the median), grouped by its conclusion."""
+    g = geometry(3)
+    n = g.size
+    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, n)
+    hint = np.empty(_fast_cycles.C_SIZE, np.int64)
+    elim = np.zeros(81 * n, np.int8)
+    passes = {_fast_cycles.X_PASS: "X", _fast_cycles.Y_PASS: "Y", _fast_cycles.XY_PASS: "XY"}
+    kinds = {_fast_cycles.CYCLE: "cycle", _fast_cycles.FORCING: "forcing chain"}
+    groups: dict[str, list[float]] = {}
+    for _, cands in grids:
+        times = []
+        for _ in range(runs):
+            started = time.process_time()
+            _fast_cycles._cycles_hint(cands, g.houses, ch, g.peers, n, hint, elim)
+            times.append(time.process_time() - started)
+        if hint[_fast_cycles.C_TENTHS] == _fast_cycles.NO_HINT:
+            answer = "none (a miss)"
+        else:
+            answer = f"{passes[int(hint[_fast_cycles.C_PASS])]} {kinds[int(hint[_fast_cycles.C_KIND])]}"
+        groups.setdefault(answer, []).append(statistics.median(times))
+    total = sum(sum(t) for t in groups.values())
+    print(f"{'conclusion':18s} {'tries':>6s} {'us a try':>9s} {'share of time':>14s}")
+    for answer, times in sorted(groups.items(), key=lambda kv: -sum(kv[1])):
+        print(f"{answer:18s} {len(times):6d} {statistics.mean(times) * 1e6:9.1f} {100 * sum(times) / total:13.1f} %")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from .._jit import kernel_with, wide_kernel
 from ..geometry import geometry
 from ._fast_aligned import _aligned
 from ._fast_bug import _bug
-from ._fast_cycles import C_TENTHS, _cycles
+from ._fast_cycles import C_TENTHS, _cycles_on, cycle_sees
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing, forcing_space
@@ -88,12 +88,21 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
     """:func:`_solve_in` with no shared forcing workspace (the tests' single steps: each forcing search makes its
     own)."""
     return _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of,
-                     box_of, n, blanks, misses, forcing_space(cells.size, n, 0))
+                     box_of, n, blanks, misses, forcing_space(cells.size, n, 0), _chain_shape(houses, row_of, col_of,
+                                                                                               box_of, n))
+
+
+@wide_kernel
+def _chain_shape(houses, row_of, col_of, box_of, n):
+    """What the chain rows read of the grid's shape, made once for many steps: each cell's three houses, and the
+    cells of each cell's houses as bitsets (engine.grade._fast_cycles.cycle_sees)."""
+    cell_houses = cell_houses_of(row_of, col_of, box_of, n)
+    return cell_houses, cycle_sees(houses, cell_houses, row_of.size)
 
 
 @wide_kernel
 def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
-              blanks, misses, space):
+              blanks, misses, space, shape):
     """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
     are made (UNLIMITED: no limit); each step is the first deduction of the table's rows ``first..last-1`` tried
     in order (a row whose ``enabled`` flag is 0 is skipped), counted at its technique's row in ``counts`` and
@@ -103,7 +112,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     are dispatched in this loop, the chains in :func:`_chain_step` and the other techniques in :func:`_eliminate`:
     a function call per row tried
     made easy puzzles 15-20 % slower to grade (bench/bench_grade.py, easy level). ``space``: the forcing
-    searches' shared workspace (engine.grade._fast_forcing.forcing_space)."""
+    searches' shared workspace (engine.grade._fast_forcing.forcing_space); ``shape``: :func:`_chain_shape`."""
     steps = 0
     table = np.empty((houses.shape[0], n), np.int64)
     while blanks and steps != limit:
@@ -131,8 +140,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         or t == DYNAMIC_PLUS_CHAINS):
                     # not through _eliminate: it is inlined, and an inlined call still counts a reference to each
                     # array it takes, at every technique tried (the forcing workspace is 22 arrays)
-                    made = _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses,
-                                       space)
+                    made = _chain_step(t, ratings, cells, cands, houses, peers, n, misses, space, shape)
                 else:
                     made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses,
                                       table)
@@ -212,12 +220,12 @@ def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, 
 
 
 @kernel_with(inline="always")
-def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, space):
+def _chain_step(t, ratings, cells, cands, houses, peers, n, misses, space, shape):
     """One step of a chain row: its rating (tenths, length bonus included) goes to ``ratings[RATE]``."""
-    cell_houses = cell_houses_of(row_of, col_of, box_of, n)
+    cell_houses, sees = shape
     hint = np.empty(HINT_SIZE, np.int64)
     if t == CHAINS_AND_CYCLES:
-        made = _cycles(cells, cands, houses, cell_houses, peers, n, hint)
+        made = _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, sees)
         tenths = hint[C_TENTHS]
     else:
         producer = NISHIO if t == NISHIO_CHAINS else (MULTIPLE if t == MULTIPLE_CHAINS else (
@@ -232,7 +240,7 @@ def _chain_step(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of,
 
 @kernel_with(inline="always")
 def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands, misses,
-               space):
+               space, shape):
     """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES) and rating the steps in
     ``ratings``; SOLVED, STUCK or CONTRADICTION. ``misses``: the memo of :mod:`engine.grade._fast_misses`."""
     _forget(misses)
@@ -248,7 +256,7 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
             blanks -= 1
     # every row of the table, easiest first, back to the easiest after every step
     left = _solve_in(0, NTECHNIQUES, UNLIMITED, enabled, counts, ratings, cells, cands, houses, peers, row_of,
-                     col_of, box_of, n, blanks, misses, space)
+                     col_of, box_of, n, blanks, misses, space, shape)
     if left <= 0:
         return SOLVED if left == 0 else NO_KERNEL
     return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
@@ -259,9 +267,10 @@ def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, coun
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)
     misses = new_memo(puzzles.shape[1])
+    shape = _chain_shape(houses, row_of, col_of, box_of, n)
     for i in range(puzzles.shape[0]):
         status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
-                               cells, cands, misses, space)
+                               cells, cands, misses, space, shape)
 
 
 _SPACES = threading.local()  # each thread's forcing workspaces, by the number of cells of a grid

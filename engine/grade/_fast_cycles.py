@@ -47,16 +47,32 @@ def _most_states(base, hint):
 @wide_kernel
 def cycle_masks(cands, houses, cell_houses, n):
     """What :func:`_cycle_eliminations` reads, as bitsets of cells (words of 64): ``(sees, has, acc)``, the cells of
-    each cell's three houses (itself among them: a cycle's own cells are left out anyway), each digit's candidate
-    cells, and the scratch of one cycle (a row per digit and state, then one for the cycle's cells)."""
-    ncells = cands.size
+    each cell's three houses (:func:`cycle_sees`), each digit's candidate cells, and the scratch of one cycle (a
+    row per digit and state, then one for the cycle's cells)."""
+    return cycle_masks_on(cands, n, cycle_sees(houses, cell_houses, cands.size))
+
+
+@wide_kernel
+def cycle_sees(houses, cell_houses, ncells):
+    """The cells of each cell's three houses (itself among them: a cycle's own cells are left out anyway), as
+    bitsets of cells: the grid's shape alone decides them, so the grader makes them once a batch (making them was
+    most of :func:`cycle_masks`, a thirtieth of a static chain search)."""
     words = (ncells + 63) >> 6
     sees = np.zeros((ncells, words), np.uint64)
-    has = np.zeros((n, words), np.uint64)
     for c in range(ncells):
         for k in range(3):
             for q in houses[cell_houses[c, k]]:
                 sees[c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+    return sees
+
+
+@wide_kernel
+def cycle_masks_on(cands, n, sees):
+    """:func:`cycle_masks` with the houses' bitsets ``sees`` already made."""
+    ncells = cands.size
+    words = sees.shape[1]
+    has = np.zeros((n, words), np.uint64)
+    for c in range(ncells):
         m = cands[c]
         while m:
             d = lowbit_index(m)
@@ -116,6 +132,12 @@ def _cycle_eliminations(end, last, nodes, parents, n, out, sees, has, acc):
 def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     """The best cycle or forcing chain on ``cands`` in ``hint`` (C_TENTHS stays NO_HINT when none); a cycle's
     eliminations in ``elim`` (one flag per potential)."""
+    _cycles_hint_on(cands, houses, cell_houses, peers, n, hint, elim, cycle_sees(houses, cell_houses, cands.size))
+
+
+@wide_kernel
+def _cycles_hint_on(cands, houses, cell_houses, peers, n, hint, elim, sees):
+    """:func:`_cycles_hint` with the houses' bitsets of :func:`cycle_sees` already made."""
     ncells = cands.size
     nstates = 2 * ncells * n
     cap = nstates * 12 + 256
@@ -125,7 +147,7 @@ def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     in_off = np.zeros(ncells * n, np.int32)
     scratch = np.empty(ncells * n, np.int32)  # a cycle's eliminations, as potentials
     nochain = np.zeros(nstates, np.int8)  # pass + 1 where a state is known to force no opposite of its own
-    sees, has, acc = cycle_masks(cands, houses, cell_houses, n)
+    sees, has, acc = cycle_masks_on(cands, n, sees)
     depth = np.empty(nstates, np.int32)  # a forcing walk writes a state's depth before reading it
     table = links(cands, houses, cell_houses, n)
     _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch, nochain, sees, has, acc, depth)
@@ -234,8 +256,14 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
 @wide_kernel
 def _cycles(cells, cands, houses, cell_houses, peers, n, hint):
     """One step: 0 when nothing is found, 1 when candidates were removed, 2 when a digit was placed."""
+    return _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, cycle_sees(houses, cell_houses, cands.size))
+
+
+@wide_kernel
+def _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, sees):
+    """:func:`_cycles` with the houses' bitsets of :func:`cycle_sees` already made (the grader's, once a batch)."""
     elim = np.zeros(cands.size * n, np.int8)
-    _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim)
+    _cycles_hint_on(cands, houses, cell_houses, peers, n, hint, elim, sees)
     if hint[C_TENTHS] == NO_HINT:
         return 0
     if hint[C_KIND] == CYCLE:
