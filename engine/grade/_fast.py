@@ -109,10 +109,10 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     rated in ``ratings`` (the slots ER, EP, ED, HARDEST, RATE). Returns the blank cells left, or NO_KERNEL.
 
     The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
-    are dispatched in this loop, the chains in :func:`_chain_step` and the other techniques in :func:`_eliminate`:
-    a function call per row tried
-    made easy puzzles 15-20 % slower to grade (bench/bench_grade.py, easy level). ``space``: the forcing
-    searches' shared workspace (engine.grade._fast_forcing.forcing_space); ``shape``: :func:`_chain_shape`."""
+    are dispatched in this loop (a function call for each of them made easy puzzles 15-20 % slower to grade,
+    bench/bench_grade.py, easy level), the chains in :func:`_chain_step` and the other techniques in
+    :func:`_eliminate`. ``space``: the forcing searches' shared workspace
+    (engine.grade._fast_forcing.forcing_space); ``shape``: :func:`_chain_shape`."""
     steps = 0
     table = np.empty((houses.shape[0], n), np.int64)
     while blanks and steps != limit:
@@ -278,17 +278,21 @@ _SPACES = threading.local()  # each thread's forcing workspaces, by the number o
 
 def shared_space(ncells: int, n: int, batch: int) -> tuple:
     """The forcing workspace the searches of a batch of ``batch`` grids use (engine.grade._fast_forcing.
-    forcing_space): this thread's own, kept from batch to batch, with room for grids with up to half of all
-    candidates left (a search on a grid with more makes its own). Making one costs about a millisecond (2 MB
-    zeroed on 9x9), so a thread makes it once. A batch of 16 puzzles or fewer (a single grade, the web server's)
-    gets none, and each of its searches makes its own workspace as it always did: a thread that grades one puzzle
-    keeps no memory for it."""
+    forcing_space): this thread's own, kept from batch to batch, with room for grids with up to ``n // 2`` of the
+    ``n`` candidates of every cell left (a search on a grid with more makes its own; on 16x16 and 25x25 the run
+    budget caps the room first). Making one costs about a millisecond (2 MB zeroed on 9x9), so a thread makes it
+    once. A thread keeps the shared workspace of one grid size, the last it graded (a 25x25 one is about 77 MB, a
+    9x9 one 14 MB). A batch of 16 puzzles or fewer (a single grade, the web server's) gets none, and each of its
+    searches makes its own workspace as it always did: a thread that grades one puzzle keeps no memory for it."""
     shared = batch > 16
     spaces = getattr(_SPACES, "by_cells", None)
     if spaces is None:
         spaces = _SPACES.by_cells = {}
     key = (ncells, shared)  # the empty one is kept too: making it cost a single grade a third of its time
     if key not in spaces:
+        if shared:
+            for other in [k for k in spaces if k[1]]:
+                del spaces[other]
         spaces[key] = forcing_space(ncells, n, n // 2 if shared else 0)
     return spaces[key]
 

@@ -254,14 +254,9 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
 
 
 @wide_kernel
-def _cycles(cells, cands, houses, cell_houses, peers, n, hint):
-    """One step: 0 when nothing is found, 1 when candidates were removed, 2 when a digit was placed."""
-    return _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, cycle_sees(houses, cell_houses, cands.size))
-
-
-@wide_kernel
 def _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, sees):
-    """:func:`_cycles` with the houses' bitsets of :func:`cycle_sees` already made (the grader's, once a batch)."""
+    """One step of the static chains: 0 when nothing is found, 1 when candidates were removed, 2 when a digit was
+    placed. ``sees``: the houses' bitsets of :func:`cycle_sees` (the grader makes them once a batch)."""
     elim = np.zeros(cands.size * n, np.int8)
     _cycles_hint_on(cands, houses, cell_houses, peers, n, hint, elim, sees)
     if hint[C_TENTHS] == NO_HINT:

@@ -56,3 +56,26 @@ def test_the_generations_start_again_before_they_overflow():
     assert space[1].max() < 1 << 20  # started again
     for k in range(4):
         assert np.array_equal(before[k], after[k])
+
+
+def test_the_complexity_stamps_start_again_before_they_overflow():
+    # the stamp of the walks that count a chain's states: a stale visit mark equal to the next stamp would make
+    # those walks skip every state (a complexity, and so a rating, too low) unless both start again
+    batch = _batch()
+    before = grade_counts(batch, 3)
+    space = shared_space(81, 9, len(batch))
+    space[10][0] = (1 << 30) + 7  # stamp
+    space[8][:] = (1 << 30) + 8  # visit: what the next walk's stamp would be
+    after = grade_counts(batch, 3)
+    for k in range(4):
+        assert np.array_equal(before[k], after[k])
+    assert space[10][0] < 1 << 20
+
+
+def test_a_thread_keeps_the_shared_workspace_of_one_grid_size():
+    nine = shared_space(81, 9, 100)
+    assert shared_space(81, 9, 100) is nine
+    sixteen = shared_space(256, 16, 100)
+    assert shared_space(256, 16, 100) is sixteen
+    assert shared_space(81, 9, 100) is not nine  # the 16x16 one took its place; a new one is made
+    assert shared_space(81, 9, 5) is shared_space(81, 9, 5)  # the empty one of small batches is kept beside it
