@@ -132,19 +132,28 @@ def test_bundle_fits_nothing_without_a_readable_manifest(tmp_path):
 
 @pytest.fixture
 def restored_numba_settings(monkeypatch):
-    """enable() writes os.environ and numba.config: give both back, so later tests keep the session's cache."""
+    """enable() writes os.environ and numba.config: give both back, so later tests keep the session's cache.
+
+    The environment is put back from a snapshot, not by monkeypatch alone: a variable absent before the test and
+    set by enable() is not one monkeypatch knows, and once the test deletes it through monkeypatch, monkeypatch
+    would put enable()'s value back at teardown. It did: NUMBA_CPU_NAME=x86-64-v3 stayed in the worker, and every
+    CLI process that later tests started there compiled all its kernels again for that CPU (minutes of the
+    suite's time on a new machine)."""
     import numba
 
-    for name in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES"):
-        if name in os.environ:
-            monkeypatch.setenv(name, os.environ[name])  # recorded: put back after the test
-        else:
-            monkeypatch.delenv(name, raising=False)
+    names = ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")
+    saved = {name: os.environ.get(name) for name in names}
     for name in ("CACHE_DIR", "CACHE_LOCATOR_CLASSES", "CPU_NAME", "CPU_FEATURES"):
         monkeypatch.setattr(numba.config, name, getattr(numba.config, name))
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.delenv("NUMBA_CPU_NAME", raising=False)
-    return monkeypatch
+    yield monkeypatch
+    monkeypatch.undo()
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def test_enable_copies_a_fitting_bundle_into_a_new_folder_only(tmp_path, restored_numba_settings):
