@@ -11,8 +11,6 @@ singles and locked candidates, subsets, fish, wings, unique loops, BUG, cycles a
 """
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
@@ -22,7 +20,8 @@ from ._fast_bug import _bug
 from ._fast_cycles import C_TENTHS, _cycles_on, cycle_sees
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
-from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing, forcing_space
+from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
+from ._fast_forcing_space import forcing_space, shared_space
 from ._fast_misses import ALIGNED_ROW, _forget, new_memo
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place, _places_table, cell_houses_of
@@ -112,7 +111,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     are dispatched in this loop (a function call for each of them made easy puzzles 15-20 % slower to grade,
     bench/bench_grade.py, easy level), the chains in :func:`_chain_step` and the other techniques in
     :func:`_eliminate`. ``space``: the forcing searches' shared workspace
-    (engine.grade._fast_forcing.forcing_space); ``shape``: :func:`_chain_shape`."""
+    (engine.grade._fast_forcing_space.forcing_space); ``shape``: :func:`_chain_shape`."""
     steps = 0
     table = np.empty((houses.shape[0], n), np.int64)
     while blanks and steps != limit:
@@ -273,30 +272,6 @@ def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, coun
                                cells, cands, misses, space, shape)
 
 
-_SPACES = threading.local()  # each thread's forcing workspaces, by the number of cells of a grid
-
-
-def shared_space(ncells: int, n: int, batch: int) -> tuple:
-    """The forcing workspace the searches of a batch of ``batch`` grids use (engine.grade._fast_forcing.
-    forcing_space): this thread's own, kept from batch to batch, with room for grids with up to ``n // 2`` of the
-    ``n`` candidates of every cell left (a search on a grid with more makes its own; on 16x16 and 25x25 the run
-    budget caps the room first). Making one costs about a millisecond (2 MB zeroed on 9x9), so a thread makes it
-    once. A thread keeps the shared workspace of one grid size, the last it graded (a 25x25 one is about 77 MB, a
-    9x9 one 14 MB). A batch of 16 puzzles or fewer (a single grade, the web server's) gets none, and each of its
-    searches makes its own workspace as it always did: a thread that grades one puzzle keeps no memory for it."""
-    shared = batch > 16
-    spaces = getattr(_SPACES, "by_cells", None)
-    if spaces is None:
-        spaces = _SPACES.by_cells = {}
-    key = (ncells, shared)  # the empty one is kept too: making it cost a single grade a third of its time
-    if key not in spaces:
-        if shared:
-            for other in [k for k in spaces if k[1]]:
-                del spaces[other]
-        spaces[key] = forcing_space(ncells, n, n // 2 if shared else 0)
-    return spaces[key]
-
-
 def enabled_rows(skip=()) -> np.ndarray:
     """One flag per row of the table: 1 for the rows to try, 0 for the names in ``skip``."""
     flags = np.ones(NTECHNIQUES, np.int8)
@@ -314,8 +289,8 @@ def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np
     counts = np.zeros((arr.shape[0], NCOUNTERS), np.int64)
     ratings = np.zeros((arr.shape[0], NRATINGS), np.float64)
     status = np.empty(arr.shape[0], np.int64)
-    _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size, counts,
-                ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]))
+    _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, geo.row_of, geo.col_of,
+                geo.box_of, geo.size, counts, ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]))
     if (status == NO_KERNEL).any():
         raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")
     return counts, ratings, status == SOLVED, status == CONTRADICTION

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._jit import kernel_with, wide_kernel
 from ..bits import lowbit_index, popcount
+from ._fast_forcing_space import _search_space_in, forcing_space
 from ._fast_implications import NONE, _length_tenths, _propagate
 from ._fast_misses import NISHIO_ROW, _changed_digits, _remember
 from ._fast_slots import BITS, _ancestors, _full_path, _new_conclusion, _reset, _workspace
@@ -85,10 +86,6 @@ def _consider(hint, found, tenths, complexity, kind, target, source, where):
         hint[H_WHERE] = where
 
 
-#: the most slot entries a call keeps for remembered runs (each slot costs about 7 entries per state)
-RUN_BUDGET = 8_000_000
-
-
 @wide_kernel
 def _on_run(ws, memo, p, scratch, cands, houses, cell_houses, n, ylinks, dynamic, level):
     """The slot holding the run from candidate ``p`` on: remembered when there is room (a candidate's run serves
@@ -136,70 +133,6 @@ def _digits_scratch(n):
     """The scratch of :func:`_forcing_digits`, which allocates nothing itself: the slots of a cell's runs (row 0)
     and a region's (row 1)."""
     return np.empty((2, n), np.int64)
-
-
-@wide_kernel
-def _search_space(cands, n):
-    """A workspace and a memo (see :func:`_on_run`) for one search on ``cands``. The slots: 0..n-1 a cell's
-    candidates (scratch); n an off run; n+1..2n a region's places (scratch); then the remembered runs."""
-    slots = _search_slots(cands, n)
-    return _workspace(slots, cands.size, n), _search_memo(cands.size, n, slots)
-
-
-@wide_kernel
-def _search_slots(cands, n):
-    """How many slots a search on ``cands`` has: the scratch ones, and one for the run of each candidate up to
-    RUN_BUDGET."""
-    ncells = cands.size
-    ncands = 0
-    for c in range(ncells):
-        ncands += popcount(cands[c])
-    return 2 * n + 1 + min(ncands, RUN_BUDGET // (7 * 2 * ncells * n))
-
-
-@wide_kernel
-def _search_memo(ncells, n, slots):
-    """The memo of one search (see :func:`_on_run`): no candidate's run remembered yet, ``slots`` slots."""
-    memo = np.full((4, ncells * n), -1, np.int64)
-    memo[3, 0] = 2 * n + 1
-    memo[3, 1] = slots
-    return memo
-
-
-@wide_kernel
-def forcing_space(ncells, n, share):
-    """A workspace that the forcing searches of many grids share (each grading thread keeps one:
-    engine.grade._fast.shared_space): room for the runs of any grid with up to ``share`` of every ``n`` candidates
-    a cell could have (0: none; such a workspace is never used). Why: a search's workspace has room for a run from
-    every candidate (over 2 MB on 9x9), and making one, zeroed, for each search was a twentieth of grading puzzles
-    that need forcing chains (the memset and the first touch of its pages; 1.1 ms each). Reuse is safe: a slot is
-    emptied before every run (:func:`_reset` moves the slot's generation on, so the marks left in it from before
-    count for nothing), and the generations and the complexity walks' stamps start again before they could
-    overflow (:func:`_search_space_in`)."""
-    nstates = 2 * ncells * n
-    room = min(ncells * share, RUN_BUDGET // (7 * nstates)) if share else 0
-    return _workspace(2 * n + 1 + room if share else 0, ncells, n)
-
-
-@wide_kernel
-def _search_space_in(cands, n, space):
-    """:func:`_search_space` in ``space`` (:func:`forcing_space`) when it has room for this grid's runs, else in a
-    workspace of its own; the memo says how many slots the search may remember, the same either way."""
-    ncells = cands.size
-    slots = _search_slots(cands, n)
-    if space[1].size >= slots:
-        ws = space
-        # a long-lived workspace: its counters start again before they could overflow (the slots' generations,
-        # and the stamps of the complexity walks and of nested chains, with every mark they compare against)
-        if space[1].max() > (1 << 30) or space[10].max() > (1 << 30):
-            space[0][:] = 0  # mark
-            space[1][:] = 1  # gen
-            space[8][:] = 0  # visit
-            space[10][:] = 0  # stamp
-            space[17][:] = 0  # nest_seen
-    else:
-        ws = _workspace(slots, ncells, n)
-    return ws, _search_memo(ncells, n, slots)
 
 
 @wide_kernel

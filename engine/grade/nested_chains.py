@@ -32,7 +32,8 @@ import numpy as np
 from ..geometry import geometry
 from . import _fast_forcing as fo
 from ._fast_forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE, H_TARGET, H_TENTHS,
-                            H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double, _search_space, _worth)
+                            H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double, _worth)
+from ._fast_forcing_space import _search_space
 from ._fast_implications import NONE, _follow, _length_tenths, _push_off, _start
 from ._fast_advanced import _advanced
 from ._fast_nested import _add_nested, _rule_parents

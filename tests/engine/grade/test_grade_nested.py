@@ -14,6 +14,7 @@ from engine import solve
 from engine.formats import from_line
 from engine.geometry import geometry
 from engine.grade import _fast_cycles as cy, _fast_forcing as fo
+from engine.grade._fast_forcing_space import _search_space
 from engine.grade._fast_nested import _rule_parents
 from engine.grade._fast_plain import _plain_search
 from engine.grade._fast_state import cell_houses_of
@@ -94,7 +95,7 @@ def test_collecting_keeps_what_the_search_keeps(producer):
     kept = np.empty(fo.HINT_SIZE, np.int64)
     fo._forcing_hint(producer, cands, GEO.houses, CELL_HOUSES, 9, kept)
     found = np.zeros((FOUND_ROWS, fo.HINT_SIZE), np.int64)
-    ws, memo = fo._search_space(cands, 9)
+    ws, memo = _search_space(cands, 9)
     fo._forcing_search(producer, cands, GEO.houses, CELL_HOUSES, 9, np.empty(fo.HINT_SIZE, np.int64), found, ws,
                        memo)
     rows = _rows(found)
