@@ -21,6 +21,11 @@ walks, remembered misses, fish by digit").
 ``--by-answer`` (chains-and-cycles only) also times each grid's search alone and groups the tries by what the
 search concluded: the pass (X, Y, XY) and kind (cycle, forcing chain) of the conclusion, or a miss. It says which
 answers the search's time goes to (docs/benchmarks.md, "Three orders of the static chain search").
+
+``--perfect-bound`` (chains-and-cycles only) times each grid's search twice in turn: as the grader runs it, and
+started with its own answer as the bound (a chain rated as the answer with one state more), the tightest bound any
+order of the search could reach early. It checks that both conclude the same and prints both times
+(docs/benchmarks.md, "A perfect bound").
 """
 from __future__ import annotations
 
@@ -126,6 +131,8 @@ def main() -> None:
     p.add_argument("--quick", action="store_true", help="200 puzzles, 1 run")
     p.add_argument("--by-answer", action="store_true",
                    help="chains-and-cycles: CPU us a try grouped by the search's conclusion (pass and kind, or none)")
+    p.add_argument("--perfect-bound", action="store_true",
+                   help="chains-and-cycles: the search against the same search bounded by its own answer")
     args = p.parse_args()
     if args.quick:
         args.count, args.runs = min(args.count, 200), 1
@@ -160,6 +167,41 @@ def main() -> None:
           f"{results[0][1]} found a step; results digest {results[0][2]}")
     if args.by_answer:
         by_answer(grids, args.runs)
+    if args.perfect_bound:
+        perfect_bound(grids, args.runs)
+
+
+def perfect_bound(grids, runs: int) -> None:
+    """The static chain search on each grid, from no bound and from its own answer, in turn (medians of ``runs``)."""
+    g = geometry(3)
+    n = g.size
+    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, n)
+    sees = _fast_cycles.cycle_sees(g.houses, ch, 81)
+    C = _fast_cycles
+    plain_total = bound_total = 0.0
+    same = 0
+    for _, cands in grids:
+        answer = np.full(C.C_SIZE, C.NO_HINT, np.int64)
+        elim = np.zeros(81 * n, np.int8)
+        C._cycles_hint_on(cands, g.houses, ch, g.peers, n, answer, elim, sees)
+        start = np.full(C.C_SIZE, C.NO_HINT, np.int64)
+        if answer[C.C_TENTHS] != C.NO_HINT:
+            start[C.C_TENTHS], start[C.C_COMPLEXITY] = answer[C.C_TENTHS], answer[C.C_COMPLEXITY] + 1
+        plain, bound = [], []
+        for _ in range(runs):
+            for entry, times in ((np.full(C.C_SIZE, C.NO_HINT, np.int64), plain), (start, bound)):
+                hint = entry.copy()
+                got = np.zeros(81 * n, np.int8)
+                started = time.process_time()
+                C._cycles_hint_on(cands, g.houses, ch, g.peers, n, hint, got, sees)
+                times.append(time.process_time() - started)
+            same_elim = answer[C.C_KIND] != C.CYCLE or (got == elim).all()
+        same += bool((hint == answer).all() and same_elim)
+        plain_total += statistics.median(plain)
+        bound_total += statistics.median(bound)
+    print(f"no bound: {plain_total / len(grids) * 1e6:.1f} us a try; its own answer as the bound: "
+          f"{bound_total / len(grids) * 1e6:.1f} us a try (x{plain_total / bound_total:.2f}); "
+          f"same conclusion on {same} of {len(grids)}")
 
 
 def by_answer(grids, runs: int) -> None:

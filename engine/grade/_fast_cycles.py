@@ -132,12 +132,15 @@ def _cycle_eliminations(end, last, nodes, parents, n, out, sees, has, acc):
 def _cycles_hint(cands, houses, cell_houses, peers, n, hint, elim):
     """The best cycle or forcing chain on ``cands`` in ``hint`` (C_TENTHS stays NO_HINT when none); a cycle's
     eliminations in ``elim`` (one flag per potential)."""
+    hint[:] = NO_HINT
     _cycles_hint_on(cands, houses, cell_houses, peers, n, hint, elim, cycle_sees(houses, cell_houses, cands.size))
 
 
 @wide_kernel
 def _cycles_hint_on(cands, houses, cell_houses, peers, n, hint, elim, sees):
-    """:func:`_cycles_hint` with the houses' bitsets of :func:`cycle_sees` already made."""
+    """:func:`_cycles_hint` with the houses' bitsets of :func:`cycle_sees` already made, looking only for what
+    beats the conclusion ``hint`` holds on entry (its rating and complexity: NO_HINT for any; bench_tries.py
+    ``--perfect-bound`` starts it from its own answer)."""
     ncells = cands.size
     nstates = 2 * ncells * n
     cap = nstates * 12 + 256
@@ -158,7 +161,6 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
     """The search of :func:`_cycles_hint` on its scratch arrays. Compiled without numba's reference counting: it
     allocates nothing and keeps no array, and its inlined walks otherwise counted references to their arrays at
     every walk (docs/development.md, "Reference counts")."""
-    hint[:] = NO_HINT
     ncells = cands.size
     stamp = 0
     cycle_walk = cands.size > 0  # a variable: a literal True would compile another copy of the walk
@@ -258,6 +260,7 @@ def _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, sees):
     """One step of the static chains: 0 when nothing is found, 1 when candidates were removed, 2 when a digit was
     placed. ``sees``: the houses' bitsets of :func:`cycle_sees` (the grader makes them once a batch)."""
     elim = np.zeros(cands.size * n, np.int8)
+    hint[:] = NO_HINT
     _cycles_hint_on(cands, houses, cell_houses, peers, n, hint, elim, sees)
     if hint[C_TENTHS] == NO_HINT:
         return 0
