@@ -56,15 +56,19 @@ from engine.grade.techniques import REGISTRY  # noqa: E402
 from engine.vocabulary import STEP_PATH_ONLY  # noqa: E402
 
 
+def nine_by_nine():
+    """The 9x9 grid's shape as the chain kernels read it: ``(geometry, n, cell_houses, sees)``, the houses' bitsets
+    made once, as the grader does."""
+    g = geometry(3)
+    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, g.size)
+    return g, g.size, ch, _fast_cycles.cycle_sees(g.houses, ch, g.houses.shape[1] ** 2)
+
+
 def kernel(name: str):
     """``try_(cells, cands, memo) -> found`` for the technique ``name`` on 9x9 grids (changes cells and cands)."""
-    g = geometry(3)
-    n = g.size
-    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, n)
+    g, n, ch, sees = nine_by_nine()
     table = np.empty((g.houses.shape[0], n), np.int64)
     hint = np.empty(_fast_cycles.C_SIZE, np.int64)
-
-    sees = _fast_cycles.cycle_sees(g.houses, ch, g.houses.shape[1] ** 2)  # made once, as the grader does
 
     def chains(cells, cands, memo):
         return _fast_cycles._cycles_on(cells, cands, g.houses, ch, g.peers, n, hint, sees) != 0
@@ -173,10 +177,7 @@ def main() -> None:
 
 def perfect_bound(grids, runs: int) -> None:
     """The static chain search on each grid, from no bound and from its own answer, in turn (medians of ``runs``)."""
-    g = geometry(3)
-    n = g.size
-    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, n)
-    sees = _fast_cycles.cycle_sees(g.houses, ch, 81)
+    g, n, ch, sees = nine_by_nine()
     C = _fast_cycles
     plain_total = bound_total = 0.0
     same = 0
@@ -206,12 +207,9 @@ def perfect_bound(grids, runs: int) -> None:
 
 def by_answer(grids, runs: int) -> None:
     """The static chain search on each grid alone (``runs`` times, the median), grouped by its conclusion."""
-    g = geometry(3)
-    n = g.size
-    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, n)
+    g, n, ch, sees = nine_by_nine()
     hint = np.empty(_fast_cycles.C_SIZE, np.int64)
     elim = np.zeros(81 * n, np.int8)
-    sees = _fast_cycles.cycle_sees(g.houses, ch, 81)  # made once, as the grader does
     passes = {_fast_cycles.X_PASS: "X", _fast_cycles.Y_PASS: "Y", _fast_cycles.XY_PASS: "XY"}
     kinds = {_fast_cycles.CYCLE: "cycle", _fast_cycles.FORCING: "forcing chain"}
     groups: dict[str, list[float]] = {}
