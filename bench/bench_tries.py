@@ -48,7 +48,8 @@ from bench_serate import read_set, to_array  # noqa: E402
 from engine.geometry import geometry  # noqa: E402
 from engine.grade import grade_many  # noqa: E402
 from engine.grade import _fast_aligned, _fast_cycles, _fast_direct, _fast_fish, _fast_unique  # noqa: E402
-from engine.grade import _fast_misses  # noqa: E402
+from engine.grade import _fast_forcing, _fast_misses  # noqa: E402
+from engine.grade._fast_forcing_space import shared_space  # noqa: E402
 from engine.grade._fast_state import _places_table, cell_houses_of  # noqa: E402
 from engine.grade.grader import solve_logically  # noqa: E402
 from engine.grade.state import State  # noqa: E402
@@ -90,8 +91,21 @@ def kernel(name: str):
             return _fast_fish._fish(cands, g.houses, n, k, table)
         return try_
 
+    def forcing(producer):
+        space = shared_space(81, n, 1000)
+        forcing_hint = np.empty(_fast_forcing.HINT_SIZE, np.int64)
+
+        def try_(cells, cands, memo):
+            return _fast_forcing._forcing(producer, cells, cands, g.houses, ch, g.peers, n, forcing_hint, memo,
+                                          space)
+        return try_
+
     kernels = {
         "chains-and-cycles": chains,
+        "nishio": forcing(_fast_forcing.NISHIO),
+        "multiple-forcing-chains": forcing(_fast_forcing.MULTIPLE),
+        "dynamic-forcing-chains": forcing(_fast_forcing.DYNAMIC),
+        "dynamic-forcing-chains-plus": forcing(_fast_forcing.DYNAMIC_PLUS),
         "aligned-pair-exclusion": aligned(2),
         "aligned-triple-exclusion": aligned(3),
         "unique-loop": lambda cells, cands, memo: _fast_unique._unique_loop(cells, cands, g.houses, g.peers, g.row_of,

@@ -23,7 +23,7 @@ from ..bits import lowbit_index, popcount
 from ._fast_forcing_space import _search_space_in, forcing_space
 from ._fast_implications import NONE, _length_tenths, _propagate
 from ._fast_misses import NISHIO_ROW, _changed_digits, _remember
-from ._fast_slots import BITS, _ancestors, _full_path, _new_conclusion, _reset, _workspace
+from ._fast_slots import BITS, _ancestors, _first_path, _full_path, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
@@ -84,6 +84,17 @@ def _consider(hint, found, tenths, complexity, kind, target, source, where):
         hint[H_KIND] = kind
         hint[H_SOURCE] = source
         hint[H_WHERE] = where
+
+
+@kernel_with(inline="always")
+def _hopeless(hint, found, base, least, kind):
+    """Whether a conclusion whose complexity is at least ``least`` cannot sort before the kept one (so its
+    complexity need not be counted): its rating grows with the complexity, and a tie keeps the one found first.
+    Never when every conclusion is collected in ``found``."""
+    if found.shape[0]:
+        return False
+    return (base + _length_tenths(least), least, _SORT_KEY[kind]) >= (hint[H_TENTHS], hint[H_COMPLEXITY],
+                                                                      hint[H_SORT])
 
 
 @wide_kernel
@@ -178,7 +189,9 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
             p = c * n + d - 1
             w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
             on, off = memo[1, p], memo[2, p]
-            if dynamic and on != NONE:  # the candidate cannot be on
+            if dynamic and on != NONE and not _hopeless(
+                    hint, found, base, _first_path(ws, w, on) + _first_path(ws, w, off), CONTRADICTION):
+                # the candidate cannot be on
                 _new_conclusion(ws)
                 cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
                 _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
@@ -187,11 +200,12 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                 _reset(ws, off_slot)
                 on2, off2 = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, ylinks, dynamic,
                                        level)
-                if on2 != NONE:  # the candidate cannot be off
+                if on2 != NONE and _worth(cands, 2 * p + 1, n) and not _hopeless(
+                        hint, found, base, _first_path(ws, off_slot, on2) + _first_path(ws, off_slot, off2),
+                        CONTRADICTION):  # the candidate cannot be off
                     _new_conclusion(ws)
                     cx = _ancestors(ws, off_slot, on2) + _ancestors(ws, off_slot, off2)
-                    if _worth(cands, 2 * p + 1, n):
-                        _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
+                    _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
                 if double:
                     _double(ws, w, off_slot, p, c, base, cands, n, hint, found)
             if not nishio:
@@ -217,7 +231,8 @@ def _double(ws, w, off_slot, p, c, base, cands, n, hint, found):
             low = x & -x
             x ^= low
             t = k * BITS + lowbit_index(low)
-            if _worth(cands, t, n):
+            if _worth(cands, t, n) and not _hopeless(
+                    hint, found, base, _first_path(ws, w, t) + _first_path(ws, off_slot, t), DOUBLE):
                 _new_conclusion(ws)
                 cx = _ancestors(ws, w, t) + _ancestors(ws, off_slot, t)
                 _consider(hint, found, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
@@ -238,6 +253,11 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found):
             t = wd * BITS + lowbit_index(low)
             if not _worth(cands, t, n):
                 continue
+            least = 0
+            for i in range(k):
+                least += _first_path(ws, slots[i], t)
+            if _hopeless(hint, found, base, least, kind):
+                continue
             cx = 0
             _new_conclusion(ws)
             for i in range(k):
@@ -250,26 +270,23 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
                    n, hint, found, slots):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
     (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``; ``slots``: scratch (n)."""
-    bit = np.int64(1) << (d - 1)
+    made = ws[20]  # the digit's places in each house of ``cands``, as bits (made by the runs' first start)
     for k in (2, 0, 1):
         h = cell_houses[c, k]
-        places = 0
-        first = -1
-        for i in range(n):
-            if cands[houses[h, i]] & bit:
-                places += 1
-                if first < 0:
-                    first = houses[h, i]
-        if first != c or not (places == 2 or (multiple and places > 2)):
+        rest = made[h, d - 1]
+        places = popcount(rest)
+        if houses[h, lowbit_index(rest)] != c or not (places == 2 or (multiple and places > 2)):
             continue
         slots[0] = w
         j = 1
-        for i in range(n):
-            c2 = houses[h, i]
-            if c2 != c and cands[c2] & bit:
-                slots[j] = _on_run(ws, memo, c2 * n + d - 1, first_slot + j - 1, cands, houses, cell_houses, n, ylinks,
-                                   dynamic, level)
-                j += 1
+        rest &= rest - 1  # c is the first place
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            c2 = houses[h, lowbit_index(low)]
+            slots[j] = _on_run(ws, memo, c2 * n + d - 1, first_slot + j - 1, cands, houses, cell_houses, n, ylinks,
+                               dynamic, level)
+            j += 1
         _common(ws, slots, j, np.int64(REGION), np.int64(d), h, base, cands, n, hint, found)
 
 

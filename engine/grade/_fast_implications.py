@@ -73,7 +73,7 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
     does (on states first, then off states, in the order found; at ``level`` 1, when nothing is left to follow, the
     rules of :mod:`engine.grade._fast_advanced` on the working grid). Returns ``(on, off)``, the two states of one
     candidate forced both ways (a contradiction: the seed is false), or ``(NONE, NONE)``."""
-    _start(ws, w, seed, cands, houses)
+    _start(ws, w, seed, cands, houses, cell_houses)
     while True:
         on, off = _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic)
         if on != NONE or level == 0:
@@ -85,14 +85,11 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
 
 
 @wide_kernel
-def _start(ws, w, seed, cands, houses):
+def _start(ws, w, seed, cands, houses, cell_houses):
     """Begin a run in slot ``w`` from ``seed``: the working grid is ``cands``, the queues hold the seed alone.
     (One array holds both queues: on states grow up from the front, off states down from the back.) The places
     of each digit in each house start as those of ``cands``, made once for all the runs on the same candidates."""
-    work = ws[7]
-    for c in range(cands.size):  # a loop, not a slice copy: that may allocate, and the forcing search has no NRT
-        work[c] = cands[c]
-    _start_places(ws, cands, houses)
+    _start_grid(ws, cands, houses, cell_houses)
     _add(ws, w, seed, NONE)
     queue, ends = ws[6], ws[14]
     last = queue.size - 1
@@ -107,33 +104,48 @@ def _start(ws, w, seed, cands, houses):
 
 
 @wide_kernel
-def _start_places(ws, cands, houses):
-    """The working places (``ws[19]``) as those of ``cands``: copied from ``ws[20]``, made again (with the cells'
-    positions, ``ws[21]``) when ``cands`` differs from the candidates they were made from (``ws[11]``)."""
-    basis, places, made, position = ws[11], ws[19], ws[20], ws[21]
+def _start_grid(ws, cands, houses, cell_houses):
+    """The working grid (``ws[7]``) and its places (``ws[19]``) as those of ``cands``. On the candidates the last
+    run started from (``ws[11]``), only what that run removed is put back (its removals are logged in ``ws[22]``):
+    a run removes a few dozen candidates, and copying the whole grid and its places (324 words on 9x9) before each
+    of a search's hundreds of runs cost more than the undo; a static run removes none. On other candidates, the
+    places (``ws[20]``) and the cells' positions (``ws[21]``) are made again and copied. (Loops, not slice copies:
+    those may allocate, and the forcing search has no NRT.)"""
+    basis, work, places, made, position, undo = ws[11], ws[7], ws[19], ws[20], ws[21], ws[22]
     n = houses.shape[1]
     same = True
     for c in range(cands.size):
         if basis[c] != cands[c]:
             same = False
             break
-    if not same:
-        for c in range(cands.size):
-            basis[c] = cands[c]
-        for h in range(houses.shape[0]):
-            for d in range(n):
-                made[h, d] = 0
-            for i in range(n):
-                c = houses[h, i]
-                position[c, h // n] = i  # houses: rows, then columns, then boxes, as cell_houses' columns
-                m = cands[c]
-                while m:
-                    low = m & -m
-                    m ^= low
-                    made[h, lowbit_index(low)] |= np.int64(1) << i
+    if same:
+        for i in range(1, undo[0] + 1):
+            p = undo[i]
+            c = p // n
+            d = p % n
+            work[c] |= np.int64(1) << d
+            for k in range(3):
+                places[cell_houses[c, k], d] |= np.int64(1) << position[c, k]
+        undo[0] = 0
+        return
+    for c in range(cands.size):
+        basis[c] = cands[c]
+        work[c] = cands[c]
+    for h in range(houses.shape[0]):
+        for d in range(n):
+            made[h, d] = 0
+        for i in range(n):
+            c = houses[h, i]
+            position[c, h // n] = i  # houses: rows, then columns, then boxes, as cell_houses' columns
+            m = cands[c]
+            while m:
+                low = m & -m
+                m ^= low
+                made[h, lowbit_index(low)] |= np.int64(1) << i
     for h in range(houses.shape[0]):
         for d in range(n):
             places[h, d] = made[h, d]
+    undo[0] = 0
 
 
 @wide_kernel
@@ -149,7 +161,7 @@ def _push_off(ws, states, k):
 def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
-    queue, work, ends, places, position = ws[6], ws[7], ws[14], ws[19], ws[21]
+    queue, work, ends, places, position, undo = ws[6], ws[7], ws[14], ws[19], ws[21], ws[22]
     # the slot's arrays, taken out of the workspace once (see engine/grade/_fast_slots.py on why)
     mark, gen, start, count, pool, top, nest, members = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
@@ -245,6 +257,8 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             work[c] &= ~bit
             for k in range(3):
                 places[cell_houses[c, k], d - 1] &= ~(np.int64(1) << position[c, k])
+            undo[0] += 1  # put back when the next run starts (_start_grid)
+            undo[undo[0]] = p
         for j in range(4):
             t = (found0, found1, found2, found3)[j]
             if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2):

@@ -62,8 +62,11 @@ def _nested_workspace(slots, ncells, n, nests):
     # members[w]: slot w's states as bits, 63 to a word (the plain-Python popcount of the kernels run without JIT
     # counts no sign bit); kept beside the marks by every add (_put, and _follow's written-out adds)
     members = np.zeros((slots, nstates // BITS + 1), np.int64)
+    # the candidates a run removed from its working grid ([0]: how many), put back when the next run starts
+    # (engine/grade/_fast_implications.py, _start_grid)
+    undo = np.zeros(ncells * n + 1, np.int64)
     return (mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, basis, found, parents, ends, nest,
-            nest_cx, nest_seen, members, places, start_places, position)
+            nest_cx, nest_seen, members, places, start_places, position, undo)
 
 
 @wide_kernel
@@ -135,6 +138,20 @@ def _ancestors(ws, w, s):
     nested chains, as Sudoku Explainer counts it, plus the complexity of each distinct nested chain behind it)."""
     total, nested = _ancestry(ws, w, s, ws[12])
     return total + nested
+
+
+@wide_kernel
+def _first_path(ws, w, s):
+    """How many states the chain that first reached ``s`` in slot ``w`` has (its first parents back to the
+    assumption, ``s`` included): a lower bound of :func:`_ancestors` for the price of one load a state, as every
+    state of that chain is one of the distinct states it counts."""
+    start, count, pool = ws[2], ws[3], ws[4]
+    length = 1
+    x = s
+    while count[w, x]:
+        x = pool[w, start[w, x]]
+        length += 1
+    return length
 
 
 @wide_kernel

@@ -89,7 +89,7 @@ class _Search:
         candidate forced both ways, or ``(NONE, NONE)``."""
         ws, cands, n = self.ws, self.cands, self.n
         _reset(ws, w)
-        _start(ws, w, seed, cands, self.houses)
+        _start(ws, w, seed, cands, self.houses, self.cell_houses)
         while True:
             on, off = _follow(ws, w, cands, self.houses, self.cell_houses, n, True, True)
             if on != NONE:
