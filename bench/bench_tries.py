@@ -14,7 +14,8 @@ median is printed with how many tries found a step, and a digest of every try's 
 a kernel can be compared for equal results as well as for time.
 
 Kernels timed: chains-and-cycles, aligned-pair-exclusion, aligned-triple-exclusion, unique-loop, direct-pointing,
-direct-claiming, x-wing, swordfish, jellyfish. Why this script: a kernel's cost on grids that occur, apart from
+direct-claiming, x-wing, swordfish, jellyfish, and the forcing producers: nishio, multiple-forcing-chains,
+dynamic-forcing-chains, dynamic-forcing-chains-plus. Why this script: a kernel's cost on grids that occur, apart from
 everything the grader does around it, is what a change to it changes (docs/benchmarks.md, "Halfway forcing
 walks, remembered misses, fish by digit").
 
