@@ -25,6 +25,7 @@ from ._fast_implications import NONE, _length_tenths, _propagate
 from ._fast_misses import NISHIO_ROW, _changed_digits, _remember
 from ._fast_slots import BITS, _ancestors, _first_path, _full_path, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
+from ._fast_static_miss import _static_miss
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
 # plain forcing chains and cycles, serves only inside nested chains: engine.grade._fast_plain)
@@ -298,6 +299,9 @@ def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses
     batch's shared workspace (:func:`forcing_space`)."""
     nishio = producer == NISHIO
     digits = _changed_digits(misses[NISHIO_ROW], cands) if nishio else np.int64(-1)
+    if producer == MULTIPLE and _static_miss(cands, houses, cell_houses, n):
+        hint[:] = NO_HINT  # proved without the runs (engine.grade._fast_static_miss)
+        return 0
     _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space)
     if nishio:
         _remember(misses[NISHIO_ROW], cands, hint[H_TENTHS] == NO_HINT)

@@ -1,0 +1,217 @@
+"""A proof that the multiple forcing chains find nothing on a grid, without their runs.
+
+The multiple forcing chains (engine.grade._fast_forcing, producer MULTIPLE) follow static links: their runs remove
+no candidate, so the states a run reaches are all those its assumption reaches in one fixed graph (its closure),
+unless the run stops early because it forced some candidate both ways. The producer concludes where every run from
+a cell's candidates, or from a digit's places in a house, reaches a common state worth concluding. On the hardest
+lists it finds nothing on most of the grids it is tried on, and the search then makes a run from every candidate
+for nothing.
+
+The closures of all states come from one pass instead: the graph's strongly connected parts (Tarjan's algorithm)
+close in an order where every part a part leads to has closed before it, so a part's closure is its own states and
+its successors' closures, as bits. When no run's closure holds both states of a candidate (so every run is its
+closure) and no cell's or region's runs share a state worth concluding, the search would find nothing. Anything
+else is left to the search, which is exact either way.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import wide_kernel
+from ..bits import lowbit_index, popcount
+
+#: each candidate's off state is bit 2i, its on state 2i+1 (a pair never straddles two words)
+_PAIRS = np.uint64(0x5555555555555555)
+
+
+@wide_kernel
+def _static_miss(cands, houses, cell_houses, n):
+    """True when the multiple forcing chains find nothing on ``cands`` (proved from the closures); False when
+    the search must decide."""
+    ncells = cands.size
+    index = np.full(ncells * n, -1, np.int64)  # candidate p = c * n + d -> i; its states are nodes 2i, 2i + 1
+    cand = np.empty(ncells * n, np.int64)
+    k = 0
+    for c in range(ncells):
+        for d in range(n):
+            if cands[c] >> d & 1:
+                index[c * n + d] = k
+                cand[k] = c * n + d
+                k += 1
+    nodes = 2 * k
+    # each digit's places in each house as bits of positions, and each cell's position in its row, column, box
+    places = np.zeros((houses.shape[0], n), np.int64)
+    position = np.empty((ncells, 3), np.int64)
+    for h in range(houses.shape[0]):
+        for j in range(n):
+            c = houses[h, j]
+            position[c, h // n] = j  # houses: rows, then columns, then boxes, as cell_houses' columns
+            m = cands[c]
+            while m:
+                low = m & -m
+                m ^= low
+                places[h, lowbit_index(low)] |= np.int64(1) << j
+    # the links, as Sudoku Explainer's static chains follow them (engine.grade._fast_implications: on -> off, the
+    # cell's other candidates and the digit's other places in its box, row and column, each cell once; off -> on,
+    # a bivalue cell's other candidate and the digit's one other place in a house), node v's from first[v]
+    first = np.empty(nodes + 1, np.int64)
+    links = np.empty(nodes * 2 * n + 1, np.int64)  # room: a candidate's two states link to fewer than 4n
+    e = 0
+    for i in range(k):
+        c = cand[i] // n
+        d = cand[i] % n
+        bit = np.int64(1) << d
+        m = cands[c]
+        first[2 * i] = e  # off
+        if popcount(m) == 2:
+            links[e] = 2 * index[c * n + lowbit_index(m & ~bit)] + 1
+            e += 1
+        for kind in range(3):
+            h = cell_houses[c, kind]
+            rest = places[h, d] & ~(np.int64(1) << position[c, kind])
+            if rest and not rest & (rest - 1):
+                links[e] = 2 * index[houses[h, lowbit_index(rest)] * n + d] + 1
+                e += 1
+        first[2 * i + 1] = e  # on
+        others = m & ~bit
+        while others:
+            low = others & -others
+            others ^= low
+            links[e] = 2 * index[c * n + lowbit_index(low)]
+            e += 1
+        box = cell_houses[c, 2]
+        for kind in (2, 0, 1):
+            h = cell_houses[c, kind]
+            rest = places[h, d] & ~(np.int64(1) << position[c, kind])
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                c2 = houses[h, lowbit_index(low)]
+                if kind != 2 and cell_houses[c2, 2] == box:
+                    continue  # came with the box
+                links[e] = 2 * index[c2 * n + d]
+                e += 1
+    first[nodes] = e
+    words = (nodes + 63) // 64
+    part, sets = _closures(nodes, first, links, words)
+    for i in range(k):  # every candidate's run from on (the search makes those of cells with two or more)
+        row = sets[part[2 * i + 1]]
+        for wd in range(words):
+            if row[wd] & (row[wd] >> np.uint64(1)) & _PAIRS:
+                return False  # a run forces a candidate both ways and stops early: its states are not its closure
+    worth = np.zeros(words, np.uint64)  # off states always; on states of cells with another candidate
+    for i in range(k):
+        worth[(2 * i) // 64] |= np.uint64(1) << np.uint64((2 * i) % 64)
+        if popcount(cands[cand[i] // n]) >= 2:
+            worth[(2 * i + 1) // 64] |= np.uint64(1) << np.uint64((2 * i + 1) % 64)
+    common = np.empty(words, np.uint64)
+    for c in range(ncells):  # cell forcing chains
+        m = cands[c]
+        if popcount(m) < 2:
+            continue
+        common[:] = worth
+        for d in range(n):
+            if m >> d & 1:
+                row = sets[part[2 * index[c * n + d] + 1]]
+                for wd in range(words):
+                    common[wd] &= row[wd]
+        for wd in range(words):
+            if common[wd]:
+                return False
+    for h in range(houses.shape[0]):  # region forcing chains, from houses whose digit's first place has 3+ candidates
+        for d in range(n):
+            places = 0
+            lead = -1
+            for j in range(n):
+                if cands[houses[h, j]] >> d & 1:
+                    places += 1
+                    if lead < 0:
+                        lead = houses[h, j]
+            if places < 2 or popcount(cands[lead]) <= 2:
+                continue
+            common[:] = worth
+            for j in range(n):
+                c = houses[h, j]
+                if cands[c] >> d & 1:
+                    row = sets[part[2 * index[c * n + d] + 1]]
+                    for wd in range(words):
+                        common[wd] &= row[wd]
+            for wd in range(words):
+                if common[wd]:
+                    return False
+    return True
+
+
+@wide_kernel
+def _closures(nodes, first, links, words):
+    """``(part, sets)``: each node's strongly connected part, and each part's closure as bits of nodes (Tarjan's
+    algorithm without recursion: a part closes after every part it leads to, so its closure is its own nodes and
+    the closures of the parts its links leave to)."""
+    order = np.full(nodes, -1, np.int64)
+    low = np.empty(nodes, np.int64)
+    part = np.full(nodes, -1, np.int64)
+    held = np.zeros(nodes, np.bool_)
+    stack = np.empty(nodes, np.int64)
+    calls = np.empty(nodes, np.int64)
+    edge = np.empty(nodes, np.int64)
+    sets = np.zeros((nodes, words), np.uint64)
+    top = 0
+    depth = 0
+    seen = 0
+    parts = 0
+    for root in range(nodes):
+        if order[root] >= 0:
+            continue
+        order[root] = low[root] = seen
+        seen += 1
+        stack[top] = root
+        top += 1
+        held[root] = True
+        calls[0] = root
+        edge[0] = first[root]
+        depth = 1
+        while depth:
+            v = calls[depth - 1]
+            e = edge[depth - 1]
+            if e < first[v + 1]:
+                edge[depth - 1] = e + 1
+                w = links[e]
+                if order[w] < 0:
+                    order[w] = low[w] = seen
+                    seen += 1
+                    stack[top] = w
+                    top += 1
+                    held[w] = True
+                    calls[depth] = w
+                    edge[depth] = first[w]
+                    depth += 1
+                elif held[w] and order[w] < low[v]:
+                    low[v] = order[w]
+                continue
+            depth -= 1
+            if depth and low[v] < low[calls[depth - 1]]:
+                low[calls[depth - 1]] = low[v]
+            if low[v] != order[v]:
+                continue
+            bottom = top  # v's part: the stack down to v
+            while True:
+                bottom -= 1
+                x = stack[bottom]
+                held[x] = False
+                part[x] = parts
+                sets[parts, x // 64] |= np.uint64(1) << np.uint64(x % 64)
+                if x == v:
+                    break
+            for j in range(bottom, top):
+                x = stack[j]
+                for f in range(first[x], first[x + 1]):
+                    t = links[f]
+                    # a part closed before (one still open would have lowered v's low), unless the closure holds
+                    # the node already: then it came with a closure that holds all the node's own
+                    if part[t] != parts and not sets[parts, t // 64] >> np.uint64(t % 64) & np.uint64(1):
+                        y = part[t]
+                        for wd in range(words):
+                            sets[parts, wd] |= sets[y, wd]
+            top = bottom
+            parts += 1
+    return part, sets
