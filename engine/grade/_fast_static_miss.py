@@ -120,22 +120,16 @@ def _static_miss(cands, houses, cell_houses, n):
                 return False
     for h in range(houses.shape[0]):  # region forcing chains, from houses whose digit's first place has 3+ candidates
         for d in range(n):
-            places = 0
-            lead = -1
-            for j in range(n):
-                if cands[houses[h, j]] >> d & 1:
-                    places += 1
-                    if lead < 0:
-                        lead = houses[h, j]
-            if places < 2 or popcount(cands[lead]) <= 2:
+            spots = places[h, d]
+            if popcount(spots) < 2 or popcount(cands[houses[h, lowbit_index(spots)]]) <= 2:
                 continue
             common[:] = worth
-            for j in range(n):
-                c = houses[h, j]
-                if cands[c] >> d & 1:
-                    row = sets[part[2 * index[c * n + d] + 1]]
-                    for wd in range(words):
-                        common[wd] &= row[wd]
+            while spots:
+                low = spots & -spots
+                spots ^= low
+                row = sets[part[2 * index[houses[h, lowbit_index(low)] * n + d] + 1]]
+                for wd in range(words):
+                    common[wd] &= row[wd]
             for wd in range(words):
                 if common[wd]:
                     return False
