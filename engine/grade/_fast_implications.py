@@ -22,6 +22,7 @@ from .._jit import wide_kernel
 from ..bits import digit_of, lowbit_index, popcount
 from ._fast_advanced import _advanced
 from ._fast_slots import BITS, _add, _pool_parent
+from ._fast_state import _house_positions, _places_table
 
 _U = np.uint64
 
@@ -131,17 +132,8 @@ def _start_grid(ws, cands, houses, cell_houses):
     for c in range(cands.size):
         basis[c] = cands[c]
         work[c] = cands[c]
-    for h in range(houses.shape[0]):
-        for d in range(n):
-            made[h, d] = 0
-        for i in range(n):
-            c = houses[h, i]
-            position[c, h // n] = i  # houses: rows, then columns, then boxes, as cell_houses' columns
-            m = cands[c]
-            while m:
-                low = m & -m
-                m ^= low
-                made[h, lowbit_index(low)] |= np.int64(1) << i
+    _places_table(cands, houses, n, made)
+    _house_positions(houses, n, position)
     for h in range(houses.shape[0]):
         for d in range(n):
             places[h, d] = made[h, d]

@@ -74,6 +74,15 @@ def _places_table(cands, houses, n, table):
 
 
 @wide_kernel
+def _house_positions(houses, n, position):
+    """``position[c, k]``: cell c's position in its row (k = 0), column (1) and box (2), the positions the bits of
+    :func:`_places_table` count (houses: the rows, then the columns, then the boxes, as cell_houses' columns)."""
+    for h in range(houses.shape[0]):
+        for i in range(n):
+            position[houses[h, i], h // n] = i
+
+
+@wide_kernel
 def _places(cands, houses, h, bit, n):
     """Bitmask over the positions 0..n-1 of house ``h`` whose cell may hold ``bit``."""
     mask = np.int64(0)

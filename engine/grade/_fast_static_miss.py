@@ -19,6 +19,7 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import lowbit_index, popcount
+from ._fast_state import _house_positions, _places_table
 
 #: each candidate's off state is bit 2i, its on state 2i+1 (a pair never straddles two words)
 _PAIRS = np.uint64(0x5555555555555555)
@@ -40,17 +41,10 @@ def _static_miss(cands, houses, cell_houses, n):
                 k += 1
     nodes = 2 * k
     # each digit's places in each house as bits of positions, and each cell's position in its row, column, box
-    places = np.zeros((houses.shape[0], n), np.int64)
+    places = np.empty((houses.shape[0], n), np.int64)
+    _places_table(cands, houses, n, places)
     position = np.empty((ncells, 3), np.int64)
-    for h in range(houses.shape[0]):
-        for j in range(n):
-            c = houses[h, j]
-            position[c, h // n] = j  # houses: rows, then columns, then boxes, as cell_houses' columns
-            m = cands[c]
-            while m:
-                low = m & -m
-                m ^= low
-                places[h, lowbit_index(low)] |= np.int64(1) << j
+    _house_positions(houses, n, position)
     # the links, as Sudoku Explainer's static chains follow them (engine.grade._fast_implications: on -> off, the
     # cell's other candidates and the digit's other places in its box, row and column, each cell once; off -> on,
     # a bivalue cell's other candidate and the digit's one other place in a house), node v's from first[v]

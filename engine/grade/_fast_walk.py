@@ -17,6 +17,7 @@ import numpy as np
 
 from .._jit import kernel_with, wide_kernel
 from ..bits import digit_of, lowbit_index, popcount
+from ._fast_state import _house_positions, _places_table
 
 _U = np.uint64  # an unsigned index skips numba's negative-index test (the walk's hottest reads)
 
@@ -42,18 +43,10 @@ def links(cands, houses, cell_houses, n):
     # the places of each digit in each house (bits by position) and each cell's position in its three houses: a
     # candidate's links come from the bits of its digit's places, not from a scan of its houses' cells (the scan
     # was most of the table's time, 9 us on a 9x9 grid)
-    places = np.zeros((houses.shape[0], n), np.int64)
+    places = np.empty((houses.shape[0], n), np.int64)
+    _places_table(cands, houses, n, places)
     position = np.empty((ncells, 3), np.int64)
-    for h in range(houses.shape[0]):
-        kind = h // n  # houses: the rows, then the columns, then the boxes, as cell_houses' columns
-        for i in range(n):
-            c = houses[h, i]
-            position[c, kind] = i
-            m = cands[c]
-            while m:
-                low = m & -m
-                m ^= low
-                places[h, lowbit_index(low)] |= np.int64(1) << i
+    _house_positions(houses, n, position)
     start = np.zeros(npot + 1, np.int32)
     xstart = np.zeros(npot, np.int32)
     weak = np.empty(total * 4 * n + 1, np.int32)
