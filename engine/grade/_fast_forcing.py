@@ -21,11 +21,11 @@ import numpy as np
 from .._jit import kernel_with, wide_kernel
 from ..bits import lowbit_index, popcount
 from ._fast_forcing_space import _search_space_in, forcing_space
-from ._fast_implications import NONE, _length_tenths, _propagate
+from ._fast_implications import NONE, _length_tenths, _propagate, _start_grid
 from ._fast_misses import NISHIO_ROW, _changed_digits, _remember
 from ._fast_slots import BITS, _ancestors, _first_path, _full_path, _new_conclusion, _reset, _workspace
 from ._fast_state import _conclude
-from ._fast_static_miss import _static_miss
+from ._fast_static_miss import _static_units
 
 # producers (Sudoku Explainer's Chaining flags; DYNAMIC_PLUS is its level 1: rules inside the chains; STATIC, its
 # plain forcing chains and cycles, serves only inside nested chains: engine.grade._fast_plain)
@@ -129,15 +129,18 @@ def _forcing_hint(producer, cands, houses, cell_houses, n, hint):
 def _forcing_hint_on(producer, cands, houses, cell_houses, n, hint, digits):
     """:func:`_forcing_hint` looking only at the candidates of ``digits`` (a bit each; Nishio only, see
     :func:`_forcing_digits`)."""
-    _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, forcing_space(cands.size, n, 0))
+    _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, forcing_space(cands.size, n, 0),
+                     np.zeros(0, np.int8))
 
 
 @wide_kernel
-def _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space):
-    """:func:`_forcing_hint_on` in the shared workspace ``space`` when it has room (:func:`forcing_space`)."""
+def _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space, units):
+    """:func:`_forcing_hint_on` in the shared workspace ``space`` when it has room (:func:`forcing_space`), looking
+    only at the cells and houses ``units`` flags (engine.grade._fast_static_miss._static_units; MULTIPLE only, an
+    empty array for all)."""
     ws, memo = _search_space_in(cands, n, space)
     _forcing_digits(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo,
-                    digits, _digits_scratch(n))
+                    digits, _digits_scratch(n), units)
 
 
 @wide_kernel
@@ -151,15 +154,17 @@ def _digits_scratch(n):
 def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, memo):
     """The search of :func:`_forcing_hint` in the given workspace; with rows in ``found``, every conclusion is
     added there instead (:func:`_consider`), and the remembered runs stay in ``ws`` for the caller."""
-    _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1), _digits_scratch(n))
+    _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1), _digits_scratch(n),
+                    np.zeros(0, np.int8))
 
 
 @kernel_with(_nrt=False)
-def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, slots):
+def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, slots, units):
     """:func:`_forcing_search` from the candidates of ``digits`` only (a bit each; -1 for all). Only Nishio may be
     given fewer: its chains follow one digit (X links), so each of its conclusions comes from that digit's places
     alone, while the other producers' cell chains join the digits of a cell. ``slots``: scratch
-    (:func:`_digits_scratch`).
+    (:func:`_digits_scratch`). ``units``: empty, or (MULTIPLE only) the cells and houses that may conclude, as
+    engine.grade._fast_static_miss._static_units flags them; the others are skipped, with the runs only they need.
 
     Compiled without numba's reference counting, and so is everything it calls (numba compiles callees with the
     caller's flags): the workspace ``ws`` is a tuple of 18 arrays, and every call that took it counted a reference
@@ -178,6 +183,7 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
     off_slot = n
     region_slot = n + 1
     cell_slots = slots[0]
+    _start_grid(ws, cands, houses, cell_houses)  # the region chains read the places it makes (before any run)
     for c in range(ncells):
         m = cands[c]
         card = popcount(m)
@@ -188,7 +194,9 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
             if not m & bit or not digits & bit:
                 continue
             p = c * n + d - 1
-            w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
+            w = -1  # the run from p on: made here unless only a flagged house's region chains need it
+            if dynamic or not units.size:
+                w = _on_run(ws, memo, p, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
             on, off = memo[1, p], memo[2, p]
             if dynamic and on != NONE and not _hopeless(
                     hint, found, base, _first_path(ws, w, on) + _first_path(ws, w, off), CONTRADICTION):
@@ -211,8 +219,8 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                     _double(ws, w, off_slot, p, c, base, cands, n, hint, found)
             if not nishio:
                 _region_chains(ws, memo, w, region_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses,
-                               cell_houses, n, hint, found, slots[1])
-        if not nishio and (card == 2 or (multiple and card > 2)):
+                               cell_houses, n, hint, found, slots[1], units)
+        if not nishio and (card == 2 or (multiple and card > 2)) and (not units.size or units[c]):
             k = 0
             for d in range(1, n + 1):
                 if m >> (d - 1) & 1:
@@ -268,16 +276,21 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found):
 
 @wide_kernel
 def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
-                   n, hint, found, slots):
+                   n, hint, found, slots, units):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
-    (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d``; ``slots``: scratch (n)."""
-    made = ws[20]  # the digit's places in each house of ``cands``, as bits (made by the runs' first start)
+    (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d`` (-1: made here when a house
+    needs it); ``slots``: scratch (n); ``units``: as :func:`_forcing_digits` takes them."""
+    made = ws[20]  # the digit's places in each house of ``cands``, as bits (made by _start_grid)
     for k in (2, 0, 1):
         h = cell_houses[c, k]
         rest = made[h, d - 1]
         places = popcount(rest)
         if houses[h, lowbit_index(rest)] != c or not (places == 2 or (multiple and places > 2)):
             continue
+        if units.size and not units[cands.size + h * n + d - 1]:
+            continue  # its runs share no state worth concluding
+        if w < 0:
+            w = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
         slots[0] = w
         j = 1
         rest &= rest - 1  # c is the first place
@@ -299,10 +312,13 @@ def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses
     batch's shared workspace (:func:`forcing_space`)."""
     nishio = producer == NISHIO
     digits = _changed_digits(misses[NISHIO_ROW], cands) if nishio else np.int64(-1)
-    if producer == MULTIPLE and _static_miss(cands, houses, cell_houses, n):
-        hint[:] = NO_HINT  # proved without the runs (engine.grade._fast_static_miss)
-        return 0
-    _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space)
+    units = np.zeros(0, np.int8)
+    if producer == MULTIPLE:  # the cells and houses that may conclude, proved without runs
+        units = np.empty(cands.size + houses.shape[0] * n, np.int8)
+        if not _static_units(cands, houses, cell_houses, n, units):
+            hint[:] = NO_HINT  # none (engine.grade._fast_static_miss)
+            return 0
+    _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space, units)
     if nishio:
         _remember(misses[NISHIO_ROW], cands, hint[H_TENTHS] == NO_HINT)
     if hint[H_TENTHS] == NO_HINT:

@@ -1,17 +1,18 @@
-"""A proof that the multiple forcing chains find nothing on a grid, without their runs.
+"""Where the multiple forcing chains can conclude on a grid, proved without their runs.
 
 The multiple forcing chains (engine.grade._fast_forcing, producer MULTIPLE) follow static links: their runs remove
-no candidate, so the states a run reaches are all those its assumption reaches in one fixed graph (its closure),
-unless the run stops early because it forced some candidate both ways. The producer concludes where every run from
-a cell's candidates, or from a digit's places in a house, reaches a common state worth concluding. On the hardest
-lists it finds nothing on most of the grids it is tried on, and the search then makes a run from every candidate
-for nothing.
+no candidate, so the states a run reaches lie in what its assumption reaches in one fixed graph (its closure; a
+run that forces some candidate both ways stops early, with fewer). The producer concludes only where every run
+from a cell's candidates, or from a digit's places in a house, reaches a common state worth concluding. On the
+hardest lists it finds nothing on most of the grids it is tried on, and where it finds something, only a few cells
+and houses conclude; the search made a run from every candidate either way.
 
 The closures of all states come from one pass instead: the graph's strongly connected parts (Tarjan's algorithm)
 close in an order where every part a part leads to has closed before it, so a part's closure is its own states and
-its successors' closures, as bits. When no run's closure holds both states of a candidate (so every run is its
-closure) and no cell's or region's runs share a state worth concluding, the search would find nothing. Anything
-else is left to the search, which is exact either way.
+its successors' closures, as bits. A cell or house whose candidates' closures share no state worth concluding
+cannot conclude (its runs reach less), so the search skips it, and makes no run for it; with none left, the search
+would find nothing. The flags only ever take away cells and houses that conclude nothing, so the search stays
+exact.
 """
 from __future__ import annotations
 
@@ -21,15 +22,20 @@ from .._jit import wide_kernel
 from ..bits import lowbit_index, popcount
 from ._fast_state import _house_positions, _places_table
 
-#: each candidate's off state is bit 2i, its on state 2i+1 (a pair never straddles two words)
-_PAIRS = np.uint64(0x5555555555555555)
-
-
 @wide_kernel
 def _static_miss(cands, houses, cell_houses, n):
     """True when the multiple forcing chains find nothing on ``cands`` (proved from the closures); False when
     the search must decide."""
+    return _static_units(cands, houses, cell_houses, n, np.empty(cands.size + houses.shape[0] * n, np.int8)) == 0
+
+
+@wide_kernel
+def _static_units(cands, houses, cell_houses, n, units):
+    """Flag in ``units`` the cells (``units[c]``) and the digits' places in houses (``units[ncells + h * n + d -
+    1]``) whose candidates' closures share a state worth concluding: only those can give the multiple forcing
+    chains a conclusion. Returns how many are flagged (0: the search would find nothing)."""
     ncells = cands.size
+    units[:] = 0
     index = np.full(ncells * n, -1, np.int64)  # candidate p = c * n + d -> i; its states are nodes 2i, 2i + 1
     cand = np.empty(ncells * n, np.int64)
     k = 0
@@ -88,17 +94,13 @@ def _static_miss(cands, houses, cell_houses, n):
     first[nodes] = e
     words = (nodes + 63) // 64
     part, sets = _closures(nodes, first, links, words)
-    for i in range(k):  # every candidate's run from on (the search makes those of cells with two or more)
-        row = sets[part[2 * i + 1]]
-        for wd in range(words):
-            if row[wd] & (row[wd] >> np.uint64(1)) & _PAIRS:
-                return False  # a run forces a candidate both ways and stops early: its states are not its closure
     worth = np.zeros(words, np.uint64)  # off states always; on states of cells with another candidate
     for i in range(k):
         worth[(2 * i) // 64] |= np.uint64(1) << np.uint64((2 * i) % 64)
         if popcount(cands[cand[i] // n]) >= 2:
             worth[(2 * i + 1) // 64] |= np.uint64(1) << np.uint64((2 * i + 1) % 64)
     common = np.empty(words, np.uint64)
+    flagged = 0
     for c in range(ncells):  # cell forcing chains
         m = cands[c]
         if popcount(m) < 2:
@@ -111,7 +113,9 @@ def _static_miss(cands, houses, cell_houses, n):
                     common[wd] &= row[wd]
         for wd in range(words):
             if common[wd]:
-                return False
+                units[c] = 1
+                flagged += 1
+                break
     for h in range(houses.shape[0]):  # region forcing chains, from houses whose digit's first place has 3+ candidates
         for d in range(n):
             spots = places[h, d]
@@ -126,8 +130,10 @@ def _static_miss(cands, houses, cell_houses, n):
                     common[wd] &= row[wd]
             for wd in range(words):
                 if common[wd]:
-                    return False
-    return True
+                    units[ncells + h * n + d] = 1
+                    flagged += 1
+                    break
+    return flagged
 
 
 @wide_kernel

@@ -1,9 +1,11 @@
-"""The proof that the multiple forcing chains miss (engine/grade/_fast_static_miss.py) is sound, and its closures are
-those of a plain walk.
+"""The proof of where the multiple forcing chains can conclude (engine/grade/_fast_static_miss.py) is sound, and its
+closures are those of a plain walk.
 
 - On every grid the grader tries the multiple forcing chains on while grading hard puzzles, a grid the closures
   call a miss is one where the search finds nothing; and they prove most of the search's misses there.
-- The same on those grids with candidates taken away at random (the solution's kept), where the links differ.
+- There, the search over only the cells and houses the closures flag keeps the conclusion of the search over
+  all, in a workspace another grid's search used last (the region chains read the places of its grid).
+- Both on those grids with candidates taken away at random (the solution's kept), where the links differ.
 - Each node's closure (its strongly connected part's bits) is the set a breadth-first walk from it reaches, on
   random graphs.
 """
@@ -19,16 +21,19 @@ from hypothesis import strategies as st
 from engine.geometry import geometry
 from engine.grade import _fast_forcing as F
 from engine.grade._fast_state import cell_houses_of
-from engine.grade._fast_static_miss import _closures, _static_miss
+from engine.grade._fast_forcing_space import forcing_space
+from engine.grade._fast_static_miss import _closures, _static_miss, _static_units
 from engine.grade.grader import solve_logically
 from engine.grade.state import State
 from engine.grade.techniques import REGISTRY
 from engine.vocabulary import STEP_PATH_ONLY
 
-# top1465 puzzles whose grading tries the multiple forcing chains and sees them miss
+# top1465 puzzles whose grading tries the multiple forcing chains and sees them miss, and a random minimal puzzle
+# (bench_grade's) whose grading takes five steps from them
 PUZZLES = [
     "3.7..4.2....1..8..9............3..9..5.8......4.6...........5.12...7..........6..",
     "5.8.....7...9.1...4............5...4.6.....3..9....6...2.3...1.7...8..........2..",
+    ".43...5...8.64.......32..9.......96.......7.8.7..19.45.5.....3...42.....7..1..8..",
 ]
 
 _GEO = geometry(3)
@@ -80,17 +85,66 @@ def test_a_proved_miss_is_a_miss_and_most_misses_are_proved():
     assert proved >= misses * 9 // 10
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.data())
-def test_a_proved_miss_is_a_miss_with_candidates_taken_away(data):
+_SPACE = forcing_space(81, 9, 9)  # shared by the searches below, as a grading thread shares one
+
+
+def _flagged_hint(cands):
+    """The search over the cells and houses the closures flag, as the grader makes it (None: a proved miss)."""
+    units = np.empty(81 + _GEO.houses.shape[0] * 9, np.int8)
+    if not _static_units(cands, _GEO.houses, _CELL_HOUSES, _GEO.size, units):
+        return None
+    hint = np.empty(F.HINT_SIZE, np.int64)
+    F._forcing_hint_in(F.MULTIPLE, cands, _GEO.houses, _CELL_HOUSES, _GEO.size, hint, np.int64(-1), _SPACE, units)
+    return hint
+
+
+def _full_hint(cands):
+    hint = np.empty(F.HINT_SIZE, np.int64)
+    F._forcing_hint_in(F.MULTIPLE, cands, _GEO.houses, _CELL_HOUSES, _GEO.size, hint, np.int64(-1), _SPACE,
+                       np.zeros(0, np.int8))
+    return hint
+
+
+def _same_conclusion_after(other, cands):
+    """Whether the flagged search on ``cands`` concludes what the full search does, each right after a full
+    search on ``other`` in the shared workspace (the flagged search must not read that grid's places)."""
+    _full_hint(other)
+    flagged = _flagged_hint(cands)
+    full = _full_hint(cands)
+    if flagged is None:
+        assert full[F.H_TENTHS] == F.NO_HINT
+    else:
+        assert list(flagged) == list(full)
+    return full[F.H_TENTHS] != F.NO_HINT
+
+
+def test_the_flagged_cells_and_houses_keep_the_conclusion():
+    hits = sum(_same_conclusion_after(_GRIDS[k - 1][0], cands) for k, (cands, _) in enumerate(_GRIDS))
+    assert hits >= 5
+
+
+def _taken_away(data):
     cands, solution = _GRIDS[data.draw(st.integers(0, len(_GRIDS) - 1))]
     cands = cands.copy()
     for c in data.draw(st.lists(st.integers(0, 80), max_size=12)):
         keep = np.int64(1) << (solution[c] - 1)  # the solution's candidate stays: the grid still has a solution
         drop = data.draw(st.integers(0, 511))
         cands[c] = (cands[c] & ~drop) | keep
+    return cands
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_proved_miss_is_a_miss_with_candidates_taken_away(data):
+    cands = _taken_away(data)
     if _static_miss(cands, _GEO.houses, _CELL_HOUSES, _GEO.size):
         assert _search_misses(cands)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_flagged_cells_and_houses_keep_the_conclusion_with_candidates_taken_away(data):
+    _same_conclusion_after(_taken_away(data), _taken_away(data))
 
 
 def _walk(start, links):
