@@ -20,7 +20,8 @@ import numpy as np
 
 from .._jit import wide_kernel
 from ..bits import lowbit_index, popcount
-from ._fast_state import _house_positions, _places_table
+from ._fast_state import _places_table
+from ._fast_walk import NSTRONG, links
 
 @wide_kernel
 def _static_miss(cands, houses, cell_houses, n):
@@ -46,54 +47,32 @@ def _static_units(cands, houses, cell_houses, n, units):
                 cand[k] = c * n + d
                 k += 1
     nodes = 2 * k
-    # each digit's places in each house as bits of positions, and each cell's position in its row, column, box
+    # each digit's places in each house as bits of positions (the region chains' units below)
     places = np.empty((houses.shape[0], n), np.int64)
     _places_table(cands, houses, n, places)
-    position = np.empty((ncells, 3), np.int64)
-    _house_positions(houses, n, position)
-    # the links, as Sudoku Explainer's static chains follow them (engine.grade._fast_implications: on -> off, the
-    # cell's other candidates and the digit's other places in its box, row and column, each cell once; off -> on,
-    # a bivalue cell's other candidate and the digit's one other place in a house), node v's from first[v]
+    # the links, as the static chains' table lists them (engine.grade._fast_walk.links: on -> off, the cell's other
+    # candidates and the digit's other places in its box, row and column; off -> on, a bivalue cell's other
+    # candidate and the digit's one other place in a house), renumbered to the candidates here so that the
+    # closures' bits are as few as the states; node v's from first[v]
+    start, _, weak, strong, _ = links(cands, houses, cell_houses, n)
     first = np.empty(nodes + 1, np.int64)
-    links = np.empty(nodes * 2 * n + 1, np.int64)  # room: a candidate's two states link to fewer than 4n
+    out = np.empty(nodes * 2 * n + 1, np.int64)  # room: a candidate's two states link to fewer than 4n
     e = 0
     for i in range(k):
-        c = cand[i] // n
-        d = cand[i] % n
-        bit = np.int64(1) << d
-        m = cands[c]
+        p = cand[i]
         first[2 * i] = e  # off
-        if popcount(m) == 2:
-            links[e] = 2 * index[c * n + lowbit_index(m & ~bit)] + 1
-            e += 1
-        for kind in range(3):
-            h = cell_houses[c, kind]
-            rest = places[h, d] & ~(np.int64(1) << position[c, kind])
-            if rest and not rest & (rest - 1):
-                links[e] = 2 * index[houses[h, lowbit_index(rest)] * n + d] + 1
+        for j in range(NSTRONG):
+            t = strong[p, j]
+            if t >= 0:
+                out[e] = 2 * index[t >> 1] + 1
                 e += 1
         first[2 * i + 1] = e  # on
-        others = m & ~bit
-        while others:
-            low = others & -others
-            others ^= low
-            links[e] = 2 * index[c * n + lowbit_index(low)]
+        for q in range(start[p], start[p + 1]):
+            out[e] = 2 * index[weak[q] >> 1]
             e += 1
-        box = cell_houses[c, 2]
-        for kind in (2, 0, 1):
-            h = cell_houses[c, kind]
-            rest = places[h, d] & ~(np.int64(1) << position[c, kind])
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                c2 = houses[h, lowbit_index(low)]
-                if kind != 2 and cell_houses[c2, 2] == box:
-                    continue  # came with the box
-                links[e] = 2 * index[c2 * n + d]
-                e += 1
     first[nodes] = e
     words = (nodes + 63) // 64
-    part, sets = _closures(nodes, first, links, words)
+    part, sets = _closures(nodes, first, out, words)
     worth = np.zeros(words, np.uint64)  # off states always; on states of cells with another candidate
     for i in range(k):
         worth[(2 * i) // 64] |= np.uint64(1) << np.uint64((2 * i) % 64)
