@@ -17,7 +17,7 @@ from .._jit import kernel_with, wide_kernel
 from ..geometry import geometry
 from ._fast_aligned import _aligned
 from ._fast_bug import _bug
-from ._fast_cycles import C_TENTHS, _cycles_on, cycle_sees
+from ._fast_cycles import C_SIZE, C_TENTHS, _cycles_on, cycle_sees
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
@@ -32,7 +32,7 @@ from ..vocabulary import STEP_PATH_ONLY
 from .techniques import COUNTER_RATINGS, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
 SOLVED, STUCK, CONTRADICTION = 0, 1, 2
-#: what _eliminate, _solve and _grade_one say for a row of the table without a kernel (a test holds every row to
+#: what _solve_in, _solve and _grade_one say for a row of the table without a kernel (a test holds every row to
 #: having one; grade_counts raises rather than grade without it)
 NO_KERNEL = -1
 # what one try of a technique did
@@ -108,12 +108,14 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     rated in ``ratings`` (the slots ER, EP, ED, HARDEST, RATE). Returns the blank cells left, or NO_KERNEL.
 
     The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
-    are dispatched in this loop (a function call for each of them made easy puzzles 15-20 % slower to grade,
-    bench/bench_grade.py, easy level), the chains in :func:`_chain_step` and the other techniques in
-    :func:`_eliminate`. ``space``: the forcing searches' shared workspace
+    are written out in this loop (a function call for each of them made easy puzzles 15-20 % slower to grade,
+    bench/bench_grade.py, easy level); every other row's kernel is called from it. A technique whose step's
+    rating depends on the step (a chain's length, a loop's type) writes it to ``ratings[RATE]``. ``space``: the forcing searches' shared workspace
     (engine.grade._fast_forcing_space.forcing_space); ``shape``: :func:`_chain_shape`."""
     steps = 0
     table = np.empty((houses.shape[0], n), np.int64)
+    hint = np.empty(max(HINT_SIZE, C_SIZE), np.int64)  # a chain row's conclusion (either kind)
+    cell_houses, sees = shape
     while blanks and steps != limit:
         made = NOTHING
         counter = 0
@@ -135,14 +137,63 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                     _places_table(cands, houses, n, table)
                     tabled = True
                 ratings[RATE] = _COUNTER_RATING[t]
+                # Each row's kernel is called here, not through an inlined helper: an inlined call still counts a
+                # reference to each array it takes, in and out, at every row tried (docs/development.md,
+                # "Reference counts"), and this loop tries about twenty rows before each step of a hard puzzle.
+                made = NOTHING
                 if (t == CHAINS_AND_CYCLES or t == NISHIO_CHAINS or t == MULTIPLE_CHAINS or t == DYNAMIC_CHAINS
                         or t == DYNAMIC_PLUS_CHAINS):
-                    # not through _eliminate: it is inlined, and an inlined call still counts a reference to each
-                    # array it takes, at every technique tried (the forcing workspace is 22 arrays)
-                    made = _chain_step(t, ratings, cells, cands, houses, peers, n, misses, space, shape)
+                    if t == CHAINS_AND_CYCLES:
+                        found = _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, sees)
+                        tenths = hint[C_TENTHS]
+                    else:
+                        producer = NISHIO if t == NISHIO_CHAINS else (MULTIPLE if t == MULTIPLE_CHAINS else (
+                            DYNAMIC if t == DYNAMIC_CHAINS else DYNAMIC_PLUS))
+                        found = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses, space)
+                        tenths = hint[H_TENTHS]
+                    if found:
+                        ratings[RATE] = tenths / 10.0
+                        made = PLACED if found == 2 else ELIMINATED
+                elif t == DIRECT_POINTING or t == DIRECT_CLAIMING:  # these place the single they leave
+                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, t == DIRECT_CLAIMING,
+                                       table):
+                        made = PLACED
+                elif t == DIRECT_HIDDEN_PAIR or t == DIRECT_HIDDEN_TRIPLE:
+                    if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3, table):
+                        made = PLACED
+                elif t == POINTING or t == CLAIMING:
+                    if _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING, table):
+                        made = ELIMINATED
+                elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
+                    if _naked_subset(cands, houses, row_of, col_of, box_of, n,
+                                     2 if t == NAKED_PAIR else (3 if t == NAKED_TRIPLE else 4)):
+                        made = ELIMINATED
+                elif t == HIDDEN_PAIR or t == HIDDEN_TRIPLE or t == HIDDEN_QUAD:
+                    if _hidden_subset(cands, houses, n, 2 if t == HIDDEN_PAIR else (3 if t == HIDDEN_TRIPLE else 4),
+                                      table):
+                        made = ELIMINATED
+                elif t == X_WING or t == SWORDFISH or t == JELLYFISH:
+                    if _fish(cands, houses, n, 2 if t == X_WING else (3 if t == SWORDFISH else 4), table):
+                        made = ELIMINATED
+                elif t == XY_WING or t == XYZ_WING:
+                    if _wing(cands, peers, row_of, col_of, box_of, t == XYZ_WING):
+                        made = ELIMINATED
+                elif t == UNIQUE_LOOP:  # the rating of a loop's step depends on its length and type
+                    tenths = _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n)
+                    if tenths:
+                        ratings[RATE] = tenths / 10.0
+                        made = ELIMINATED
+                elif t == BUG:  # BUG+1 places a digit
+                    found = _bug(cells, cands, houses, peers, row_of, col_of, box_of, n)
+                    if found:
+                        ratings[RATE] = (found // 2) / 10.0
+                        made = PLACED if found & 1 else ELIMINATED
+                elif t == ALIGNED_PAIR or t == ALIGNED_TRIPLE:
+                    k = 2 if t == ALIGNED_PAIR else 3
+                    if _aligned(cands, peers, row_of, col_of, box_of, k, misses[ALIGNED_ROW + k]):
+                        made = ELIMINATED
                 else:
-                    made = _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses,
-                                      table)
+                    made = NO_KERNEL
             if made != NOTHING:
                 break
         if made == NOTHING or made == NO_KERNEL:
@@ -170,71 +221,6 @@ def _rate(ratings, rating, counter, placed):
             ratings[ED] = ratings[ER]
         if placed:
             ratings[EP] = ratings[ER]
-
-
-@kernel_with(inline="always")
-def _eliminate(t, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n, misses, table):
-    """Try technique ``t`` (its row in the table) once, past the singles: ELIMINATED, PLACED (a technique whose step
-    places a digit), NOTHING, or NO_KERNEL for a row it has no kernel for. A technique whose step's rating depends
-    on the step writes it to ``ratings[RATE]``. ``table``: the places of every digit in every house, for the
-    candidates of this step (engine.grade._fast_state._places_table)."""
-    if t == DIRECT_POINTING or t == DIRECT_CLAIMING:  # these place the single they leave
-        if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, t == DIRECT_CLAIMING, table):
-            return PLACED
-        return NOTHING
-    if t == DIRECT_HIDDEN_PAIR or t == DIRECT_HIDDEN_TRIPLE:
-        if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3, table):
-            return PLACED
-        return NOTHING
-    if t == POINTING or t == CLAIMING:
-        found = _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING, table)
-    elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
-        found = _naked_subset(cands, houses, row_of, col_of, box_of, n, 2 if t == NAKED_PAIR else
-                              (3 if t == NAKED_TRIPLE else 4))
-    elif t == HIDDEN_PAIR or t == HIDDEN_TRIPLE or t == HIDDEN_QUAD:
-        found = _hidden_subset(cands, houses, n, 2 if t == HIDDEN_PAIR else (3 if t == HIDDEN_TRIPLE else 4), table)
-    elif t == X_WING or t == SWORDFISH or t == JELLYFISH:
-        found = _fish(cands, houses, n, 2 if t == X_WING else (3 if t == SWORDFISH else 4), table)
-    elif t == XY_WING or t == XYZ_WING:
-        found = _wing(cands, peers, row_of, col_of, box_of, t == XYZ_WING)
-    elif t == UNIQUE_LOOP:  # the rating of a loop's step depends on its length and type
-        tenths = _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n)
-        if tenths:
-            ratings[RATE] = tenths / 10.0
-        found = tenths != 0
-    elif t == BUG:  # BUG+1 places a digit
-        made = _bug(cells, cands, houses, peers, row_of, col_of, box_of, n)
-        if not made:
-            return NOTHING
-        ratings[RATE] = (made // 2) / 10.0
-        return PLACED if made & 1 else ELIMINATED
-    elif t == ALIGNED_PAIR or t == ALIGNED_TRIPLE:
-        k = 2 if t == ALIGNED_PAIR else 3
-        found = _aligned(cands, peers, row_of, col_of, box_of, k, misses[ALIGNED_ROW + k])
-    else:
-        return NO_KERNEL
-    if not found:
-        return NOTHING
-    return ELIMINATED
-
-
-@kernel_with(inline="always")
-def _chain_step(t, ratings, cells, cands, houses, peers, n, misses, space, shape):
-    """One step of a chain row: its rating (tenths, length bonus included) goes to ``ratings[RATE]``."""
-    cell_houses, sees = shape
-    hint = np.empty(HINT_SIZE, np.int64)
-    if t == CHAINS_AND_CYCLES:
-        made = _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, sees)
-        tenths = hint[C_TENTHS]
-    else:
-        producer = NISHIO if t == NISHIO_CHAINS else (MULTIPLE if t == MULTIPLE_CHAINS else (
-            DYNAMIC if t == DYNAMIC_CHAINS else DYNAMIC_PLUS))
-        made = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses, space)
-        tenths = hint[H_TENTHS]
-    if made == 0:
-        return NOTHING
-    ratings[RATE] = tenths / 10.0
-    return PLACED if made == 2 else ELIMINATED
 
 
 @kernel_with(inline="always")
