@@ -14,9 +14,9 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..solvers._bands import STATS, solve9_exists
-from ..solvers._bitmask import _init_work, _search, box_of
+from ..solvers._bitmask import _init_work, _search, _search_on, box_of
 from ..solvers._stats import CHECKS, GAVE_UP, NODES
 from ._unavoidable import MAX_CYCLE, MAX_SETS, board_sets, empties_a_set
 
@@ -52,7 +52,7 @@ def _cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses,
     """1 when no solution has a digit other than the board's in cell ``c`` (a blank orbit cell), 0 when one does,
     -1 when the search hit ``node_limit`` nodes. Compiled code chooses when compiling (:func:`_choose_cell_test`);
     this body is what runs as plain Python (``NUMBA_DISABLE_JIT=1``)."""
-    test = _cellmask_test if bands is None else _band_test
+    test = _band_test if isinstance(bands, np.ndarray) else _cellmask_test
     return test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack, branch,
                 solution, stats, trace, ntrace, shown, bands)
 
@@ -60,11 +60,12 @@ def _cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses,
 @overload(_cell_test)
 def _choose_cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack,
                       branch, solution, stats, trace, ntrace, shown, bands):
-    """The band kernel when ``bands`` is its scratch array (9x9), the cell-mask kernel when it is None.
+    """The band kernel when ``bands`` is its scratch array (9x9), the cell-mask kernel when it is None or that
+    kernel's scratch (engine.solvers._bitmask.search_scratch, which the carver passes: see :func:`_carve_order`).
 
     Decided by the argument's type while compiling, so a 9x9 run compiles only the band kernel and other sizes
     only the cell-mask one (numba compiles both arms of a runtime ``if``, and compiling is most of a first run)."""
-    if isinstance(bands, types.NoneType):
+    if isinstance(bands, (types.NoneType, types.BaseTuple)):
         return _cellmask_test
     return _band_test
 
@@ -93,12 +94,45 @@ def _cellmask_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, hou
     # try the board's digit first at each branch: a second solution usually differs from the board in a few
     # cells only, so this finds it sooner (measured: 16x16 carving a third faster; on 25x25 about 15% fewer
     # tests hit the node limit)
-    if _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, 1, limit, board, stack, branch, solution,
-               stats, trace, ntrace, shown, False) > 0:
+    if _search_with(work, queue, qtail, nsolved, peers, houses, cell_houses, n, 1, limit, board, stack, branch,
+                    solution, stats, trace, ntrace, shown, bands) > 0:
         return 0
     if stats[GAVE_UP]:
         return -1
     return 1
+
+
+def _search_with(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack,
+                 branch, solution, stats, trace, ntrace, shown, scratch):
+    """The cell-mask search for one solution, on ``scratch`` (engine.solvers._bitmask.search_scratch), or on its
+    own when that is None (a removal test called alone, as the bench scripts do). Compiled code chooses when
+    compiling (:func:`_choose_search`); this body is what runs as plain Python."""
+    if scratch is None:
+        return _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack,
+                       branch, solution, stats, trace, ntrace, shown, False)
+    seg, dirty, tmp = scratch
+    return _search_on(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack,
+                      branch, solution, stats, trace, ntrace, shown, False, seg, dirty, tmp)
+
+
+@overload(_search_with)
+def _choose_search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack,
+                   branch, solution, stats, trace, ntrace, shown, scratch):
+    """:func:`_search_with`'s two cases, told apart by the scratch's type while compiling: the one without scratch
+    allocates, which a caller compiled without reference counts cannot do."""
+    if isinstance(scratch, types.NoneType):
+        def alone(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack,
+                  branch, solution, stats, trace, ntrace, shown, scratch):
+            return _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer,
+                           stack, branch, solution, stats, trace, ntrace, shown, False)
+        return alone
+
+    def on_scratch(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack,
+                   branch, solution, stats, trace, ntrace, shown, scratch):
+        return _search_on(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer,
+                          stack, branch, solution, stats, trace, ntrace, shown, False, scratch[0], scratch[1],
+                          scratch[2])
+    return on_scratch
 
 
 @kernel
@@ -207,7 +241,7 @@ def _try_removal(board, o, orbits, osizes, n, limit, spread, cell_houses, peers,
     return verdict
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _carve_order(board, order, spread, postpone, orbits, osizes, n, clues_wanted, node_limit, cell_houses, peers,
                  houses, puzzle, hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown, bands, sets,
                  sizes, cell_sets, seen, tried, later):
@@ -228,17 +262,29 @@ def _carve_order(board, order, spread, postpone, orbits, osizes, n, clues_wanted
     every orbit is tried, which leaves a minimal puzzle: a removal that failed once fails for good, since removing
     more clues only adds solutions. A test that hits ``node_limit`` keeps its clue (``undecided``): the puzzle
     stays unique, but is then not proven minimal.
+
+    Compiled without the runtime's reference counts (so is everything it calls): each removal test passes some
+    twenty arrays down three calls, and numba counted a reference to each on the way in and out of every call,
+    with atomic operations. perf put 43 % of 9x9 carving's samples in those counts; without them a 9x9 board
+    carves in 86-90 us instead of 124 (docs/benchmarks.md). Nothing below may allocate: the cell-mask search
+    takes its scratch from the caller (``bands`` is then engine.solvers._bitmask.search_scratch's tuple), and
+    copies are loops.
     """
     ncells = board.shape[0]
     full = (np.int64(1) << n) - 1
-    puzzle[:] = board
-    hmask[:] = full
+    # loops, not slice writes: this search runs without the runtime's reference counts, which cannot copy a slice
+    for c in range(ncells):
+        puzzle[c] = board[c]
+    for h in range(hmask.size):
+        hmask[h] = full
     clues = ncells
     tests = 0
     undecided = 0
     if spread:
-        seen[:] = peers.shape[1]  # the full board: every peer is a clue
-        tried[:] = 0
+        for c in range(ncells):
+            seen[c] = peers.shape[1]  # the full board: every peer is a clue
+        for o in range(tried.size):
+            tried[o] = 0
     first = node_limit
     if postpone > 0 and (node_limit == 0 or postpone < node_limit):
         first = postpone
@@ -339,39 +385,52 @@ def _minimal_batch(puzzles, boards, node_limit, n, cell_houses, peers, houses, r
     position = np.empty(n + 1, dtype=np.int64)
     for i in range(puzzles.shape[0]):
         board_sets(boards[i], n, box, sets, sizes, cell_sets, position)
-        puzzle[:] = puzzles[i]
-        hmask[:] = 0
-        for c in range(ncells):
-            d = puzzle[c]
-            if d > 0:
-                bit = np.int64(1) << (d - 1)
-                for k in range(3):
-                    hmask[cell_houses[c, k]] |= bit
-        stats[:] = 0
-        removable = False
-        tests = 0
-        undecided = 0
-        for c in range(ncells):
-            d = puzzle[c]
-            if d == 0:
-                continue
+        results[i, 0], results[i, 1], results[i, 2] = _minimal_one(
+            puzzles[i], boards[i], node_limit, n, cell_houses, peers, houses, puzzle, orbit, hmask, work, queue,
+            stack, branch, solution, stats, trace, ntrace, shown, bands, sets, sizes, cell_sets)
+
+
+@kernel_with(_nrt=False)
+def _minimal_one(given, board, node_limit, n, cell_houses, peers, houses, puzzle, orbit, hmask, work, queue, stack,
+                 branch, solution, stats, trace, ntrace, shown, bands, sets, sizes, cell_sets):
+    """:func:`_minimal_batch` for one puzzle (``given``, its solution ``board``, the board's unavoidable sets
+    already made): ``(minimal, tests, undecided)``. Compiled without reference counts, as :func:`_carve_order`
+    is, for the same reason: the removal test's call takes some twenty arrays."""
+    ncells = board.shape[0]
+    for c in range(ncells):
+        puzzle[c] = given[c]
+    for h in range(hmask.size):
+        hmask[h] = 0
+    for c in range(ncells):
+        d = puzzle[c]
+        if d > 0:
             bit = np.int64(1) << (d - 1)
-            puzzle[c] = 0
             for k in range(3):
-                hmask[cell_houses[c, k]] ^= bit
-            orbit[0] = c
-            tests += 1
-            verdict = _removal_keeps_unique(puzzle, boards[i], orbit, 1, n, node_limit, cell_houses, peers, houses,
-                                            hmask, work, queue, stack, branch, solution, stats, trace, ntrace, shown,
-                                            bands, sets, sizes, cell_sets)
-            puzzle[c] = d
-            for k in range(3):
-                hmask[cell_houses[c, k]] ^= bit
-            if verdict == 1:
-                removable = True
-                break
-            if verdict < 0:
-                undecided += 1
-        results[i, 0] = 0 if removable or undecided > 0 else 1
-        results[i, 1] = tests
-        results[i, 2] = undecided
+                hmask[cell_houses[c, k]] |= bit
+    for k in range(stats.size):
+        stats[k] = 0
+    removable = False
+    tests = 0
+    undecided = 0
+    for c in range(ncells):
+        d = puzzle[c]
+        if d == 0:
+            continue
+        bit = np.int64(1) << (d - 1)
+        puzzle[c] = 0
+        for k in range(3):
+            hmask[cell_houses[c, k]] ^= bit
+        orbit[0] = c
+        tests += 1
+        verdict = _removal_keeps_unique(puzzle, board, orbit, 1, n, node_limit, cell_houses, peers, houses, hmask,
+                                        work, queue, stack, branch, solution, stats, trace, ntrace, shown, bands, sets,
+                                        sizes, cell_sets)
+        puzzle[c] = d
+        for k in range(3):
+            hmask[cell_houses[c, k]] ^= bit
+        if verdict == 1:
+            removable = True
+            break
+        if verdict < 0:
+            undecided += 1
+    return 0 if removable or undecided > 0 else 1, tests, undecided

@@ -38,7 +38,8 @@ def board_sets(board, n, box, sets, sizes, cell_sets, position):
     """Find the board's unavoidable sets of 2 * k cells, k <= :data:`MAX_CYCLE` (up to :data:`MAX_SETS`):
     ``sets[s, :sizes[s]]`` are the cells of set s, and ``cell_sets[c]`` has the bit ``1 << s`` of each set with
     cell ``c``. ``position`` is scratch (n + 1). Returns how many sets were found."""
-    cell_sets[:] = 0
+    for c in range(cell_sets.size):
+        cell_sets[c] = 0
     k = 0
     for direction in range(2):
         for band in range(box):

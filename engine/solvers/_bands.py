@@ -191,7 +191,8 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
             first = lowbit_index(digits)
             if prefer.shape[0] > 0 and digits & (_I(1) << (prefer[27 * b + pos] - 1)):
                 first = prefer[27 * b + pos] - 1
-            stack[depth, :NWORDS] = st[:NWORDS]
+            for w in range(NWORDS):  # a loop: a slice copy needs the runtime (see _carve_order)
+                stack[depth, w] = st[w]
             stack[depth, 30] = 27 * b + pos
             stack[depth, 31] = digits & ~(_I(1) << first)
             stack[depth, 32] = _nsolved(st)
@@ -208,7 +209,8 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
             backtracks += max(1, _nsolved(st) - stack[k, 32])
             if tracing and not _hide(stack[k], trace, ntrace, shown):
                 break
-            st[:NWORDS] = stack[k, :NWORDS]
+            for w in range(NWORDS):
+                st[w] = stack[k, w]
             cell = stack[k, 30]
             b = cell // 27
             pos = cell % 27

@@ -159,17 +159,35 @@ def _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, n
     branch the digit of ``prefer`` (a board, or no cells) is tried first. With ``tracing`` every placement and
     take-back is appended to ``trace`` and the search stops at the first solution or a full buffer.
     """
+    seg, dirty, tmp = search_scratch(work, houses, n)
+    return _search_on(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack,
+                      branch, solution, stats, trace, ntrace, shown, tracing, seg, dirty, tmp)
+
+
+@kernel
+def search_scratch(work, houses, n):
+    """The scratch of :func:`_search_on` for grids like ``work`` (cells) of ``n`` digits with these ``houses``:
+    ``(seg, dirty, tmp)``, the locked candidates' segments (16x16 and up), the houses to scan for hidden singles
+    (see _propagate) and the state a probe tries (16x16 and up)."""
+    box = box_of(n)
+    return (np.empty((2, n if n >= 16 else 0, box + 2), dtype=np.int64), np.empty(houses.shape[0], dtype=np.uint8),
+            np.empty(work.shape[0] if n >= 16 else 0, work.dtype))
+
+
+@kernel
+def _search_on(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack, branch,
+               solution, stats, trace, ntrace, shown, tracing, seg, dirty, tmp):
+    """:func:`_search` on its scratch (:func:`search_scratch`). It allocates nothing, so a caller compiled without
+    the runtime's reference counts (the carver's removal tests, engine/carve/_kernel.py) can run it; copies of
+    states are loops for that reason."""
     ncells = work.shape[0]
     count = 0
     depth = 0
     box = box_of(n)
-    seg = np.empty((2, n if n >= 16 else 0, box + 2), dtype=np.int64)  # locked candidates on 16x16 and up only
-    dirty = np.empty(houses.shape[0], dtype=np.uint8)  # houses to scan for hidden singles (see _propagate)
     # probing on 16x16 and up, once the search is big (PROBE_AFTER), when it looks for one solution or for a
     # second: not when counting many (it would probe at every node on the way to each of them: counting the
     # 6,864 solutions of a 16x16 grid took 16 times longer), nor when tracing (a trace shows singles and guesses)
     probing = n >= 16 and limit <= 2 and not tracing
-    tmp = np.empty(ncells if probing else 0, work.dtype)
     ok, qtail, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, seg, dirty,
                                     False, stats)
     if tracing and not _emit_placed(work, queue, qtail, trace, ntrace, shown):
@@ -193,7 +211,8 @@ def _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, n
             break
         if ok:
             best, bit = _choose_branch(work, prefer, branch, depth, stats, pick)
-            stack[depth, :] = work
+            for c in range(ncells):
+                stack[depth, c] = work[c]
             branch[2, depth] = nsolved
             depth += 1
             if depth > stats[MAX_DEPTH]:
@@ -211,7 +230,8 @@ def _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, n
             rest = branch[1, d]
             bit = rest & -rest
             branch[1, d] = rest ^ bit
-            work[:] = stack[d]
+            for c in range(ncells):
+                work[c] = stack[d, c]
             nsolved = branch[2, d]
             if branch[1, d] == 0:
                 depth -= 1  # the last alternative left here: its saved state is no longer needed

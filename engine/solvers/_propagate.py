@@ -52,14 +52,16 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, 
     h = 0  # next house to scan for hidden singles
     quiet = 0  # houses scanned in a row that had none
     if settled:
-        dirty[:] = 0
+        for i in range(nhouses):  # loops, not slice writes: callers without reference counting run this too
+            dirty[i] = 0
         for i in range(qtail):
             c = queue[i]
             dirty[cell_houses[c, 0]] = SCAN
             dirty[cell_houses[c, 1]] = SCAN
             dirty[cell_houses[c, 2]] = SCAN | LOCK
     else:
-        dirty[:] = SCAN | LOCK
+        for i in range(nhouses):
+            dirty[i] = SCAN | LOCK
     while ok:
         while qhead < qtail:
             c = queue[qhead]
@@ -189,7 +191,8 @@ def _probe(work, tmp, queue, nsolved, peers, houses, cell_houses, n, box, seg, d
         while rest:
             bit = rest & -rest
             rest ^= bit
-            tmp[:] = work
+            for q in range(ncells):
+                tmp[q] = work[q]
             tmp[c] = bit
             queue[0] = c
             ok, _, solved = _propagate(tmp, queue, 1, nsolved + 1, peers, houses, cell_houses, n, box, seg, dirty,
@@ -197,7 +200,8 @@ def _probe(work, tmp, queue, nsolved, peers, houses, cell_houses, n, box, seg, d
             if not ok:
                 continue
             if stop_at_solution and solved == ncells:
-                work[:] = tmp
+                for q in range(ncells):
+                    work[q] = tmp[q]
                 return True, ncells, -1
             alive += 1
             live = bit

@@ -37,7 +37,7 @@ import numpy as np
 from ..geometry import check_box, geometry
 from ._bands import STATS, scratch9, solve9_batch, solve9_checked, solve9_exists, trace9
 from ._batch import _exists_without, _solve_batch
-from ._bitmask import _solve_cells
+from ._bitmask import _solve_cells, search_scratch
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 from ..inputs import check_cells, check_grids, check_limits
 from .base import Metrics, SolveResult, share_seconds
@@ -68,6 +68,8 @@ class Scratch:
         self.ntrace = np.zeros(1, dtype=np.int64)
         self.shown = np.zeros(geo.ncells, dtype=np.int8)
         self.bands = scratch9() if box == 3 else None
+        # the cell-mask search's scratch (other sizes), for callers compiled without reference counts (the carver)
+        self.cellmask = None if box == 3 else search_scratch(self.work, self.houses, self.n)
         self.band_stats = self.bands[STATS, :NSTATS] if box == 3 else None  # a view, made once
 
     def metrics(self, seconds: float) -> Metrics:
