@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 from ..bits import digit_of, lowbit_index, popcount
 from ._fast_state import _house_in_se_order, _in_house, _place
 
 
-@wide_kernel
+@kernel_with(_nrt=False)
 def _hidden_single(cells, cands, houses, peers, n):
     """The house where a hidden single was placed, plus ``3 * n`` when it was the house's last blank cell (a full
     house), or -1 when there is none. Sudoku Explainer's order: full houses first, then any hidden single, each
@@ -46,7 +46,7 @@ def _hidden_single(cells, cands, houses, peers, n):
     return -1
 
 
-@wide_kernel
+@kernel_with(_nrt=False)
 def _naked_single(cells, cands, peers):
     for c in range(cells.size):
         m = cands[c]

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import wide_kernel
+from .._jit import kernel_with, wide_kernel
 from ..bits import popcount
 from ._fast_state import _in_house, _sees
-from ._fast_unique3 import _house_of, _keep3 as _keep, _type3
+from ._fast_unique3 import _house_of, _keep3 as _keep, _type3, type3_scratch
 
 #: the key of a unique rectangle of type 1, the best step there is (the search stops there); NONE: no step yet
 BEST = 45 * 8 + 1
@@ -23,10 +23,12 @@ def _base_tenths(length):
     return 45 + (3 if length >= 10 else 0) + (2 if length >= 8 else (1 if length >= 6 else 0))
 
 
-@wide_kernel
+@kernel_with(_nrt=False)
 def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, houses, peers, row_of, col_of,
-                box_of, n):
-    """The steps of one valid loop, kept in ``best_rem`` when better than ``best``; the best key after it."""
+                box_of, n, scratch):
+    """The steps of one valid loop, kept in ``best_rem`` when better than ``best``; the best key after it.
+    Compiled without reference counts (its calls and loops over peers counted some at every loop found: perf put
+    1 % of grading's samples there), so it allocates nothing: ``scratch`` is type 3's (type3_scratch)."""
     base = _base_tenths(length)
     m = 0
     rest = np.int64(0)
@@ -39,7 +41,8 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
     if m == 1:
         key = base * 8 + 1
         if key < best:
-            best_rem[:] = 0
+            for c in range(cands.size):
+                best_rem[c] = 0
             best_rem[extras[0]] = both
             return key
         return best
@@ -61,11 +64,12 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
                 best = key
     else:
         best = _type3(cells, cands, houses, row_of, col_of, box_of, n, extras[0], extras[1], both, base, best,
-                      tmp, best_rem)
+                      tmp, best_rem, scratch)
     if m == 2 and base * 8 + 4 < best:
         c1, c2 = extras[0], extras[1]
         low = both & -both
-        locked = np.zeros(2, np.int64)  # locked[0]: a has no other place in a shared house, locked[1]: b
+        locked_a = False  # a has no other place in a shared house
+        locked_b = False  # nor b
         for k in range(3):
             h = _house_of(c1, k, row_of, col_of, box_of, n)
             if not _in_house(c2, h, row_of, col_of, box_of, n):
@@ -75,11 +79,12 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
                 c = houses[h, i]
                 if c != c1 and c != c2:
                     seen |= cands[c]
-            locked[0] |= not seen & low
-            locked[1] |= not seen & (both & ~low)
-        if locked[0] or locked[1]:
-            other = both & ~low if locked[0] else low
-            best_rem[:] = 0
+            locked_a |= not seen & low
+            locked_b |= not seen & (both & ~low)
+        if locked_a or locked_b:
+            other = both & ~low if locked_a else low
+            for c in range(cands.size):
+                best_rem[c] = 0
             best_rem[c1] = other
             best_rem[c2] = other
             best = base * 8 + 4
@@ -102,6 +107,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
     tmp = np.zeros(ncells, np.int64)
     extras = np.empty(ncells, np.int64)
     count = np.zeros(3 * n, np.int64)
+    scratch3 = type3_scratch(n)
     # each cell's box, row and column (kinds 0, 1, 2), read in the loops below instead of calling _house_of: a
     # call counts references to the three arrays it takes, inlined or not (docs/development.md)
     hof = np.empty((ncells, 3), np.int64)
@@ -183,7 +189,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                                     valid &= par[g, 0] == 1 and par[g, 1] == 1
                             if valid:
                                 best = _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands,
-                                                   houses, peers, row_of, col_of, box_of, n)
+                                                   houses, peers, row_of, col_of, box_of, n, scratch3)
                                 if best == BEST:
                                     for c in range(ncells):
                                         cands[c] &= ~best_rem[c]

@@ -24,14 +24,22 @@ def _house_of(cell, kind, row_of, col_of, box_of, n):
 
 
 @wide_kernel
-def _type3(cells, cands, houses, row_of, col_of, box_of, n, c1, c2, both, base, best, tmp, best_rem):
-    """Type 3 steps better than ``best`` (a key, rating tenths * 8 + 3), kept in ``best_rem``; the best key."""
+def type3_scratch(n):
+    """The scratch of :func:`_type3` for ``n`` digits: the other cells of a house, their candidates, the digits
+    left, and a combination's indices (one row each)."""
+    return np.empty((4, max(n, MAX_DEGREE)), np.int64)
+
+
+@wide_kernel
+def _type3(cells, cands, houses, row_of, col_of, box_of, n, c1, c2, both, base, best, tmp, best_rem, scratch):
+    """Type 3 steps better than ``best`` (a key, rating tenths * 8 + 3), kept in ``best_rem``; the best key.
+    ``scratch``: :func:`type3_scratch` (it allocates nothing: its caller runs without reference counts)."""
     extra = (cands[c1] | cands[c2]) & ~both
     shared = extra & cands[c1] & cands[c2]
-    others = np.empty(n, np.int64)
-    masks = np.empty(n, np.int64)
-    rest = np.empty(n, np.int64)
-    idx = np.empty(MAX_DEGREE, np.int64)
+    others = scratch[0]
+    masks = scratch[1]
+    rest = scratch[2]
+    idx = scratch[3]
     for degree in range(popcount(extra), MAX_DEGREE + 1):
         if (base + degree - 2) * 8 + 3 >= best:
             return best
