@@ -26,7 +26,7 @@ import os
 import numpy as np
 
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
-from engine.carve._kernel import _removal_keeps_unique
+from engine.carve._removal import _removal_keeps_unique
 from engine.carve._unavoidable import MAX_CYCLE, MAX_SETS, board_sets
 from engine.generators import generate_many
 from engine.solvers import fast

@@ -24,7 +24,7 @@ import numpy as np
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
 from carve_tests import replay
 from engine.carve import DEFAULT_ORDER
-from engine.carve._kernel import _cellmask_test
+from engine.carve._removal import _cellmask_test
 from engine.generators import generate_many
 from engine.solvers import fast
 from engine.solvers._stats import NODES

@@ -25,7 +25,8 @@ import time
 import numpy as np
 
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
-from engine.carve._kernel import _removal_keeps_unique, _shuffle
+from engine.carve._kernel import _shuffle
+from engine.carve._removal import _removal_keeps_unique
 from engine.carve._unavoidable import MAX_CYCLE, MAX_SETS, board_sets
 from engine.carve.carver import DEFAULT_ORDER, POSTPONE_AFTER, orbits, stream_state
 from engine.generators import generate_many

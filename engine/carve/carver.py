@@ -170,6 +170,12 @@ def _options(ncells: int, symmetry: str, clues, target_clues, attempts) -> tuple
 
 
 
+def _test_scratch(s) -> object:
+    """The removal test's scratch in a thread's solver scratch ``s``: the band kernel's array on 9x9, the cell-mask
+    search's tuple on other sizes (the removal tests allocate nothing: engine/carve/_kernel.py, _carve_order)."""
+    return s.bands if s.bands is not None else s.cellmask
+
+
 def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | None = None,
                target_clues: int | None = None, attempts: int | None = None,
                node_limit: int | None = None, order: str | None = None) -> list[CarveResult]:
@@ -198,7 +204,7 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
     _carve_batch(arr, states, attempts, wanted, target, budget, spread, postpone, table, sizes, s.n, s.cell_houses,
                  s.peers, s.houses, puzzles, out, np.zeros(table.shape[0], dtype=np.int64),
                  np.zeros(s.ncells, dtype=np.int8), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
-                 s.no_trace, s.ntrace, s.shown, s.bands if s.bands is not None else s.cellmask)
+                 s.no_trace, s.ntrace, s.shown, _test_scratch(s))
     t1 = time.perf_counter()
     _, stats = fast.metrics_many(puzzles, box, limit=1, node_limit=METRICS_NODE_LIMIT)
     t2 = time.perf_counter()
@@ -248,7 +254,7 @@ def minimal_many(puzzles, solutions, box: int, node_limit: int | None = None) ->
     out = np.zeros((arr.shape[0], 3), dtype=np.int64)
     _minimal_batch(arr, boards, budget, s.n, s.cell_houses, s.peers, s.houses, out, np.zeros(s.ncells, np.int8),
                    np.zeros(4, dtype=np.int32), s.hmask, s.work, s.queue, s.stack, s.branch, s.solution, s.stats,
-                   s.no_trace, s.ntrace, s.shown, s.bands if s.bands is not None else s.cellmask)
+                   s.no_trace, s.ntrace, s.shown, _test_scratch(s))
     return out[:, 0].astype(bool), out[:, 1].copy(), out[:, 2].copy()
 
 

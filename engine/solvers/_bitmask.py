@@ -178,7 +178,7 @@ def search_scratch(work, houses, n):
 def _search_on(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack, branch,
                solution, stats, trace, ntrace, shown, tracing, seg, dirty, tmp):
     """:func:`_search` on its scratch (:func:`search_scratch`). It allocates nothing, so a caller compiled without
-    the runtime's reference counts (the carver's removal tests, engine/carve/_kernel.py) can run it; copies of
+    the runtime's reference counts (the carver's removal tests, engine/carve/_removal.py) can run it; copies of
     states are loops for that reason."""
     ncells = work.shape[0]
     count = 0
