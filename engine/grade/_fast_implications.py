@@ -58,14 +58,18 @@ def _hidden_cell_parents(mark, gen, count, pool, top, w, s, c, orig, work, n):
 
 
 @wide_kernel
-def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, bit, d, orig, work, houses, n):
-    """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``."""
-    for i in range(n):
-        c = houses[h, i]
-        if orig[c] & bit and not work[c] & bit:
-            q = 2 * (c * n + d - 1)
-            if mark[w, q] == gen[w]:
-                _pool_parent(count, pool, top, w, s, q)
+def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, d, made, places, houses):
+    """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``: those of the
+    run's candidates (``made``) no longer in the working grid's (``places``), as bits by position, so only the
+    removed places are visited, in the house's order (a scan of the house's cells was a tenth of a dynamic run)."""
+    n = houses.shape[1]
+    gone = made[h, d - 1] & ~places[h, d - 1]
+    while gone:
+        low = gone & -gone
+        gone ^= low
+        q = 2 * (houses[h, lowbit_index(low)] * n + d - 1)
+        if mark[w, q] == gen[w]:
+            _pool_parent(count, pool, top, w, s, q)
 
 
 @wide_kernel
@@ -154,6 +158,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
     queue, work, ends, places, position, undo = ws[6], ws[7], ws[14], ws[19], ws[21], ws[22]
+    made = ws[20]
     # the slot's arrays, taken out of the workspace once (see engine/grade/_fast_slots.py on why)
     mark, gen, start, count, pool, top, nest, members = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
@@ -274,8 +279,8 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     if j == 0:
                         _hidden_cell_parents(mark, gen, count, pool, top, w, t, c2, cands, work, n)
                     else:
-                        _hidden_house_parents(mark, gen, count, pool, top, w, t, houses_of[j], bit, d, cands, work,
-                                              houses, n)
+                        _hidden_house_parents(mark, gen, count, pool, top, w, t, houses_of[j], d, made, places,
+                                              houses)
             if mark[uw, _U(conj)] == g:
                 return t, conj
             if fresh:
