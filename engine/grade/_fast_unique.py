@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel_with, wide_kernel
-from ..bits import popcount
+from ..bits import lowbit_index, popcount
 from ._fast_state import _in_house, _sees
 from ._fast_unique3 import _house_of, _keep3 as _keep, _type3, type3_scratch
 
@@ -106,14 +106,23 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
     best_rem = np.zeros(ncells, np.int64)
     tmp = np.zeros(ncells, np.int64)
     extras = np.empty(ncells, np.int64)
-    count = np.zeros(3 * n, np.int64)
     scratch3 = type3_scratch(n)
-    # each cell's box, row and column (kinds 0, 1, 2), read in the loops below instead of calling _house_of: a
-    # call counts references to the three arrays it takes, inlined or not (docs/development.md)
+    # each cell's box, row and column (kinds 0, 1, 2, as _house_of numbers them), read in the loops below instead
+    # of calling _house_of, and made here without calling it: a call counts references to the three arrays it
+    # takes, inlined or not, 243 calls a try (docs/development.md)
     hof = np.empty((ncells, 3), np.int64)
     for c in range(ncells):
-        for k in range(3):
-            hof[c, k] = _house_of(c, k, row_of, col_of, box_of, n)
+        hof[c, 0] = 2 * n + box_of[c]
+        hof[c, 1] = row_of[c]
+        hof[c, 2] = n + col_of[c]
+    # each house's cells as bits (for the cells each pair of digits may loop through)
+    nhouses = houses.shape[0]
+    words = (ncells + 63) >> 6
+    house_bits = np.zeros((nhouses, words), np.uint64)
+    for h in range(nhouses):
+        for c in houses[h]:
+            house_bits[h, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    keep = np.empty(words, np.uint64)
     # the distinct pairs of digits of the cells with two, and each such cell's pair
     npairs = 0
     pairs = np.empty(ncells, np.int64)
@@ -141,24 +150,28 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
         eligible = eligible_of[which[start]]
         if not done[which[start]]:
             done[which[start]] = True
-            count[:] = 0
+            # on bitsets of cells: a house with one such cell left loses it, until none has one
+            for w in range(words):
+                keep[w] = 0
             for c in range(ncells):
-                eligible[c] = cands[c] & both == both
-                if eligible[c]:
-                    for k in range(3):
-                        count[hof[c, k]] += 1
+                if cands[c] & both == both:
+                    keep[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
             changed = True
             while changed:
                 changed = False
-                for c in range(ncells):
-                    if eligible[c]:
-                        for k in range(3):
-                            if count[hof[c, k]] < 2:
-                                eligible[c] = False
-                        if not eligible[c]:
-                            changed = True
-                            for k in range(3):
-                                count[hof[c, k]] -= 1
+                for h in range(nhouses):
+                    total = 0
+                    for w in range(words):
+                        total += popcount(keep[w] & house_bits[h, w])
+                    if total == 1:
+                        changed = True
+                        for w in range(words):
+                            keep[w] &= ~house_bits[h, w]
+            for w in range(words):
+                x = keep[w]
+                while x:
+                    eligible[(w << 6) + lowbit_index(x)] = True
+                    x &= x - np.uint64(1)
         if not eligible[start]:
             continue
         path[0] = start
