@@ -8,6 +8,10 @@ The tests of whether two cells see each other and whether a choice covers an exc
 loops, not called: numba counts a reference to every array a call takes, inlined or not, and in these loops the
 counts were a fifth of the time (docs/development.md, "Reference counts").
 
+Only sets of base cells with two common excluders or more can remove anything; pairs are found from the
+excluders (:func:`_aligned_pairs`), not tried one by one, and a pair is walked only when it has at least as many
+common excluders as removing one of its digits needs.
+
 A try that misses is remembered (:mod:`engine.grade._fast_misses`): the next try looks again only at the sets of
 base cells where one of the cells, or one of the cells that see them all, changed since. The rest would miss again:
 their candidates and their common excluders are the same.
