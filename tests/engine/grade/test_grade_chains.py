@@ -134,6 +134,34 @@ def test_big_grids_leave_out_the_dynamic_chains():
     assert "dynamic-forcing-chains" in [t.name for t in techniques_for(3)]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, hardest", [(3, "nishio"), (20, "multiple-forcing-chains")])
+def test_big_grids_rate_nishio_and_multiple_chains_soundly(seed, hardest):
+    """Minimal 16x16 puzzles that need Nishio or multiple forcing chains are rated without guessing, both paths make
+    the same steps, every step agrees with the board, and every link of a chain follows on the grid before it."""
+    from engine.carve import carve
+    from naive.grade import minimal_puzzles
+
+    (puzzle, board), = minimal_puzzles(1, 4, seed=seed, carve=carve)
+    g = grade(puzzle, 4)
+    assert g.solved and not g.needs_guessing and g.hardest == hardest
+    assert grade_many(puzzle[None], 4)[0] == g
+    state = State.from_puzzle(puzzle, 4)
+    for step in g.steps:
+        for c, d in step.placements:
+            assert board[c] == d, step.explanation
+        for c, d in step.eliminations:
+            assert board[c] != d, step.explanation
+        if step.technique in ("chains-and-cycles", "multiple-forcing-chains"):
+            for chain in step.links:
+                for a, b in zip(chain, chain[1:]):
+                    _check_link(state, a, b)
+        elif step.technique == "nishio":
+            for chain, why in zip(step.links, step.reasons or [()] * len(step.links)):
+                _check_dynamic_chain(state, chain, why)
+        state.apply(step)
+
+
 # AI Escargot where every row up to dynamic (+) forcing chains is stuck (candidates per cell, bit d-1 for digit d)
 ESCARGOT_STUCK = [
     0, 178, 170, 152, 28, 0, 42, 0, 44, 88, 0, 40, 281, 0, 272, 105, 104, 0, 202, 194, 0, 0, 13, 133, 0, 78, 13, 202,
