@@ -84,7 +84,7 @@ TECHNIQUE_TABLE = (
 #: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
 UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
 #: the rows left out on 16x16 and 25x25: there a dynamic forcing chain step runs a chain from each of thousands of
-#: candidates on a grid that changes as it goes (a minimal 16x16 puzzle took 228 ms of CPU on average and up to
+#: candidates on a grid that changes as it goes (a minimal 16x16 puzzle took 229 ms of CPU on average and up to
 #: 0.7 s with them, against 17 ms with Nishio and multiple forcing chains, which stay: docs/benchmarks.md, "Forcing
 #: chains on 16x16 and 25x25"), too slow for a fill; a puzzle that needs them is graded as needing guessing
 BIG_GRID_SKIPS: tuple[str, ...] = ("dynamic-forcing-chains", "dynamic-forcing-chains-plus", "nested-forcing-chains")

@@ -36,7 +36,8 @@ def _cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses,
 def _choose_cell_test(puzzle, board, c, bit, n, node_limit, cell_houses, peers, houses, hmask, work, queue, stack,
                       branch, solution, stats, trace, ntrace, shown, bands):
     """The band kernel when ``bands`` is its scratch array (9x9), the cell-mask kernel when it is None or that
-    kernel's scratch (engine.solvers._bitmask.search_scratch, which the carver passes: see engine.carve._kernel._carve_order).
+    kernel's scratch (engine.solvers._bitmask.search_scratch, which the carver passes: see
+    engine.carve._kernel._carve_order).
 
     Decided by the argument's type while compiling, so a 9x9 run compiles only the band kernel and other sizes
     only the cell-mask one (numba compiles both arms of a runtime ``if``, and compiling is most of a first run)."""

@@ -110,8 +110,9 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
     are written out in this loop (a function call for each of them made easy puzzles 15-20 % slower to grade,
     bench/bench_grade.py, easy level); every other row's kernel is called from it. A technique whose step's
-    rating depends on the step (a chain's length, a loop's type) writes it to ``ratings[RATE]``. ``space``: the forcing searches' shared workspace
-    (engine.grade._fast_forcing_space.forcing_space); ``shape``: :func:`_chain_shape`."""
+    rating depends on the step (a chain's length, a loop's type) writes it to ``ratings[RATE]``. ``space``: the
+    forcing searches' shared workspace (engine.grade._fast_forcing_space.forcing_space); ``shape``:
+    :func:`_chain_shape`."""
     steps = 0
     table = np.empty((houses.shape[0], n), np.int64)
     hint = np.empty(max(HINT_SIZE, C_SIZE), np.int64)  # a chain row's conclusion (either kind)

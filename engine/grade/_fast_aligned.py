@@ -156,13 +156,12 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
                     count[p] = 0
         for c in range(ncells):
             if popcount(cands[c]) >= 2 and count[c]:
-                is_base[c] = True
                 bases[nb] = c
                 nb += 1
         return _aligned_pairs(cands, bases, nb, bits, sees, small_cell, nwords, changed, near, row_of, col_of,
                               box_of, npeers)
-    for c in range(ncells):
-        if k == 2 or popcount(cands[c]) < 2:
+    for c in range(ncells):  # (triples from here on)
+        if popcount(cands[c]) < 2:
             continue
         m = 0
         beside_single = False  # a peer with one candidate

@@ -61,7 +61,8 @@ def _hidden_cell_parents(mark, gen, count, pool, top, w, s, c, orig, work, n):
 def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, d, made, places, houses):
     """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``: those of the
     run's candidates (``made``) no longer in the working grid's (``places``), as bits by position, so only the
-    removed places are visited, in the house's order (a scan of the house's cells was a tenth of a dynamic run)."""
+    removed places are visited, in the house's order (the scan of the house's cells it replaces held 2.8 % of
+    top1465's grading samples, the runs themselves 27 %)."""
     n = houses.shape[1]
     gone = made[h, d - 1] & ~places[h, d - 1]
     while gone:
@@ -157,8 +158,7 @@ def _push_off(ws, states, k):
 def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
-    queue, work, ends, places, position, undo = ws[6], ws[7], ws[14], ws[19], ws[21], ws[22]
-    made = ws[20]
+    queue, work, ends, places, made, position, undo = ws[6], ws[7], ws[14], ws[19], ws[20], ws[21], ws[22]
     # the slot's arrays, taken out of the workspace once (see engine/grade/_fast_slots.py on why)
     mark, gen, start, count, pool, top, nest, members = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
