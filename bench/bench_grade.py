@@ -1,10 +1,14 @@
 """Grading benchmark: puzzles per second on random minimal puzzles, the level distribution, 1 vs 2 threads.
 
-    python bench/bench_grade.py [--count 4000] [--runs 5] [--box 3] [--seed 1] [--quick]
+    python bench/bench_grade.py [--count 4000] [--runs 5] [--box 3] [--seed 1] [--steps 300] [--file F] [--quick]
 
 Puzzles: random boards (engine.generators, the default method) carved into minimal unique puzzles by
 engine.carve (one random removal order each). Target (grading issue): >= 2,000 random minimal 9x9 puzzles per
-second per core with the fast path (grade_many), so grading adds little to the catalogue fill.
+second per core with the fast path (grade_many), so grading adds little to the catalogue fill. ``--file`` grades
+the first ``--count`` puzzles of a file instead (one 81-character line each, '.' or '0' for a blank: top1465).
+
+``--steps`` puzzles are graded with the step-recording path too (``grade``), guided by the kernels as it runs, and
+plain (every technique's Python finder in turn), with the ratio of the two.
 
 The machine is shared: every figure is the median of ``--runs`` runs, and the CPU seconds the process used are
 reported next to the wall clock (puzzles per CPU second is what a core does when it has the core to itself).
@@ -76,8 +80,15 @@ def distribution(grades) -> None:
         if hardest[name]:
             print(f"  {name:17s} {hardest[name]:6d}  {100 * hardest[name] / m:5.1f} %")
     scores = [g.score for g in grades if g.solved]
-    print(f"score of the puzzles logic solves: median {statistics.median(scores):.1f}, "
-          f"mean {statistics.mean(scores):.2f}")
+    if scores:  # a few big puzzles may all need guessing
+        print(f"score of the puzzles logic solves: median {statistics.median(scores):.1f}, "
+              f"mean {statistics.mean(scores):.2f}")
+
+
+def read_puzzles(path: str, count: int) -> np.ndarray:
+    """The first ``count`` 9x9 puzzles of a file, one 81-character line each."""
+    lines = [line.strip() for line in Path(path).read_text().splitlines() if line.strip()][:count]
+    return np.array([[0 if ch in ".0" else int(ch) for ch in line[:81]] for line in lines], np.int8)
 
 
 def cost_by_level(puzzles: np.ndarray, grades, box: int) -> None:
@@ -96,15 +107,17 @@ def main() -> None:
     ap.add_argument("--box", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=300, help="puzzles to grade with the step-recording path too")
+    ap.add_argument("--file", help="grade the puzzles of this file (one 9x9 puzzle a line) instead")
     ap.add_argument("--quick", action="store_true", help="500 puzzles, 3 runs, 100 with steps")
     args = ap.parse_args()
     if args.quick:
         args.count, args.runs, args.steps = 500, 3, 100
     n = args.box * args.box
-    print(f"bench_grade: {args.count} random minimal {n}x{n} puzzles (seed {args.seed}), {args.runs} runs, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    what = f"of {args.file}" if args.file else f"random minimal {n}x{n} puzzles (seed {args.seed})"
+    print(f"bench_grade: {args.count} {what}, {args.runs} runs, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.1f}")
     started = time.perf_counter()
-    puzzles = make_puzzles(args.box, args.count, args.seed)
+    puzzles = read_puzzles(args.file, args.count) if args.file else make_puzzles(args.box, args.count, args.seed)
     print(f"made the puzzles in {time.perf_counter() - started:.1f} s; clues: mean "
           f"{np.count_nonzero(puzzles, axis=1).mean():.1f}")
     started = time.perf_counter()
@@ -125,13 +138,21 @@ def main() -> None:
 
     grades = grade_many(puzzles, args.box)
     if args.steps > 0:
+        # the step-recording path as grade() runs it (guided: the kernel names each step's row) and its plain twin
+        # (every row's Python finder in turn, what the tests hold the compiled path to)
         sample = puzzles[:args.steps]
-        slow = []
-        wall, cpu = timed(lambda: slow.extend(grade(p, args.box) for p in sample))
-        same = all(s.as_dict() == f.as_dict() for s, f in zip(slow, grades))
-        print(f"step-recording path: {len(sample) / wall:9.0f} puzzles/s wall, {len(sample) / cpu:9.0f} puzzles "
-              f"per CPU second, on the first {len(sample)} ({sum(s.step_count for s in slow) / len(sample):.1f} "
-              f"steps each); same grades as the fast path: {same}")
+        rates = []
+        for guided in (True, False):
+            slow = []
+            wall, cpu = timed(lambda: slow.extend(grade(p, args.box, guided=guided) for p in sample))
+            same = all(s.as_dict() == f.as_dict() for s, f in zip(slow, grades))
+            rates.append(len(sample) / cpu)
+            name = "step path, guided" if guided else "step path, plain "
+            print(f"{name}: {len(sample) / wall:9.1f} puzzles/s wall, {len(sample) / cpu:9.1f} puzzles per CPU "
+                  f"second ({1000 * cpu / len(sample):.1f} ms each), on the first {len(sample)} "
+                  f"({sum(s.step_count for s in slow) / len(sample):.1f} steps each); same grades as the fast path: "
+                  f"{same}")
+        print(f"guided / plain: x{rates[0] / rates[1]:.1f}")
     distribution(grades)
     cost_by_level(puzzles, grades, args.box)
 

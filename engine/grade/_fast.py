@@ -249,11 +249,26 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
 
 
 @wide_kernel
-def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status, space):
+def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status, space, misses,
+                state):
+    """Grade every row of ``puzzles`` (``status``: SOLVED, STUCK or CONTRADICTION each), or, when ``state`` has a
+    row (then ``puzzles`` has none), make one step from the cells and candidates of ``state`` (``status[0]``:
+    the blank cells left, or NO_KERNEL), changing them. ``misses``: the memo of engine.grade._fast_misses.
+
+    One entry point for both, so that the guided step path (engine.grade.guided, :func:`step_counter`) runs the
+    very code the fill compiled, with no compile of its own on a new machine (a second entry would compile the
+    whole loop again: about a minute)."""
+    shape = _chain_shape(houses, row_of, col_of, box_of, n)
+    if state.shape[0]:
+        cells, cands = state[0], state[1]
+        blanks = 0
+        for c in range(cells.size):
+            blanks += cells[c] == 0
+        status[0] = _solve_in(0, NTECHNIQUES, 1, enabled, counts[0], ratings[0], cells, cands, houses, peers, row_of,
+                              col_of, box_of, n, blanks, misses, space, shape)
+        return
     cells = np.empty(puzzles.shape[1], np.int64)
     cands = np.empty(puzzles.shape[1], np.int64)
-    misses = new_memo(puzzles.shape[1])
-    shape = _chain_shape(houses, row_of, col_of, box_of, n)
     for i in range(puzzles.shape[0]):
         status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
                                cells, cands, misses, space, shape)
@@ -277,7 +292,24 @@ def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np
     ratings = np.zeros((arr.shape[0], NRATINGS), np.float64)
     status = np.empty(arr.shape[0], np.int64)
     _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, geo.row_of, geo.col_of,
-                geo.box_of, geo.size, counts, ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]))
+                geo.box_of, geo.size, counts, ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]),
+                new_memo(arr.shape[1]), np.empty((0, arr.shape[1]), np.int64))
     if (status == NO_KERNEL).any():
         raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")
     return counts, ratings, status == SOLVED, status == CONTRADICTION
+
+
+def step_counter(state: np.ndarray, box: int, enabled: np.ndarray, misses: np.ndarray) -> int:
+    """The counter (engine.grade.techniques.COUNTER_NAMES) of the step the grader makes from ``state``, a (2, ncells)
+    int64 array of cells and candidates that the step changes, trying the rows ``enabled`` flags; -1 when none
+    makes a step. ``misses``: the puzzle's memo (:func:`new_memo`), kept from step to step."""
+    geo = geometry(box)
+    counts = np.zeros((1, NCOUNTERS), np.int64)
+    status = np.empty(1, np.int64)
+    _grade_many(np.empty((0, state.shape[1]), np.int8), enabled, geo.houses, geo.peers, geo.row_of, geo.col_of,
+                geo.box_of, geo.size, counts, np.zeros((1, NRATINGS), np.float64), status,
+                shared_space(state.shape[1], geo.size, 1), misses, state)
+    if status[0] == NO_KERNEL:  # pragma: no cover - a test holds every row to having a kernel
+        raise RuntimeError("a technique of engine.vocabulary.TECHNIQUE_TABLE has no kernel in engine.grade._fast")
+    made = np.flatnonzero(counts[0])
+    return int(made[0]) if made.size else -1

@@ -28,6 +28,7 @@ from ..inputs import check_cells, check_grids, check_name
 from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, STEP_PATH_ONLY,
                           TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES)
 from . import hidden_single
+from .guided import first_step, guided_finder, plain_first_step
 from .state import Contradiction, State, Step
 from .techniques import COUNTER_NAMES, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
 
@@ -131,19 +132,18 @@ def techniques_for(box: int, uniqueness: bool = True, techniques=REGISTRY) -> tu
     return tuple(t for t in techniques if t.name not in skip)
 
 
-def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool]:
+def solve_logically(state: State, techniques=REGISTRY, *, guided: bool = False) -> tuple[list[Step], bool]:
     """Apply the easiest technique that makes progress until solved or stuck: ``(steps, solved)``.
 
-    ``techniques`` (easiest first) may be a part of the registry, to ask what a puzzle needs. Raises
-    :class:`Contradiction` when it gets stuck because the puzzle has no solution."""
+    ``techniques`` (easiest first) may be a part of the registry, to ask what a puzzle needs. ``guided``: the
+    compiled grader names each step's technique and only its finder runs (:mod:`engine.grade.guided`; the same
+    steps). Raises :class:`Contradiction` when it gets stuck because the puzzle has no solution."""
+    techniques = tuple(techniques)
+    find = guided_finder(state, techniques) if guided else (lambda s: plain_first_step(s, techniques))
     steps: list[Step] = []
-    cells = state.cells
-    while 0 in cells:
-        for technique in techniques:
-            step = technique.find(state)
-            if step is not None:
-                break
-        else:
+    while 0 in state.cells:
+        step = find(state)
+        if step is None:
             why = state.contradiction()
             if why:
                 raise Contradiction(f"the puzzle has no solution ({why})")
@@ -154,12 +154,13 @@ def solve_logically(state: State, techniques=REGISTRY) -> tuple[list[Step], bool
 
 
 def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness: bool = True,
-              nested: bool = False) -> Step | None:
+              nested: bool = False, guided: bool = True) -> Step | None:
     """The step a person takes next on a partly filled grid (flat digits, 0 = blank, or a Grid): the easiest
     technique that makes progress, exactly the first step :func:`grade` would record from this position.
     None when the grid is full or no technique helps (the position needs guessing). Raises
     :class:`Contradiction` when digits conflict. A hint is this step. Nested forcing chains, which take seconds
-    to minutes, are tried only with ``nested=True`` (on a position with one solution)."""
+    to minutes, are tried only with ``nested=True`` (on a position with one solution). ``guided``: as in
+    :func:`grade`."""
     arr, box = _as_puzzle(cells, box)
     state = State.from_puzzle(arr, box)
     if 0 not in state.cells:
@@ -167,11 +168,7 @@ def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness:
     rows = techniques_for(box, uniqueness, techniques)
     if not (nested and _worth_nesting(arr, box, rows)):
         rows = tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
-    for technique in rows:
-        step = technique.find(state)
-        if step is not None:
-            return step
-    return None
+    return first_step(state, rows) if guided else plain_first_step(state, rows)
 
 
 def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
@@ -180,12 +177,16 @@ def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
     return check_cells(cells, box, "puzzle")
 
 
-def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bool = True) -> Grade:
+def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bool = True,
+          guided: bool = True) -> Grade:
     """Grade one puzzle (flat digits, 0 = blank, or a :class:`~engine.grid.Grid`).
 
     ``explain=True`` records every step with its explanation; ``explain=False`` takes the compiled fast path
     and leaves ``steps`` empty (same grade, much faster). ``uniqueness=False`` leaves out the techniques that
-    assume the puzzle has one solution. Raises ValueError (:class:`Contradiction`) when the clues conflict or the
+    assume the puzzle has one solution. With ``explain=True`` the compiled path names the technique of each step
+    and only its Python finder runs (:mod:`engine.grade.guided`: the same steps, many times faster on big grids);
+    ``guided=False`` asks every technique's Python finder in turn, the slow twin the tests hold the compiled path
+    to. Raises ValueError (:class:`Contradiction`) when the clues conflict or the
     puzzle has no solution.
     """
     arr, box = _as_puzzle(cells, box)
@@ -198,12 +199,12 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
     if not _worth_nesting(arr, box, rows):
         rows = tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
     try:
-        steps, solved = solve_logically(State.from_puzzle(arr, box), rows)
+        steps, solved = solve_logically(State.from_puzzle(arr, box), rows, guided=guided)
     except Contradiction:
         if not uniqueness:
             raise
         # uniqueness techniques on a puzzle with several solutions: grade it without them (see grade_many)
-        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(box, False))
+        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(box, False), guided=guided)
     counts = [0] * NCOUNTERS
     for step in steps:
         counts[counter_of(step)] += 1

@@ -248,7 +248,7 @@ def test_grade_without_uniqueness_never_uses_them():
     puzzles = np.array([p for p, _ in minimal_puzzles(40, 3, seed=21, carve=carve)])
     used = 0
     for puzzle, fast in zip(puzzles, grade_many(puzzles, 3, uniqueness=False)):
-        slow = grade(puzzle, 3, uniqueness=False)
+        slow = grade(puzzle, 3, uniqueness=False, guided=False)
         for g in (slow, fast):
             assert not set(g.steps_by_technique) & set(UNIQUENESS_TECHNIQUES)
         assert all(s.technique not in UNIQUENESS_TECHNIQUES for s in slow.steps)
