@@ -6,6 +6,7 @@ itself runs as a real process: the port it announces, a port in use, a missing c
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -190,11 +191,11 @@ def test_it_keeps_answering_while_fill_writes(server, catalogue_db):
 
 
 # -- the command ---------------------------------------------------------------------------------------------
-def _start(*args: str, sigint=None) -> tuple[subprocess.Popen, str]:
+def _start(*args: str, sigint=None, env=None) -> tuple[subprocess.Popen, str]:
     """``sigint``: the SIGINT handler the server starts with (None: this process's)."""
     setup = None if sigint is None else (lambda: signal.signal(signal.SIGINT, sigint))
     proc = subprocess.Popen([*CLI, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=setup)
+                            text=True, preexec_fn=setup, env=env)
     line = proc.stderr.readline()
     assert line.startswith("catalogue: serving "), line + proc.stderr.read()
     return proc, line.split(" at ")[1].split("/ ")[0]
@@ -272,3 +273,24 @@ def test_a_puzzle_as_svg_and_pdf(server, catalogue_db):
     assert status == 404 and body["error"] == "no puzzle for board 99999"
     status, body = get(server, "/puzzles/x.pdf")
     assert status == 400 and body["parameter"] == "number"
+
+
+def test_a_hint_on_a_machine_without_the_compiled_grader_does_not_compile_it(catalogue_db, tmp_path):
+    """A server on a new machine (an empty kernel cache) answers a hint with the Python searches alone rather than
+    compile the grader for a minute inside the request; the step is the one the grader takes."""
+    from engine.formats import from_line
+    from engine.grade import next_step
+
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    kernels = tmp_path / "kernels"
+    proc, base = _start("--db", str(catalogue_db), env=dict(os.environ, NUMBA_CACHE_DIR=str(kernels)))
+    try:
+        before = list(kernels.rglob("*_grade_many-*.nbi"))  # a precompiled bundle, where one is installed
+        status, step = get(base, f"/api/hint?grid={line}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    expected = next_step(from_line(line), 3, guided=False)
+    assert status == 200 and (step["technique"], step["explanation"]) == (expected.technique, expected.explanation)
+    if not before:
+        assert not list(kernels.rglob("*_grade_many-*.nbi"))
