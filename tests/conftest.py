@@ -24,6 +24,12 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 # subprocesses the tests start inherit NUMBA_CACHE_DIR and share the same warm cache.
 cache.enable()
 
+# The guided step path fails rather than quietly falling back when the compiled grader names a technique whose
+# Python finder finds no step (engine/grade/guided.py): in the tests, every such disagreement is a bug to see.
+from engine.grade import guided  # noqa: E402
+
+guided.STRICT = True
+
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 

@@ -7,7 +7,9 @@ easier helps. When no technique makes progress the puzzle needs guessing (or has
 Two paths give the same grade (the tests hold them to it on many puzzles):
 
 - the step-recording path (:func:`grade` with ``explain=True``) runs the Python techniques and keeps every
-  :class:`~engine.grade.state.Step` with its explanation;
+  :class:`~engine.grade.state.Step` with its explanation. Guided (the default), the fast path names each step's
+  technique first and only that technique's finder runs (:mod:`engine.grade.guided`); plain (``guided=False``),
+  every technique's finder is asked in turn: the slow twin the tests hold the fast path to;
 - the fast path (``explain=False`` and :func:`grade_many`) runs the same techniques, in the same order, as one
   compiled kernel (:mod:`engine.grade._fast`) that only counts steps. It releases the GIL, so the catalogue's
   checker threads grade in parallel.

@@ -12,8 +12,11 @@ path's; only the rows that would have missed are not asked (measured: bench/benc
 random minimal 9x9 puzzles, 30 on top1465's, 20-60 on 16x16 and 25x25).
 
 The rows the kernel does not run (:data:`engine.vocabulary.STEP_PATH_ONLY`, the nested forcing chains) are asked in
-Python, at their place in the order. Should a finder the kernel pointed at miss (a disagreement the tests exist to
-catch), that step is looked for the slow way, row by row, so the answer is still the Python path's.
+Python, at their place in the order. "The same steps" rests on the twins agreeing, which the tests check both ways
+(every row's kernel against its finder, and this path against the plain one). A disagreement of one kind is caught
+here too: should the finder the kernel pointed at miss, that step is looked for the plain way, row by row, so the
+answer is still the Python path's (the tests set :data:`STRICT` and fail instead). The other kind, the kernel missing
+a step an earlier row's finder would take, shows only as a different step: the tests compare the two paths.
 """
 from __future__ import annotations
 
@@ -25,15 +28,24 @@ from ..vocabulary import STEP_PATH_ONLY
 from .state import State, Step
 from .techniques import FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, REGISTRY
 
+#: raise instead of falling back when the row the kernel names finds no step (the tests set it)
+STRICT = False
+
 
 def compiled_ready() -> bool:
     """Whether the compiled grader can be used at once: loaded in this process, or compiled in the kernel cache (it
     then loads in a fraction of a second). Where it is not, a caller that must answer at once (the web server's
     hint) takes the plain path rather than compile the grader for a minute inside a request."""
+    import os
+
     from ..warmup import grader_cached
     from . import _fast
 
-    return bool(getattr(_fast._grade_many, "overloads", True)) or grader_cached()
+    overloads = getattr(_fast._grade_many, "overloads", None)
+    if overloads is None:  # NUMBA_DISABLE_JIT: the kernels are plain Python, far slower than the finders alone
+        return False
+    # without a cache folder (engine.cache.enable found none) nothing compiled lasts: only a loaded grader counts
+    return bool(overloads) or (bool(os.environ.get("NUMBA_CACHE_DIR")) and grader_cached())
 
 
 def in_table_order(techniques) -> bool:
@@ -81,6 +93,8 @@ def _first_step(state: State, techniques, row: int | None) -> Step | None:
         elif INDEX[technique.name] == row:
             step = technique.find(state)
             if step is None:  # the twins disagree: take the Python path's answer, row by row
+                if STRICT:
+                    raise AssertionError(f"the kernel found a {technique.name} step that its Python finder misses")
                 return plain_first_step(state, techniques)
         else:
             continue

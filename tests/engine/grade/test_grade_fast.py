@@ -1,7 +1,8 @@
 """The compiled fast path against its slow twin, the Python techniques (the slow twin rule).
 
 Three levels: each technique kernel against its Python module on random candidate states (same first deduction,
-same resulting candidates); whole grades from grade_many against grade(explain=True) on many puzzles of every
+same resulting candidates); whole grades from grade_many against the plain step path (grade(guided=False): every
+technique's Python finder in turn, not guided by the kernels) on many puzzles of every
 size; and the kernels once more as plain Python (NUMBA_DISABLE_JIT=1, in a subprocess) so their lines run.
 The random states keep every solution digit, so each Python deduction must also agree with the board.
 """
@@ -267,7 +268,7 @@ def test_kernels_as_plain_python():
         "rng = random.Random(4)\n"
         "for box, blanks in ((2, 0.75), (3, 0.62), (3, 0.66)):\n"
         "    b = random_board(box, rng); b[rng.sample(range(b.size), int(b.size * blanks))] = 0\n"
-        "    f, s = grade_many(b[None], box)[0], grade(b, box)\n"
+        "    f, s = grade_many(b[None], box)[0], grade(b, box, guided=False)\n"
         "    assert (f.score, f.steps_by_technique, f.solved) == (s.score, s.steps_by_technique, s.solved), (f, s)\n"
         "print('ok')\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")

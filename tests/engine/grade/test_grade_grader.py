@@ -64,10 +64,10 @@ def test_steps_a_person_can_follow():
 def test_a_puzzle_that_needs_guessing():
     """Easter Monster without its first clue has several solutions: no technique finishes it, and the nested
     forcing chains (seconds to minutes a step) are not even tried, in either path."""
-    g = grade(from_line(SEVERAL), 3)
+    g = grade(from_line(SEVERAL), 3, guided=False)
     assert (g.level, g.score, g.hardest, g.needs_guessing, g.solved) == ("extreme", GUESSING_RATING, GUESSING,
                                                                          True, False)
-    assert grade_many(from_line(SEVERAL)[None], 3)[0] == g
+    assert grade_many(from_line(SEVERAL)[None], 3)[0] == g == grade(from_line(SEVERAL), 3)
 
 
 def test_several_solutions_get_stuck_like_guessing():
@@ -184,12 +184,16 @@ def test_other_sizes(box, blanks):
     board = random_board(box, rng)
     puzzle = board.copy()
     puzzle[rng.sample(range(board.size), int(board.size * blanks))] = 0
-    g = grade(puzzle, box, uniqueness=False)  # several solutions: the uniqueness techniques would not be sound
+    # several solutions: the uniqueness techniques would not be sound. The plain step path (every technique's
+    # Python finder in turn), the twin of the compiled one
+    g = grade(puzzle, box, uniqueness=False, guided=False)
     assert g.steps and g.steps_by_technique
     for step in g.steps:  # sound deductions hold in every solution, the board among them
         assert all(board[c] == d for c, d in step.placements)
         assert all(board[c] != d for c, d in step.eliminations)
     assert grade_many(puzzle[None], box, uniqueness=False)[0] == g
+    guided = grade(puzzle, box, uniqueness=False)  # and the guided step path makes the same steps
+    assert [s.as_dict() for s in guided.steps] == [s.as_dict() for s in g.steps]
 
 
 def test_names_on_16x16_count_from_1_without_letters():
