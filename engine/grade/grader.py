@@ -169,7 +169,7 @@ def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness:
         return None
     rows = techniques_for(box, uniqueness, techniques)
     if not (nested and _worth_nesting(arr, box, rows)):
-        rows = tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
+        rows = _unnested(rows)
     return first_step(state, rows) if guided else plain_first_step(state, rows)
 
 
@@ -199,14 +199,16 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
             raise Contradiction(str(e).split(": ", 1)[1]) from None
     rows = techniques_for(box, uniqueness)
     if not _worth_nesting(arr, box, rows):
-        rows = tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
+        rows = _unnested(rows)
     try:
         steps, solved = solve_logically(State.from_puzzle(arr, box), rows, guided=guided)
     except Contradiction:
         if not uniqueness:
             raise
-        # uniqueness techniques on a puzzle with several solutions: grade it without them (see grade_many)
-        steps, solved = solve_logically(State.from_puzzle(arr, box), techniques_for(box, False), guided=guided)
+        # uniqueness techniques on a puzzle with several solutions: grade it without them (see grade_many), and
+        # without the nested chains, which never finish such a puzzle (_worth_nesting)
+        rows = _unnested(techniques_for(box, False))
+        steps, solved = solve_logically(State.from_puzzle(arr, box), rows, guided=guided)
     counts = [0] * NCOUNTERS
     for step in steps:
         counts[counter_of(step)] += 1
@@ -233,12 +235,18 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> l
                 counts[i], ratings[i], solved[i] = c[0], r[0], s[0]
                 continue
         try:  # let the step path say why, with the cells named
-            solve_logically(State.from_puzzle(arr[i], box), techniques_for(box, False))
+            solve_logically(State.from_puzzle(arr[i], box), _unnested(techniques_for(box, False)), guided=True)
         except Contradiction as e:
             raise Contradiction(f"puzzle {i}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
     grades = [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]
     return _second_pass(arr, box, uniqueness, grades)
+
+
+def _unnested(rows) -> tuple:
+    """``rows`` without the ones only the step path runs (the nested forcing chains), for a puzzle they cannot
+    finish: one with several solutions, or none."""
+    return tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
 
 
 def _worth_nesting(puzzle, box: int, rows) -> bool:
