@@ -48,7 +48,7 @@ def _parsed(item) -> bool:
 
 def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, label: str | None = None, *,
               batchable: Callable = _parsed, retry: tuple[type[BaseException], ...] = (),
-              sizes: dict[int, int] = CHUNK, unit: str = "grids") -> Iterator:
+              sizes: dict[int, int] = CHUNK, unit: str = "grids", threads: int = 1) -> Iterator:
     """Yield ``one(item)`` for each of ``items`` (file entries), in order, computed in a worker thread.
 
     ``many(group)`` takes a list of parsed entries (``item.grid``) of one box size and returns their results, the
@@ -57,10 +57,14 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     of ``retry`` (a grid of the group the batch function refuses: a key search that outgrew its limit, a puzzle
     without solution for the grader), that group is done again with ``one``, which says which grid and why.
     With ``label``, a big input shows a bar over the items (counted in ``unit``) (``catalogue.progress.item_bar``), as
-    :func:`~catalogue.errors.background_map` does.
+    :func:`~catalogue.errors.background_map` does. ``threads`` (0: one per core) take the windows in turn: the
+    kernels release the GIL, so a file is done on every core, and the results still come in file order.
     """
+    from .config import default_workers
+
+    threads = threads or default_workers()
     if many is None:
-        yield from background_map(one, items, name, label=label)
+        yield from background_map(one, items, name, label=label, threads=threads)
         return
 
     def work(window: range) -> list:
@@ -90,7 +94,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     bar = item_bar(label, len(items), unit=unit, command=name) if label is not None else nullcontext(None)
     with bar as step:
         done = 0
-        for results in background_map(work, _windows(items, sizes), name):
+        for results in background_map(work, _windows(items, sizes), name, threads=threads):
             yield from results
             done += len(results)
             if step is not None:

@@ -63,6 +63,13 @@ def _workers_option(flag: str, envvar: str, what: str):
         help=f"{what} threads (1-{MAX_WORKERS}). Default: one per core.")]
 
 
+#: the file commands' worker threads (check, key, solve, grade, carve): 0 is one per core
+ThreadsOption = Annotated[int, typer.Option(
+    "--threads", envvar="CATALOGUE_THREADS", show_envvar=True, min=0, max=MAX_WORKERS, metavar="N",
+    help="Worker threads; the chunks of grids go to them in turn, and the output keeps the file's order. "
+         "0 (the default): one per core.")]
+
+
 GeneratorsOption = _workers_option("--generators", "CATALOGUE_GENERATORS", "Board generator")
 CheckersOption = _workers_option("--checkers", "CATALOGUE_CHECKERS", "Checker (keys, carving, grading)")
 QueueSizeOption = Annotated[int, typer.Option(

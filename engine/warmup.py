@@ -31,6 +31,19 @@ def grader_cached() -> bool:
     return any(Path(folder).glob(_GRADER_INDEX))
 
 
+def compiled_ready() -> bool:
+    """Whether the compiled grader can be used at once: loaded in this process, or compiled in the kernel cache (it
+    then loads in a fraction of a second). Where it is not, a caller that must answer at once (the web server's
+    hint) takes the plain path rather than compile the grader for a minute inside a request."""
+    from .grade import _fast
+
+    overloads = getattr(_fast._grade_many, "overloads", None)
+    if overloads is None:  # NUMBA_DISABLE_JIT: the kernels are plain Python, far slower than the finders alone
+        return False
+    # without a cache folder (engine.cache.enable found none) nothing compiled lasts: only a loaded grader counts
+    return bool(overloads) or (bool(os.environ.get("NUMBA_CACHE_DIR")) and grader_cached())
+
+
 def start_grader_compile(box: int) -> subprocess.Popen | None:
     """Start compiling the grader for ``box`` in a child process, unless it is cached; returns the child or None."""
     if grader_cached():

@@ -29,6 +29,7 @@ from engine.vocabulary import MIN_CLUES
 
 from ..choices import CarveOrder, InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
 from ..batches import batch_map
+from ..config import ThreadsOption
 from ..errors import UsageError, UserError, report
 from ..output import RECORD_FORMATS, terminal_width, write_records
 
@@ -136,6 +137,7 @@ def register(app: typer.Typer) -> None:
                                                                  "line output).")] = False,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        threads: ThreadsOption = 0,
     ) -> None:
         """Carve each complete board of a file into a unique puzzle.
 
@@ -174,7 +176,7 @@ def register(app: typer.Typer) -> None:
             return carve_group([entry], seed, options)[0] if is_board(entry) else None
 
         carved = batch_map(carved_one, lambda group: carve_group(group, seed, options), entries, "carve",
-                           label="carving", sizes=CHUNK, unit="boards", batchable=is_board)
+                           label="carving", sizes=CHUNK, unit="boards", batchable=is_board, threads=threads)
         rows: list[tuple[Parsed, int, CarveResult]] = []
         printed = 0
         for entry, answer in zip(entries, carved):  # file order, messages between puzzles

@@ -11,6 +11,7 @@ from engine.grid import Grid
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, read_input
 from ..batches import batch_map
+from ..config import ThreadsOption
 from ..errors import report
 
 #: formats whose digits are written as symbols (1-9, then A-P); the others (txt, rcv, json) write numbers
@@ -92,6 +93,7 @@ def register(app: typer.Typer) -> None:
         path: Annotated[str, typer.Argument(help="File of grids to check, or - for stdin.", show_default=False)],
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        threads: ThreadsOption = 0,
     ) -> None:
         """Check every grid in a file for conflicting digits and for exactly one solution.
 
@@ -118,7 +120,7 @@ def register(app: typer.Typer) -> None:
         # solutions counted a chunk of grids per kernel call, in a worker thread so Ctrl-C stops a long count at
         # once (see batch_map); the lines are those of check_line, grid by grid, in file order
         for entry, result in zip(entries, batch_map(checked, lambda group: check_lines(group, symbols), entries,
-                                                    "check", label="checking")):
+                                                    "check", label="checking", threads=threads)):
             if result is None:
                 unreadable += 1
                 report(str(entry))

@@ -11,6 +11,7 @@ from engine.formats import FormatError, Parsed, conflict_errors
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, read_entries
 from ..batches import batch_map
+from ..config import ThreadsOption
 from ..errors import report
 from ..output import RECORD_FORMATS, write_records
 
@@ -97,6 +98,7 @@ def register(app: typer.Typer) -> None:
                  "not given.")] = True,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        threads: ThreadsOption = 0,
     ) -> None:
         """Grade every puzzle in a file the way a person would solve it.
 
@@ -132,7 +134,7 @@ def register(app: typer.Typer) -> None:
         # a chunk of puzzles per call of the compiled grader (one by one with --steps: the explaining path), in a
         # worker thread, so Ctrl-C stops at once (see batch_map)
         grades = batch_map(graded_one, None if steps else graded_group, entries, "grade", label="grading",
-                           retry=(Contradiction,))
+                           retry=(Contradiction,), threads=threads)
         for entry, g in zip(entries, grades):
             if isinstance(entry, FormatError):
                 report(str(entry))

@@ -11,6 +11,7 @@ from engine.formats import FormatError, conflict_errors
 
 from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, read_entries
 from ..batches import batch_map
+from ..config import ThreadsOption
 from ..errors import report
 from ..output import RECORD_FORMATS, write_records
 
@@ -33,6 +34,7 @@ def register(app: typer.Typer) -> None:
         output_format: Annotated[KeyFormat, typer.Option(
             "--format", help="line: one key per line; or a record per grid (source, line, equivalence, key): "
                              "table, csv, tsv, json, ndjson.")] = KeyFormat.line,
+        threads: ThreadsOption = 0,
     ) -> None:
         """Print the canonical key of every grid in a file.
 
@@ -65,7 +67,8 @@ def register(app: typer.Typer) -> None:
         records = []
         # a chunk of grids per kernel call, in a worker thread so Ctrl-C stops a long key search at once (see
         # batch_map); file order: keys to stdout
-        keys = batch_map(keyed, keyed_many, entries, "key", label="keying", retry=(KeySearchError,))
+        keys = batch_map(keyed, keyed_many, entries, "key", label="keying", retry=(KeySearchError,),
+                         threads=threads)
         for entry, key in zip(entries, keys):
             if isinstance(entry, FormatError):
                 report(str(entry))

@@ -33,6 +33,7 @@ from engine.solvers.base import METRIC_NAMES, SolveResult
 
 from ..choices import InputFormat, InputFormatOption, SizeOption, SolverName, read_entries
 from ..batches import batch_map
+from ..config import ThreadsOption
 from ..errors import UsageError, UserError, report
 from ..output import RECORD_FORMATS, terminal_width, write_records
 from ..watch import watch
@@ -165,6 +166,7 @@ def register(app: typer.Typer) -> None:
                                                                "completed band otherwise).")] = False,
         delay: Annotated[int, typer.Option(min=0, help="With --watch on a terminal: pause after each move, "
                                                        "in milliseconds.")] = 10,
+        threads: ThreadsOption = 0,
     ) -> None:
         """Solve every puzzle in a file, or count its solutions.
 
@@ -217,7 +219,8 @@ def register(app: typer.Typer) -> None:
         # a chunk of puzzles per kernel call when the solver has a batch form and no node limit is set (the batch
         # kernels have none), in a worker thread so Ctrl-C stops even a long count at once (see batch_map)
         batched = hasattr(get_solver(solver.value), "many") and node_limit == 0
-        answers = batch_map(solved, solved_many if batched else None, entries, "solve", label="solving")
+        answers = batch_map(solved, solved_many if batched else None, entries, "solve", label="solving",
+                            threads=threads)
         for entry, o in zip(entries, answers):
             if isinstance(entry, FormatError):
                 report(str(entry))

@@ -4,9 +4,10 @@ prints.
 Cells are named twice in the answer: ``cell`` (row-major from 0, as in Python) and ``row``/``column`` (from 1, as
 the CLI and the sentences count). The engine is imported on the first hint, not when the server starts: the
 JSON API without hints needs no compiled code. A hint is the compiled grader's choice of technique, found again by
-that technique's Python search (engine.grade.guided) when the compiled grader is ready (loaded, or in the kernel
-cache, as after any fill or import on this machine); where it is not, the Python searches answer alone (the same
-step, slower: up to a second on 9x9, about 15 on 25x25) rather than compile it for a minute inside a request.
+that technique's Python search (engine.grade.guided), when the compiled grader is ready
+(engine.warmup.compiled_ready: loaded, or in the kernel cache, as after any fill or import on this machine); where
+it is not, the Python searches answer alone (the same step, slower: up to a second on 9x9, about 15 on 25x25)
+rather than compile it for a minute inside a request.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def hint(grid: str) -> dict[str, Any]:
     """The next step on ``grid`` (the line format), or ``technique: None`` with the reason there is none."""
     from engine.formats import FormatError, from_line
     from engine.grade import Contradiction, next_step
-    from engine.grade.guided import compiled_ready
+    from engine.warmup import compiled_ready
     from engine.geometry import box_for_ncells
 
     try:

@@ -32,22 +32,6 @@ from .techniques import FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, REGISTRY
 STRICT = False
 
 
-def compiled_ready() -> bool:
-    """Whether the compiled grader can be used at once: loaded in this process, or compiled in the kernel cache (it
-    then loads in a fraction of a second). Where it is not, a caller that must answer at once (the web server's
-    hint) takes the plain path rather than compile the grader for a minute inside a request."""
-    import os
-
-    from ..warmup import grader_cached
-    from . import _fast
-
-    overloads = getattr(_fast._grade_many, "overloads", None)
-    if overloads is None:  # NUMBA_DISABLE_JIT: the kernels are plain Python, far slower than the finders alone
-        return False
-    # without a cache folder (engine.cache.enable found none) nothing compiled lasts: only a loaded grader counts
-    return bool(overloads) or (bool(os.environ.get("NUMBA_CACHE_DIR")) and grader_cached())
-
-
 def in_table_order(techniques) -> bool:
     """Whether ``techniques`` are rows of the table (the registry's own), each once, easiest first: the only lists
     the kernel can stand in for (it tries rows in the table's order)."""

@@ -124,3 +124,40 @@ def test_the_batch_path_is_taken(mixed, monkeypatch):
     monkeypatch.setattr(solve, "solve_group", spy)
     result = CliRunner().invoke(app, ["solve", mixed])
     assert result.exit_code == 1 and calls and max(calls) > 5 and sum(calls) > 100  # every grid read, in chunks
+
+
+THREAD_CASES = [["check"], ["key", "-e", "full"], ["solve", "--count-solutions"], ["grade"],
+                ["grade", "--steps", "--format", "line"], ["carve", "--seed", "3"]]
+
+
+@pytest.mark.parametrize("args", THREAD_CASES, ids=[" ".join(a) for a in THREAD_CASES])
+def test_threads_change_nothing_but_the_time(args, mixed, small_chunks):
+    """--threads N (and CATALOGUE_THREADS): the windows go to N threads in turn, the output is the file's order
+    and the same, messages of bad lines included; more threads than cores too."""
+    runner = CliRunner()
+    one = runner.invoke(app, [*args, "--threads", "1", mixed])
+    three = runner.invoke(app, [*args, "--threads", "3", mixed])
+    by_env = runner.invoke(app, [*args, mixed], env={"CATALOGUE_THREADS": "3"})
+    assert one.exit_code == 1 and one.stdout.strip()
+    assert (one.exit_code, one.stdout, one.stderr) == (three.exit_code, three.stdout, three.stderr)
+    assert (one.exit_code, one.stdout, one.stderr) == (by_env.exit_code, by_env.stdout, by_env.stderr)
+
+
+def test_the_threads_asked_for_are_the_threads_used(mixed, monkeypatch):
+    """0 (the default) is one per core; a number is that many."""
+    import os
+
+    asked = []
+    real = batches.background_map
+
+    def spy(fn, items, name, **options):
+        asked.append(options.get("threads"))
+        return real(fn, items, name, **options)
+
+    monkeypatch.setattr(batches, "background_map", spy)
+    for threads, expected in (("0", os.cpu_count()), ("2", 2), ("5", 5)):
+        asked.clear()
+        assert CliRunner().invoke(app, ["grade", "--threads", threads, mixed]).exit_code == 1
+        assert asked == [expected]
+    result = CliRunner().invoke(app, ["grade", "--threads", "-1", mixed])
+    assert result.exit_code == 2 and "--threads" in result.stderr
