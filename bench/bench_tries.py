@@ -83,7 +83,7 @@ def kernel(name: str):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
             return _fast_direct._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n,
-                                                claiming, table)
+                                                claiming, table, memo[_fast_misses.DIRECT_ROW + claiming])
         return try_
 
     def fish(k):

@@ -22,7 +22,7 @@ from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_forcing_space import forcing_space, shared_space
-from ._fast_misses import ALIGNED_ROW, _forget, new_memo
+from ._fast_misses import ALIGNED_ROW, DIRECT_ROW, _forget, new_memo
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place, _places_table, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
@@ -156,8 +156,9 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         ratings[RATE] = tenths / 10.0
                         made = PLACED if found == 2 else ELIMINATED
                 elif t == DIRECT_POINTING or t == DIRECT_CLAIMING:  # these place the single they leave
-                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, t == DIRECT_CLAIMING,
-                                       table):
+                    claiming = t == DIRECT_CLAIMING
+                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table,
+                                       misses[DIRECT_ROW + claiming]):
                         made = PLACED
                 elif t == DIRECT_HIDDEN_PAIR or t == DIRECT_HIDDEN_TRIPLE:
                     if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3, table):

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._jit import kernel_with, wide_kernel
 from ..bits import lowbit_index, popcount
+from ._fast_misses import _changed_digits, _remember
 from ._fast_state import _house_in_se_order, _in_house, _place
 from ._fast_subsets import _next_colex
 
@@ -27,10 +28,22 @@ def _house_of(cell, kind, row_of, col_of, box_of, n):
 
 
 @kernel_with(_nrt=False)
-def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table):
+def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, memo):
     """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
     row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed.
-    ``table``: the places of every digit in every house (engine.grade._fast_state._places_table).
+    ``table``: the places of every digit in every house (engine.grade._fast_state._places_table); ``memo``: the
+    technique's row of the misses memo (engine.grade._fast_misses): only the digits whose places changed since
+    its last miss are looked at, the others would miss again. Compiled without reference counts, as all it calls
+    is: tried before most steps, a layer that counts them cost more than the digits it skips saved."""
+    found = _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table,
+                               _changed_digits(memo, cands))
+    _remember(memo, cands, not found)
+    return found
+
+
+@kernel_with(_nrt=False)
+def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, digits):
+    """:func:`_direct_locking` on the digits set in ``digits`` (a bit each; -1 for all), in the order of the search.
 
     Only the houses of the base's kind that meet the cover can be left with one place (the others keep all theirs),
     and a base whose digit has more places than a box side cannot lie in one line of a box, or one box of a line:
@@ -44,6 +57,8 @@ def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, clai
         else:
             kind1, kind2 = BOX, (COLUMN if pair == 0 else ROW)
         for d in range(1, n + 1):
+            if not digits >> (d - 1) & 1:
+                continue
             for i1 in range(n):
                 base = kind1 * n + i1
                 at = table[base, d - 1]
@@ -97,7 +112,7 @@ def _direct_hidden(cells, cands, houses, peers, n, k, table):
 
 @kernel_with(_nrt=False)
 def _direct_hidden_on(cells, cands, houses, peers, n, k, table, scratch):
-    """:func:`_direct_hidden` on its scratch (three rows of ``n``). This kernel and :func:`_direct_locking` are
+    """:func:`_direct_hidden` on its scratch (three rows of ``n``). This kernel and :func:`_direct_locking_on` are
     compiled without reference counts: tried before every step of a hard puzzle, their calls of ``_place`` and
     loops over peers counted some at each try (perf: 0.4 % of grading's samples)."""
     places = scratch[0]  # places[d - 1]: where digit d may go, over the house's positions 0..n-1

@@ -1,7 +1,8 @@
 """The memo of misses (engine/grade/_fast_misses.py) changes no step: a grader that remembers each technique's last
 miss makes, step by step, the same steps as one that forgets everything before each step (its slow twin). Each
 puzzle has a step of the technique found while the memo held that technique's miss (Nishio, aligned pair and triple
-exclusion)."""
+exclusion, direct pointing); direct claiming, which random minimal and top1465 puzzles almost never use (no step
+found with its miss held in 3,000 and 1,465 of them), is checked on puzzles where the memo holds its misses."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 from engine.geometry import geometry
 from engine.grade import _fast
-from engine.grade._fast_misses import ALIGNED_ROW, NISHIO_ROW, new_memo
+from engine.grade._fast_misses import ALIGNED_ROW, DIRECT_ROW, NISHIO_ROW, new_memo
 from engine.grade.state import State
 from engine.grade.techniques import INDEX, NCOUNTERS
 from engine.vocabulary import STEP_PATH_ONLY
@@ -36,6 +37,15 @@ ALIGNED_PUZZLES = [
 ]
 
 
+# random minimal puzzles (bench_grade's make_puzzles(3, 3000, 5)) where direct pointing finds a step while the memo
+# holds its miss
+DIRECT_PUZZLES = [
+    "2....17..1...49.8....38...4....346...5...6......2......3.8..4..6..4....1.7..6.5..",
+    "2......4..7.8....2......1.....45.7...6...3...9546.1...7.1...5...9.13........9...8",
+    ".....3.....92.........7853.....2......14........3..7593..8.19....5...41..9......6",
+]
+
+
 def _step(cells, cands, counts, ratings, memo):
     g = geometry(3)
     return _fast._solve(0, _fast.NTECHNIQUES, 1, _fast.enabled_rows(STEP_PATH_ONLY), counts, ratings, cells, cands,
@@ -43,7 +53,9 @@ def _step(cells, cands, counts, ratings, memo):
                         memo)
 
 
-@pytest.mark.parametrize("technique,puzzle", [("nishio", p) for p in NISHIO_PUZZLES] + ALIGNED_PUZZLES)
+@pytest.mark.parametrize("technique,puzzle", [("nishio", p) for p in NISHIO_PUZZLES] + ALIGNED_PUZZLES
+                         + [("direct-pointing", p) for p in DIRECT_PUZZLES]
+                         + [("direct-claiming", p) for p in DIRECT_PUZZLES])
 def test_remembering_misses_makes_the_same_steps(technique, puzzle):
     digits = np.array([0 if ch == "." else int(ch) for ch in puzzle], np.int64)
     kept = State.from_puzzle(digits, 3).to_arrays()
@@ -52,18 +64,20 @@ def test_remembering_misses_makes_the_same_steps(technique, puzzle):
     ratings = [np.zeros(_fast.NRATINGS), np.zeros(_fast.NRATINGS)]
     memo = new_memo(81)
     remembered = 0  # steps of the technique found while the memo held its miss
-    row = {"nishio": NISHIO_ROW, "aligned-pair-exclusion": ALIGNED_ROW + 2,
-           "aligned-triple-exclusion": ALIGNED_ROW + 3}[technique]
+    held_tries = 0  # steps made while it held one
+    row = {"nishio": NISHIO_ROW, "aligned-pair-exclusion": ALIGNED_ROW + 2, "aligned-triple-exclusion": ALIGNED_ROW + 3,
+           "direct-pointing": DIRECT_ROW, "direct-claiming": DIRECT_ROW + 1}[technique]
     counter = INDEX[technique]
     for _ in range(200):
         before = counts[0].copy()
         held = memo[row, -1] != 0
         left = _step(*kept, counts[0], ratings[0], memo)
         remembered += int(held and counts[0][counter] > before[counter])
+        held_tries += int(held)
         assert _step(*fresh, counts[1], ratings[1], new_memo(81)) == left
         assert np.array_equal(kept[0], fresh[0]) and np.array_equal(kept[1], fresh[1])
         assert np.array_equal(counts[0], counts[1]) and np.array_equal(ratings[0], ratings[1])
         if left == 0 or np.array_equal(before, counts[0]):
             break
     assert left == 0
-    assert remembered >= 1
+    assert remembered >= 1 or (technique == "direct-claiming" and held_tries >= 10)
