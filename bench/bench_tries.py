@@ -89,7 +89,10 @@ def kernel(name: str):
     def fish(k):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
-            return _fast_fish._fish(cands, g.houses, n, k, table)
+            memo_row = memo[_fast_misses.FISH_ROW + k]
+            found = _fast_fish._fish(cands, g.houses, n, k, table, _fast_misses._changed_digits(memo_row, cands))
+            _fast_misses._remember(memo_row, cands, not found)
+            return found
         return try_
 
     def forcing(producer):

@@ -22,7 +22,8 @@ from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
 from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_forcing_space import forcing_space, shared_space
-from ._fast_misses import ALIGNED_ROW, DIRECT_ROW, _forget, new_memo
+from ._fast_misses import (ALIGNED_ROW, DIRECT_ROW, FISH_ROW, LOCKED_ROW, _changed_digits, _forget, _remember,
+                           new_memo)
 from ._fast_singles import _hidden_single, _locked_candidates, _naked_single
 from ._fast_state import _contradiction, _place, _places_table, cell_houses_of
 from ._fast_subsets import _hidden_subset, _naked_subset
@@ -164,8 +165,11 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                     if _direct_hidden(cells, cands, houses, peers, n, 2 if t == DIRECT_HIDDEN_PAIR else 3, table):
                         made = PLACED
                 elif t == POINTING or t == CLAIMING:
-                    if _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING, table):
+                    memo = misses[LOCKED_ROW + (t == CLAIMING)]
+                    if _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING, table,
+                                          _changed_digits(memo, cands)):
                         made = ELIMINATED
+                    _remember(memo, cands, made == NOTHING)
                 elif t == NAKED_PAIR or t == NAKED_TRIPLE or t == NAKED_QUAD:
                     if _naked_subset(cands, houses, row_of, col_of, box_of, n,
                                      2 if t == NAKED_PAIR else (3 if t == NAKED_TRIPLE else 4)):
@@ -175,8 +179,11 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                                       table):
                         made = ELIMINATED
                 elif t == X_WING or t == SWORDFISH or t == JELLYFISH:
-                    if _fish(cands, houses, n, 2 if t == X_WING else (3 if t == SWORDFISH else 4), table):
+                    k = 2 if t == X_WING else (3 if t == SWORDFISH else 4)
+                    memo = misses[FISH_ROW + k]
+                    if _fish(cands, houses, n, k, table, _changed_digits(memo, cands)):
                         made = ELIMINATED
+                    _remember(memo, cands, made == NOTHING)
                 elif t == XY_WING or t == XYZ_WING:
                     if _wing(cands, peers, row_of, col_of, box_of, t == XYZ_WING):
                         made = ELIMINATED

@@ -9,11 +9,13 @@ from ._fast_subsets import _next_colex
 
 
 @wide_kernel
-def _fish(cands, houses, n, k, table):
+def _fish(cands, houses, n, k, table, digits):
     """Sudoku Explainer's order: columns as base (rows as cover), then rows as base; in each, the k-combinations of
     base lines in colex order, then the digits ascending, each only while it has at least 2k lines left to go in
     (Sudoku Explainer: placed + 2k <= n). ``table``: the places of every digit in every house
-    (engine.grade._fast_state._places_table).
+    (engine.grade._fast_state._places_table). Only the digits set in ``digits`` (a bit each, -1 for all) are looked
+    at: a fish is one digit's pattern, so a digit whose places did not change since the last miss misses again
+    (engine.grade._fast_misses).
 
     The search goes digit by digit, over the lines where the digit has 2..k places only (a fish's base lines; the
     others cannot be one), and keeps the first fish in that order: colex order is the order of the base lines as
@@ -28,6 +30,8 @@ def _fish(cands, houses, n, k, table):
         best_d = 0
         best_cover = np.int64(0)
         for d in range(1, n + 1):
+            if not digits >> (d - 1) & 1:
+                continue
             m = 0
             free = 0
             for i in range(n):

@@ -16,14 +16,15 @@ puzzles that reach them (top1465's: 367 tries of aligned triple exclusion in the
 83 % of the sets looked at were unchanged since the try before.
 
 Direct pointing and claiming look at one digit at a time: a locked digit, and its single left in a house, are
-that digit's places alone. So, as for Nishio, the digits whose places did not change since the last miss miss
+that digit's places alone; so do pointing, claiming and the fish. So, as for Nishio, the digits whose places did not change since the last miss miss
 again. They are tried before every step that is not a single (about 7,300 tries of each over 1,000 random minimal
 puzzles, a tenth of grading's time), and a step changes the places of few digits (a placed digit's, and those of
 the cell it fills).
 
 The memo has a row per technique that remembers (:data:`NISHIO_ROW`, :data:`ALIGNED_ROW` + k for the aligned
-exclusion of k cells, :data:`DIRECT_ROW` for direct pointing and the row after it for direct claiming): the grid of
-its last miss and, in its last entry, whether it holds one.
+exclusion of k cells, :data:`DIRECT_ROW` for direct pointing and the row after it for direct claiming,
+:data:`LOCKED_ROW` for pointing and the row after it for claiming, :data:`FISH_ROW` + k for the fish of k lines): the
+grid of its last miss and, in its last entry, whether it holds one.
 """
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ from .._jit import kernel_with, wide_kernel
 NISHIO_ROW = 0
 ALIGNED_ROW = -1  # aligned exclusion of k cells: row ALIGNED_ROW + k (pairs 1, triples 2)
 DIRECT_ROW = 3  # direct pointing; direct claiming at DIRECT_ROW + 1
-NROWS = 5
+LOCKED_ROW = 5  # pointing; claiming at LOCKED_ROW + 1
+FISH_ROW = 5  # the fish of k lines: row FISH_ROW + k (X-Wing 7, Swordfish 8, Jellyfish 9)
+NROWS = 10
 
 
 def new_memo(ncells: int) -> np.ndarray:

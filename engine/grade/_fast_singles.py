@@ -57,17 +57,20 @@ def _naked_single(cells, cands, peers):
 
 
 @wide_kernel
-def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming, table):
+def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming, table, digits):
     """Pointing (``claiming`` False: a box's places for a digit in one row or column) or claiming (True: a row's
     or column's places in one box): remove the digit from the rest of that second house. Sudoku Explainer's order,
     as locked_candidates.py: (base kind, cover kind) pairs, then digits, then bases. ``table``: the places of
-    every digit in every house (engine.grade._fast_state._places_table)."""
+    every digit in every house (engine.grade._fast_state._places_table); only the digits set in ``digits`` (a bit
+    each, -1 for all) are looked at (engine.grade._fast_misses: a digit whose places did not change misses again)."""
     for pair in range(2):
         if claiming:  # columns, then rows, into boxes
             first = n if pair == 0 else 0
         else:  # boxes, along columns, then along rows
             first = 2 * n
         for d in range(1, n + 1):
+            if not digits >> (d - 1) & 1:
+                continue
             bit = np.int64(1) << (d - 1)
             for base in range(first, first + n):
                 at = table[base, d - 1]
