@@ -1,13 +1,14 @@
 """Forcing chains on 16x16 and 25x25: what each set of rows costs a minimal puzzle, and how many it rates without
 guessing.
 
-    python bench/big_grid_chains.py [--seed 11] [--count16 30] [--count25 6] [--order spread] [--dynamic]
+    python bench/big_grid_chains.py [--seed 11] [--count16 30] [--count25 6] [--order spread] [--dynamic] [--full-scale]
 
 Carves random boards (the fill's generator) into minimal puzzles in the carver's order for the size (``--order``
 to choose), then grades each puzzle alone with the compiled grader three ways: the static chains only (every
 forcing chain left out, as the grader did on these sizes before 2026-11-26), with Nishio and multiple forcing
 chains (what it does now: ``engine.vocabulary.BIG_GRID_SKIPS`` leaves out the dynamic ones), and, with
-``--dynamic`` (16x16 only), with the dynamic forcing chains too (not dynamic+, minutes a puzzle there).
+``--dynamic`` (16x16 only), with the dynamic forcing chains too (not dynamic+), and with ``--full-scale`` the rows
+``grade_many(..., full_scale=True)`` tries (``catalogue grade --full-scale``): the dynamic chains plain and +.
 Prints CPU milliseconds a puzzle (mean, median, most; one thread, kernels loaded before timing), how many were
 rated without guessing, and their levels.
 
@@ -26,7 +27,7 @@ import numpy as np
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
 from engine.carve.carver import carve_many
 from engine.grade._fast import grade_counts
-from engine.grade.grader import level_of
+from engine.grade.grader import level_of, skipped
 from engine.vocabulary import BIG_GRID_SKIPS, STEP_PATH_ONLY
 
 FORCING = ("nishio", "multiple-forcing-chains", "dynamic-forcing-chains", "dynamic-forcing-chains-plus")
@@ -54,6 +55,8 @@ def main() -> None:
     parser.add_argument("--order", choices=("random", "spread"), default=None,
                         help="the carver's removal order (default: the carver's for the size)")
     parser.add_argument("--dynamic", action="store_true", help="16x16: also grade with the dynamic forcing chains")
+    parser.add_argument("--full-scale", action="store_true",
+                        help="also grade with the rows of the full scale (dynamic chains, plain and +)")
     args = parser.parse_args()
     for box, count in ((4, args.count16), (5, args.count25)):
         if count <= 0:
@@ -64,6 +67,8 @@ def main() -> None:
         ways = [("static chains only", FORCING + BIG_GRID_SKIPS), ("with Nishio and multiple (now)", BIG_GRID_SKIPS)]
         if args.dynamic and box == 4:
             ways.append(("with dynamic too (not +)", tuple(s for s in BIG_GRID_SKIPS if s != "dynamic-forcing-chains")))
+        if args.full_scale:
+            ways.append(("full scale (dynamic, dynamic+)", skipped(box, full_scale=True)))
         side = box * box
         print(f"big_grid_chains: {count} minimal {side}x{side} puzzles, order {args.order or 'the carver default'}, "
               f"seed {args.seed} (load average {os.getloadavg()[0]:.2f})")

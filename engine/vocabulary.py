@@ -88,6 +88,11 @@ UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
 #: 0.7 s with them, against 17 ms with Nishio and multiple forcing chains, which stay: docs/benchmarks.md, "Forcing
 #: chains on 16x16 and 25x25"), too slow for a fill; a puzzle that needs them is graded as needing guessing
 BIG_GRID_SKIPS: tuple[str, ...] = ("dynamic-forcing-chains", "dynamic-forcing-chains-plus", "nested-forcing-chains")
+#: the rows still left out on 16x16 and 25x25 at the full scale (``full_scale=True``, ``--full-scale``), which
+#: asks for the dynamic chains there at their cost (seconds a puzzle): the nested forcing chains run their outer
+#: search in Python, and none of 30 minimal 16x16 puzzles needed them once the dynamic+ chains were tried
+#: (docs/grading.md, "Other sizes")
+FULL_SCALE_BIG_GRID_SKIPS: tuple[str, ...] = ("nested-forcing-chains",)
 #: the rows the compiled grader never tries: it stops before them, and grade_many hands a puzzle stuck there (with
 #: one solution) to the step path. The nested forcing chains run their outer search in Python, seconds to minutes
 #: a step (engine.grade.nested_chains)

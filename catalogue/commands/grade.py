@@ -30,20 +30,23 @@ RECORD_FIELDS = ("index", "source", "line", "clues", "level", "score", "ep", "ed
 TABLE_FIELDS = ("index", "line", "clues", "level", "score", "hardest", "step_count")
 
 
-def _stuck_note(entry: Parsed, g: Grade) -> str:
+def _stuck_note(entry: Parsed, g: Grade, full_scale: bool) -> str:
     blanks = int((entry.grid.cells == 0).sum()) - sum(len(s.placements) for s in g.steps)
-    return f"no technique makes progress now: the other {blanks} cells need guessing"
+    note = f"no technique makes progress now: the other {blanks} cells need guessing"
+    if entry.grid.box >= 4 and not full_scale:  # say what was left out, and how to ask for it
+        note += " (the dynamic forcing chains were not tried on this size: --full-scale tries them)"
+    return note
 
 
-def explanation(entry: Parsed, g: Grade) -> list[str]:
+def explanation(entry: Parsed, g: Grade, full_scale: bool = False) -> list[str]:
     """The numbered steps, and where the logic stops when the puzzle needs guessing."""
     lines = [f"{i}. {s.explanation}" for i, s in enumerate(g.steps, start=1)]
     if g.needs_guessing:
-        lines.append(_stuck_note(entry, g))
+        lines.append(_stuck_note(entry, g, full_scale))
     return lines
 
 
-def record(entry: Parsed, g: Grade, steps: bool) -> dict:
+def record(entry: Parsed, g: Grade, steps: bool, full_scale: bool = False) -> dict:
     rec = {"index": entry.index + 1, "source": entry.source, "line": entry.line, "clues": entry.grid.clue_count,
            "level": g.level, "score": g.score, "ep": g.ep, "ed": g.ed, "hardest": g.hardest,
            "step_count": g.step_count, "steps": g.steps_by_technique, "needs_guessing": g.needs_guessing}
@@ -51,11 +54,11 @@ def record(entry: Parsed, g: Grade, steps: bool) -> dict:
         rec["step_data"] = [s.as_dict() for s in g.steps]
         rec["explanation"] = [s.explanation for s in g.steps]
         if g.needs_guessing:
-            rec["explanation"].append(_stuck_note(entry, g))
+            rec["explanation"].append(_stuck_note(entry, g, full_scale))
     return rec
 
 
-def grade_entry(entry: Parsed, steps: bool, uniqueness: bool = True) -> Grade | str:
+def grade_entry(entry: Parsed, steps: bool, uniqueness: bool = True, full_scale: bool = False) -> Grade | str:
     """The grade, or the one line to report instead (conflicting givens, no solution).
 
     Runs in a worker thread (see the command), so it returns its message rather than printing it: the caller
@@ -67,18 +70,19 @@ def grade_entry(entry: Parsed, steps: bool, uniqueness: bool = True) -> Grade | 
     if clashes:
         return f"{entry.source}:{entry.line}: conflicting givens: {clashes[0].message}"
     try:
-        return grade(entry.grid.cells, entry.grid.box, explain=steps, uniqueness=uniqueness)
+        return grade(entry.grid.cells, entry.grid.box, explain=steps, uniqueness=uniqueness, full_scale=full_scale)
     except Contradiction as e:
         return f"{entry.source}:{entry.line}: {e}"
 
 
-def grade_entries(group: list[Parsed], uniqueness: bool = True) -> list[Grade]:
+def grade_entries(group: list[Parsed], uniqueness: bool = True, full_scale: bool = False) -> list[Grade]:
     """The grades of puzzles of one box size from one call of the compiled grader (no steps): the grades
     :func:`grade_entry` gives. Raises :class:`~engine.grade.Contradiction` when one conflicts or has no solution
     (the caller then grades the group one by one, which says which and why)."""
     from engine.grade import grade_many
 
-    return grade_many(np.stack([p.grid.cells for p in group]), group[0].grid.box, uniqueness=uniqueness)
+    return grade_many(np.stack([p.grid.cells for p in group]), group[0].grid.box, uniqueness=uniqueness,
+                      full_scale=full_scale)
 
 
 def register(app: typer.Typer) -> None:
@@ -96,6 +100,13 @@ def register(app: typer.Typer) -> None:
             help="Use the techniques that assume the puzzle has one solution (unique rectangles and loops, BUG), "
                  "as Sudoku Explainer does. --no-uniqueness grades without them, for puzzles whose uniqueness is "
                  "not given.")] = True,
+        full_scale: Annotated[bool, typer.Option(
+            "--full-scale",
+            help="On 16x16 and 25x25 also try the dynamic forcing chains (plain and +), which those sizes leave "
+                 "out by default for their cost (a second or more a puzzle instead of milliseconds; minutes for "
+                 "some 25x25 puzzles), so that a puzzle that needs them is rated instead of needing guessing. 4x4 "
+                 "and 9x9 always try them.")]
+        = False,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
         threads: ThreadsOption = 0,
@@ -110,8 +121,9 @@ def register(app: typer.Typer) -> None:
         records); the level follows from it: easy, medium, hard, expert, or extreme past 7.5 (forcing chains
         beyond the simple ones) and when no technique gets through and the puzzle needs guessing. Unique
         rectangles, loops and BUG assume the puzzle has one solution: grade puzzles that may have several with
-        --no-uniqueness. Grids that cannot be read, conflict or have no solution get one line on stderr; the
-        others are still graded, and the exit code is then 1. See docs/grading.md.
+        --no-uniqueness. On 16x16 and 25x25 the dynamic forcing chains are left out unless --full-scale asks
+        for them. Grids that cannot be read, conflict or have no solution get one line on stderr; the others are
+        still graded, and the exit code is then 1. See docs/grading.md.
 
         \b
         Examples:
@@ -125,10 +137,10 @@ def register(app: typer.Typer) -> None:
         entries = read_entries(path, input_format, size, what="puzzle")
 
         def graded_one(entry):
-            return entry if isinstance(entry, FormatError) else grade_entry(entry, steps, uniqueness)
+            return entry if isinstance(entry, FormatError) else grade_entry(entry, steps, uniqueness, full_scale)
 
         def graded_group(group):
-            return grade_entries(group, uniqueness)
+            return grade_entries(group, uniqueness, full_scale)
         from engine.grade import Contradiction
 
         # a chunk of puzzles per call of the compiled grader (one by one with --steps: the explaining path), in a
@@ -147,19 +159,19 @@ def register(app: typer.Typer) -> None:
             graded.append((entry, g))
             if output_format is OutputFormat.line:
                 typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
-                for text_line in explanation(entry, g) if steps else ():
+                for text_line in explanation(entry, g, full_scale) if steps else ():
                     typer.echo(f"  {text_line}")
         if output_format.value != "line" and (graded or output_format.value != "table"):
             fields = RECORD_FIELDS
             if steps:
                 fields += ("explanation", "step_data") if output_format.value in ("json", "ndjson") else (
                     "explanation",)
-            write_records((record(e, g, steps) for e, g in graded), fields, output_format.value,
+            write_records((record(e, g, steps, full_scale) for e, g in graded), fields, output_format.value,
                           table_fields=TABLE_FIELDS)
         if output_format.value == "table":
             for e, g in graded if steps else ():
                 typer.echo(f"\n#{e.index + 1} (line {e.line}): {g.level}, score {g.score:.1f}, hardest {g.hardest}")
-                for text_line in explanation(e, g):
+                for text_line in explanation(e, g, full_scale):
                     typer.echo(f"  {text_line}")
         if failed:
             raise typer.Exit(1)

@@ -31,6 +31,11 @@ def register(app: typer.Typer) -> None:
                                                                 "nothing.")] = False,
         threads: Annotated[int, typer.Option("--threads", min=0, metavar="N",
                                              help="Grading threads; 0 for one per CPU.")] = 0,
+        full_scale: Annotated[bool, typer.Option(
+            "--full-scale",
+            help="On 16x16 and 25x25 also try the dynamic forcing chains (plain and +), which those sizes leave "
+                 "out by default (seconds a puzzle instead of milliseconds), so that puzzles stored as needing "
+                 "guessing get a rating. Puzzles rated by them before are always graded with them.")] = False,
         fmt: Annotated[RegradeFormat, typer.Option("--format", help="table, or json: one object (matched, graded, "
                                                                     "changed, written, moves).")
                        ] = RegradeFormat.table,
@@ -43,8 +48,9 @@ def register(app: typer.Typer) -> None:
         puzzle matching the filters is graded again; those whose level, score, hardest technique or steps changed
         are written, a thousand at a time, each batch in one short transaction (a fill may run beside it; after
         Ctrl-C, which stops at once, what was written stays, and running the command again goes on). The
-        grading runs in one thread per CPU (--threads). The report counts the puzzles and
-        lists how the changed ones moved. Boards, numbers and board files are never touched. The examples read
+        grading runs in one thread per CPU (--threads). On 16x16 and 25x25, --full-scale rates puzzles that need
+        the dynamic forcing chains, which a fill leaves out there. The report counts the puzzles and lists how the
+        changed ones moved. Boards, numbers and board files are never touched. The examples read
         demo.db, made by catalogue fill's example.
 
         \b
@@ -62,7 +68,7 @@ def register(app: typer.Typer) -> None:
         done = RegradeReport()
         with Catalogue.open(db, create=False) as catalogue, Display("regrade", unit="puzzles") as display:
             try:
-                catalogue.regrade(filters.given(), write=not dry_run, threads=threads,
+                catalogue.regrade(filters.given(), write=not dry_run, threads=threads, full_scale=full_scale,
                                   progress=display.counter("puzzles"), report=done)
             except KeyboardInterrupt:
                 saved = "nothing written (--dry-run)" if dry_run else f"{done.changed:,} changed grades written"

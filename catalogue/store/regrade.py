@@ -8,6 +8,10 @@ Chunks of :data:`CHUNK` puzzles, each written in one short write transaction (th
 the UPDATE, never while grading), so a fill may run beside it, and a Ctrl-C loses at most the chunk in flight: what
 was written stays, and running the command again finds it unchanged and goes on. Nothing else is touched: not the
 boards, not their numbers, not the board files.
+
+On 16x16 and 25x25 the grader leaves the dynamic forcing chains out unless asked (``full_scale``). A puzzle whose
+stored grade came from them (a regrade with ``full_scale`` before) is graded with them again, whatever this run
+asks: without them it could only come out as needing guessing, which would undo a rating for no reason but cost.
 """
 from __future__ import annotations
 
@@ -36,11 +40,12 @@ class RegradeReport:
 
 
 def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniqueness: bool = True,
-            progress: Optional[Callable[[int, int], None]] = None, chunk: int = CHUNK, threads: int = 0,
-            report: Optional[RegradeReport] = None) -> RegradeReport:
+            full_scale: bool = False, progress: Optional[Callable[[int, int], None]] = None, chunk: int = CHUNK,
+            threads: int = 0, report: Optional[RegradeReport] = None) -> RegradeReport:
     """Grade the puzzles matching ``filters`` (``PuzzleFilter.given()``) again, in ``threads`` threads (0: one per
-    CPU); write the grades that changed unless ``write`` is False. ``report`` (made if None) is filled in as chunks
-    are written, so a caller that is interrupted still knows how far it got."""
+    CPU); write the grades that changed unless ``write`` is False. ``full_scale``: try the dynamic forcing chains
+    on 16x16 and 25x25 too (``engine.grade.grade_many``). ``report`` (made if None) is filled in as chunks are
+    written, so a caller that is interrupted still knows how far it got."""
     from sqlalchemy import bindparam, select, update
 
     from ..errors import background_map
@@ -68,7 +73,7 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     # even while a kernel grades a puzzle for minutes, and a chunk in flight is simply not written
     threads = threads or os.cpu_count() or 1
     chunks = (rows_of(ids[start:start + chunk]) for start in range(0, len(ids), chunk))
-    for rows, grades in background_map(lambda rows: (rows, _grades(rows, uniqueness)), chunks, "regrade",
+    for rows, grades in background_map(lambda rows: (rows, _grades(rows, uniqueness, full_scale)), chunks, "regrade",
                                        ahead=2 * threads, threads=threads):
         changes = []
         for row, new in zip(rows, grades):
@@ -86,22 +91,25 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     return report
 
 
-def _grades(rows, uniqueness: bool) -> list[dict[str, Any]]:
+def _grades(rows, uniqueness: bool, full_scale: bool) -> list[dict[str, Any]]:
     """The grade columns of each row's puzzle, by this version's grader (the compiled path, and the step path for
-    the puzzles that need nested chains), in the rows' order."""
+    the puzzles that need nested chains), in the rows' order: with the dynamic chains on big grids when
+    ``full_scale`` asks, or when the stored grade came from them (see the module's note)."""
     import numpy as np
 
     from engine.formats import from_line
     from engine.grade import grade_many
+    from engine.vocabulary import BIG_GRID_SKIPS
 
+    hardest = GRADE_COLUMNS.index("hardest") + 3  # the row: id, size, puzzle, then the grade columns
     out: list[Optional[dict[str, Any]]] = [None] * len(rows)
-    by_size: dict[int, list[int]] = {}
+    groups: dict[tuple[int, bool], list[int]] = {}
     for i, row in enumerate(rows):
-        by_size.setdefault(row[1], []).append(i)
-    for size, members in by_size.items():
+        groups.setdefault((row[1], full_scale or (row[1] >= 16 and row[hardest] in BIG_GRID_SKIPS)), []).append(i)
+    for (size, full), members in groups.items():
         box = math.isqrt(size)
         cells = np.stack([from_line(rows[i][2], box) for i in members])
-        for i, g in zip(members, grade_many(cells, box, uniqueness=uniqueness)):
+        for i, g in zip(members, grade_many(cells, box, uniqueness=uniqueness, full_scale=full)):
             out[i] = grade_columns(g)
     return out  # type: ignore[return-value]
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..inputs import check_cells, check_grids, check_name
-from ..vocabulary import (BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, STEP_PATH_ONLY,
-                          TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES)
+from ..vocabulary import (BIG_GRID_SKIPS, FULL_SCALE_BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS,
+                          STEP_PATH_ONLY, TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES)
 from . import hidden_single
 from .guided import first_step, guided_finder, plain_first_step
 from .state import Contradiction, State, Step
@@ -122,15 +122,17 @@ def counter_of(step: Step) -> int:
     return INDEX[step.technique]
 
 
-def skipped(box: int, uniqueness: bool = True) -> tuple[str, ...]:
+def skipped(box: int, uniqueness: bool = True, full_scale: bool = False) -> tuple[str, ...]:
     """The rows not tried: the uniqueness techniques when ``uniqueness`` is off, and on grids of box 4 and 5 the
-    dynamic forcing chains (:data:`~engine.vocabulary.BIG_GRID_SKIPS`)."""
-    return (() if uniqueness else UNIQUENESS_TECHNIQUES) + (BIG_GRID_SKIPS if box >= 4 else ())
+    dynamic forcing chains (:data:`~engine.vocabulary.BIG_GRID_SKIPS`), or with ``full_scale`` only the nested
+    ones (:data:`~engine.vocabulary.FULL_SCALE_BIG_GRID_SKIPS`)."""
+    big = FULL_SCALE_BIG_GRID_SKIPS if full_scale else BIG_GRID_SKIPS
+    return (() if uniqueness else UNIQUENESS_TECHNIQUES) + (big if box >= 4 else ())
 
 
-def techniques_for(box: int, uniqueness: bool = True, techniques=REGISTRY) -> tuple:
+def techniques_for(box: int, uniqueness: bool = True, techniques=REGISTRY, full_scale: bool = False) -> tuple:
     """The rows of ``techniques`` to try on a grid of box ``box``: all but the :func:`skipped` ones."""
-    skip = skipped(box, uniqueness)
+    skip = skipped(box, uniqueness, full_scale)
     return tuple(t for t in techniques if t.name not in skip)
 
 
@@ -156,18 +158,18 @@ def solve_logically(state: State, techniques=REGISTRY, *, guided: bool = False) 
 
 
 def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness: bool = True,
-              nested: bool = False, guided: bool = True) -> Step | None:
+              nested: bool = False, guided: bool = True, full_scale: bool = False) -> Step | None:
     """The step a person takes next on a partly filled grid (flat digits, 0 = blank, or a Grid): the easiest
     technique that makes progress, exactly the first step :func:`grade` would record from this position.
     None when the grid is full or no technique helps (the position needs guessing). Raises
     :class:`Contradiction` when digits conflict. A hint is this step. Nested forcing chains, which take seconds
     to minutes, are tried only with ``nested=True`` (on a position with one solution). ``guided``: as in
-    :func:`grade`."""
+    :func:`grade`; ``full_scale``: as in :func:`grade_many`."""
     arr, box = _as_puzzle(cells, box)
     state = State.from_puzzle(arr, box)
     if 0 not in state.cells:
         return None
-    rows = techniques_for(box, uniqueness, techniques)
+    rows = techniques_for(box, uniqueness, techniques, full_scale)
     if not (nested and _worth_nesting(arr, box, rows)):
         rows = _unnested(rows)
     return first_step(state, rows) if guided else plain_first_step(state, rows)
@@ -180,7 +182,7 @@ def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
 
 
 def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bool = True,
-          guided: bool = True) -> Grade:
+          guided: bool = True, full_scale: bool = False) -> Grade:
     """Grade one puzzle (flat digits, 0 = blank, or a :class:`~engine.grid.Grid`).
 
     ``explain=True`` records every step with its explanation; ``explain=False`` takes the compiled fast path
@@ -188,16 +190,16 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
     assume the puzzle has one solution. With ``explain=True`` the compiled path names the technique of each step
     and only its Python finder runs (:mod:`engine.grade.guided`: the same steps, many times faster on big grids);
     ``guided=False`` asks every technique's Python finder in turn, the slow twin the tests hold the compiled path
-    to. Raises ValueError (:class:`Contradiction`) when the clues conflict or the
-    puzzle has no solution.
+    to. ``full_scale``: as in :func:`grade_many`. Raises ValueError (:class:`Contradiction`) when the clues
+    conflict or the puzzle has no solution.
     """
     arr, box = _as_puzzle(cells, box)
     if not explain:
         try:
-            return grade_many(arr.reshape(1, -1), box, uniqueness=uniqueness)[0]
+            return grade_many(arr.reshape(1, -1), box, uniqueness=uniqueness, full_scale=full_scale)[0]
         except Contradiction as e:  # one puzzle: no "puzzle 0:" in front
             raise Contradiction(str(e).split(": ", 1)[1]) from None
-    rows = techniques_for(box, uniqueness)
+    rows = techniques_for(box, uniqueness, full_scale=full_scale)
     if not _worth_nesting(arr, box, rows):
         rows = _unnested(rows)
     try:
@@ -207,7 +209,7 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
             raise
         # uniqueness techniques on a puzzle with several solutions: grade it without them (see grade_many), and
         # without the nested chains, which never finish such a puzzle (_worth_nesting)
-        rows = _unnested(techniques_for(box, False))
+        rows = _unnested(techniques_for(box, False, full_scale=full_scale))
         steps, solved = solve_logically(State.from_puzzle(arr, box), rows, guided=guided)
     counts = [0] * NCOUNTERS
     for step in steps:
@@ -215,7 +217,8 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
     return grade_from_counts(counts, rate_steps(steps), solved, steps)
 
 
-def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> list[Grade]:
+def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True,
+               full_scale: bool = False) -> list[Grade]:
     """Grade each row of ``puzzles`` (m, ncells) with the compiled fast path (no steps recorded).
 
     Releases the GIL while it works, so threads grade batches in parallel. Raises ValueError naming the first
@@ -223,24 +226,30 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True) -> l
 
     A uniqueness technique assumes one solution; on a puzzle with several it can remove every candidate of some
     cell. Such a puzzle is graded again without them, so it comes out as needing guessing (as it must), never as
-    having no solution."""
+    having no solution.
+
+    ``full_scale``: on 16x16 and 25x25 also try the dynamic forcing chains (plain and +), left out there by
+    default (:data:`~engine.vocabulary.BIG_GRID_SKIPS`: seconds a puzzle, against milliseconds), so that a puzzle
+    that needs them gets their rating instead of needing guessing. No effect on 4x4 and 9x9, which always try
+    them."""
     from ._fast import grade_counts
 
     arr, box = check_grids(puzzles, box, "puzzles")
-    counts, ratings, solved, bad = grade_counts(arr, box, skipped(box, uniqueness))
+    counts, ratings, solved, bad = grade_counts(arr, box, skipped(box, uniqueness, full_scale))
     for i in np.flatnonzero(bad):
         if uniqueness:
-            c, r, s, b = grade_counts(arr[i:i + 1], box, skipped(box, False))
+            c, r, s, b = grade_counts(arr[i:i + 1], box, skipped(box, False, full_scale))
             if not b[0]:
                 counts[i], ratings[i], solved[i] = c[0], r[0], s[0]
                 continue
         try:  # let the step path say why, with the cells named
-            solve_logically(State.from_puzzle(arr[i], box), _unnested(techniques_for(box, False)), guided=True)
+            rows = _unnested(techniques_for(box, False, full_scale=full_scale))
+            solve_logically(State.from_puzzle(arr[i], box), rows, guided=True)
         except Contradiction as e:
             raise Contradiction(f"puzzle {i}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
     grades = [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]
-    return _second_pass(arr, box, uniqueness, grades)
+    return _second_pass(arr, box, uniqueness, grades, full_scale)
 
 
 def _unnested(rows) -> tuple:
@@ -260,13 +269,13 @@ def _worth_nesting(puzzle, box: int, rows) -> bool:
     return bool(count_many(puzzle.reshape(1, -1), box, 2)[0] == 1)
 
 
-def _second_pass(arr, box: int, uniqueness: bool, grades: list[Grade]) -> list[Grade]:
+def _second_pass(arr, box: int, uniqueness: bool, grades: list[Grade], full_scale: bool) -> list[Grade]:
     """Grade again with the step path the puzzles the compiled path left stuck: it stops before the rows it does
     not run (:data:`STEP_PATH_ONLY`, the nested forcing chains), which the step path tries (:func:`grade`)."""
-    rows = techniques_for(box, uniqueness)
+    rows = techniques_for(box, uniqueness, full_scale=full_scale)
     for i, g in enumerate(grades):
         if g.needs_guessing and _worth_nesting(arr[i], box, rows):
-            grades[i] = replace(grade(arr[i], box, uniqueness=uniqueness), steps=[])
+            grades[i] = replace(grade(arr[i], box, uniqueness=uniqueness, full_scale=full_scale), steps=[])
     return grades
 
 

@@ -6,6 +6,7 @@ import json
 from typer.testing import CliRunner
 
 from catalogue.cli import app
+from puzzles import NEEDS_DYNAMIC_16
 from records import parse_records
 
 NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -184,3 +185,23 @@ def test_no_uniqueness_grades_without_unique_rectangles(tmp_path):
         assert ("unique rectangle type 1" in with_ur.stdout) == bool(args)
         assert "unique" not in without.stdout
     assert "--no-uniqueness" in run("--help").stdout
+
+
+def test_full_scale_rates_big_grids_with_the_dynamic_chains(tmp_path):
+    """16x16: without --full-scale a position that needs a dynamic forcing chain needs guessing, and the
+    explanation says what was left out and how to ask for it; with it, the dynamic chain's rating (both paths)."""
+    path = write(tmp_path, NEEDS_DYNAMIC_16 + "\n")
+    default = run(path, "--format", "line", "--steps")
+    assert default.exit_code == 0, default.output
+    assert default.stdout.splitlines()[0] == "extreme 20.0 guessing"
+    assert default.stdout.splitlines()[-1].endswith(
+        "need guessing (the dynamic forcing chains were not tried on this size: --full-scale tries them)")
+    for args in ((), ("--steps",)):
+        full = run(path, "--format", "line", "--full-scale", *args)
+        assert full.exit_code == 0, full.output
+        assert full.stdout.splitlines()[0] == "extreme 9.1 dynamic-forcing-chains"
+        assert ("dynamic forcing chain" in full.stdout.lower()) == bool(args) and "guessing" not in full.stdout
+    # on 9x9 the dynamic chains always run, and the stuck note has nothing to add
+    several = run(write(tmp_path, SEVERAL + "\n", "several.txt"), "--format", "line", "--steps", "--full-scale")
+    assert several.stdout.splitlines()[-1].endswith("cells need guessing")
+    assert "--full-scale" in run("--help").stdout

@@ -174,3 +174,31 @@ def test_ctrl_c_stops_at_once_and_writes_nothing_in_flight(sample_sqlite):
     assert stderr.strip().splitlines() == [
         "catalogue: interrupted after 0 of 5 puzzles: 0 changed grades written; run the command again to go on"]
     assert stored(sample_sqlite) == before
+
+
+def test_full_scale_rates_big_grid_puzzles_and_a_plain_regrade_keeps_them(tmp_path):
+    """A 16x16 puzzle stored as needing guessing (a fill or import leaves the dynamic chains out on this size):
+    `regrade --full-scale` rates it by them; a later plain regrade grades it with them again (its stored grade
+    came from them) and so changes nothing, rather than undoing the rating."""
+    from puzzles import NEEDS_DYNAMIC_16
+
+    url = f"sqlite:///{tmp_path / 'big.db'}"
+    source = tmp_path / "big.txt"
+    source.write_text(NEEDS_DYNAMIC_16 + "\n")
+    imported = runner.invoke(app, ["import", str(source), "--db", url])
+    assert imported.exit_code == 0, imported.output
+    (row,) = stored(url).values()
+    assert grades_of(row)[:3] == ("extreme", 20.0, "guessing")
+    plain = runner.invoke(app, ["regrade", "--db", url, "--format", "json"])
+    assert json.loads(plain.stdout)["changed"] == 0
+    full = runner.invoke(app, ["regrade", "--db", url, "--full-scale", "--format", "json"])
+    assert full.exit_code == 0, full.output
+    assert json.loads(full.stdout)["moves"] == [{"stored_level": "extreme", "stored_hardest": "guessing",
+                                                 "level": "extreme", "hardest": "dynamic-forcing-chains",
+                                                 "puzzles": 1}]
+    (row,) = stored(url).values()
+    assert grades_of(row)[:3] == ("extreme", 9.1, "dynamic-forcing-chains")
+    assert row[-1] == grade(from_line(NEEDS_DYNAMIC_16, 4), 4, full_scale=True).steps_by_technique
+    again = runner.invoke(app, ["regrade", "--db", url, "--format", "json"])
+    assert json.loads(again.stdout)["changed"] == 0
+    assert grades_of(next(iter(stored(url).values())))[:3] == ("extreme", 9.1, "dynamic-forcing-chains")

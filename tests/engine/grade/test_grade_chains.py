@@ -11,9 +11,10 @@ import pytest
 
 from engine import solve
 from engine.formats import from_line
-from engine.grade import grade, grade_many
+from engine.grade import grade, grade_many, next_step
 from engine.grade._fast_implications import _length_tenths
 from engine.grade.state import State, tables
+from puzzles import NEEDS_DYNAMIC_16
 
 # puzzles of the top1465 list and the forum's hardest, rated by Sudoku Explainer's serate (classic techniques)
 HARD = {
@@ -136,6 +137,38 @@ def test_big_grids_leave_out_the_dynamic_chains():
     assert {"chains-and-cycles", "nishio", "multiple-forcing-chains"} <= set(names)
     assert "dynamic-forcing-chains" not in names and "dynamic-forcing-chains-plus" not in names
     assert "dynamic-forcing-chains" in [t.name for t in techniques_for(3)]
+
+
+def test_the_full_scale_tries_the_dynamic_chains_on_big_grids():
+    """``full_scale=True``: the dynamic chains (plain and +) on 16x16 and 25x25 too, never the nested ones (their
+    outer search is Python); no change on 4x4 and 9x9. A position that needs them is rated instead of needing
+    guessing, the same by the compiled path and the step path (guided: each step's row named by the kernel is
+    found by that row's Python finder, strictly, in the tests). The plain step path (every row's finder at every
+    step) agreed step for step when this was built, in 94 s: too slow to repeat here."""
+    from engine.grade.grader import skipped, techniques_for
+
+    assert skipped(4, full_scale=True) == skipped(5, full_scale=True) == ("nested-forcing-chains",)
+    assert skipped(3, full_scale=True) == skipped(3) == () and skipped(2, False, True) == skipped(2, False)
+    names = [t.name for t in techniques_for(4, full_scale=True)]
+    assert {"dynamic-forcing-chains", "dynamic-forcing-chains-plus"} <= set(names)
+    assert "nested-forcing-chains" not in names
+    assert len(techniques_for(3, full_scale=True)) == len(techniques_for(3))
+
+    puzzle = from_line(NEEDS_DYNAMIC_16, 4)
+    default = grade_many(puzzle[None], 4)[0]
+    assert default.needs_guessing and default.level == "extreme"
+    fast = grade_many(puzzle[None], 4, full_scale=True)[0]
+    assert fast.solved and fast.hardest == "dynamic-forcing-chains" and round(fast.score, 1) == 9.1
+    assert grade(puzzle, 4, explain=False, full_scale=True) == fast
+    steps = grade(puzzle, 4, full_scale=True)
+    assert (steps.score, steps.ep, steps.ed, steps.hardest, steps.steps_by_technique) == (
+        fast.score, fast.ep, fast.ed, fast.hardest, fast.steps_by_technique)
+    assert steps.solved and all(s.technique != "nested-forcing-chains" for s in steps.steps)
+    assert next_step(puzzle, 4, full_scale=True).as_dict() == steps.steps[0].as_dict()
+    solution = _solution(puzzle)  # every placement is the solution's
+    for s in steps.steps:
+        for cell, digit in s.placements:
+            assert solution[cell] == digit
 
 
 @pytest.mark.slow
