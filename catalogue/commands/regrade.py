@@ -34,8 +34,9 @@ def register(app: typer.Typer) -> None:
         full_scale: Annotated[bool, typer.Option(
             "--full-scale",
             help="On 16x16 and 25x25 also try the dynamic forcing chains (plain and +), which those sizes leave "
-                 "out by default (seconds a puzzle instead of milliseconds), so that puzzles stored as needing "
-                 "guessing get a rating. Puzzles rated by them before are always graded with them.")] = False,
+                 "out by default (a second or more a puzzle instead of milliseconds; minutes for some 25x25 "
+                 "puzzles), so that puzzles stored as needing guessing get a rating. Puzzles whose stored steps "
+                 "used them are always graded with them.")] = False,
         fmt: Annotated[RegradeFormat, typer.Option("--format", help="table, or json: one object (matched, graded, "
                                                                     "changed, written, moves).")
                        ] = RegradeFormat.table,

@@ -10,8 +10,11 @@ was written stays, and running the command again finds it unchanged and goes on.
 boards, not their numbers, not the board files.
 
 On 16x16 and 25x25 the grader leaves the dynamic forcing chains out unless asked (``full_scale``). A puzzle whose
-stored grade came from them (a regrade with ``full_scale`` before) is graded with them again, whatever this run
-asks: without them it could only come out as needing guessing, which would undo a rating for no reason but cost.
+stored grade used them (a step of theirs among its stored steps: a regrade with ``full_scale`` before) is graded
+with them again, whatever this run asks: without them it could only come out as needing guessing, which would undo
+a rating for no reason but cost. Such grading takes a second to minutes a puzzle, so a chunk read is cut into
+pieces by weight (:data:`WEIGHT`): each piece is one thread's work and one transaction, and a Ctrl-C loses only
+the pieces in flight.
 """
 from __future__ import annotations
 
@@ -26,6 +29,12 @@ from .records import GRADE_COLUMNS, grade_columns
 
 #: puzzles graded and written together (a few seconds of grading, one short transaction)
 CHUNK = 1000
+#: what grading a puzzle costs against a 9x9 one, roughly, by (size, with the dynamic chains): a piece of a chunk
+#: weighs at most ``chunk`` (docs/grading.md, "Other sizes": 16x16 about 40 ms a puzzle by default and 1.2 s with
+#: them, 25x25 about 75 ms and 28 s, against 0.3-0.6 ms for 9x9)
+WEIGHT = {(16, False): 16, (25, False): 250, (16, True): 250, (25, True): 1000}
+#: the rows that ``full_scale`` adds on big grids
+DYNAMIC_ROWS = ("dynamic-forcing-chains", "dynamic-forcing-chains-plus")
 
 
 @dataclass
@@ -72,7 +81,8 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     # graded in daemon threads (the grader releases the GIL: each core grades a chunk), so Ctrl-C stops at once
     # even while a kernel grades a puzzle for minutes, and a chunk in flight is simply not written
     threads = threads or os.cpu_count() or 1
-    chunks = (rows_of(ids[start:start + chunk]) for start in range(0, len(ids), chunk))
+    chunks = (piece for start in range(0, len(ids), chunk)
+              for piece in _pieces(rows_of(ids[start:start + chunk]), chunk, full_scale))
     for rows, grades in background_map(lambda rows: (rows, _grades(rows, uniqueness, full_scale)), chunks, "regrade",
                                        ahead=2 * threads, threads=threads):
         changes = []
@@ -91,6 +101,37 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     return report
 
 
+def _full(row, full_scale: bool) -> bool:
+    """Whether the row's puzzle is graded with the dynamic chains: asked, or its stored steps used them (a row is
+    (id, size, puzzle, *GRADE_COLUMNS)). Its steps, not only its hardest: a long multiple forcing chain can rate
+    above a dynamic one, and the hardest is the first step of the top rating."""
+    if full_scale or row[1] < 16:
+        return full_scale
+    stored = dict(zip(GRADE_COLUMNS, row[3:]))
+    if stored["hardest"] in DYNAMIC_ROWS:
+        return True
+    try:
+        steps = json.loads(stored["techniques"] or "{}")
+    except ValueError:
+        return False
+    return isinstance(steps, dict) and any(steps.get(name) for name in DYNAMIC_ROWS)
+
+
+def _pieces(rows, limit: int, full_scale: bool):
+    """``rows`` in order, cut into pieces that weigh at most ``limit`` (:data:`WEIGHT`; a 9x9 puzzle weighs 1, a
+    puzzle heavier than the limit is a piece alone)."""
+    piece, load = [], 0
+    for row in rows:
+        weight = WEIGHT.get((row[1], _full(row, full_scale)), 1)
+        if piece and load + weight > limit:
+            yield piece
+            piece, load = [], 0
+        piece.append(row)
+        load += weight
+    if piece:
+        yield piece
+
+
 def _grades(rows, uniqueness: bool, full_scale: bool) -> list[dict[str, Any]]:
     """The grade columns of each row's puzzle, by this version's grader (the compiled path, and the step path for
     the puzzles that need nested chains), in the rows' order: with the dynamic chains on big grids when
@@ -99,13 +140,11 @@ def _grades(rows, uniqueness: bool, full_scale: bool) -> list[dict[str, Any]]:
 
     from engine.formats import from_line
     from engine.grade import grade_many
-    from engine.vocabulary import BIG_GRID_SKIPS
 
-    hardest = GRADE_COLUMNS.index("hardest") + 3  # the row: id, size, puzzle, then the grade columns
     out: list[Optional[dict[str, Any]]] = [None] * len(rows)
     groups: dict[tuple[int, bool], list[int]] = {}
     for i, row in enumerate(rows):
-        groups.setdefault((row[1], full_scale or (row[1] >= 16 and row[hardest] in BIG_GRID_SKIPS)), []).append(i)
+        groups.setdefault((row[1], _full(row, full_scale)), []).append(i)
     for (size, full), members in groups.items():
         box = math.isqrt(size)
         cells = np.stack([from_line(rows[i][2], box) for i in members])

@@ -39,8 +39,12 @@ def hint(grid: str) -> dict[str, Any]:
 
     if step is None:
         full = bool((cells != 0).all())
-        return {"technique": None, "explanation": "the grid is full" if full else
-                "no technique helps from here: the position needs guessing, or a digit entered is wrong",
+        # on big grids the hint, like a fill's grade, leaves the dynamic chains out (seconds a request): say so,
+        # since a catalogue regraded at the full scale may rate this puzzle by them
+        stuck = ("no technique helps from here: the position needs guessing, or a digit entered is wrong"
+                 if box < 4 else "no technique the hints try helps from here (on this size they leave out the "
+                 "dynamic forcing chains): the position needs those or guessing, or a digit entered is wrong")
+        return {"technique": None, "explanation": "the grid is full" if full else stuck,
                 "placements": [], "eliminations": [], "cells": [], "houses": []}
     return {"technique": step.technique, "rating": step.rating, "explanation": step.explanation,
             "placements": [{**where(c), "digit": int(d)} for c, d in step.placements],

@@ -202,3 +202,24 @@ def test_full_scale_rates_big_grid_puzzles_and_a_plain_regrade_keeps_them(tmp_pa
     again = runner.invoke(app, ["regrade", "--db", url, "--format", "json"])
     assert json.loads(again.stdout)["changed"] == 0
     assert grades_of(next(iter(stored(url).values())))[:3] == ("extreme", 9.1, "dynamic-forcing-chains")
+
+
+def test_which_puzzles_are_graded_with_the_dynamic_chains_and_how_chunks_are_cut():
+    """A big-grid puzzle any of whose stored steps is a dynamic chain (not only its hardest: a long multiple chain
+    can outrate one) keeps the full scale; 9x9 and 4x4 puzzles always run every row anyway. Chunks are cut by
+    weight, so that a piece of big-grid puzzles graded at the full scale is one thread's work of seconds."""
+    from catalogue.store.regrade import WEIGHT, _full, _pieces
+
+    def row(size, hardest, techniques):
+        return (1, size, "", "extreme", 8.6, hardest, json.dumps(techniques))
+
+    multiple_first = row(16, "multiple-forcing-chains", {"multiple-forcing-chains": 2, "dynamic-forcing-chains": 1})
+    assert _full(multiple_first, False) and _full(row(25, "dynamic-forcing-chains-plus", {}), False)
+    assert not _full(row(16, "multiple-forcing-chains", {"multiple-forcing-chains": 2}), False)
+    assert not _full(row(9, "dynamic-forcing-chains", {"dynamic-forcing-chains": 1}), False)
+    assert not _full((1, 16, "", None, None, None, None), False) and _full((1, 16, "", None, None, None, "{"), True)
+    small = row(9, "hidden-single", {"hidden-single": 50})
+    assert [len(p) for p in _pieces([small] * 3 + [multiple_first, small], 1000, False)] == [5]
+    assert [len(p) for p in _pieces([small] * 3 + [multiple_first, small], 4, False)] == [3, 1, 1]
+    assert [len(p) for p in _pieces([row(16, "nishio", {})] * 70, 1000, True)] == [4] * 17 + [2]
+    assert WEIGHT[(25, True)] == 1000

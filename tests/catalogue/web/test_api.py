@@ -294,3 +294,14 @@ def test_a_hint_on_a_machine_without_the_compiled_grader_does_not_compile_it(cat
     assert status == 200 and (step["technique"], step["explanation"]) == (expected.technique, expected.explanation)
     if not before:
         assert not list(kernels.rglob("*_grade_many-*.nbi"))
+
+
+def test_a_stuck_hint_says_what_it_left_out_on_a_big_grid(server):
+    """Hints keep the default rows, which on 16x16 leave the dynamic chains out: when no technique helps there, the
+    answer says so (a catalogue regraded at the full scale may rate the puzzle by them); on 9x9 it does not."""
+    status, step = get(server, "/api/hint?grid=1" + "." * 255)  # one clue: nothing to deduce
+    assert status == 200 and step["technique"] is None
+    assert "leave out the dynamic forcing chains" in step["explanation"]
+    status, step = get(server, "/api/hint?grid=1" + "." * 80)
+    assert status == 200 and step["technique"] is None
+    assert step["explanation"].endswith("needs guessing, or a digit entered is wrong")
