@@ -86,13 +86,16 @@ UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
 #: the rows left out on 16x16 and 25x25: there a dynamic forcing chain step runs a chain from each of thousands of
 #: candidates on a grid that changes as it goes (a minimal 16x16 puzzle took 229 ms of CPU on average and up to
 #: 0.7 s with them, against 17 ms with Nishio and multiple forcing chains, which stay: docs/benchmarks.md, "Forcing
-#: chains on 16x16 and 25x25"), too slow for a fill; a puzzle that needs them is graded as needing guessing
+#: chains on 16x16 and 25x25"), too slow for a fill; a puzzle that needs them is graded as needing guessing, unless
+#: the full scale is asked for
 BIG_GRID_SKIPS: tuple[str, ...] = ("dynamic-forcing-chains", "dynamic-forcing-chains-plus", "nested-forcing-chains")
 #: the rows still left out on 16x16 and 25x25 at the full scale (``full_scale=True``, ``--full-scale``), which
 #: asks for the dynamic chains there at their cost (seconds a puzzle): the nested forcing chains run their outer
 #: search in Python, and none of 30 minimal 16x16 puzzles needed them once the dynamic+ chains were tried
 #: (docs/grading.md, "Other sizes")
 FULL_SCALE_BIG_GRID_SKIPS: tuple[str, ...] = ("nested-forcing-chains",)
+#: the rows the full scale adds on 16x16 and 25x25
+FULL_SCALE_ROWS: tuple[str, ...] = tuple(r for r in BIG_GRID_SKIPS if r not in FULL_SCALE_BIG_GRID_SKIPS)
 #: the rows the compiled grader never tries: it stops before them, and grade_many hands a puzzle stuck there (with
 #: one solution) to the step path. The nested forcing chains run their outer search in Python, seconds to minutes
 #: a step (engine.grade.nested_chains)

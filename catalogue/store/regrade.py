@@ -25,6 +25,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from engine.vocabulary import FULL_SCALE_ROWS  # plain data
+
 from .records import GRADE_COLUMNS, grade_columns
 
 #: puzzles graded and written together (a few seconds of grading, one short transaction)
@@ -33,8 +35,6 @@ CHUNK = 1000
 #: weighs at most ``chunk`` (docs/grading.md, "Other sizes": 16x16 about 40 ms a puzzle by default and 1.2 s with
 #: them, 25x25 about 75 ms and 28 s, against 0.3-0.6 ms for 9x9)
 WEIGHT = {(16, False): 16, (25, False): 250, (16, True): 250, (25, True): 1000}
-#: the rows that ``full_scale`` adds on big grids
-DYNAMIC_ROWS = ("dynamic-forcing-chains", "dynamic-forcing-chains-plus")
 
 
 @dataclass
@@ -83,7 +83,7 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     threads = threads or os.cpu_count() or 1
     chunks = (piece for start in range(0, len(ids), chunk)
               for piece in _pieces(rows_of(ids[start:start + chunk]), chunk, full_scale))
-    for rows, grades in background_map(lambda rows: (rows, _grades(rows, uniqueness, full_scale)), chunks, "regrade",
+    for rows, grades in background_map(lambda piece: (piece[0], _grades(*piece, uniqueness)), chunks, "regrade",
                                        ahead=2 * threads, threads=threads):
         changes = []
         for row, new in zip(rows, grades):
@@ -108,34 +108,36 @@ def _full(row, full_scale: bool) -> bool:
     if full_scale or row[1] < 16:
         return full_scale
     stored = dict(zip(GRADE_COLUMNS, row[3:]))
-    if stored["hardest"] in DYNAMIC_ROWS:
+    if stored["hardest"] in FULL_SCALE_ROWS:
         return True
     try:
         steps = json.loads(stored["techniques"] or "{}")
     except ValueError:
         return False
-    return isinstance(steps, dict) and any(steps.get(name) for name in DYNAMIC_ROWS)
+    return isinstance(steps, dict) and any(steps.get(name) for name in FULL_SCALE_ROWS)
 
 
 def _pieces(rows, limit: int, full_scale: bool):
-    """``rows`` in order, cut into pieces that weigh at most ``limit`` (:data:`WEIGHT`; a 9x9 puzzle weighs 1, a
-    puzzle heavier than the limit is a piece alone)."""
-    piece, load = [], 0
+    """``rows`` in order, cut into pieces ``(rows, fulls)`` that weigh at most ``limit`` (:data:`WEIGHT`; a 9x9
+    puzzle weighs 1, a puzzle heavier than the limit is a piece alone); ``fulls[i]`` is :func:`_full` of row i."""
+    piece, fulls, load = [], [], 0
     for row in rows:
-        weight = WEIGHT.get((row[1], _full(row, full_scale)), 1)
+        full = _full(row, full_scale)
+        weight = WEIGHT.get((row[1], full), 1)
         if piece and load + weight > limit:
-            yield piece
-            piece, load = [], 0
+            yield piece, fulls
+            piece, fulls, load = [], [], 0
         piece.append(row)
+        fulls.append(full)
         load += weight
     if piece:
-        yield piece
+        yield piece, fulls
 
 
-def _grades(rows, uniqueness: bool, full_scale: bool) -> list[dict[str, Any]]:
+def _grades(rows, fulls, uniqueness: bool) -> list[dict[str, Any]]:
     """The grade columns of each row's puzzle, by this version's grader (the compiled path, and the step path for
-    the puzzles that need nested chains), in the rows' order: with the dynamic chains on big grids when
-    ``full_scale`` asks, or when the stored grade came from them (see the module's note)."""
+    the puzzles that need nested chains), in the rows' order: with the dynamic chains on big grids where
+    ``fulls`` says (:func:`_full`)."""
     import numpy as np
 
     from engine.formats import from_line
@@ -143,8 +145,8 @@ def _grades(rows, uniqueness: bool, full_scale: bool) -> list[dict[str, Any]]:
 
     out: list[Optional[dict[str, Any]]] = [None] * len(rows)
     groups: dict[tuple[int, bool], list[int]] = {}
-    for i, row in enumerate(rows):
-        groups.setdefault((row[1], _full(row, full_scale)), []).append(i)
+    for i, (row, full) in enumerate(zip(rows, fulls)):
+        groups.setdefault((row[1], full), []).append(i)
     for (size, full), members in groups.items():
         box = math.isqrt(size)
         cells = np.stack([from_line(rows[i][2], box) for i in members])

@@ -217,9 +217,12 @@ def test_which_puzzles_are_graded_with_the_dynamic_chains_and_how_chunks_are_cut
     assert _full(multiple_first, False) and _full(row(25, "dynamic-forcing-chains-plus", {}), False)
     assert not _full(row(16, "multiple-forcing-chains", {"multiple-forcing-chains": 2}), False)
     assert not _full(row(9, "dynamic-forcing-chains", {"dynamic-forcing-chains": 1}), False)
-    assert not _full((1, 16, "", None, None, None, None), False) and _full((1, 16, "", None, None, None, "{"), True)
+    assert not _full((1, 16, "", None, None, None, None), False)  # ungraded
+    assert not _full((1, 16, "", "extreme", 20.0, "guessing", "{"), False)  # steps that cannot be read
+    assert _full((1, 16, "", "extreme", 20.0, "guessing", "{"), True)
     small = row(9, "hidden-single", {"hidden-single": 50})
-    assert [len(p) for p in _pieces([small] * 3 + [multiple_first, small], 1000, False)] == [5]
-    assert [len(p) for p in _pieces([small] * 3 + [multiple_first, small], 4, False)] == [3, 1, 1]
-    assert [len(p) for p in _pieces([row(16, "nishio", {})] * 70, 1000, True)] == [4] * 17 + [2]
+    assert [len(p) for p, _ in _pieces([small] * 3 + [multiple_first, small], 1000, False)] == [5]
+    cut = list(_pieces([small] * 3 + [multiple_first, small], 4, False))
+    assert [fulls for _, fulls in cut] == [[False] * 3, [True], [False]]
+    assert [len(p) for p, _ in _pieces([row(16, "nishio", {})] * 70, 1000, True)] == [4] * 17 + [2]
     assert WEIGHT[(25, True)] == 1000
