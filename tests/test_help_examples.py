@@ -147,7 +147,6 @@ def test_install_completion_and_complete_a_command(tmp_path):
     assert done.stdout.split() == ["query"], done.stdout + done.stderr
 
 
-@pytest.mark.slow
 def _start_in_background(line: str, cwd: Path, env: dict) -> subprocess.Popen:
     """An example ending in ``&`` (a server), started as the shell would, and waited for until it says it serves."""
     proc = subprocess.Popen(["bash", "-c", f"exec {line}"], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
@@ -157,6 +156,7 @@ def _start_in_background(line: str, cwd: Path, env: dict) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.slow
 def test_every_example_runs(tmp_path):
     """Each example line of every --help, run by bash in one folder, in --help order, exits 0."""
     (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
