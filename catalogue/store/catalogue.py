@@ -61,6 +61,7 @@ class Catalogue(BoardFolder):
         self._engine: Optional[Engine] = None
         self._info: Optional[dict[str, Any]] = None
         self._write_lock = threading.RLock()
+        self._create = True  # open(create=False): a database without a catalogue is refused, not given one
 
     # -- opening ------------------------------------------------------------------------------------------------
     @classmethod
@@ -69,12 +70,14 @@ class Catalogue(BoardFolder):
         """The catalogue at ``db`` (a SQLite file path or a SQLAlchemy URL; None: ``./data/catalogue.db``).
 
         ``out`` names the folder of board files for this session (default: the folder the catalogue recorded,
-        else one beside its database file). ``create=False`` refuses a SQLite file that does not exist instead
-        of making a new catalogue (what read commands want: a mistyped path must not leave an empty file behind).
+        else one beside its database file). ``create=False`` refuses a SQLite file that does not exist, or a
+        database that holds no catalogue, instead of making a new catalogue (what read commands want: a mistyped
+        path must not leave an empty file behind, nor a read write a schema into an empty or foreign database).
         ``migrate`` upgrades an older schema to head. The database is checked here; the folder only when it is
         first used.
         """
         catalogue = cls(database_url(db), out)
+        catalogue._create = create
         path = catalogue.database_file
         if path is not None and not path.exists():
             if not create:
@@ -93,15 +96,21 @@ class Catalogue(BoardFolder):
             return self._engine
         from sqlalchemy.exc import DBAPIError
 
-        from .migrate import current_revision, upgrade
+        from .migrate import current_revision, refuse_foreign_tables, upgrade
 
         engine = make_engine(self.url)
         try:
             with engine.connect() as conn:
                 revision = current_revision(conn)
+                if revision is None and migrate and not self._create:
+                    refuse_foreign_tables(conn, self.url)  # the more telling answer when it is another program's
             if revision is not None and revision not in KNOWN_REVISIONS:
                 raise UserError(f"{self.label} has schema revision {revision}, which this version of catalogue "
                                 f"does not know: upgrade catalogue")
+            if revision is None and migrate and not self._create:
+                # an empty file or schema (or another program's database): a read must not make a catalogue there
+                raise UserError(f"no catalogue in {self.label}: `catalogue fill` makes one, `catalogue db upgrade` "
+                                f"an empty one")
             if migrate and revision != HEAD_REVISION:
                 upgrade(engine, self.url)
         except DBAPIError as e:

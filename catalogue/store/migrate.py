@@ -31,6 +31,25 @@ def current_revision(conn: Connection) -> Optional[str]:
     return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
+#: the tables a catalogue's schema makes (models.py), and Alembic's own
+CATALOGUE_TABLES = frozenset({"alembic_version", "catalogue", "runs", "boards", "puzzles"})
+
+
+def refuse_foreign_tables(conn: Connection, url: str) -> None:
+    """Refuse to make a catalogue in a database that holds another program's tables: a schema is made only in an
+    empty database (file or PostgreSQL schema), never beside tables a catalogue did not make."""
+    from sqlalchemy import inspect
+
+    from ..config import database_label
+    from ..errors import UserError
+
+    foreign = sorted(set(inspect(conn).get_table_names()) - CATALOGUE_TABLES)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise UserError(f"{database_label(url)} is not a catalogue: it holds other tables ({shown}); give a new "
+                        f"file, or an empty database or schema")
+
+
 def describe_revision(revision: Optional[str]) -> str:
     """``0004 (head)``, ``0003``, ``empty (no schema)``, or a revision newer than this program."""
     if revision is None:
@@ -88,6 +107,8 @@ def _migrate(engine: Engine, url: str, revision: str, downgrade: bool) -> tuple[
         try:
             with write_transaction(conn) as locked:
                 before = current_revision(locked)  # re-read under the lock: another process may have migrated
+                if before is None and not downgrade:
+                    refuse_foreign_tables(locked, url)
                 if downgrade:
                     command.downgrade(alembic_config(url, locked), revision)
                 elif before != revision and not (revision == "head" and before == HEAD_REVISION):

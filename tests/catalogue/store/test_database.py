@@ -1,6 +1,7 @@
 """Settings, engines, the write lock and migrations, on real SQLite files and on PostgreSQL."""
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 
@@ -378,6 +379,7 @@ def test_reading_uses_sqlite3_only_on_a_current_sqlite_file(sqlite_url):
 
 @pytest.mark.postgres
 def test_reading_on_postgresql_is_sqlalchemy(pg_url):
+    Catalogue.open(pg_url).engine.dispose()  # made by a write: a read makes none
     with Catalogue.open(pg_url, create=False).reading() as conn:
         assert conn.dialect.name == "postgresql" and current_revision(conn) == HEAD_REVISION
 
@@ -388,6 +390,70 @@ def test_reading_never_creates_a_catalogue(tmp_path):
         with Catalogue.open(str(path), create=False).reading():
             pass
     assert not path.parent.exists()
+
+
+def test_reading_an_empty_database_makes_no_catalogue_there(catalogue_url):
+    # an empty file or schema is refused by a read, as a missing file is; a write (or `db upgrade`) makes one
+    path = sqlite_path(catalogue_url)
+    if path is not None:
+        path.touch()
+    with pytest.raises(UserError, match="^no catalogue in .*: `catalogue fill` makes one, `catalogue db upgrade`"):
+        Catalogue.open(catalogue_url, create=False)
+    engine = make_engine(catalogue_url)
+    with engine.connect() as conn:
+        assert inspect(conn).get_table_names() == []
+    engine.dispose()
+    Catalogue.open(catalogue_url).engine.dispose()
+    Catalogue.open(catalogue_url, create=False).engine.dispose()  # now there is one to read
+
+
+def test_a_database_with_another_programs_tables_is_never_made_a_catalogue(catalogue_url):
+    engine = make_engine(catalogue_url)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE notes (body TEXT)"))
+        conn.execute(text("INSERT INTO notes (body) VALUES ('keep me')"))
+    label = database_label(catalogue_url)
+    refused = f"^{re.escape(label)} is not a catalogue: it holds other tables \\(notes\\); give a new file"
+    for create in (True, False):  # a write (fill, import) and a read (query, stats, ...)
+        with pytest.raises(UserError, match=refused):
+            Catalogue.open(catalogue_url, create=create)
+    with pytest.raises(UserError, match=refused):  # `catalogue db upgrade`
+        Catalogue.open(catalogue_url, migrate=False).upgrade()
+    with engine.connect() as conn:
+        assert inspect(conn).get_table_names() == ["notes"]
+        assert conn.execute(text("SELECT body FROM notes")).scalar_one() == "keep me"
+    engine.dispose()
+
+
+def test_the_cli_refuses_a_foreign_or_empty_database_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from catalogue.cli import app
+
+    foreign, empty = tmp_path / "notes.db", tmp_path / "empty.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.close()
+    empty.touch()
+    runner = CliRunner()
+    for words in (["stats"], ["query"], ["export", "0"], ["fill", "--count", "2", "--out", str(tmp_path / "b")],
+                  ["db", "upgrade"]):
+        result = runner.invoke(app, [*words, "--db", str(foreign)])
+        assert result.exit_code == 1 and result.stderr == (
+            f"catalogue: {foreign} is not a catalogue: it holds other tables (notes); give a new file, or an empty "
+            f"database or schema\n"), (words, result.stderr)
+    for words in (["stats"], ["query"], ["daily"], ["export", "0"], ["verify"]):
+        result = runner.invoke(app, [*words, "--db", str(empty)])
+        assert result.exit_code == 1 and result.stderr == (
+            f"catalogue: no catalogue in {empty}: `catalogue fill` makes one, `catalogue db upgrade` an empty "
+            f"one\n"), (words, result.stderr)
+    assert not (tmp_path / "b").exists()
+    with sqlite3.connect(empty) as conn:  # (opening it may have written SQLite's header: an empty database still)
+        assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)
+    conn.close()
+    with sqlite3.connect(foreign) as conn:
+        assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["notes"]
+    conn.close()
 
 
 def test_db_current_only_looks(tmp_path):
