@@ -52,11 +52,16 @@ def current(db: DbOption = None) -> None:
       catalogue db current --db demo.db
     """
     from ..store import Catalogue
-    from ..store.migrate import describe_revision
+    from ..store.migrate import describe_foreign, describe_revision
 
     # not migrated and not refused when newer than this program: saying which revision it is, is the whole job
     catalogue = Catalogue(database_url(db))
-    typer.echo(f"{catalogue.label}: {describe_revision(catalogue.revision())}")
+    revision = catalogue.revision()
+    foreign = catalogue.foreign_tables() if revision is None else []
+    if foreign:  # "empty" would be wrong, and every other command refuses it
+        typer.echo(f"{catalogue.label}: not a catalogue: {describe_foreign(foreign)}")
+    else:
+        typer.echo(f"{catalogue.label}: {describe_revision(revision)}")
 
 
 def register(app: typer.Typer) -> None:

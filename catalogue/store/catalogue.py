@@ -204,17 +204,28 @@ class Catalogue(BoardFolder):
 
     def revision(self) -> Optional[str]:
         """The schema revision stored in the database (None: empty), without migrating anything."""
-        from sqlalchemy.exc import DBAPIError
-
         from .migrate import current_revision
 
+        return self._look(current_revision, None)
+
+    def foreign_tables(self) -> list[str]:
+        """The tables a catalogue did not make (another program's), sorted, without migrating anything."""
+        from .migrate import foreign_tables
+
+        return self._look(foreign_tables, [])
+
+    def _look(self, read, missing):
+        """``read(connection)`` on the database as it is, or ``missing`` when its file does not exist (looking
+        must not create it)."""
+        from sqlalchemy.exc import DBAPIError
+
         path = self.database_file
-        if path is not None and not path.exists():  # looking must not create the file
-            return None
+        if path is not None and not path.exists():
+            return missing
         engine = self._engine or make_engine(self.url)
         try:
             with engine.connect() as conn:
-                return current_revision(conn)
+                return read(conn)
         except DBAPIError as e:
             raise self.database_error("open", e) from None
         finally:

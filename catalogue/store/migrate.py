@@ -35,19 +35,29 @@ def current_revision(conn: Connection) -> Optional[str]:
 CATALOGUE_TABLES = frozenset({"alembic_version", "catalogue", "runs", "boards", "puzzles"})
 
 
+def foreign_tables(conn: Connection) -> list[str]:
+    """The tables of the database (its current schema) that a catalogue did not make, sorted."""
+    from sqlalchemy import inspect
+
+    return sorted(set(inspect(conn).get_table_names()) - CATALOGUE_TABLES)
+
+
+def describe_foreign(tables: list[str]) -> str:
+    """``it holds other tables (a, b, c)``: why a database is not a catalogue (the first five named)."""
+    more = f" and {len(tables) - 5} more" if len(tables) > 5 else ""
+    return f"it holds other tables ({', '.join(tables[:5])}{more})"
+
+
 def refuse_foreign_tables(conn: Connection, url: str) -> None:
     """Refuse to make a catalogue in a database that holds another program's tables: a schema is made only in an
     empty database (file or PostgreSQL schema), never beside tables a catalogue did not make."""
-    from sqlalchemy import inspect
-
     from ..config import database_label
     from ..errors import UserError
 
-    foreign = sorted(set(inspect(conn).get_table_names()) - CATALOGUE_TABLES)
+    foreign = foreign_tables(conn)
     if foreign:
-        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-        raise UserError(f"{database_label(url)} is not a catalogue: it holds other tables ({shown}); give a new "
-                        f"file, or an empty database or schema")
+        raise UserError(f"{database_label(url)} is not a catalogue: {describe_foreign(foreign)}; give a new file, "
+                        f"or an empty database or schema")
 
 
 def describe_revision(revision: Optional[str]) -> str:

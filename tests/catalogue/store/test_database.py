@@ -425,6 +425,13 @@ def test_a_database_with_another_programs_tables_is_never_made_a_catalogue(catal
     engine.dispose()
 
 
+def test_a_long_list_of_foreign_tables_is_cut_to_five():
+    from catalogue.store.migrate import describe_foreign
+
+    assert describe_foreign(list("abcdefg")) == "it holds other tables (a, b, c, d, e and 2 more)"
+    assert describe_foreign(["notes"]) == "it holds other tables (notes)"
+
+
 def test_the_cli_refuses_a_foreign_or_empty_database_in_one_line(tmp_path):
     from typer.testing import CliRunner
 
@@ -442,6 +449,9 @@ def test_the_cli_refuses_a_foreign_or_empty_database_in_one_line(tmp_path):
         assert result.exit_code == 1 and result.stderr == (
             f"catalogue: {foreign} is not a catalogue: it holds other tables (notes); give a new file, or an empty "
             f"database or schema\n"), (words, result.stderr)
+    # `db current` only looks, and says why it is not a catalogue
+    result = runner.invoke(app, ["db", "current", "--db", str(foreign)])
+    assert (result.exit_code, result.stdout) == (0, f"{foreign}: not a catalogue: it holds other tables (notes)\n")
     for words in (["stats"], ["query"], ["daily"], ["export", "0"], ["verify"]):
         result = runner.invoke(app, [*words, "--db", str(empty)])
         assert result.exit_code == 1 and result.stderr == (
