@@ -72,6 +72,23 @@ def _open(page, base: str, number: int) -> None:
     page.wait_for_selector("#board .cell")
 
 
+def test_a_visit_logs_no_error(browser, site):
+    # every request the page makes is answered (the browser's own ask for an icon too), nothing fails in its console
+    base, _ = site
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    logged: list[str] = []
+    page.on("console", lambda m: logged.append(m.text) if m.type == "error" else None)
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(base + "/")
+    page.wait_for_selector("#list tbody tr")
+    _open(page, base, 0)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    assert (logged, failed) == ([], [])
+
+
 def test_browse_and_filter(page, site):
     base, records = site
     page.goto(base + "/")
