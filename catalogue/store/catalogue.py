@@ -103,14 +103,13 @@ class Catalogue(BoardFolder):
             with engine.connect() as conn:
                 revision = current_revision(conn)
                 if revision is None and migrate and not self._create:
+                    # an empty file or schema, or another program's database: a read must not make a catalogue there
                     refuse_foreign_tables(conn, self.url)  # the more telling answer when it is another program's
+                    raise UserError(f"no catalogue in {self.label}: `catalogue fill` makes one, `catalogue db "
+                                    f"upgrade` an empty one")
             if revision is not None and revision not in KNOWN_REVISIONS:
                 raise UserError(f"{self.label} has schema revision {revision}, which this version of catalogue "
                                 f"does not know: upgrade catalogue")
-            if revision is None and migrate and not self._create:
-                # an empty file or schema (or another program's database): a read must not make a catalogue there
-                raise UserError(f"no catalogue in {self.label}: `catalogue fill` makes one, `catalogue db upgrade` "
-                                f"an empty one")
             if migrate and revision != HEAD_REVISION:
                 upgrade(engine, self.url)
         except DBAPIError as e:

@@ -31,15 +31,15 @@ def current_revision(conn: Connection) -> Optional[str]:
     return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
-#: the tables a catalogue's schema makes (models.py), and Alembic's own
-CATALOGUE_TABLES = frozenset({"alembic_version", "catalogue", "runs", "boards", "puzzles"})
-
-
 def foreign_tables(conn: Connection) -> list[str]:
-    """The tables of the database (its current schema) that a catalogue did not make, sorted."""
+    """The tables of the database (its current schema) that a catalogue did not make (neither the models' nor
+    Alembic's), sorted."""
     from sqlalchemy import inspect
 
-    return sorted(set(inspect(conn).get_table_names()) - CATALOGUE_TABLES)
+    from .models import Base
+
+    ours = set(Base.metadata.tables) | {"alembic_version"}
+    return sorted(set(inspect(conn).get_table_names()) - ours)
 
 
 def describe_foreign(tables: list[str]) -> str:
