@@ -9,7 +9,8 @@ package ``engine_before`` into a folder kept per commit (``$TMPDIR/ab_grade/<com
 are cached and only the first run of a commit compiles them, a few minutes), and each round both graders grade the
 same chunk of ``--count`` puzzles, in turns (the order alternates by round). The report gives both rates per CPU
 second, the ratio of the totals, and the median and quartiles of the rounds' ratios; the results of the two are
-compared on every chunk (counts, ratings, solved, contradictions), since a speed change is meant to be exact.
+compared on every chunk (counts, ratings, solved, contradictions), since a speed change is meant to be exact;
+where they differ, it also says on how many puzzles ER moved, and how far.
 
 Puzzles: the first ``--count`` x 4 81-character lines of ``--file`` (e.g. top1465), or random minimal puzzles made
 as bench_grade makes them (``--box``, ``--seed``); the rounds go through four chunks in turn.
@@ -88,6 +89,7 @@ def main() -> None:
     spent = {"before": 0.0, "now": 0.0}
     ratios = []
     differ = 0
+    moved: dict[int, float] = {}  # puzzle index -> how far its ER moved (a change that is not exact says how far)
     for r in range(args.rounds):
         chunk = grids[(r % 4) * args.count:(r % 4 + 1) * args.count]
         order = (("before", before), ("now", now)) if r % 2 == 0 else (("now", now), ("before", before))
@@ -98,6 +100,8 @@ def main() -> None:
             took[name] = time.process_time() - t
             spent[name] += took[name]
         differ += not all(np.array_equal(a, b) for a, b in zip(out["before"][:4], out["now"][:4]))
+        for k in np.flatnonzero(out["before"][1][:, 0] != out["now"][1][:, 0]):
+            moved[(r % 4) * args.count + int(k)] = abs(out["before"][1][k, 0] - out["now"][1][k, 0])
         ratios.append(took["before"] / took["now"])
     done = args.rounds * args.count
     q1, _, q3 = statistics.quantiles(ratios, n=4)
@@ -106,6 +110,10 @@ def main() -> None:
     print(f"now / before: x{spent['before'] / spent['now']:.3f} by the totals; rounds: median x"
           f"{statistics.median(ratios):.3f}, quartiles x{q1:.3f} - x{q3:.3f}; results differ in {differ} of "
           f"{args.rounds} rounds")
+    if moved:
+        seen = min(args.rounds, 4) * args.count
+        print(f"ER differs on {len(moved)} of the {seen} puzzles ({len(moved) / seen:.2%}), by more than 0.1 on "
+              f"{sum(m > 0.1 + 1e-9 for m in moved.values())}")
 
 
 if __name__ == "__main__":
