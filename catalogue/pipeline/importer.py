@@ -255,13 +255,18 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
 
 
 def batches(sources: Sequence[Source], size: Optional[int] = None) -> list[Batch]:
-    """The inputs cut into batches of one size each, in file order; unreadable entries are batches' rejects."""
+    """The inputs cut into batches of one size each, in file order; unreadable entries are batches' rejects: of the
+    batch still open around them when there is one, so that they are reported among the lines around them."""
     out: list[Batch] = []
     for source in sources:
         pending: dict[int, Batch] = {}
         for entry in source.entries:
             if not hasattr(entry, "grid"):  # a FormatError
-                out.append(Batch(source, 0, [], rejected=[(entry, "unreadable", entry.message)]))
+                reject = (entry, "unreadable", entry.message)
+                if any(out[-1] is b for b in pending.values()):  # (is: batches compare by value)
+                    out[-1].rejected.append(reject)
+                else:
+                    out.append(Batch(source, 0, [], rejected=[reject]))
                 continue
             box = entry.grid.box
             b = pending.get(box)
@@ -331,7 +336,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                         continue
                 if not interrupts.stop.is_set():
                     submit()
-                for entry, reason, message in batch.rejected:
+                for entry, reason, message in sorted(batch.rejected, key=lambda r: r[0].line):  # file order
                     summary.rejected[reason] += 1
                     if reported < REPORT_LIMIT:
                         report(f"{entry.source}:{entry.line}: {message}" if reason != "unreadable" else str(entry))

@@ -242,6 +242,10 @@ def test_rejected_lines_are_reported_with_file_and_line_and_counted(tmp_path):
     assert f"catalogue: {path}:2: several solutions" in err
     assert any(line.startswith(f"catalogue: {path}:3: conflicting clues: r1c1 and r1c2 both hold 5") for line in err)
     assert any(line.startswith(f"catalogue: {path}:4:") for line in err)
+    # in file order: the unreadable line 4 among the others, not after the batch they came in
+    reported = [int(line[len(f"catalogue: {path}:"):].split(":")[0]) for line in err
+                if line.startswith(f"catalogue: {path}:")]
+    assert reported == [2, 3, 4, 5]
     assert "added           2 puzzles: 2 on new boards (numbers 0..1), 0 on known boards" in result.stdout
     assert "rejected        4 (unreadable 1, conflicting clues 1, no solution 1, several solutions 1)" in result.stdout
 
