@@ -23,9 +23,12 @@ SOLUTIONS_TITLE = "Solutions"
 
 def caption(record: Any) -> str:
     """``No. 1234 · hard · 24 clues · score 4.2``: the board number (its id in the catalogue), the level
-    ("ungraded" if none), the clue count, and the score when there is one."""
+    ("ungraded" if none), the clue count, and the score when there is one ("needs guessing" instead of the 20
+    that stands for it: no score a reader could place on the scale)."""
     parts = [f"No. {record.number}", record.level or "ungraded", f"{record.clues} clues"]
-    if record.score is not None:
+    if getattr(record, "hardest", None) == "guessing":
+        parts.append("needs guessing")
+    elif record.score is not None:
         parts.append(f"score {record.score:g}")
     return " \u00b7 ".join(parts)
 

@@ -245,7 +245,8 @@ async function play(number) {
     const record = await api(`/api/puzzles/${number}`);
     buildBoard(record);
     say($("caption"), `Puzzle ${record.number} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
-        (record.score != null ? ` · score ${record.score}` : ""));
+        (record.hardest === "guessing" ? " · needs guessing"  // its score, 20, means no more
+         : record.score != null ? ` · score ${record.score}` : ""));
     document.title = `catalogue: puzzle ${record.number}`;
     $("pdf").href = `/puzzles/${record.number}.pdf?solution=true`;
     $("svg").href = `/puzzles/${record.number}.svg`;

@@ -97,6 +97,18 @@ def test_pages_captions_and_givens(built, tmp_path, per_page, solutions):
                for s in g.shapes if isinstance(s, Text)) == givens
 
 
+def test_a_caption_gives_the_score_or_says_it_needs_guessing(built):
+    import dataclasses
+
+    record = dataclasses.replace(records(built, 1)[0], level="hard", clues=24, score=4.2, hardest="xy-wing")
+    assert caption(record) == f"No. {record.number} \u00b7 hard \u00b7 24 clues \u00b7 score 4.2"
+    # serate's "beyond solver", 20, is no score a reader can place on the scale
+    guess = dataclasses.replace(record, level="extreme", score=20.0, hardest="guessing")
+    assert caption(guess) == f"No. {record.number} \u00b7 extreme \u00b7 24 clues \u00b7 needs guessing"
+    assert caption(dataclasses.replace(record, level=None, score=None, hardest=None)) == (
+        f"No. {record.number} \u00b7 ungraded \u00b7 24 clues")
+
+
 def test_the_grids_are_vectors(built, tmp_path):
     out = tmp_path / "book.pdf"
     assert book(built, "-o", str(out), "--solutions").exit_code == 0

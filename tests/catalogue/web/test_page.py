@@ -5,6 +5,7 @@ They skip, saying why, only where no Chromium is installed (.ci/run installs Deb
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -39,13 +40,22 @@ def site(tmp_path_factory):
     assert runner.invoke(cli_app, ["fill", "--count", "30", "--seed", "4", "--db", str(db)]).exit_code == 0
     records = {r["number"]: r for r in json.loads(runner.invoke(
         cli_app, ["query", "--limit", "0", "--format", "json", "--db", str(db)]).stdout)}
+    with _serving(db) as base:
+        yield base, records
+
+
+@contextlib.contextmanager
+def _serving(db):
+    """A `catalogue serve` process on a free port for ``db``: its base URL; stopped with Ctrl-C afterwards."""
     proc = subprocess.Popen([*CLI, "serve", "--port", "0", "--db", str(db)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    line = proc.stderr.readline()
-    assert line.startswith("catalogue: serving "), line
-    yield line.split(" at ")[1].split("/ ")[0], records
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=30)
+    try:
+        line = proc.stderr.readline()
+        assert line.startswith("catalogue: serving "), line
+        yield line.split(" at ")[1].split("/ ")[0]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +129,19 @@ def test_open_a_puzzle_from_the_list(page, site):
     givens = page.locator("#board .cell.given").all_inner_texts()
     assert len(givens) == record["clues"]
     assert "".join(givens) == "".join(ch for ch in record["puzzle"] if ch != ".")
+
+
+def test_a_puzzle_that_needs_guessing_says_so_instead_of_its_score(page, tmp_path):
+    from puzzles import NEEDS_DYNAMIC_16  # guessing by the rows a catalogue grades with on 16x16
+
+    (tmp_path / "p.txt").write_text(NEEDS_DYNAMIC_16 + "\n")
+    db = tmp_path / "c.db"
+    assert CliRunner().invoke(cli_app, ["import", str(tmp_path / "p.txt"), "--db", str(db)]).exit_code == 0
+    with _serving(db) as base:
+        _open(page, base, 0)
+        caption = page.inner_text("#caption")
+    assert caption == f"Puzzle 0 \u00b7 extreme \u00b7 {sum(ch != '.' for ch in NEEDS_DYNAMIC_16)} clues \u00b7 " \
+                      f"needs guessing"
 
 
 def test_play_conflicts_check_and_solve(page, site):
