@@ -1,17 +1,19 @@
 """Books and pictures of catalogue puzzles: records in, PDF or SVG bytes out.
 
 ``book_pdf`` lays the puzzles out ``per_page`` to an A4 page (1, 2, 4 or 6), in the order given, each with its
-caption (board number, level, clue count, score), and with ``solutions=True`` adds the solutions at the end, on
+caption (board number, level, clue count, score or "needs guessing"), and with ``solutions=True`` adds the solutions at the end, on
 pages of their own, smaller and more per page, under the same captions. ``book_svg`` is one such sheet.
 ``puzzle_svg`` and ``puzzle_pdf`` draw one puzzle for the web server's ``/puzzles/{number}.svg`` and ``.pdf``.
 
 A record is anything with the fields of :class:`catalogue.PuzzleRecord` that are drawn: ``number``, ``level``,
-``clues``, ``score``, ``puzzle`` and ``solution``. The geometry is :mod:`.layout`'s; the writers are :mod:`.pdf`
+``clues``, ``score``, ``hardest``, ``puzzle`` and ``solution``. The geometry is :mod:`.layout`'s; the writers are :mod:`.pdf`
 and :mod:`.svg`. Nothing here touches a file: the command writes the bytes (atomically).
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
+
+from engine.vocabulary import GUESSING
 
 from .layout import ARRANGEMENTS, PER_PAGE, SOLUTIONS_PER_PAGE, Item, Page, paginate, sheet, single
 from .pdf import write_pdf
@@ -26,7 +28,7 @@ def caption(record: Any) -> str:
     ("ungraded" if none), the clue count, and the score when there is one ("needs guessing" instead of the 20
     that stands for it: no score a reader could place on the scale)."""
     parts = [f"No. {record.number}", record.level or "ungraded", f"{record.clues} clues"]
-    if getattr(record, "hardest", None) == "guessing":
+    if record.hardest == GUESSING:
         parts.append("needs guessing")
     elif record.score is not None:
         parts.append(f"score {record.score:g}")
