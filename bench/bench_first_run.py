@@ -1,146 +1,268 @@
-"""A new machine's first run: `catalogue fill --count 1000` from a wheel with kernels compiled ahead of time,
-side by side with the same wheel built without them (every kernel compiles on the first run).
+"""The first minutes of a new user (issue 43), side by side with another commit: the install, the first fill from an
+empty kernel cache, and the first use of everything else after it.
 
-    python bench/bench_first_run.py [--runs 3] [--count 1000] [--speed-count 5000]
+    python bench/bench_first_run.py [--before REF] [--runs 3] [--count 1000] [--cold-pip]
 
-What it does, all under one temporary folder (the checkout and the user's caches are not touched):
-1. copies this working tree, runs ``python -m engine.precompile`` in the copy (timed: the cost moved ahead of time)
-   and builds two wheels of it, one with the bundle and one without;
-2. installs each wheel into a fresh virtual environment (dependencies from the package index);
-3. ``--runs`` times each, alternately: an empty cache folder (a new machine), then `catalogue fill --count 1000`
-   from the shell: wall and CPU time of the whole command, the "kernels loaded in" figure the fill prints, and how
-   many kernel files the run compiled itself;
-4. the speed the bundle's baseline CPU code costs: `catalogue fill --count 5000` warm, in both environments in
-   turn (``--runs`` pairs), CPU seconds of each and their ratio.
-Target (issue 11): the first `fill --count 1000` spends <= 15 s compiling.
+Both versions are installed as the README says (a fresh virtual environment, ``pip install -e .`` of a copy of
+the tree; ``--cold-pip``: with an empty pip cache, so the packages are downloaded as on a new machine), each under
+a temporary folder: the checkout and the user's caches are not touched. Then ``--runs`` times, the two versions in
+turn, each run in a new home folder (an empty kernel cache):
+
+1. ``catalogue compile`` (this tree only: the README's install step), then ``catalogue fill --count N``;
+2. in another new home, ``catalogue fill --count N`` alone: the compile inside the fill;
+3. after that fill, in the same home, the first use of each of: ``fill --size 4``, ``--size 16``, ``--size 25``,
+   ``import`` (200 9x9 puzzles), ``carve --target-clues``, ``grade --full-scale`` (16x16 puzzles), the web page's
+   first hint (the server started, one ``/api/hint`` request timed), and the README's Python example.
+
+Every figure is the whole command from the shell: wall seconds and CPU seconds of its process tree (workers
+included), the median of the runs, with the load average before each. Targets (issue 43, 2 cores): a cold fill
+<= 25 s wall and <= 40 s of CPU; or, with the compile in the install, install + compile + fill <= 90 s; every
+other first use <= 15 s wall (the Python example <= 3 s).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import re
+import platform
 import resource
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import zipfile
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SNIPPET = """
+from engine import Grid, generate, carve, solve, grade
+board = generate(box=3, method="wfc", seed=7)
+cut = carve(board.cells, box=3, seed=7)
+assert solve(Grid.puzzle(cut.puzzle), limit=2).count == 1
+print(cut.clues, grade(cut.puzzle, 3).level)
+"""
 
 
-def _load() -> str:
-    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _copy_tree(dest: Path) -> None:
-    """The working tree's files (tracked and new, not ignored) as they are now."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split()
-    for name in files:
-        src = ROOT / name
-        if src.is_file():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / name)
+def host() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())
+    return f"{model}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
-def _timed(cmd, env, cwd) -> tuple[float, float, str, int]:
-    """Wall and CPU seconds of a child command (its whole process tree), its output and exit code."""
+def timed(cmd, env, cwd, stdin=None) -> tuple[float, float, str, int]:
+    """Wall and CPU seconds of a command (its whole process tree), its output and its exit code."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    out = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
+    started = time.perf_counter()
+    out = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, input=stdin)
+    wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, out.stdout + out.stderr, out.returncode
 
 
-def _wheel(src: Path, out: Path) -> Path:
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(out)], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return next(out.glob("*.whl"))
+def copy_tree(ref: str | None, dest: Path) -> None:
+    """The files of commit ``ref`` (git archive), or of this working tree (tracked and new, not ignored)."""
+    dest.mkdir(parents=True)
+    if ref:
+        archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+        return
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    for name in files:
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
 
 
-def _venv(wheel: Path, where: Path) -> Path:
-    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
-    subprocess.run([str(where / "bin" / "pip"), "install", "-q", str(wheel)], check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    return where / "bin" / "catalogue"
-
-
-def _env(home: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "CATALOGUE_", "VIRTUAL_ENV"))}
-    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
+def base_env(home: Path, venv: Path) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("NUMBA_", "CATALOGUE_", "VIRTUAL_ENV", "PYTHON"))}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / "cache"), PATH=f"{venv / 'bin'}:{env['PATH']}")
     return env
+
+
+def install(src: Path, venv: Path, pip_cache: Path | None) -> float:
+    """The README's install: a new virtual environment and ``pip install -e .``; its wall seconds."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
+    if pip_cache is not None:
+        env["PIP_CACHE_DIR"] = str(pip_cache)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=env)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-e", str(src)], check=True, env=env,
+                   cwd=src, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def first_hint(env, cwd, db: Path, puzzle: str) -> tuple[float, float]:
+    """Start the server, wait for its API, then time the first /api/hint (wall) and the server's CPU for it."""
+    port = free_port()
+    server = subprocess.Popen(["catalogue", "serve", "--db", str(db), "--port", str(port)], env=env, cwd=cwd,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"{base}/api/stats", timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        cpu0 = _process_cpu(server.pid)
+        started = time.perf_counter()
+        urllib.request.urlopen(f"{base}/api/hint?grid={puzzle}", timeout=600).read()
+        return time.perf_counter() - started, _process_cpu(server.pid) - cpu0
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _process_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def first_uses(env, home: Path, db: Path, data: Path) -> dict[str, tuple[float, float]]:
+    """After the first fill: each other first use, in turn, on the same kernel cache."""
+    out: dict[str, tuple[float, float]] = {}
+    for label, cmd in (("fill --size 4", ["fill", "--count", "50", "--size", "4", "--db", str(home / "c4.db")]),
+                       ("fill --size 16", ["fill", "--count", "3", "--size", "16", "--db", str(home / "c16.db")]),
+                       ("fill --size 25", ["fill", "--count", "1", "--size", "25", "--db", str(home / "c25.db")]),
+                       ("import", ["import", str(data / "import.txt"), "--db", str(home / "ci.db")]),
+                       ("carve --target-clues", ["carve", str(data / "boards.txt"), "--target-clues", "26"]),
+                       ("grade --full-scale", ["grade", str(data / "p16.txt"), "--full-scale"])):
+        wall, cpu, text, code = timed(["catalogue", *cmd], env, home)
+        if code:
+            sys.exit(f"{label} failed ({code}):\n{text[-2000:]}")
+        out[label] = (wall, cpu)
+    out["first hint"] = first_hint(env, home, db, (data / "hint.txt").read_text().strip())
+    wall, cpu, text, code = timed([str(Path(env["PATH"].split(":")[0]) / "python"), "-c", SNIPPET], env, home)
+    if code:
+        sys.exit(f"the README's Python example failed:\n{text[-2000:]}")
+    out["README Python example"] = (wall, cpu)
+    return out
+
+
+def make_data(data: Path) -> None:
+    """Inputs for the first uses, made with this checkout's engine (the same files for both versions)."""
+    data.mkdir(parents=True, exist_ok=True)
+    code = f"""
+import sys; sys.path.insert(0, {str(ROOT)!r})
+from pathlib import Path
+import numpy as np
+from engine import carve_many, generate_many, to_line
+data = Path({str(data)!r})
+boards = generate_many(3, "wfc", 200, 11)
+cuts = carve_many(np.stack([b.cells for b in boards]), 3, list(range(200)))
+(data / "import.txt").write_text("".join(to_line(c.puzzle, 3) + "\\n" for c in cuts))
+(data / "boards.txt").write_text("".join(to_line(b.cells, 3) + "\\n" for b in boards[:4]))
+(data / "hint.txt").write_text(to_line(cuts[0].puzzle, 3))
+rows = [line.split(":")[0] for line in Path({str(ROOT / 'data' / 'puzzles-16x16.txt')!r}).read_text().splitlines()
+        if line and not line.startswith("#") and line.split(":")[1] == "1"]
+(data / "p16.txt").write_text("\\n".join(rows[:2]) + "\\n")
+"""
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def median(values) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--before", default="7835bcd", help="the commit to compare with (default: 7835bcd, main "
+                                                           "before issue 43)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--count", type=int, default=1000)
-    parser.add_argument("--speed-count", type=int, default=5000)
+    parser.add_argument("--cold-pip", action="store_true", help="install with an empty pip cache (downloads)")
     args = parser.parse_args()
-
+    print(f"host: {host()}")
     with tempfile.TemporaryDirectory(prefix="bench-first-run-") as tmp:
         tmp = Path(tmp)
-        src = tmp / "src"
-        _copy_tree(src)
-        plain_wheel = _wheel(src, tmp / "wheel-plain")
-        print(f"load before precompiling: {_load()}")
-        env = dict(os.environ, PYTHONPATH=str(src))
-        wall, cpu, out, code = _timed([sys.executable, "-m", "engine.precompile"], env, src)
-        if code:
-            sys.exit(f"precompile failed:\n{out}")
-        print(out.strip())
-        print(f"precompile: wall {wall:.1f} s, CPU {cpu:.1f} s (both processes)")
-        bundle_wheel = _wheel(src, tmp / "wheel-bundle")
-        with zipfile.ZipFile(bundle_wheel) as z:
-            bundled = sum(1 for n in z.namelist() if n.endswith(".nbc"))
-        print(f"wheels: {plain_wheel.stat().st_size / 1e6:.1f} MB plain, {bundle_wheel.stat().st_size / 1e6:.1f} MB "
-              f"with the bundle ({bundled} kernel files)")
-        clis = {"with bundle": _venv(bundle_wheel, tmp / "venv-bundle"), "no bundle": _venv(plain_wheel,
-                                                                                            tmp / "venv-plain")}
+        make_data(tmp / "data")
+        versions = {"before": args.before, "now": None}
+        venvs, installs = {}, {}
+        for name, ref in versions.items():
+            src = tmp / f"src-{name}"
+            copy_tree(ref, src)
+            print(f"load before installing {name}: {load()}")
+            venvs[name] = tmp / f"venv-{name}"
+            installs[name] = install(src, venvs[name], tmp / f"pip-{name}" if args.cold_pip else None)
+            print(f"install {name}: {installs[name]:.1f} s wall (pip install -e, "
+                  f"{'empty' if args.cold_pip else 'warm'} pip cache)")
+        rows: dict[str, dict[str, list]] = {name: {} for name in versions}
 
-        rows = {name: [] for name in clis}
+        def note(version: str, label: str, wall: float, cpu: float, extra: str = "") -> None:
+            rows[version].setdefault(label, []).append((wall, cpu))
+            print(f"  {version:6} {label:28} wall {wall:7.2f} s  CPU {cpu:7.2f} s {extra}", flush=True)
+
         for run in range(args.runs):
-            for name, cli in clis.items():
-                home = tmp / f"home-{name.replace(' ', '-')}-{run}"
+            for name in versions:
+                venv = venvs[name]
+                print(f"run {run + 1}, {name} (load {load()}):", flush=True)
+                if name == "now":  # the README's install step, then the fill it runs
+                    home = tmp / f"home-{name}-{run}-compiled"
+                    (home / "cache").mkdir(parents=True)
+                    env = base_env(home, venv)
+                    wall, cpu, text, code = timed(["catalogue", "compile"], env, home)
+                    if code:
+                        sys.exit(f"catalogue compile failed:\n{text[-2000:]}")
+                    note(name, "catalogue compile", wall, cpu)
+                    wall, cpu, text, code = timed(["catalogue", "fill", "--count", str(args.count), "--seed", "1",
+                                                   "--db", str(home / "c.db")], env, home)
+                    note(name, f"fill {args.count} after compile", wall, cpu,
+                          f"({cpu / args.count * 1e3:.2f} ms CPU a board)")
+                home = tmp / f"home-{name}-{run}"
                 (home / "cache").mkdir(parents=True)
-                load = _load()
-                wall, cpu, out, code = _timed([str(cli), "fill", "--count", str(args.count), "--seed", "1",
-                                               "--db", str(home / "c.db")], _env(home), home)
-                loaded = re.search(r"kernels loaded in ([\d.]+) s", out)
-                files = sum(1 for _ in (home / "cache").rglob("*.nbc"))
-                compiled = files - (bundled if name == "with bundle" else 0)
-                rows[name].append((wall, cpu, float(loaded.group(1)) if loaded else float("nan"), compiled))
-                print(f"run {run + 1} {name:12} exit {code}, wall {wall:6.2f} s, CPU {cpu:6.1f} s, kernels loaded in "
-                      f"{loaded.group(1) if loaded else '?'} s, kernel files compiled by the run: {compiled} "
-                      f"(load before: {load})")
-        print(f"\nfirst `catalogue fill --count {args.count}` on an empty cache, median of {args.runs}:")
-        print(f"{'':14}{'wall s':>10}{'CPU s':>10}{'kernels loaded in s':>22}{'files compiled':>16}")
-        for name, values in rows.items():
-            med = [statistics.median(v[i] for v in values) for i in range(4)]
-            print(f"{name:14}{med[0]:10.2f}{med[1]:10.1f}{med[2]:22.2f}{med[3]:16.0f}")
+                env = base_env(home, venv)
+                wall, cpu, text, code = timed(["catalogue", "fill", "--count", str(args.count), "--seed", "1",
+                                               "--db", str(home / "c.db")], env, home)
+                if code:
+                    sys.exit(f"fill failed:\n{text[-2000:]}")
+                compiled = sum(1 for _ in (home / "cache").rglob("*.nbc"))
+                note(name, f"cold fill {args.count}", wall, cpu, f"({compiled} kernel files)")
+                for label, (wall, cpu) in first_uses(env, home, home / "c.db", tmp / "data").items():
+                    note(name, label, wall, cpu)
+                wall, cpu, text, code = timed(["catalogue", "fill", "--count", str(args.count), "--seed", "2",
+                                               "--db", str(home / "warm.db")], env, home)
+                note(name, f"warm fill {args.count}", wall, cpu, f"({cpu / args.count * 1e3:.2f} ms CPU a board)")
 
-        # what the baseline CPU costs: the same warm fill in both environments, in turn
-        homes = {name: tmp / f"home-{name.replace(' ', '-')}-0" for name in clis}
-        cpus = {name: [] for name in clis}
-        print(f"\nwarm `catalogue fill --count {args.speed_count}`, the two environments in turn:")
-        for run in range(args.runs):
-            for name, cli in clis.items():
-                db = homes[name] / f"speed-{run}.db"
-                load = _load()
-                wall, cpu, out, code = _timed([str(cli), "fill", "--count", str(args.speed_count), "--seed", "3",
-                                               "--db", str(db)], _env(homes[name]), homes[name])
-                cpus[name].append(cpu)
-                print(f"run {run + 1} {name:12} exit {code}, wall {wall:6.2f} s, CPU {cpu:6.2f} s "
-                      f"(load before: {load})")
-        ratios = [a / b for a, b in zip(cpus["with bundle"], cpus["no bundle"])]
-        print(f"CPU with bundle / no bundle: median {statistics.median(ratios):.3f} "
-              f"({', '.join(f'{r:.3f}' for r in ratios)})")
+        print(f"\nmedians of {args.runs} runs (wall s / CPU s); host {host()}")
+        labels = list(dict.fromkeys(label for version in rows.values() for label in version))
+        print(f"{'':30}{'before':>20}{'now':>20}")
+        for label in labels:
+            cells = []
+            for name in versions:
+                values = rows[name].get(label, [])
+                cells.append(f"{median(v[0] for v in values):8.2f} / {median(v[1] for v in values):7.2f}"
+                             if values else f"{'-':>18}")
+            print(f"{label:30}{cells[0]:>20}{cells[1]:>20}")
+        now = rows["now"]
+        readme = installs["now"] + median(v[0] for v in now["catalogue compile"]) + median(
+            v[0] for v in now[f"fill {args.count} after compile"])
+        print(f"\nREADME install + catalogue compile + fill {args.count}: {readme:.1f} s wall (target <= 90 s; "
+              f"install {installs['now']:.1f} s)")
+        cold = now[f"cold fill {args.count}"]
+        print(f"cold fill {args.count}: {median(v[0] for v in cold):.1f} s wall, {median(v[1] for v in cold):.1f} s "
+              f"CPU (target <= 25 s wall, <= 40 s CPU)")
+        slowest = max((median(v[0] for v in now[label]), label) for label in now
+                      if label not in ("catalogue compile", f"cold fill {args.count}", f"warm fill {args.count}",
+                                       f"fill {args.count} after compile"))
+        print(f"slowest other first use: {slowest[1]}, {slowest[0]:.1f} s wall (target <= 15 s; the README's Python "
+              f"example <= 3 s: {median(v[0] for v in now['README Python example']):.1f} s)")
+        print(json.dumps({"installs": installs}), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,8 @@ def _parsed(item) -> bool:
 
 def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, label: str | None = None, *,
               batchable: Callable = _parsed, retry: tuple[type[BaseException], ...] = (),
-              sizes: dict[int, int] = CHUNK, unit: str = "grids", threads: int = 1) -> Iterator:
+              sizes: dict[int, int] = CHUNK, unit: str = "grids", threads: int = 1,
+              jobs: list[str] | None = None) -> Iterator:
     """Yield ``one(item)`` for each of ``items`` (file entries), in order, computed in a worker thread.
 
     ``many(group)`` takes a list of parsed entries (``item.grid``) of one box size and returns their results, the
@@ -58,13 +59,18 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     without solution for the grader), that group is done again with ``one``, which says which grid and why.
     With ``label``, a big input shows a bar over the items (counted in ``unit``) (``catalogue.progress.item_bar``), as
     :func:`~catalogue.errors.background_map` does. ``threads`` (0: one per core) take the windows in turn: the
-    kernels release the GIL, so a file is done on every core, and the results still come in file order.
+    kernels release the GIL, so a file is done on every core, and the results still come in file order. Before
+    the first grid, the kernels the command ``name`` needs for the sizes in ``items`` are made ready (compiled on
+    every core the first time, catalogue/kernels.py), or those of ``jobs`` when given.
     """
     from .config import default_workers
+    from .kernels import jobs_for, sizes_of
 
     threads = threads or default_workers()
+    if jobs is None:
+        jobs = jobs_for(name, sizes_of(items))
     if many is None:
-        yield from background_map(one, items, name, label=label, threads=threads)
+        yield from background_map(one, items, name, label=label, threads=threads, jobs=jobs)
         return
 
     def work(window: range) -> list:
@@ -91,7 +97,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
 
     from .progress import item_bar
 
-    bar = item_bar(label, len(items), unit=unit, command=name) if label is not None else nullcontext(None)
+    bar = item_bar(label, len(items), unit=unit, jobs=jobs, what=name) if label is not None else nullcontext(None)
     with bar as step:
         done = 0
         for results in background_map(work, _windows(items, sizes), name, threads=threads):

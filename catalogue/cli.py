@@ -49,6 +49,7 @@ COMMANDS = {
     "key": ("key", "Print the canonical key of every grid in a file."),
     "grade": ("grade", "Grade every puzzle in a file the way a person would solve it."),
     "explore": ("explore", "Time the solvers on random grids with K valid clues."),
+    "compile": ("compile", "Compile the engine's kernels now, for the commands and grid sizes given."),
 }
 
 

@@ -55,10 +55,12 @@ def usage_line(error: ClickUsageError) -> str:
     param = getattr(error, "param", None)
     choices = getattr(getattr(param, "type_descriptor", None), "choices", None)
     if choices and isinstance(error, typer.BadParameter):
-        option = max(param.opts, key=len) if param.opts else param.human_readable_name
+        argument = getattr(param, "param_type_name", "") == "argument"  # named by its metavar: COMMAND
+        option = (getattr(param, "metavar", None) or param.name.upper()) if argument or not param.opts else max(
+            param.opts, key=len)
         found = _TYPER_NOT_ONE_OF.match(error.message)
         names = [getattr(c, "value", c) for c in choices]
-        noun = CHOICE_NOUNS.get(option, option.lstrip("-").replace("-", " "))
+        noun = CHOICE_NOUNS.get(option, option.lstrip("-").replace("-", " ").lower())
         if found:
             return f"{option}: no {noun} {found['value']}; one of: {', '.join(map(str, names))}"
     return error.format_message()
@@ -148,7 +150,8 @@ class CatalogueGroup(TyperGroup):
             ctx.exit(fail(e).code)
 
 
-def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str | None = None, threads: int = 1):
+def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str | None = None, threads: int = 1,
+                   jobs: list[str] | None = None):
     """Yield ``fn(item)`` for each item, in order, computed in ``threads`` daemon threads.
 
     Why: a compiled kernel holds the thread that called it until it returns (counting the solutions of an empty
@@ -160,7 +163,8 @@ def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str 
     then runs on several cores), and the results still come out in the items' order. At most ``ahead`` results
     are ever in front of the caller. An exception in ``fn`` (or in iterating ``items``) is raised in the caller,
     at its place in the order, as if ``fn`` had been called there. With ``label``, a big input shows a bar over the
-    items on the terminal (``catalogue.progress.item_bar``).
+    items on the terminal (``catalogue.progress.item_bar``), after the kernels of ``jobs`` (catalogue/kernels.py)
+    are made ready, before any thread starts.
     """
     import queue
     import threading
@@ -194,18 +198,18 @@ def background_map(fn, items, name: str = "worker", ahead: int = 16, label: str 
                 out.put((index, None, e))
                 return
 
-    for k in range(max(1, threads)):
-        threading.Thread(target=work, name=name if threads <= 1 else f"{name}-{k}", daemon=True).start()
     from contextlib import nullcontext
 
     if label is not None:
         from .progress import item_bar
 
-        bar = item_bar(label, len(items) if hasattr(items, "__len__") else None, command=name)
+        bar = item_bar(label, len(items) if hasattr(items, "__len__") else None, jobs=jobs, what=name)
     else:
         bar = nullcontext(None)
     try:
-        with bar as step:
+        with bar as step:  # the kernels are ready when it is entered: only then do the threads start
+            for k in range(max(1, threads)):
+                threading.Thread(target=work, name=name if threads <= 1 else f"{name}-{k}", daemon=True).start()
             waiting: dict = {}  # results that came before the one due
             count = 0
             while True:

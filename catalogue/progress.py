@@ -2,8 +2,9 @@
 
 Why one display: fill used a rich status spinner for the kernels and a separate progress bar for the run; two Live
 displays on one terminal drew over each other and left a stale ``fill 0/N ...`` line above the summary. Here one
-``Progress`` holds one task that is first a phase line (spinner, text, time elapsed: "compiling the kernels
-once ...") and then the bar, and it is transient: when it stops, nothing of it is left above what follows.
+``Progress`` holds one task that is first a phase line (spinner, text, time elapsed: "compiling the kernels: 57
+of 168, about 31 s left", see catalogue/kernels.py) and then the bar, and it is transient: when it stops, nothing
+of it is left above what follows.
 
 Nothing at all is drawn when stderr is not a terminal (logs and pipes stay clean) or under ``-q``
 (:func:`catalogue.errors.is_quiet`); :class:`Display` is then a no-op with the same methods.
@@ -11,52 +12,14 @@ Nothing at all is drawn when stderr is not a terminal (logs and pipes stay clean
 from __future__ import annotations
 
 import logging
-import os
 import sys
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Callable, Iterator
 
 from .errors import is_quiet
 
 log = logging.getLogger("catalogue")
-
-#: Seconds a cold compile of fill's kernels takes: measured here (2 cores) on 2026-11-23 with Sudoku Explainer's
-#: full scale, `bench/bench_fill.py shell --cold --count 1000 --runs 3`: "kernels loaded in" 66, 75 and 80 s (the
-#: grader, compiled in a child process beside the rest, is the longer half); with the cache filled the kernels load
-#: in under a second. (Other machines will differ: this is an estimate, said as "about".)
-COLD_COMPILE_SECONDS = 75
-
-#: The engine modules whose kernels fill compiles: their cache index files (``*.nbi``) tell a load from a compile.
-FILL_KERNEL_MODULES = ("generators", "keys", "carve", "grade")
-
-
-def kernels_cached(modules=FILL_KERNEL_MODULES, folder: str | None = None) -> bool:
-    """Whether numba's cache folder (``NUMBA_CACHE_DIR``, set by ``engine.cache.enable``) already holds index
-    files for kernels of every one of ``modules``: then the kernels load in under a second, else they compile."""
-    folder = folder or os.environ.get("NUMBA_CACHE_DIR")
-    if not folder or not Path(folder).is_dir():
-        return False
-    names = [str(p.relative_to(folder)) for p in Path(folder).rglob("*.nbi")]
-    return all(any(m in name for name in names) for m in modules)
-
-
-#: The file commands' kernels (engine packages) and about how long their first compile takes. Measured here (2
-#: cores, load ~1.5 from a test run beside it, so on the high side): the command on two grids with numba's cache
-#: empty took carve 31 s, solve 18 s, generate 11 s, key 2 s of wall time (check counts with the solvers'
-#: kernels, as solve does); grade 60 s since Sudoku Explainer's full scale (numba's compile events, 2026-11-23).
-COMMAND_KERNELS = {"grade": (("grade",), 60), "carve": (("carve",), 30), "solve": (("solvers",), 15),
-                   "check": (("solvers",), 15), "generate": (("generators",), 10), "key": (("keys",), 2)}
-
-
-def kernels_message(modules=FILL_KERNEL_MODULES, seconds: int = COLD_COMPILE_SECONDS) -> str:
-    """The phase line shown while the kernels are made ready: says honestly whether they compile or load."""
-    if kernels_cached(modules):
-        return "loading the compiled kernels"
-    # short enough for one line at 80 columns with the spinner and the time elapsed
-    return f"compiling the kernels once: about {seconds} s (later runs: under 1 s)"
-
 
 def _stderr_is_terminal() -> bool:
     try:
@@ -133,6 +96,11 @@ class Display:
         if self.progress is not None:
             self.progress.reset(self.task, description=text)  # restarts the time elapsed shown
 
+    def note(self, text: str) -> None:
+        """Change the line's text, keeping its time elapsed (a phase whose text counts what is done)."""
+        if self.progress is not None:
+            self.progress.update(self.task, description=text)
+
     def bar(self, total: int, label: str | None = None, **fields) -> Callable[..., None]:
         """Turn the line into a bar over ``total`` and return ``update(completed, final=False, **fields)``.
 
@@ -176,31 +144,31 @@ def _stdout_is_terminal() -> bool:
 
 
 @contextmanager
-def item_bar(label: str, total: int | None, unit: str = "grids", command: str | None = None
+def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str] | None = None, what: str = ""
              ) -> Iterator[Callable[[int], None]]:
     """A bar over the grids of a file command (``grade``, ``key``, ``solve``, ``check``, ``carve``, ``generate``):
     yields ``step(done)``. Records keep going to stdout as they come: above the bar when stdout is the same
     terminal, untouched when it is a pipe or a file.
 
-    The bar is drawn for big inputs (:data:`BIG_INPUT` grids or more). Before the first grid, and whatever the
-    input's size, the line says when the ``command``'s kernels are compiled for the first time on this machine
-    (:data:`COMMAND_KERNELS`): tens of seconds that were silent before. Nothing is drawn when stderr is not a
-    terminal, or under ``-q``."""
+    First the kernels of ``jobs`` (warm-up job ids, catalogue/kernels.py) are made ready: compiled on every core,
+    with their progress on the display's line, when the cache lacks them (the first use on a machine), else
+    loaded. The bar is drawn for big inputs (:data:`BIG_INPUT` grids or more). Nothing is drawn when stderr is
+    not a terminal (the compile then says how it goes in a log line), or under ``-q``."""
+    from engine.warmup import jobs_done
+
+    from .kernels import ready
+
     big = total is not None and total >= BIG_INPUT
-    kernels = COMMAND_KERNELS.get(command or "")
-    cold = kernels is not None and not kernels_cached(kernels[0])
-    if not (big or cold):
-        yield lambda done: None
-        return
-    with Display(label, unit=unit, redirect_stdout=_stdout_is_terminal()) as display:
-        if cold:
-            display.say(kernels_message(*kernels))
+    cold = bool(jobs) and len(jobs_done(jobs)) < len(jobs)
+    with Display(label, unit=unit, redirect_stdout=_stdout_is_terminal(), enabled=None if big or cold else False
+                 ) as display:
+        ready(jobs or [], display, what)
         state: dict = {}
 
         def step(done: int) -> None:
             if not big:
                 return
-            if "update" not in state:  # the first grid is done: the kernels are ready, the line becomes the bar
+            if "update" not in state:  # the first grid is done: the line becomes the bar
                 state.update(update=display.bar(total), started=time.perf_counter())
             elapsed = time.perf_counter() - state["started"]
             state["update"](done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)

@@ -11,7 +11,10 @@ Usable as a library on its own; no I/O beyond what you pass in. The public API::
 
 Every name is loaded on first use (PEP 562): ``import engine`` imports nothing else (no numpy, no numba, no I/O),
 so ``engine.vocabulary`` and the CLI's help read names without paying for the grid model; numba is imported only
-when a compiled part is asked for. Compiled kernels cache to disk only after :func:`engine.cache.enable`.
+when a compiled part is asked for. Compiled kernels are cached on disk in one folder that every program using the
+engine shares (:mod:`engine.cache`): what the ``catalogue`` command compiled, a script or a notebook loads, and the
+reverse. The first use of a part compiles its kernels (seconds to a minute on a new machine, once); to compile
+them ahead, on every core and with progress, see :func:`engine.warmup.prepare` or ``catalogue compile``.
 """
 from __future__ import annotations
 

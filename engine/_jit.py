@@ -9,13 +9,19 @@ from many Python threads.
 
 Setting ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python (slow, but coverage sees the lines).
 
-Where the cache lives is chosen by an explicit call, :func:`engine.cache.enable`, never at import.
+Where the cache lives is chosen here, before numba is imported and before the first kernel is defined
+(:func:`engine.cache.enable`): every entry point that uses a kernel (the CLI, the server, a script, a notebook, the
+tests) shares one folder of compiled kernels, and nothing is compiled twice.
 """
 from __future__ import annotations
 
 import os
 
-import numba
+from . import cache
+
+cache.enable()  # before numba reads its settings (NUMBA_CACHE_DIR) and before any kernel fixes its cache folder
+
+import numba  # noqa: E402
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 

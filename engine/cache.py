@@ -1,9 +1,17 @@
-"""Where compiled kernels are cached on disk: an explicit call, never an import side effect.
+"""Where compiled kernels are cached on disk: one folder for every entry point, chosen before the first kernel.
 
 :func:`enable` picks a directory keyed on a hash of the engine's source and hands it to numba through
-``NUMBA_CACHE_DIR``. Programs call it once at start, before any kernel module is imported (the catalogue CLI's
-``main``, ``tests/conftest.py``, ``bench/_common.py``); a library user who never calls it gets numba's default
-(``cache=True`` writes beside the modules, or to numba's user-wide fallback), and importing ``engine`` does no I/O.
+``NUMBA_CACHE_DIR``. :mod:`engine._jit`, which every kernel module imports before it defines a kernel, calls it:
+so the catalogue CLI, the server, a script or a notebook using the library, the tests and bench/ all find the same
+compiled kernels (``~/.cache/catalogue-numba/<digest>`` by default), and what one of them compiled is never
+compiled again by another. ``import engine`` and its pure-Python parts (the vocabulary, the grid model, the
+formats) still do no I/O: the folder is chosen when a compiled part is first imported. A program that wants
+another folder calls ``enable(folder)`` before that (or sets ``NUMBA_CACHE_DIR``, which is then the base).
+
+Why one folder and not numba's default: numba files a kernel beside its module (``__pycache__``) or, where that is
+not writable, in a folder named after the module's absolute path, so the same source installed twice, or run from
+a checkout and from site-packages, compiled everything twice (the README's Python example, run after the CLI had
+compiled every kernel, compiled them all again for 137 s into the checkout).
 
 Why the directory is keyed on a hash of the engine's source: numba's cache checks only the timestamp of the file
 that defines a kernel, so a kernel that calls a kernel from another file keeps running the old, cached callee
@@ -11,8 +19,9 @@ after the callee is edited (seen while building the carver, the keys and the gra
 the engine's source makes any edit start a fresh cache, and a fresh clone compiles once and reuses it thereafter.
 
 Why the environment variable: numba reads it when it is first imported, and child processes (the CLI tests,
-bench/) inherit it, so they share the cache; a child that calls :func:`enable` itself finds the directory already
-chosen (its name is the digest) and keeps it. This module does not import numba, so the CLI pays nothing for it.
+bench/, the compile workers of :mod:`engine.warmup`) inherit it, so they share the cache; a child that calls
+:func:`enable` itself finds the directory already chosen (its name is the digest) and keeps it. This module does
+not import numba, so the CLI pays nothing for it.
 
 Inside the folder each kernel is filed by its package path (:mod:`engine._cache_locator`), not by where the engine
 is installed, so a folder compiled elsewhere serves here too. That is how a precompiled bundle works
@@ -73,12 +82,20 @@ def _choose(directory: str | os.PathLike | None, digest: str) -> str | None:
     return None
 
 
+#: the folder this process chose (``False``: not chosen yet; ``None``: none was writable)
+_chosen: str | None | bool = False
+
+
 def enable(directory: str | os.PathLike | None = None) -> str | None:
     """Cache compiled kernels under ``directory`` (default: ``$NUMBA_CACHE_DIR``, ``$XDG_CACHE_HOME`` or
     ``~/.cache``, then the temp folder), in a subfolder named by :func:`source_digest`. Returns the folder, or None
-    when none is writable (numba then keeps its default). Call it before the first kernel module is imported:
-    numba fixes a kernel's cache location when the kernel is defined.
+    when none is writable (numba then keeps its default). Called with no folder, it chooses once per process (the
+    engine calls it so before its first kernel: :mod:`engine._jit`). A folder of one's own must be given before the
+    first kernel module is imported: numba fixes a kernel's cache location when the kernel is defined.
     """
+    global _chosen
+    if directory is None and _chosen is not False:
+        return _chosen
     digest = source_digest()
     target = _choose(directory, digest)
     if target is not None:
@@ -95,4 +112,5 @@ def enable(directory: str | os.PathLike | None = None) -> str | None:
             if "NUMBA_CPU_NAME" in settings:
                 numba.config.CPU_NAME = settings["NUMBA_CPU_NAME"]
                 numba.config.CPU_FEATURES = settings["NUMBA_CPU_FEATURES"]
+    _chosen = target
     return target

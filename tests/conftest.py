@@ -20,8 +20,8 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     for _name in ("COLUMNS", "LINES"):
         os.environ.pop(_name, None)
 
-# Before any test module imports a kernel (numba fixes a kernel's cache folder when it is defined); the CLI
-# subprocesses the tests start inherit NUMBA_CACHE_DIR and share the same warm cache.
+# The folder the engine would choose by itself (engine._jit), chosen here before any test module imports a kernel,
+# so that the CLI subprocesses the tests start inherit NUMBA_CACHE_DIR and share the same warm cache.
 cache.enable()
 
 # The guided step path fails rather than quietly falling back when the compiled grader names a technique whose
@@ -46,33 +46,18 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def pytest_sessionstart(session):
-    """A cold kernel cache (a new machine, or changed engine sources): compile the grader once, here, in a child
-    process, while this process compiles the 9x9 solver, generator, keys and carver, all before the test workers
-    start. Otherwise both workers and the first CLI subprocesses compile the grader at the same moment (about a
-    minute and a half of a core each). A warm cache costs one glance at the cache folder."""
-    from engine.warmup import finish, grader_cached, start_grader_compile
-
-    if os.environ.get("PYTEST_XDIST_WORKER") or grader_cached():
+    """A cold kernel cache (a new machine, or changed engine sources): compile every kernel the tests use once,
+    here, on every core (engine.warmup.prepare), before the test workers start. Otherwise both workers and the
+    first CLI subprocesses compile the same kernels at the same moment. A warm cache costs a glance at the
+    cache's marker files."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    child = start_grader_compile(3)
-    try:
-        import numpy as np
+    from engine.vocabulary import BOX_SIZES
+    from engine.warmup import job_id, job_names, jobs_done, prepare
 
-        from engine import canonical_key, carve, generate, solve
-        from engine.keys._board import board_key
-        from engine.keys._grid import grid_key
-
-        board = generate(3, seed=1).cells
-        canonical_key(board, 3)
-        solve(carve(board, 3, seed=1).puzzle)
-        # the grader takes longer than the above: this process has time for kernels that two workers would
-        # otherwise both compile (the 4x4 solver) or that one test calls on its own (the key kernels, from Python)
-        solve(np.array([1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2], dtype=np.int8))
-        cells = np.array(board, dtype=np.int8)
-        board_key(cells, 3, np.zeros_like(cells), np.zeros(cells.size, dtype=np.int32))
-        grid_key(cells, 3, np.zeros_like(cells), np.zeros(cells.size, dtype=np.int32), 1 << 17)
-    finally:
-        finish(child)
+    jobs = [job_id(name, box) for box in BOX_SIZES for name in job_names()]
+    if len(jobs_done(jobs)) < len(jobs):
+        prepare(jobs)
 
 
 @pytest.fixture

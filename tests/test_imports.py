@@ -1,4 +1,4 @@
-"""What importing costs: names without numpy or numba, and no I/O until asked (engine.cache.enable)."""
+"""What importing costs: names without numpy or numba, and no I/O until a compiled part is imported."""
 from __future__ import annotations
 
 import json
@@ -31,27 +31,44 @@ def test_help_does_not_import_numba():
     assert out.stdout.strip().splitlines()[-1] == "False"
 
 
-_NO_IO = """
+_IMPORTS = """
 import json, os, sys
 before = dict(os.environ)
-import engine
-from engine import Grid, solve, canonical_key, carve, generate, grade, write  # every kernel module, none compiled
-import engine.bits, engine.explore
-print(json.dumps({"environ_same": dict(os.environ) == before,
-                  "made": sorted(os.listdir(os.environ["XDG_CACHE_HOME"]))}))
+{imports}
+home = os.environ["XDG_CACHE_HOME"]
+print(json.dumps({{"environ_same": dict(os.environ) == before, "cache": os.environ.get("NUMBA_CACHE_DIR"),
+                  "made": sorted(os.path.relpath(os.path.join(d, f), home) for d, _, fs in os.walk(home) for f in fs),
+                  "folders": sorted(os.listdir(home))}}))
 """
 
 
-def test_importing_the_engine_does_no_io(tmp_path):
-    """Without engine.cache.enable(), importing every part makes no folder and leaves the environment alone."""
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+def _import_in_a_new_home(tmp_path, imports: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), HOME=str(tmp_path / "home"))
     (tmp_path / "cache").mkdir()
     (tmp_path / "home").mkdir()
-    out = subprocess.run([sys.executable, "-c", _NO_IO], capture_output=True, text=True, env=env, check=True,
-                         timeout=300)
-    assert json.loads(out.stdout) == {"environ_same": True, "made": []}
+    out = subprocess.run([sys.executable, "-c", _IMPORTS.format(imports=imports)], capture_output=True, text=True,
+                         env=env, check=True, timeout=300)
     assert list((tmp_path / "home").iterdir()) == []
+    return json.loads(out.stdout)
+
+
+def test_importing_the_engine_and_its_plain_parts_does_no_io(tmp_path):
+    """``import engine``, its names and its pure-Python parts make no folder and leave the environment alone."""
+    found = _import_in_a_new_home(tmp_path, "import engine, engine.vocabulary, engine.grid, engine.formats, "
+                                            "engine.geometry, engine.warmup; engine.Grid; engine.FORMATS")
+    assert found == {"environ_same": True, "cache": None, "made": [], "folders": []}
+
+
+def test_the_first_compiled_part_chooses_the_one_cache_folder_and_compiles_nothing(tmp_path):
+    """Importing every kernel module chooses the folder every entry point shares, before numba fixes any kernel's
+    cache location; nothing is compiled or written until a kernel runs."""
+    from engine import cache
+
+    found = _import_in_a_new_home(tmp_path, "from engine import Grid, solve, canonical_key, carve, generate, grade, "
+                                            "write; import engine.bits, engine.explore")
+    assert found["cache"] == str(tmp_path / "cache" / "catalogue-numba" / cache.source_digest())
+    assert found["folders"] == ["catalogue-numba"] and found["made"] == []
 
 
 def test_enable_keys_the_cache_on_the_source(tmp_path, monkeypatch):
@@ -59,12 +76,15 @@ def test_enable_keys_the_cache_on_the_source(tmp_path, monkeypatch):
 
     from engine import cache
 
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)  # both restored afterwards: later kernels keep the
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)  # all restored afterwards: later kernels keep the
     monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # session's cache, not tmp_path
+    monkeypatch.setattr(cache, "_chosen", cache._chosen)
     folder = cache.enable(tmp_path)
     assert folder == str(tmp_path / "catalogue-numba" / cache.source_digest())
     assert os.environ["NUMBA_CACHE_DIR"] == folder and os.path.isdir(folder)
-    assert cache.enable() == folder  # a child process of ours finds the folder already chosen and keeps it
+    assert cache.enable() == folder  # chosen once a process: the next call without a folder keeps it
+    monkeypatch.setattr(cache, "_chosen", False)
+    assert cache.enable() == folder  # a child process of ours finds it in NUMBA_CACHE_DIR (named by the digest)
 
 
 def _engine_import_graph() -> dict[str, set[str]]:

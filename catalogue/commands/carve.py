@@ -161,14 +161,11 @@ def register(app: typer.Typer) -> None:
             more = f" (and {len(entries) - 1} more unreadable)" if len(entries) > 1 else ""
             raise UserError(f"{entries[0]}{more}")
         problems = {p.index: board_problem(p, clues, target_clues) for p in grids}
-        if metrics or output_format.value in RECORD_FORMATS:  # kernels loaded first: a board's time is its carve
-            from engine.carve import warm
-
-            warm()
         options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
                        node_limit=node_limit, order=None if order is None else order.value)
         # a chunk of boards per kernel call, in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see
-        # batch_map); entries that are not boards are not carved
+        # batch_map, which makes the kernels ready first: a board's time is its carve, not a compile or a cache
+        # load); entries that are not boards are not carved
         def is_board(entry) -> bool:
             return isinstance(entry, Parsed) and problems[entry.index] is None
 

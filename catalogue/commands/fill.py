@@ -132,7 +132,8 @@ def register(app: typer.Typer) -> None:
           catalogue fill -n 10 --size 4 --seed 7 --db demo.db
         """
         from ..pipeline.run import fill as run_fill
-        from ..progress import Display, kernels_message
+        from ..kernels import ready
+        from ..progress import Display
         from ..store import Catalogue
 
         if seed is None:  # chosen here so that the stored command line repeats this very run
@@ -152,7 +153,7 @@ def register(app: typer.Typer) -> None:
                 queue_size=queue_size, batch=batch, seed=seed, symmetry=symmetry.value,
                 target_clues=target_clues, level=level.value if level else None, level_tries=level_tries,
                 give_up_after=give_up_after, progress=_progress(display, count),
-                spinner=lambda _text: display.phase(kernels_message()), command=command)
+                prepare=lambda jobs: ready(jobs, display, "fill"), command=command)
         log.info("kernels ready in %.2f s; run %.2f s", summary.warm_seconds, summary.elapsed)
         recovered = summary.recovered
         if recovered is not None:

@@ -195,11 +195,13 @@ def register(app: typer.Typer) -> None:
         # json: one valid array of the boards' JSON objects, written board by board (closed on every exit)
         as_array = fmt_name == "json" and not interactive
         written = 0
+        from ..kernels import jobs_for
         from ..progress import item_bar
 
-        # a bar on the terminal for a big --count (never between --interactive boards)
+        # the kernels first (compiled once, with their progress), then a bar on the terminal for a big --count
+        # (never between --interactive boards)
         with item_bar("generating", None if interactive else total, unit="boards",
-                      command=None if interactive else "generate") as step:
+                      jobs=jobs_for("generate", [box], method=method.value), what="generate") as step:
             try:
                 for number, (board, events) in enumerate(boards, start=1):
                     teller.board(number, board, events)

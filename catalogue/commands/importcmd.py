@@ -79,7 +79,8 @@ def register(app: typer.Typer) -> None:
           catalogue generate --count 2 | catalogue carve - | catalogue import - --source carved --db demo.db
         """
         from ..pipeline.importer import Source, import_sources
-        from ..progress import Display, kernels_message
+        from ..kernels import ready
+        from ..progress import Display
         from ..store import Catalogue
 
         sources = []
@@ -105,7 +106,7 @@ def register(app: typer.Typer) -> None:
                 bar[0](done)
 
             summary = import_sources(catalogue, sources, equivalence=equivalence.value, command=command,
-                                     progress=progress, spinner=lambda _text: display.phase(kernels_message()))
+                                     progress=progress, prepare=lambda jobs: ready(jobs, display, "import"))
         if summary.unreported:
             report(f"{summary.unreported:,} more rejected lines not shown (counted in the summary)")
         if output_format is SummaryFormat.json:

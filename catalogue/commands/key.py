@@ -13,6 +13,7 @@ from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, r
 from ..batches import batch_map
 from ..config import ThreadsOption
 from ..errors import report
+from ..kernels import jobs_for, sizes_of
 from ..output import RECORD_FORMATS, write_records
 
 #: `line` (default): one key per line; the record formats: one record per grid with these fields
@@ -68,7 +69,7 @@ def register(app: typer.Typer) -> None:
         # a chunk of grids per kernel call, in a worker thread so Ctrl-C stops a long key search at once (see
         # batch_map); file order: keys to stdout
         keys = batch_map(keyed, keyed_many, entries, "key", label="keying", retry=(KeySearchError,),
-                         threads=threads)
+                         threads=threads, jobs=jobs_for("key", sizes_of(entries), equivalence=equivalence.value))
         for entry, key in zip(entries, keys):
             if isinstance(entry, FormatError):
                 report(str(entry))

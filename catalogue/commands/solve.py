@@ -201,12 +201,6 @@ def register(app: typer.Typer) -> None:
 
         limit_used = (limit or 2) if count else 1
         records = fmt.value in RECORD_FORMATS
-        if metrics or records:  # kernels loaded first: the first puzzle's time is its solve, not the cache load
-            warm = get_solver(solver.value)
-            warm(np.zeros(16, dtype=np.int8), 2)
-            if hasattr(warm, "many") and node_limit == 0:  # the batch kernels (9x9 has its own), per size used
-                for box in {p.grid.box for p in grids}:
-                    warm.many(np.zeros((1, box ** 4), dtype=np.int8), box)
         outcomes: list[Outcome] = []
         printed = 0
         # file order, so stderr lines for unreadable grids come between the answers of their neighbours
@@ -218,9 +212,12 @@ def register(app: typer.Typer) -> None:
             return solve_group(group, solver.value, limit_used, count)
         # a chunk of puzzles per kernel call when the solver has a batch form and no node limit is set (the batch
         # kernels have none), in a worker thread so Ctrl-C stops even a long count at once (see batch_map)
-        batched = hasattr(get_solver(solver.value), "many") and node_limit == 0
+        compiled = hasattr(get_solver(solver.value), "many")  # the compiled solver is the one with a batch form
+        batched = compiled and node_limit == 0
+        # the compiled solver's kernels are made ready (compiled the first time, on every core) before the first
+        # puzzle, so its time is its solve, not a compile or a cache load; the plain-Python solvers need none
         answers = batch_map(solved, solved_many if batched else None, entries, "solve", label="solving",
-                            threads=threads)
+                            threads=threads, jobs=None if compiled else [])
         for entry, o in zip(entries, answers):
             if isinstance(entry, FormatError):
                 report(str(entry))

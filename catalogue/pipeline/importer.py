@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import __version__
 from ..errors import report
+from ..kernels import jobs_for
 from ..store.records import grade_columns
 from .interrupts import Interrupts
 
@@ -116,19 +117,6 @@ class Kernels:
         self.solve_many, self.key_texts = solve_many, key_texts
         self.grade_many, self.minimal_many, self.conflict_errors = grade_many, minimal_many, conflict_errors
         self.KeySearchError = KeySearchError
-
-    def warm(self) -> None:
-        """Compile or load every kernel once in the calling thread, before the workers start."""
-        board = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.int8)
-        puzzle = board.copy()
-        puzzle[[0, 5, 10, 15]] = 0
-        grids = np.stack([puzzle, puzzle])
-        self.solve_many(grids, 2, 2)
-        self.metrics_many(grids, 2, 1)
-        self.key_texts(grids, 2, "d4")
-        self.key_texts(grids, 2, "full")
-        self.grade_many(grids, 2)
-        self.minimal_many(grids, np.stack([board, board]), 2)
 
     def key_of(self, lines: Sequence[str], size: int, equivalence: str) -> list[str]:
         """The keys of stored puzzles (line texts): what ``Catalogue.store_imported`` compares with."""
@@ -281,16 +269,20 @@ def batches(sources: Sequence[Source], size: Optional[int] = None) -> list[Batch
 
 def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "d4", command: str = "",
                    workers: int = 2, progress: Optional[Callable[[int, int], None]] = None,
-                   spinner=None) -> ImportSummary:
+                   prepare: Optional[Callable[[list[str]], object]] = None) -> ImportSummary:
     """Import every puzzle of ``sources`` into ``catalogue``; rejected lines are reported on stderr (the first
     :data:`REPORT_LIMIT`) and counted. Returns the summary; the run row records it."""
     summary = ImportSummary(sources=[s.stored_as for s in sources])
     started = time.perf_counter()
     catalogue.claim_folder()
     catalogue.recover()
-    with spinner("loading kernels") if spinner is not None else _nothing():
-        kernels = Kernels()
-        kernels.warm()
+    # the kernels of the sizes in the files and of this equivalence, loaded here before the workers start (compiled
+    # on every core the first time: Ctrl-C then raises KeyboardInterrupt, before anything is stored)
+    if prepare is None:
+        from engine.warmup import prepare
+    prepare(jobs_for("import", {e.grid.box for s in sources for e in s.entries if hasattr(e, "grid")},
+                     equivalence=equivalence))
+    kernels = Kernels()
     summary.warm_seconds = time.perf_counter() - started
     started = time.perf_counter()  # elapsed (and the rate) is the import's own time, as fill's
     work = batches(sources)
@@ -390,11 +382,3 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     if failure is not None:
         raise failure
     return summary
-
-
-class _nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return None

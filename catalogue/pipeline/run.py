@@ -24,9 +24,8 @@ import secrets
 import socket
 import threading
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Callable, ContextManager
+from typing import Callable
 
 from sqlalchemy.exc import DBAPIError
 
@@ -36,6 +35,7 @@ from engine.vocabulary import MIN_CLUES
 from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError
 from ..failures import describe
+from ..kernels import jobs_for
 from ..store import Catalogue
 from ..store.database import describe_error
 from ..store.files import FileReport
@@ -127,12 +127,13 @@ def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc"
          batch: int | None = None, seed: int | None = None, symmetry: str = "none", target_clues: int | None = None,
          level: str | None = None, level_tries: int = 20, give_up_after: int = 10_000,
          progress: Callable[[dict], None] | None = None,
-         spinner: Callable[[str], ContextManager] | None = None, command: str = "") -> FillSummary:
+         prepare: Callable[[list[str]], object] | None = None, command: str = "") -> FillSummary:
     """Add ``count`` new unique boards, with their carved and graded puzzles, to the catalogue.
 
     Returns the summary whatever happens; ``status`` says how it ended (a failed worker gives ``failed`` and
     ``error``, Ctrl-C gives ``interrupted``). Raises UsageError for bad options, UserError if the catalogue
-    cannot be opened.
+    cannot be opened. ``prepare(jobs)`` makes the kernels ready before the actors start (default: engine.warmup's
+    prepare, without progress; the CLI's shows it: catalogue/kernels.py).
     """
     from engine.geometry import box_for_size
 
@@ -153,8 +154,11 @@ def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc"
         catalogue.claim_folder()
         recovered = catalogue.recover()
         started = time.perf_counter()
-        with spinner("loading the compiled kernels") if spinner else nullcontext():
-            kernels.warm(plan)
+        jobs = jobs_for("fill", [plan.box], method=plan.method, equivalence=plan.equivalence, level=plan.level)
+        if prepare is None:
+            from engine.warmup import prepare
+        prepare(jobs)  # compiled on every core the first time (Ctrl-C: KeyboardInterrupt, nothing half-written)
+        kernels.warm(plan)  # in this thread, before any worker starts: this run's options, from the loaded kernels
         warm_seconds = time.perf_counter() - started
         run = _Run(catalogue, plan, count, generators, checkers, queue_size, kernels, command)
         summary = run.execute(progress)

@@ -101,18 +101,13 @@ class Kernels:
         return LEVELS.index(level)
 
     def warm(self, plan: "Plan") -> None:
-        """Run every kernel once on two boards in the calling (main) thread: numba compiles or loads its cache
-        here, before any worker starts, instead of in several threads at once in the middle of the run."""
-        from engine.warmup import finish, start_grader_compile
-
-        child = start_grader_compile(plan.box)  # a first run: the grader compiles in parallel (engine/warmup.py)
-        try:
-            boards, seeds, _ = self.generate_array(plan.box, 2, plan.seed)
-            self.key_texts(boards, plan.box, plan.equivalence)
-            results = self.carve(boards, plan.box, carve_seeds(np.asarray(seeds, dtype=np.int64), 0),
-                                 plan.symmetry, plan.target_clues, plan.carve_attempts)
-        finally:
-            finish(child)
+        """Run every kernel once on two boards in the calling (main) thread, with this run's options, before any
+        worker starts: what the run calls is loaded here (compiled, if ``engine.warmup.prepare`` did not foresee
+        it), instead of in several threads at once in the middle of the run."""
+        boards, seeds, _ = self.generate_array(plan.box, 2, plan.seed)
+        self.key_texts(boards, plan.box, plan.equivalence)
+        results = self.carve(boards, plan.box, carve_seeds(np.asarray(seeds, dtype=np.int64), 0),
+                             plan.symmetry, plan.target_clues, plan.carve_attempts)
         self.grade_many(np.stack([r.puzzle for r in results]), plan.box)
 
 

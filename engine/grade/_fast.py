@@ -33,7 +33,7 @@ from ..vocabulary import STEP_PATH_ONLY
 from .techniques import COUNTER_RATINGS, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
 SOLVED, STUCK, CONTRADICTION = 0, 1, 2
-#: what _solve_in, _solve and _grade_one say for a row of the table without a kernel (a test holds every row to
+#: what _solve_in, _solve and _grade_many say for a row of the table without a kernel (a test holds every row to
 #: having one; grade_counts raises rather than grade without it)
 NO_KERNEL = -1
 # what one try of a technique did
@@ -100,7 +100,7 @@ def _chain_shape(houses, row_of, col_of, box_of, n):
     return cell_houses, cycle_sees(houses, cell_houses, row_of.size)
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
               blanks, misses, space, shape):
     """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
@@ -236,10 +236,9 @@ def _rate(ratings, rating, counter, placed):
 
 
 @kernel_with(inline="always")
-def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, cells, cands, misses,
-               space, shape):
-    """Solve like the grader, adding to ``counts`` (engine.grade.techniques.COUNTER_NAMES) and rating the steps in
-    ``ratings``; SOLVED, STUCK or CONTRADICTION. ``misses``: the memo of :mod:`engine.grade._fast_misses`."""
+def _start_puzzle(puzzle, cells, cands, peers, n, misses):
+    """Set ``cells`` and ``cands`` to ``puzzle``'s givens and forget the misses of the last puzzle: the blank cells,
+    or -1 when two givens clash."""
     _forget(misses)
     cells[:] = 0
     cands[:] = (np.int64(1) << n) - 1
@@ -248,15 +247,10 @@ def _grade_one(puzzle, enabled, houses, peers, row_of, col_of, box_of, n, counts
         d = puzzle[c]
         if d:
             if not cands[c] >> (d - 1) & 1:
-                return CONTRADICTION
+                return -1
             _place(cells, cands, peers, c, d)
             blanks -= 1
-    # every row of the table, easiest first, back to the easiest after every step
-    left = _solve_in(0, NTECHNIQUES, UNLIMITED, enabled, counts, ratings, cells, cands, houses, peers, row_of,
-                     col_of, box_of, n, blanks, misses, space, shape)
-    if left <= 0:
-        return SOLVED if left == 0 else NO_KERNEL
-    return CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
+    return blanks
 
 
 @wide_kernel
@@ -268,21 +262,32 @@ def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, coun
 
     One entry point for both, so that the guided step path (engine.grade.guided, :func:`step_counter`) runs the
     very code the fill compiled, with no compile of its own on a new machine (a second entry would compile the
-    whole loop again: about a minute)."""
+    whole loop again: about a minute). And one call of :func:`_solve_in` for both, which is compiled inside this
+    kernel (``inline="always"``): as a kernel of its own it was compiled, optimised and emitted once alone and
+    once more inside this one, 8 s of a new machine's compile on the longest chain of it (bench/compile_costs.py)."""
     shape = _chain_shape(houses, row_of, col_of, box_of, n)
-    if state.shape[0]:
-        cells, cands = state[0], state[1]
-        blanks = 0
-        for c in range(cells.size):
-            blanks += cells[c] == 0
-        status[0] = _solve_in(0, NTECHNIQUES, 1, enabled, counts[0], ratings[0], cells, cands, houses, peers, row_of,
-                              col_of, box_of, n, blanks, misses, space, shape)
-        return
-    cells = np.empty(puzzles.shape[1], np.int64)
-    cands = np.empty(puzzles.shape[1], np.int64)
-    for i in range(puzzles.shape[0]):
-        status[i] = _grade_one(puzzles[i], enabled, houses, peers, row_of, col_of, box_of, n, counts[i], ratings[i],
-                               cells, cands, misses, space, shape)
+    stepping = state.shape[0] > 0
+    cells = state[0] if stepping else np.empty(puzzles.shape[1], np.int64)
+    cands = state[1] if stepping else np.empty(puzzles.shape[1], np.int64)
+    for i in range(1 if stepping else puzzles.shape[0]):
+        if stepping:
+            blanks = 0
+            for c in range(cells.size):
+                blanks += cells[c] == 0
+        else:
+            blanks = _start_puzzle(puzzles[i], cells, cands, peers, n, misses)
+            if blanks < 0:
+                status[i] = CONTRADICTION
+                continue
+        # every row of the table, easiest first, back to the easiest after every step (one step when stepping)
+        left = _solve_in(0, NTECHNIQUES, 1 if stepping else UNLIMITED, enabled, counts[i], ratings[i], cells, cands,
+                         houses, peers, row_of, col_of, box_of, n, blanks, misses, space, shape)
+        if stepping:
+            status[0] = left
+        elif left <= 0:
+            status[i] = SOLVED if left == 0 else NO_KERNEL
+        else:
+            status[i] = CONTRADICTION if _contradiction(cells, cands, houses, n) else STUCK
 
 
 def enabled_rows(skip=()) -> np.ndarray:

@@ -1,36 +1,254 @@
-"""engine.warmup: the grader compiles in a child process only when the kernel cache lacks it."""
+"""engine.warmup: the jobs, the plan recorded from them, compiling on every core, and one cache for every entry point.
+
+The expensive tests start from an empty cache folder, in child processes (as a new machine would), on the small
+4x4 jobs: the kernels are the same code whatever the size, only fewer.
+"""
 from __future__ import annotations
 
+import inspect
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from importlib import import_module
+from pathlib import Path
 
-from engine import warmup
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine import cache, warmup
+from engine.vocabulary import BOX_SIZES
+from engine.warmup import jobs, plan, signature
+from engine.warmup.parallel import Progress, compile_tasks
+from engine.warmup.plan import Task
 
-def test_grader_cached_reads_the_cache_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not warmup.grader_cached()
-    folder = tmp_path / "engine.grade"
-    folder.mkdir()
-    (folder / "_fast._grade_many-147.py311.nbi").write_bytes(b"")
-    assert warmup.grader_cached()
-    assert warmup.start_grader_compile(3) is None  # cached: no child
-    monkeypatch.delenv("NUMBA_CACHE_DIR")
-    assert warmup.grader_cached()  # numba's default cache: never a child
-
-
-def test_child_compiles_into_the_shared_cache():
-    """With the suite's (warm) cache the child has nothing to compile: it grades one puzzle and exits 0."""
-    code = "from engine.warmup import compile_grader; compile_grader(2); compile_grader(3)"
-    assert subprocess.run([sys.executable, "-c", code], timeout=600).returncode == 0
+# ---- signatures --------------------------------------------------------------------------------------------------
 
 
-def test_finish_without_a_child():
-    warmup.finish(None)
+def _types():
+    from numba.core import types
+
+    scalars = st.sampled_from([types.int8, types.int16, types.int32, types.int64, types.uint8, types.uint32,
+                               types.uint64, types.float64, types.boolean])
+    arrays = st.builds(lambda dtype, ndim, layout, ro: types.Array(dtype, ndim, layout, readonly=ro),
+                       scalars, st.integers(1, 3), st.sampled_from("CA"), st.booleans())
+    literals = st.one_of(st.integers(-2 ** 40, 2 ** 40), st.booleans()).map(types.literal)
+    leaves = st.one_of(scalars, arrays, literals)
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.lists(inner, min_size=1, max_size=3).map(lambda xs: types.Tuple(xs)),
+        st.builds(types.UniTuple, inner, st.integers(1, 4))), max_leaves=6)
 
 
-def test_the_compiled_grader_is_ready_where_it_is_loaded_or_cached(tmp_path):
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_types(), max_size=6))
+def test_a_signature_reads_back_as_the_same_types(args):
+    text = signature.signature_text(tuple(args))
+    assert signature.parse(text) == tuple(args)
+
+
+def test_signature_texts_are_short_and_readable():
+    from numba.core import types
+
+    args = (types.Array(types.int8, 2, "C"), types.Array(types.int32, 1, "C", readonly=True), types.int64,
+            types.literal(0), types.literal(True), types.UniTuple(types.int64, 2))
+    assert signature.signature_text(args) == "(A(int8, 2), A(int32, 1, ro=1), int64, L(0), L(True), U(int64, 2))"
+
+
+def test_a_type_without_a_text_is_refused_loudly():
+    from numba.core import types
+
+    with pytest.raises(TypeError, match="no text for the numba type"):
+        signature.text(types.unicode_type)
+    with pytest.raises(ValueError, match="cannot read"):
+        signature.parse("(__import__('os'))")
+
+
+# ---- the plan ----------------------------------------------------------------------------------------------------
+
+
+def test_the_plan_has_every_job_for_every_size():
+    recorded = plan.load()
+    assert set(recorded["jobs"]) == {jobs.job_id(n, b) for n in jobs.job_names() for b in BOX_SIZES}
+    assert recorded["jobs"]["keys:none@3"] == []  # no kernel: the keys under no equivalence are numpy's work
+    assert len(recorded["jobs"]["grade@3"]) > 50
+
+
+def test_every_planned_overload_is_a_kernel_of_the_engine_taking_that_many_arguments():
+    """A plan that names a kernel that is gone, or gives a kernel a signature of another length, is stale:
+    record it again (python -m engine.warmup.record)."""
+    for kernel, text, seconds in plan.load()["overloads"]:
+        module, _, qualname = kernel.partition(":")
+        fn = getattr(import_module(module), qualname)
+        assert hasattr(fn, "compile"), kernel
+        parameters = inspect.signature(fn.py_func).parameters
+        assert len(signature.parse(text)) <= len(parameters), (kernel, text)
+        assert seconds >= 0
+
+
+def test_the_plans_calls_are_the_codes_calls():
+    recorded = plan.load()
+    kernels = {k for k, _, _ in recorded["overloads"]}
+    assert {k: v for k, v in plan.static_calls(kernels).items() if v} == recorded["calls"]
+
+
+def _synthetic(calls: dict[str, list[str]], seconds: dict[str, float]) -> dict:
+    names = sorted(seconds)
+    return {"overloads": [[n, "()", seconds[n]] for n in names], "jobs": {"j@2": list(range(len(names)))},
+            "calls": calls}
+
+
+def test_tasks_wait_for_their_callees_and_the_longest_chain_ranks_first():
+    # top calls a and b; a calls leaf; b is cheap: the chain leaf -> a -> top is the longest
+    made = _synthetic({"m:top": ["m:a", "m:b"], "m:a": ["m:leaf"]},
+                      {"m:top": 2.0, "m:a": 3.0, "m:b": 0.5, "m:leaf": 1.0})
+    tasks = {t.kernel: t for t in plan.tasks(["j@2"], made)}
+    names = list(tasks)
+    assert {names[k] for k in tasks["m:top"].callees} == {"m:a", "m:b"}
+    assert {names[k] for k in tasks["m:leaf"].callers} == {"m:a"}
+    assert tasks["m:leaf"].rank == 6.0 and tasks["m:a"].rank == 5.0 and tasks["m:top"].rank == 2.0
+    assert tasks["m:b"].rank == 2.5
+    skipped = plan.tasks(["j@2"], made, skip=lambda k: k == "m:a")
+    assert [t.kernel for t in skipped] == ["m:b", "m:leaf", "m:top"]
+
+
+def test_a_missing_or_broken_plan_plans_nothing(tmp_path):
+    (tmp_path / "plan.json").write_text("{not json")
+    broken = plan.load(tmp_path / "plan.json")
+    assert broken["jobs"] == {} and plan.tasks(["grade@3"], broken) == []
+    assert not plan.known(["grade@3"], broken)
+    assert plan.load(tmp_path / "nowhere.json")["overloads"] == []
+
+
+def test_job_ids_name_a_job_and_a_box_size():
+    assert jobs.parse_job_id("keys:d4@3") == ("keys:d4", 3)
+    for bad in ("grade", "grade@7", "nothing@3", "grade@x"):
+        with pytest.raises(ValueError, match="not a warm-up job"):
+            jobs.parse_job_id(bad)
+    with pytest.raises(ValueError):
+        warmup.prepare(["grade@9"])  # a box size, not a grid size: a bug of the caller's, said before any work
+
+
+# ---- compiling on every core, from an empty cache ----------------------------------------------------------------
+
+def _env(home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "CATALOGUE_"))}
+    env["XDG_CACHE_HOME"] = str(home)
+    return env
+
+
+_PREPARE = r"""
+import json, sys
+from engine.warmup import prepare
+seen = []
+report = prepare(sys.argv[1:], progress=lambda p: seen.append([p.done, p.total, p.seconds_left, p.workers]))
+print(json.dumps({"report": report.__dict__, "progress": seen}))
+"""
+
+
+def _prepare(home: Path, *job_ids: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", _PREPARE, *job_ids], env=_env(home), capture_output=True, text=True,
+                         timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _kernel_files(home: Path) -> set[str]:
+    return {str(p.relative_to(home)) for p in home.rglob("*") if p.suffix in (".nbi", ".nbc")}
+
+
+@pytest.mark.slow
+def test_workers_compile_a_job_from_an_empty_cache_and_nothing_is_left_to_compile_here(tmp_path):
+    first = _prepare(tmp_path, "carve@2")
+    report, seen = first["report"], first["progress"]
+    assert report["missing"] == ["carve@2"] and report["workers"] >= 1 and report["failed"] == []
+    assert report["kernels"] == report["planned"] > 10
+    assert report["compiled_here"] == 0  # the plan foresaw every overload: the job only loaded them here
+    assert [s[0] for s in seen] == sorted(s[0] for s in seen) and seen[-1][0] == seen[-1][1] == report["planned"]
+    assert seen[0][2] is None and any(s[2] is not None for s in seen[1:])  # measured once a kernel is done
+    files = _kernel_files(tmp_path)
+    again = _prepare(tmp_path, "carve@2")["report"]
+    assert again["missing"] == [] and again["planned"] == 0 and again["compiled_here"] == 0
+    assert _kernel_files(tmp_path) == files
+
+
+_COUNTING = r"""
+from numba.core.event import install_recorder
+with install_recorder("numba:compile") as compiled:
+    from engine import carve
+    carve([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], box=2, seed=7)
+print(sum(1 for _, e in compiled.buffer if e.data["dispatcher"].py_func.__module__.startswith("engine.")))
+"""
+
+
+@pytest.mark.slow
+def test_the_cli_and_the_library_find_each_others_kernels(tmp_path):
+    """One cache for every entry point: the Python API after the CLI compiles nothing, and so does the CLI after
+    the Python API (no kernel file is added)."""
+    boards = tmp_path / "boards.txt"
+    cli = tmp_path / "cli-first"
+    subprocess.run([sys.executable, "-m", "catalogue", "carve", "-", "--size", "4"], input="1234341221434321\n",
+                   env=_env(cli), capture_output=True, text=True, check=True, timeout=900)
+    out = subprocess.run([sys.executable, "-c", _COUNTING], env=_env(cli), capture_output=True, text=True,
+                         check=True, timeout=900)
+    assert out.stdout.strip() == "0"
+
+    lib = tmp_path / "library-first"
+    out = subprocess.run([sys.executable, "-c", _COUNTING], env=_env(lib), capture_output=True, text=True,
+                         check=True, timeout=900)
+    assert int(out.stdout.strip()) > 0
+    files = _kernel_files(lib)
+    boards.write_text("1234341221434321\n")
+    subprocess.run([sys.executable, "-m", "catalogue", "carve", str(boards)], env=_env(lib), capture_output=True,
+                   text=True, check=True, timeout=900)
+    assert _kernel_files(lib) == files
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_the_compile_stops_at_once_and_keeps_what_is_done(tmp_path):
+    """The first progress line, then Ctrl-C: exit 130 within 2 s; the next run compiles only what is left, and
+    the one after loads everything."""
+    env = _env(tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "catalogue", "compile", "grade", "--size", "4"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = process.stderr.readline()
+    assert first.startswith("catalogue: compiling the kernels for grade on ") and first.rstrip().endswith(
+        "to compile"), first
+    total = int(first.rsplit(":", 1)[1].split()[0])
+    time.sleep(6)
+    process.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    process.wait(timeout=30)
+    assert time.perf_counter() - sent < 2.0
+    assert process.returncode == 130
+    assert process.stderr.read().strip().splitlines()[-1] == "catalogue: interrupted"
+    kept = _kernel_files(tmp_path)
+    assert kept
+
+    out = subprocess.run([sys.executable, "-m", "catalogue", "compile", "grade", "--size", "4"], env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    line = next(x for x in out.stderr.splitlines() if " to compile" in x)
+    assert 0 < int(line.rsplit(":", 1)[1].split()[0]) < total
+    assert kept <= _kernel_files(tmp_path)
+    out = subprocess.run([sys.executable, "-m", "catalogue", "compile", "grade", "--size", "4"], env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0 and out.stdout.startswith("the kernels for grade (4x4) were compiled already")
+
+
+def test_a_worker_that_fails_leaves_its_kernel_to_the_caller():
+    """A task naming a kernel that does not exist: the worker answers with the error, the others go on."""
+    tasks = [Task("engine.bits:no_such_kernel", ["(int64)"], 1.0),
+             Task("engine.bits:digit_of", ["(int64)"], 1.0)]
+    seen: list[Progress] = []
+    failed = compile_tasks(tasks, workers=2, progress=seen.append)
+    assert len(failed) == 1 and failed[0].startswith("engine.bits:no_such_kernel: AttributeError")
+    assert seen[-1].done == seen[-1].total == 2
+
+
+def test_compiled_ready_asks_the_cache_or_this_process(tmp_path):
     """What the web hint asks before it lets the compiled grader choose: loaded here (the tests graded already), or
     in the kernel cache; with the JIT off, never (the kernels would run as Python)."""
     import numpy as np
@@ -39,7 +257,7 @@ def test_the_compiled_grader_is_ready_where_it_is_loaded_or_cached(tmp_path):
 
     grade_many(np.zeros((1, 16), np.int8), 2)
     assert warmup.compiled_ready()
-    script = "from engine import cache; cache.enable(); from engine.warmup import compiled_ready as r; print(r())"
+    script = "from engine.warmup import compiled_ready as r; print(r())"
     for env, expected in (({"NUMBA_CACHE_DIR": str(tmp_path / "empty")}, "False"),
                           ({"NUMBA_DISABLE_JIT": "1"}, "False"), ({}, "True")):
         out = subprocess.run([sys.executable, "-c", script], env={**os.environ, **env}, capture_output=True,

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from catalogue.progress import Display, kernels_cached, kernels_message
+from catalogue.kernels import COMMAND_JOBS, duration, jobs_for
+from catalogue.progress import Display
 
 CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
 BAR = "━"
@@ -37,11 +38,14 @@ def saved_boards(db: Path) -> int:
 class Tmux:
     """One command in a detached session of a private tmux server, 120x40."""
 
-    def __init__(self, tmp_path: Path, args: list[str]):
+    def __init__(self, tmp_path: Path, args: list[str], environ: dict | None = None):
         self.socket = f"catalogue-test-{os.getpid()}-{time.monotonic_ns()}"
         self.log, self.status = tmp_path / "tty.log", tmp_path / "status"
-        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in os.environ.items()
-                       if k in ("NUMBA_CACHE_DIR", "PATH", "HOME", "XDG_CACHE_HOME", "VIRTUAL_ENV"))
+        environ = os.environ if environ is None else environ
+        names = ("NUMBA_CACHE_DIR", "PATH", "HOME", "XDG_CACHE_HOME", "VIRTUAL_ENV")
+        # the tmux server inherits this process's environment: a name the command must not have is unset
+        env = " ".join([f"-u {k}" for k in names if k not in environ]
+                       + [f"{k}={shlex.quote(v)}" for k, v in environ.items() if k in names])
         command = (f"env {env} TERM=xterm-256color {shlex.join(args)}; echo $? > {shlex.quote(str(self.status))}; "
                    f"sleep 60")
         self.tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "t", command)
@@ -81,8 +85,8 @@ def tmux_run(tmp_path):
         pytest.skip("tmux is not installed")
     sessions = []
 
-    def start(args):
-        session = Tmux(tmp_path, args)
+    def start(args, environ=None):
+        session = Tmux(tmp_path, args, environ)
         sessions.append(session)
         return session
     yield start
@@ -160,23 +164,66 @@ def test_verbose_logs_detail(tmp_path):
     assert "kernels ready in" in result.stderr
 
 
-def test_compile_or_load_message(tmp_path):
-    assert not kernels_cached(folder=str(tmp_path))
-    for module in ("generators", "keys", "carve"):
-        (tmp_path / f"{module}_abc").mkdir()
-        (tmp_path / f"{module}_abc" / "k.f-1.py312.nbi").write_bytes(b"")
-    assert not kernels_cached(folder=str(tmp_path))  # grade's kernels are still to compile
-    (tmp_path / "grade_abc").mkdir()
-    (tmp_path / "grade_abc" / "k.f-1.py312.nbi").write_bytes(b"")
-    assert kernels_cached(folder=str(tmp_path))
-    os.environ["NUMBA_CACHE_DIR"], old = str(tmp_path / "empty"), os.environ.get("NUMBA_CACHE_DIR")
-    try:
-        assert kernels_message().startswith("compiling the kernels once: about ")
-    finally:
-        if old is None:
-            del os.environ["NUMBA_CACHE_DIR"]
-        else:
-            os.environ["NUMBA_CACHE_DIR"] = old
+def test_each_command_names_the_jobs_it_compiles():
+    from engine.warmup import jobs
+
+    assert jobs_for("fill", [3]) == ["generate:wfc@3", "keys:d4@3", "carve@3", "grade@3"]
+    assert jobs_for("fill", [2], method="pattern", equivalence="full", level="hard") == [
+        "generate:pattern@2", "keys:full@2", "carve@2", "grade@2", "relax@2"]
+    assert jobs_for("import", [4, 3]) == ["solve@3", "keys:d4@3", "grade@3", "minimal@3",
+                                          "solve@4", "keys:d4@4", "grade@4", "minimal@4"]
+    assert jobs_for("query", [3]) == []  # a command without kernels
+    for command in COMMAND_JOBS:  # every job named is one the engine has
+        for job in jobs_for(command, [2, 3, 4, 5], method="backtrack", equivalence="none"):
+            jobs.parse_job_id(job)
+
+
+def test_the_time_left_reads_as_seconds_then_minutes():
+    assert [duration(s) for s in (0, 4.4, 59.6, 60, 95, 3600)] == ["0 s", "4 s", "1 min 00 s", "1 min 00 s",
+                                                                  "1 min 35 s", "60 min 00 s"]
+
+
+def _cold_env(tmp_path: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cold-cache")
+    return env
+
+
+@pytest.mark.slow
+def test_a_first_compile_says_how_it_goes_in_log_lines(tmp_path):
+    """stderr not a terminal: a line when the compile starts (how many kernels, on how many cores), and one when it
+    ends; the command's own output says what it did. A second run compiles nothing and says so."""
+    env = _cold_env(tmp_path)
+    first = subprocess.run([*CLI, "compile", "key", "--size", "4", "--equivalence", "full"], env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    lines = first.stderr.strip().splitlines()
+    assert re.fullmatch(r"catalogue: compiling the kernels for key on \d+ cores?, once: \d+ to compile", lines[0])
+    assert re.fullmatch(r"catalogue: kernels compiled in [\d.]+ s \(once: later runs load them in about a "
+                        r"second\)", lines[-1])
+    assert all(re.fullmatch(r"catalogue: compiling the kernels for key: \d+ of \d+, about .* left", x)
+               for x in lines[1:-1])
+    total = int(lines[0].rsplit(":", 1)[1].split()[0])
+    assert first.stdout.startswith(f"compiled {total} kernels for key (4x4) in ")
+    again = subprocess.run([*CLI, "compile", "key", "--size", "4", "--equivalence", "full"], env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and again.stderr == ""
+    assert again.stdout.startswith("the kernels for key (4x4) were compiled already: loaded in ")
+    quiet = subprocess.run([*CLI, "-q", "key", "-", "--equivalence", "full"], input="1234341221434321\n", env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert quiet.returncode == 0 and quiet.stderr == "" and len(quiet.stdout.strip()) == 16
+
+
+@pytest.mark.slow
+def test_a_first_compile_shows_on_the_terminal_line(tmp_path, tmux_run):
+    """On a terminal the compile is the display's line: the kernels done of all and the time left, then erased."""
+    run = tmux_run([*CLI, "compile", "solve", "--size", "4"], _cold_env(tmp_path))
+    line = run.wait(lambda: re.search(r"compiling the kernels for solve: (\d+) of (\d+), (about .* left|measuring "
+                                      r"the time left)", run.screen()), 300, "the compile's line")
+    assert int(line.group(1)) <= int(line.group(2))
+    assert run.exit_code(600) == 0
+    screen = run.screen()
+    assert "compiled" in screen and "compiling the kernels for solve:" not in screen
 
 
 def test_display_is_a_no_op_without_a_terminal():
@@ -304,7 +351,7 @@ def test_explore_shows_its_solves_on_the_one_display(tmp_path, tmux_run):
 @pytest.mark.slow
 def test_a_cold_first_run_says_it_compiles_even_for_one_grid(tmp_path, tmux_run, many_files):
     """On a new machine (numba's cache empty) `catalogue key` on two boards says it is compiling its kernels, and
-    about how long, instead of sitting silent; the line is gone when the keys are printed."""
+    how many, instead of sitting silent; the line is gone when the keys are printed."""
     boards, _, _ = many_files
     two = tmp_path / "two.txt"
     two.write_text("\n".join(boards.read_text().splitlines()[:2]) + "\n")
@@ -313,5 +360,5 @@ def test_a_cold_first_run_says_it_compiles_even_for_one_grid(tmp_path, tmux_run,
     args = ["env", "-u", "NUMBA_CACHE_DIR", f"XDG_CACHE_HOME={cold}", *CLI, "key", str(two)]
     t = tmux_run(["bash", "-c", f"{shlex.join(args)} > {shlex.quote(str(out))}"])
     assert t.exit_code() == 0
-    assert "compiling the kernels once: about 2 s" in t.raw(), t.raw()[-2000:]
+    assert re.search(r"compiling the kernels for key: \d+ of \d+", t.raw()), t.raw()[-2000:]
     assert len(out.read_text().splitlines()) == 2 and "compiling" not in out.read_text()

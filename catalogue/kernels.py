@@ -1,0 +1,90 @@
+"""The compiled kernels each command needs, made ready before its work starts: on every core, with honest progress.
+
+The engine compiles its kernels once per install and source version, into one cache folder that every entry point
+shares (engine.cache); :func:`engine.warmup.prepare` compiles what a list of warm-up jobs needs, one worker
+process per core, and loads it. This module says which jobs each command needs (:data:`COMMAND_JOBS`) and shows
+the compile: on a terminal as the display's line (``compiling the kernels: 57 of 168, about 31 s left``), and
+otherwise as a plain line on stderr every :data:`LOG_EVERY` seconds. Once compiled, a command finds its jobs'
+marker files and only loads the kernels (about a second). Ctrl-C during the compile exits 130 at once; the
+kernels finished by then are kept and the next run compiles only the rest.
+"""
+from __future__ import annotations
+
+import time
+from typing import Iterable
+
+from .errors import report
+
+#: the warm-up jobs (engine.warmup.jobs) of each command, for every box size it meets; ``{method}`` and
+#: ``{equivalence}`` are the command's options. fill adds ``relax`` with --level (see :func:`jobs_for`).
+COMMAND_JOBS: dict[str, tuple[str, ...]] = {
+    "fill": ("generate:{method}", "keys:{equivalence}", "carve", "grade"),
+    "import": ("solve", "keys:{equivalence}", "grade", "minimal"),
+    "grade": ("grade",),
+    "regrade": ("grade",),
+    "carve": ("carve",),
+    "solve": ("solve",),
+    "check": ("solve",),
+    "key": ("keys:{equivalence}",),
+    "generate": ("generate:{method}",),
+}
+#: seconds between two progress lines when stderr is not a terminal (a log, a pipe, a cron job)
+LOG_EVERY = 10.0
+
+
+def jobs_for(command: str, boxes: Iterable[int], *, method: str = "wfc", equivalence: str = "d4",
+             level: str | None = None) -> list[str]:
+    """The job ids ``command`` needs for grids of the ``boxes`` sizes (``NAME@BOX``)."""
+    from engine.warmup import job_id
+
+    names = [name.format(method=method, equivalence=equivalence) for name in COMMAND_JOBS.get(command, ())]
+    if command == "fill" and level is not None:
+        names.append("relax")
+    return [job_id(name, box) for box in sorted(set(boxes)) for name in names]
+
+
+def sizes_of(entries) -> set[int]:
+    """The box sizes of the grids read from a file (its entries that are not read errors)."""
+    return {entry.grid.box for entry in entries if hasattr(entry, "grid")}
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``1 min 20 s``: how the time left is said."""
+    seconds = max(0, round(seconds))
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"
+
+
+def ready(jobs: list[str], display=None, what: str = "", workers: int | None = None) -> object | None:
+    """Make ``jobs``' kernels ready (compiled on ``workers`` processes, one per core by default, where the cache
+    lacks them, then loaded), showing the compile on ``display`` (a :class:`catalogue.progress.Display`) when it
+    is on a terminal, else as log lines. ``what`` names the command in the lines. Returns engine.warmup's report
+    (None for no jobs)."""
+    if not jobs:
+        return None
+    from engine.warmup import jobs_done, prepare
+
+    shown = display is not None and display.progress is not None
+    if len(jobs_done(jobs)) == len(jobs):  # the usual case: a glance at the marker files, then a quick load
+        if shown:
+            display.note("loading the compiled kernels")
+        return prepare(jobs)
+    state = {"logged": 0.0, "started": time.perf_counter()}
+    label = f"compiling the kernels{' for ' + what if what else ''}"
+
+    def progress(p) -> None:
+        left = "measuring the time left" if p.seconds_left is None else f"about {duration(p.seconds_left)} left"
+        line = f"{label}: {p.done} of {p.total}, {left}"
+        if shown:
+            display.note(line)
+        elif not state["logged"]:
+            report(f"{label} on {p.workers} core{'s' if p.workers > 1 else ''}, once: {p.total} to compile")
+            state["logged"] = time.perf_counter()
+        elif time.perf_counter() - state["logged"] >= LOG_EVERY:
+            report(line)
+            state["logged"] = time.perf_counter()
+
+    result = prepare(jobs, progress=progress, workers=workers)
+    if result.kernels or result.compiled_here:  # (the marker files may lack while the kernels were loaded)
+        report(f"kernels compiled in {time.perf_counter() - state['started']:.1f} s "
+               f"(once: later runs load them in about a second)")
+    return result

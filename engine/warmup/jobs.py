@@ -1,0 +1,142 @@
+"""The warm-up jobs: each calls one part of the engine on a tiny input, so that numba compiles (or loads from the
+kernel cache) every kernel that part calls, with the argument types the real calls use.
+
+A job is named ``part`` or ``part:option`` and runs for one box size: ``grade``, ``carve``, ``keys:d4``,
+``generate:wfc``... :func:`job_names` lists them; :func:`run_job` runs one. What a command needs is a list of jobs
+(the catalogue says which, per command); :mod:`engine.warmup.parallel` compiles a list on every core, and
+:mod:`engine.warmup.plan` knows, from a recording, which kernels each job compiles.
+
+Why tiny inputs: numba compiles a kernel per argument *types*, never per value, so two boards are as good as two
+thousand (the boards are written by a formula, so that a job compiles its own part's kernels and no generator's);
+and why per box size: the 9x9 solver, carver and generator have kernels of their own, while 4x4, 16x16
+and 25x25 share the general ones (the grader and the keys are the same kernels for every size).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..vocabulary import BOX_SIZES, EQUIVALENCES, METHODS
+
+
+def _boards(box: int) -> np.ndarray:
+    """Two complete boards written by a formula (each row the one above shifted, as a Latin square with boxes), so
+    that a job compiles only the kernels of its own part, not a generator's too."""
+    n = box * box
+    board = np.array([((r % box) * box + r // box + c) % n + 1 for r in range(n) for c in range(n)], dtype=np.int8)
+    return np.stack([board, board[::-1].copy()])
+
+
+def _puzzles(box: int) -> tuple[np.ndarray, np.ndarray]:
+    """Puzzles with one solution each (a few cells of the boards blanked: each is the only digit its row lacks)
+    and those boards."""
+    boards = _boards(box)
+    puzzles = boards.copy()
+    puzzles[:, ::box * box + 1] = 0  # the diagonal: one blank a row and a column
+    return puzzles, boards
+
+
+def _carvings(box: int):
+    from ..carve import carve_many
+
+    boards = _boards(box)
+    seeds = np.arange(len(boards), dtype=np.int64)
+    return boards, seeds, carve_many(boards, box, seeds)
+
+
+def _generate(method: str) -> Callable[[int], None]:
+    def job(box: int) -> None:
+        from ..generators import get_generator
+
+        get_generator(method).generate_array(box, 2, 1)
+    return job
+
+
+def _keys(equivalence: str) -> Callable[[int], None]:
+    def job(box: int) -> None:
+        from ..keys import key_texts
+
+        puzzles, boards = _puzzles(box)
+        key_texts(np.concatenate([boards, puzzles]), box, equivalence)  # partial grids too: import keys puzzles
+    return job
+
+
+def _carve(box: int) -> None:
+    """carve_many as fill and the carve command call it (the carver's metrics solve included), with and without a
+    clue pattern's symmetry and a target."""
+    from ..carve import carve_many
+
+    boards, seeds, _ = _carvings(box)
+    carve_many(boards, box, seeds, symmetry="rot180", target_clues=boards.shape[1] // 2, attempts=2)
+
+
+def _solve(box: int) -> None:
+    """The fast solver, one grid and a batch: solve, count, metrics, trace (solve, check, explore, import)."""
+    from ..solvers import fast
+
+    puzzles, _ = _puzzles(box)
+    fast.solve_many(puzzles, box, 2)
+    fast.count_many(puzzles, box, limit=2)
+    fast.metrics_many(puzzles, box, limit=1)
+    fast.solve(puzzles[0], box, limit=2)
+    fast.trace(puzzles[0], box, 1)
+    fast.exists_without(puzzles[0], box, int(np.flatnonzero(puzzles[0] == 0)[0]), 1)
+
+
+def _grade(box: int) -> None:
+    """grade_many: the compiled grader, which also makes the guided step path's steps (the web page's hints)."""
+    from ..grade import grade_many
+
+    grade_many(_puzzles(box)[0], box)
+
+
+def _relax(box: int) -> None:
+    """relax_many: puzzles put back toward a level (fill --level)."""
+    from ..carve import relax_many
+    from ..vocabulary import LEVELS
+
+    boards, seeds, carvings = _carvings(box)
+    relax_many(carvings, boards, box, LEVELS[0], seeds)
+
+
+def _minimal(box: int) -> None:
+    """minimal_many: is each clue needed (import, verify)."""
+    from ..carve import minimal_many
+
+    puzzles, boards = _puzzles(box)
+    minimal_many(puzzles, boards, box)
+
+
+#: job name -> what it runs for a box size; the order is the order a full compile goes in
+JOBS: dict[str, Callable[[int], None]] = {
+    **{f"generate:{method}": _generate(method) for method in METHODS},
+    **{f"keys:{equivalence}": _keys(equivalence) for equivalence in EQUIVALENCES},
+    "carve": _carve,
+    "solve": _solve,
+    "grade": _grade,
+    "relax": _relax,
+    "minimal": _minimal,
+}
+
+
+def job_names() -> tuple[str, ...]:
+    return tuple(JOBS)
+
+
+def job_id(name: str, box: int) -> str:
+    """``grade@3``: a job for one box size, as the plan and the cache's markers name it."""
+    return f"{name}@{box}"
+
+
+def parse_job_id(text: str) -> tuple[str, int]:
+    name, _, box = text.rpartition("@")
+    if name not in JOBS or not box.isdigit() or int(box) not in BOX_SIZES:
+        raise ValueError(f"not a warm-up job: {text!r} (a job is NAME@BOX, NAME one of {', '.join(JOBS)})")
+    return name, int(box)
+
+
+def run_job(job: str) -> None:
+    """Run one job (``NAME@BOX``) in this process: its kernels compile here, or load from the cache."""
+    name, box = parse_job_id(job)
+    JOBS[name](box)
