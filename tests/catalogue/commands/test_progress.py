@@ -194,36 +194,37 @@ def test_a_first_compile_says_how_it_goes_in_log_lines(tmp_path):
     """stderr not a terminal: a line when the compile starts (how many kernels, on how many cores), and one when it
     ends; the command's own output says what it did. A second run compiles nothing and says so."""
     env = _cold_env(tmp_path)
-    first = subprocess.run([*CLI, "compile", "key", "--size", "4", "--equivalence", "full"], env=env,
-                           capture_output=True, text=True, timeout=600)
+    first = subprocess.run([*CLI, "compile", "generate", "--size", "4"], env=env, capture_output=True, text=True,
+                           timeout=600)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.strip().splitlines()
-    assert re.fullmatch(r"catalogue: compiling the kernels for key on \d+ cores?, once: \d+ to compile", lines[0])
+    assert re.fullmatch(r"catalogue: compiling the kernels for generate on \d+ cores?, once: \d+ to compile",
+                        lines[0])
     assert re.fullmatch(r"catalogue: kernels compiled in [\d.]+ s \(once: later runs load them in about a "
                         r"second\)", lines[-1])
-    assert all(re.fullmatch(r"catalogue: compiling the kernels for key: \d+ of \d+, about .* left", x)
+    assert all(re.fullmatch(r"catalogue: compiling the kernels for generate: \d+ of \d+, about .* left", x)
                for x in lines[1:-1])
     total = int(lines[0].rsplit(":", 1)[1].split()[0])
-    assert first.stdout.startswith(f"compiled {total} kernels for key (4x4) in ")
-    again = subprocess.run([*CLI, "compile", "key", "--size", "4", "--equivalence", "full"], env=env,
-                           capture_output=True, text=True, timeout=600)
+    assert first.stdout.startswith(f"compiled {total} kernels for generate (4x4) in ")
+    again = subprocess.run([*CLI, "compile", "generate", "--size", "4"], env=env, capture_output=True, text=True,
+                           timeout=600)
     assert again.returncode == 0 and again.stderr == ""
-    assert again.stdout.startswith("the kernels for key (4x4) were compiled already: loaded in ")
-    quiet = subprocess.run([*CLI, "-q", "key", "-", "--equivalence", "full"], input="1234341221434321\n", env=env,
-                           capture_output=True, text=True, timeout=600)
+    assert again.stdout.startswith("the kernels for generate (4x4) were compiled already: loaded in ")
+    quiet = subprocess.run([*CLI, "-q", "generate", "--size", "4", "--method", "backtrack", "--seed", "1"], env=env,
+                           capture_output=True, text=True, timeout=600)  # another generator's kernels: compiled
     assert quiet.returncode == 0 and quiet.stderr == "" and len(quiet.stdout.strip()) == 16
 
 
 @pytest.mark.slow
 def test_a_first_compile_shows_on_the_terminal_line(tmp_path, tmux_run):
     """On a terminal the compile is the display's line: the kernels done of all and the time left, then erased."""
-    run = tmux_run([*CLI, "compile", "solve", "--size", "4"], _cold_env(tmp_path))
-    line = run.wait(lambda: re.search(r"compiling the kernels for solve: (\d+) of (\d+), (about .* left|measuring "
-                                      r"the time left)", run.screen()), 300, "the compile's line")
+    run = tmux_run([*CLI, "compile", "generate", "--size", "4"], _cold_env(tmp_path))
+    line = run.wait(lambda: re.search(r"compiling the kernels for generate: (\d+) of (\d+), (about .* left|"
+                                      r"measuring the time left)", run.screen()), 300, "the compile's line")
     assert int(line.group(1)) <= int(line.group(2))
     assert run.exit_code(600) == 0
     screen = run.screen()
-    assert "compiled" in screen and "compiling the kernels for solve:" not in screen
+    assert "compiled" in screen and "compiling the kernels for generate:" not in screen
 
 
 def test_display_is_a_no_op_without_a_terminal():
