@@ -81,7 +81,8 @@ def _mark(folder: Path, jobs) -> None:
 
 def _has_index(folder: Path, kernel: str) -> bool:
     """Whether numba has filed some overload of ``kernel`` (``module:qualname``) in the folder: its index file
-    (engine/_cache_locator.py files it under the package, named ``<file>.<qualname>-<line>.py<ver>.nbi``)."""
+    (engine/_cache_locator.py files it under the package, named ``<file>.<qualname>-<line>.py<ver>.nbi``); a
+    glance, without importing the kernel (engine.warmup.cached says which overloads)."""
     module, _, qualname = kernel.partition(":")
     package, _, file = module.rpartition(".")
     return any((folder / package).glob(f"{file}.{qualname}-*.nbi"))
@@ -132,9 +133,10 @@ def prepare(jobs, progress: Callable[[Progress], None] | None = None, workers: i
     report.missing = [job for job in jobs if job not in done]
     if report.missing and folder is not None:
         from . import plan
+        from .cached import CachedOverloads
         from .parallel import compile_tasks
 
-        todo = plan.tasks(report.missing, skip=lambda kernel: _has_index(folder, kernel))
+        todo = plan.tasks(report.missing, skip=CachedOverloads())
         report.planned = len(todo)
         if todo and sum(t.seconds for t in todo) >= WORKERS_FROM_SECONDS:
             report.workers = max(1, min(workers or default_workers(), len(todo)))

@@ -52,8 +52,8 @@ def known(jobs, plan: dict | None = None) -> bool:
     return all(job in plan["jobs"] for job in jobs)
 
 
-def tasks(jobs, plan: dict | None = None, skip=lambda kernel: False) -> list[Task]:
-    """The tasks that compile every overload of ``jobs`` (job ids the plan has), leaving out the kernels ``skip``
+def tasks(jobs, plan: dict | None = None, skip=lambda kernel, signature: False) -> list[Task]:
+    """The tasks that compile every overload of ``jobs`` (job ids the plan has), leaving out the overloads ``skip``
     says are compiled already; linked to one another by the plan's calls, and ranked."""
     plan = load() if plan is None else plan
     overloads = plan["overloads"]
@@ -61,7 +61,7 @@ def tasks(jobs, plan: dict | None = None, skip=lambda kernel: False) -> list[Tas
     for job in jobs:
         for k in plan["jobs"].get(job, ()):
             kernel, signature, seconds = overloads[k]
-            if skip(kernel):
+            if skip(kernel, signature):
                 continue
             task = by_kernel.setdefault(kernel, Task(kernel, [], 0.0))
             if signature not in task.signatures:

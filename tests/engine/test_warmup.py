@@ -110,7 +110,7 @@ def test_tasks_wait_for_their_callees_and_the_longest_chain_ranks_first():
     assert {names[k] for k in tasks["m:leaf"].callers} == {"m:a"}
     assert tasks["m:leaf"].rank == 6.0 and tasks["m:a"].rank == 5.0 and tasks["m:top"].rank == 2.0
     assert tasks["m:b"].rank == 2.5
-    skipped = plan.tasks(["j@2"], made, skip=lambda k: k == "m:a")
+    skipped = plan.tasks(["j@2"], made, skip=lambda k, signature: k == "m:a")
     assert [t.kernel for t in skipped] == ["m:b", "m:leaf", "m:top"]
 
 
