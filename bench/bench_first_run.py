@@ -211,6 +211,10 @@ def main() -> None:
         for run in range(args.runs):
             for name in versions:
                 venv = venvs[name]
+                # a new machine has no kernels anywhere: the code before this issue also cached beside the modules
+                # (numba's default, where a Python script without engine.cache.enable() compiled)
+                for stale in (tmp / f"src-{name}").rglob("__pycache__/*.nb[ic]"):
+                    stale.unlink()
                 print(f"run {run + 1}, {name} (load {load()}):", flush=True)
                 if name == "now":  # the README's install step, then the fill it runs
                     home = tmp / f"home-{name}-{run}-compiled"
