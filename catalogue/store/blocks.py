@@ -21,7 +21,8 @@ So blocks commit in order, and every commit leaves the numbers 0..N-1 without a 
 rolled back) loses its connection's locks; the next block's writer closes the gap by renumbering its own,
 still uncommitted rows, and its files are written after its commit with the final numbers, so files stay in step
 with the rows. A key another writer stored meanwhile makes the insert skip a row: the block's transaction is
-rolled back and retried with that key dropped (:data:`insert.RETRIES` times). An earlier block's writer waiting on a
+rolled back and retried with that key dropped (:data:`CONTENTION_RETRIES` times: writers whose batches share many
+keys meet often, and each retry stores fewer of them). An earlier block's writer waiting on a
 key a later block holds uncommitted (directly, or through other writers' key waits) would wait forever for a
 writer that waits for it: the later writer sees that (``pg_blocking_pids``, walked), rolls its rows back, lets the
 earlier block commit, and inserts again.
@@ -42,7 +43,10 @@ from . import insert  # its helpers by module, so that a test patching insert._e
 from .models import Board, Puzzle, Run
 
 DEADLOCK = "40P01"
-DEADLOCK_RETRIES = 20
+#: retries of a block when writers meet on shared keys: a deadlock PostgreSQL broke, or keys another writer stored
+#: between the check and the insert. Both are transient; 3 retries were not enough for the latter with 4 writers
+#: whose batches overlap by half (a CI run of the suite, 2026-11-26), where each retry has fewer keys to store.
+CONTENTION_RETRIES = 20
 #: how long the writer of a block waits for an earlier block before asking whether that one waits for it (ms)
 TURN_CHECK_MS = 200
 _LOCK = text("SELECT pg_advisory_xact_lock(:key)")
@@ -87,19 +91,17 @@ def store_block(engine, boards, puzzles, limit, run_id, files_through) -> list[i
                 except (insert.NumberingConflict, DBAPIError) as e:
                     # keys another writer stored meanwhile (or a deadlock between two inserts that each hold a
                     # key the other wants, which PostgreSQL breaks by failing one): drop them and try again
-                    deadlock = isinstance(e, DBAPIError)
-                    if deadlock and getattr(e.orig, "sqlstate", None) != DEADLOCK:
+                    if isinstance(e, DBAPIError) and getattr(e.orig, "sqlstate", None) != DEADLOCK:
                         raise
                     conflicts += 1
-                    # a deadlock is transient and may repeat while writers share many keys (seen: 4 writers
-                    # with overlapping batches failed one in a few full test runs with 3 tries): more tries,
-                    # after a short random pause so that the same two writers do not meet again at once
-                    if conflicts > (DEADLOCK_RETRIES if deadlock else insert.RETRIES):
+                    # transient, and may repeat while writers share many keys (seen: 4 writers with overlapping
+                    # batches failed one in a few full test runs with 3 tries): more tries, after a short random
+                    # pause so that the same two writers do not meet again at once
+                    if conflicts > CONTENTION_RETRIES:
                         raise
                     if conn.in_transaction():
                         conn.rollback()
-                    if deadlock:
-                        time.sleep(random.uniform(0, 0.002 * conflicts))
+                    time.sleep(random.uniform(0, 0.002 * conflicts))
                     taken = insert._new_rows(insert._existing_keys(conn, boards), boards, limit)
                     conn.rollback()
                 except _Yield as waiting:  # an earlier block's writer waits for our rows: let it go first
