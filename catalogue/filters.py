@@ -5,9 +5,9 @@ As sqlite-utils' ``output_options`` does for output, a decorator adds a group of
 hands the command one value instead of a dozen parameters:
 
 - :func:`filter_options` replaces the command's ``filters: PuzzleFilter`` parameter with ``--min-clues``,
-  ``--max-clues``, ``--size``, ``--equivalence``, ``--method``, ``--level``, ``--technique``, ``--min-score`` and
-  ``--max-score``, checks them (a bound above its other bound, a name outside the vocabulary: one line, exit 2)
-  and passes the command a :class:`~catalogue.store.selection.PuzzleFilter`;
+  ``--max-clues``, ``--size``, ``--equivalence``, ``--method``, ``--source``, ``--level``, ``--technique``,
+  ``--min-score`` and ``--max-score``, checks them (a bound above its other bound, a name outside the vocabulary:
+  one line, exit 2) and passes the command a :class:`~catalogue.store.selection.PuzzleFilter`;
 - :func:`sample_options` replaces ``sampling: Sampling`` with ``--sample N``, ``--seed S`` and ``--offset K``.
 
 Both leave the command's other parameters, and their order, alone. Nothing here imports SQLAlchemy or the engine's
@@ -23,7 +23,7 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from engine.vocabulary import METHODS
+from engine.vocabulary import BOARD_METHODS
 
 from .choices import HARDEST, Equivalence, Level, check_size, choose
 from .errors import UsageError, report
@@ -42,7 +42,9 @@ FILTER_OPTIONS = {
     "equivalence": _option(Optional[Equivalence], "--equivalence",
                            help="Only boards made unique under this equivalence."),
     "method": _option(Optional[str], "--method", metavar="NAME",
-                      help="Only boards from this generator (wfc, backtrack, pattern)."),
+                      help="Only boards from this generator (wfc, backtrack, pattern), or imported (import)."),
+    "source": _option(Optional[str], "--source", metavar="NAME",
+                      help="Only puzzles imported from NAME (the file's name, or what import --source said)."),
     "level": _option(Optional[Level], "--level", help="Only puzzles graded at this level."),
     "technique": _option(Optional[str], "--technique", metavar="NAME",
                          help="Only puzzles whose hardest technique is NAME (e.g. x-wing)."),
@@ -66,8 +68,8 @@ _SAMPLE_DEFAULTS = {"sample": None, "seed": None, "offset": 0}
 
 def make_filter(min_clues: Optional[int] = None, max_clues: Optional[int] = None, size: Optional[int] = None,
                 equivalence: Optional[Equivalence] = None, method: Optional[str] = None,
-                level: Optional[Level] = None, technique: Optional[str] = None, min_score: Optional[float] = None,
-                max_score: Optional[float] = None) -> PuzzleFilter:
+                source: Optional[str] = None, level: Optional[Level] = None, technique: Optional[str] = None,
+                min_score: Optional[float] = None, max_score: Optional[float] = None) -> PuzzleFilter:
     """The filter of the options' values; a bad combination or name is a one-line usage error (exit 2)."""
     if min_clues is not None and max_clues is not None and min_clues > max_clues:
         raise UsageError(f"--min-clues {min_clues} is above --max-clues {max_clues}")
@@ -77,7 +79,7 @@ def make_filter(min_clues: Optional[int] = None, max_clues: Optional[int] = None
     check_size(size)
     return PuzzleFilter(min_clues=min_clues, max_clues=max_clues, size=size,
                         equivalence=equivalence.value if equivalence else None,
-                        method=choose("--method", "method", METHODS, method),
+                        method=choose("--method", "method", BOARD_METHODS, method), source=source,
                         level=level.value if level else None,
                         technique=choose("--technique", "technique", HARDEST, technique),
                         min_score=min_score, max_score=max_score)

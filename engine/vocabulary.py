@@ -27,6 +27,10 @@ SOLVERS = ("fast", "mrv", "stack", "backtrack")
 METRICS = ("nodes", "guesses", "backtracks", "checks", "max_depth", "seconds")
 #: board generator methods (engine.generators); the first is the default
 METHODS = ("wfc", "backtrack", "pattern")
+#: the method the catalogue records for a board that came with an imported puzzle (catalogue import)
+IMPORTED = "import"
+#: every method a catalogue's board can have: a generator's, or imported
+BOARD_METHODS = (*METHODS, IMPORTED)
 #: when two grids count as the same (engine.keys); the first is the default
 EQUIVALENCES = ("d4", "full", "none")
 #: symmetries of a carved puzzle's clue pattern (engine.carve); the first is the default

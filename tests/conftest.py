@@ -135,6 +135,8 @@ SAMPLE = [
 ]
 #: board number -> (minimal, undecided) where it is not (True, 0)
 MINIMALITY = {3: (None, None), 4: (False, 3)}
+#: board number -> (source, source_line) of the sample's imported puzzles (the others were carved)
+IMPORTED = {2: ("sample.sdm", 3)}
 
 
 def sample_rows() -> list[dict]:
@@ -151,7 +153,8 @@ def sample_rows() -> list[dict]:
             "nodes": nodes, "guesses": guesses, "backtracks": guesses // 2, "checks": nodes * 3,
             "max_depth": guesses // 3, "solve_seconds": nodes / 1e6, "carve_checks": 50 + number,
             "carve_seconds": 0.001 * (number + 1), "minimal": minimal, "undecided": undecided,
-            "level": level, "score": score, "hardest": hardest, "puzzle": puzzle, "solution": board,
+            "level": level, "score": score, "hardest": hardest, "source": IMPORTED.get(number, (None,))[0],
+            "source_line": IMPORTED.get(number, (None, None))[1], "puzzle": puzzle, "solution": board,
         })
     return rows
 
@@ -187,7 +190,7 @@ def fill_sample(url: str) -> list[dict]:
             session.add(Puzzle(board_number=row["number"], puzzle=row["puzzle"], clues=row["clues"],
                                symmetry="none", target_clues=None, carve_seed=7, carve_checks=row["carve_checks"],
                                carve_seconds=row["carve_seconds"], attempts=1, minimal=row["minimal"],
-                               undecided=row["undecided"],
+                               undecided=row["undecided"], source=row["source"], source_line=row["source_line"],
                                **{k: row[k] for k in ("nodes", "guesses", "backtracks", "checks", "max_depth",
                                                       "solve_seconds", "level", "score", "hardest")},
                                techniques=techniques))

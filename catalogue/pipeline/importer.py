@@ -33,6 +33,8 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from engine.vocabulary import IMPORTED
+
 from .. import __version__
 from ..errors import report
 from ..kernels import jobs_for
@@ -227,7 +229,7 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     clues = (cells != 0).sum(axis=1)
     for k, j in enumerate(keep):
         batch.boards.append({"size": size, "equivalence": equivalence, "key": board_keys[j], "board": board_lines[k],
-                             "method": "import", "seed": 0, "restarts": 0, "generate_seconds": 0.0,
+                             "method": IMPORTED, "seed": 0, "restarts": 0, "generate_seconds": 0.0,
                              "run_id": run_id})
         g = grades[k]
         batch.puzzles.append({
@@ -289,7 +291,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     total = sum(len(s.entries) for s in sources)
     sizes = sorted({b.box * b.box for b in work if b.box})
     run_id = catalogue.start_run(program_version=__version__, command=command, size=sizes[0] if sizes else 0,
-                                 method="import", equivalence=equivalence, symmetry="none", seed=0,
+                                 method=IMPORTED, equivalence=equivalence, symmetry="none", seed=0,
                                  generators=0, checkers=workers, queue_size=0,
                                  parameters={"sources": summary.sources, "sizes": sizes})
     summary.run_id = run_id

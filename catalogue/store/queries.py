@@ -26,8 +26,8 @@ SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
 #: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;
 #: the default on 25x25) or `fill --level` put clues back, None for puzzles stored before migration 0003
 RESULT_FIELDS = ("number", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
-                 "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest", "puzzle",
-                 "solution")
+                 "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest", "source",
+                 "source_line", "puzzle", "solution")
 
 #: the fields that come from the board (all others are the puzzle's columns of the same name)
 _BOARD_FIELDS = {"number": "b.number", "size": "b.size", "equivalence": "b.equivalence", "method": "b.method",
@@ -63,6 +63,8 @@ _FILTERS = (
     ("size", "b.size + 0 = :size", "b.size + 0 = :size"),
     ("equivalence", "b.equivalence = :equivalence", "b.equivalence = :equivalence"),
     ("method", "b.method = :method", "b.method = :method"),
+    # no index: imported puzzles are few beside a fill's, and a source's are read whole
+    ("source", "p.source = :source", "p.source = :source"),
     ("level", "p.level = :level", "p.level || '' = :level"),
     ("technique", "p.hardest = :technique", "p.hardest || '' = :technique"),
     # no index on score: these are checked on the rows the other conditions (or the scan) reach
@@ -351,7 +353,8 @@ def get_board(conn, number: int) -> Optional[dict[str, Any]]:
     board = rows[0]
     metrics = ", ".join(SOLVER_METRICS)
     puzzles = _booleans(fetch(conn, f"SELECT puzzle, clues, symmetry, {metrics}, carve_seed, carve_checks, "
-                                    f"carve_seconds, minimal, undecided, level, score, hardest, techniques "
+                                    f"carve_seconds, minimal, undecided, level, score, hardest, techniques, "
+                                    f"source, source_line "
                                     f"FROM puzzles WHERE board_number = :number ORDER BY id LIMIT 1",
                                     {"number": int(number)}), "minimal")
     board["puzzle"] = puzzles[0] if puzzles else None

@@ -45,6 +45,8 @@ class PuzzleRecord:
     level: Optional[str]  #: None: stored before grading existed
     score: Optional[float]
     hardest: Optional[str]
+    source: Optional[str]  #: an imported puzzle's file (or ``import --source``); None for a carved one
+    source_line: Optional[int]  #: its line in that file
     puzzle: str  #: the givens, line format
     solution: str  #: the board, line format
 
@@ -78,6 +80,8 @@ class BoardPuzzle:
     score: Optional[float]
     hardest: Optional[str]
     techniques: Optional[str]
+    source: Optional[str]  #: an imported puzzle's file (or ``import --source``); None for a carved one
+    source_line: Optional[int]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

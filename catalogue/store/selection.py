@@ -61,7 +61,8 @@ class PuzzleFilter:
     """Which puzzles match: every field None means no condition; bounds are inclusive.
 
     The filters of `catalogue query` (and of every command that selects puzzles): clue count, grid size (rows),
-    equivalence, generator method, level, hardest technique and the grade's score.
+    equivalence, generator method (or ``import``), the source of an imported puzzle, level, hardest technique
+    and the grade's score.
     """
 
     min_clues: Optional[int] = None
@@ -69,6 +70,7 @@ class PuzzleFilter:
     size: Optional[int] = None
     equivalence: Optional[str] = None
     method: Optional[str] = None
+    source: Optional[str] = None  #: where an imported puzzle came from (``import --source``, or the file's name)
     level: Optional[str] = None
     technique: Optional[str] = None
     min_score: Optional[float] = None

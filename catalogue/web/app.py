@@ -56,7 +56,9 @@ class PuzzleParams(BaseModel):
     max_clues: Optional[int] = Field(None, ge=0, description="At most this many clues.")
     size: Optional[int] = Field(None, description="Rows of the grid: 4, 9, 16 or 25.")
     equivalence: Optional[Equivalence] = Field(None, description="Boards unique under this.")
-    method: Optional[str] = Field(None, description="The generator: wfc, backtrack, pattern.")
+    method: Optional[str] = Field(None, description="The generator: wfc, backtrack, pattern; or import.")
+    source: Optional[str] = Field(None, description="Imported from this source (the file's name, or import "
+                                                    "--source).")
     level: Optional[Level] = Field(None, description="The grade's level.")
     technique: Optional[str] = Field(None, description="The hardest technique, e.g. x-wing.")
     min_score: Optional[float] = Field(None, ge=0, description="A score of at least this.")
@@ -85,8 +87,8 @@ def make_app(db: Optional[str] = None) -> FastAPI:
 
     @app.get("/api/puzzles", summary="Puzzles, filtered, sampled, sorted and limited (the options of `query`)")
     def puzzles(q: Annotated[PuzzleParams, Query()]) -> JSONResponse:
-        filters = _filters(q.min_clues, q.max_clues, q.size, q.equivalence, q.method, q.level, q.technique,
-                           q.min_score, q.max_score)
+        filters = _filters(q.min_clues, q.max_clues, q.size, q.equivalence, q.method, q.source, q.level,
+                           q.technique, q.min_score, q.max_score)
         if q.order_by not in ORDER_KEYS:
             raise UsageError(f"order_by: no sort key {q.order_by!r}; one of: {', '.join(ORDER_KEYS)}")
         if q.seed is not None and q.sample is None:
@@ -172,7 +174,7 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     return app
 
 
-def _filters(min_clues, max_clues, size, equivalence, method, level, technique, min_score, max_score
+def _filters(min_clues, max_clues, size, equivalence, method, source, level, technique, min_score, max_score
              ) -> dict[str, Any]:
     """The query's filters checked as the CLI checks them: a bad value is a 400 naming the parameter."""
     for low, high, a, b in (("min_clues", "max_clues", min_clues, max_clues),
@@ -183,7 +185,7 @@ def _filters(min_clues, max_clues, size, equivalence, method, level, technique, 
         raise UsageError(f"size must be one of {', '.join(map(str, vocabulary.SIZES))}, not {size}")
     return {"min_clues": min_clues, "max_clues": max_clues, "size": size,
             "equivalence": equivalence.value if equivalence else None,
-            "method": choose("method", "method", vocabulary.METHODS, method),
+            "method": choose("method", "method", vocabulary.BOARD_METHODS, method), "source": source,
             "level": level.value if level else None,
             "technique": choose("technique", "technique", HARDEST, technique),
             "min_score": min_score, "max_score": max_score}

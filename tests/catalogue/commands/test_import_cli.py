@@ -282,6 +282,39 @@ def test_stdin_and_source_names(tmp_path):
     assert bad.exit_code == 1 and bad.stderr.startswith("catalogue: <stdin>:1")  # nothing readable at all
 
 
+def test_imported_puzzles_are_found_again_by_source_and_method(filled, tmp_path):
+    """An import onto a fill's catalogue: `--source` finds each file's puzzles (on new and on known boards), `--method
+    import` the boards that came with them, in every command that selects puzzles and in the API's filters; the
+    records carry source and source_line in every format."""
+    from engine.carve import carve_many
+
+    url, out = filled
+    boards = rows(url, "SELECT number, board FROM boards ORDER BY number")
+    cells = np.stack([from_line(b.board) for b in boards[:2]])
+    known = [to_line(r.puzzle) for r in carve_many(cells, 3, [100, 101])]  # two puzzles on known boards
+    import_json(str(write_puzzles(tmp_path / "known.txt", known)), url=url, out=out)
+    import_json(str(write_puzzles(tmp_path / "new.txt", [p for _, p in MINIMAL[:3]])), "--source", "royle",
+                url=url, out=out)
+
+    def query(*args) -> list[dict]:
+        return json.loads(read("query", "--format", "json", "--limit", "0", *args, url=url).stdout)
+
+    every = query()
+    assert {(r["source"], r["method"]) for r in every} == {(None, "wfc"), ("known.txt", "wfc"), ("royle", "import")}
+    assert [(r["source"], r["source_line"]) for r in query("--source", "royle")] == [("royle", n) for n in (1, 2, 3)]
+    assert [r["number"] for r in query("--source", "known.txt")] == [b.number for b in boards[:2]]
+    assert [r["puzzle"] for r in query("--method", "import")] == [p for _, p in MINIMAL[:3]]
+    assert query("--source", "nowhere") == []
+    csv = read("query", "--format", "csv", "--source", "royle", url=url).stdout.splitlines()
+    assert csv[0].split(",")[-4:] == ["source", "source_line", "puzzle", "solution"]
+    assert csv[1].split(",")[-4:-2] == ['"royle"', "1"]
+    daily = read("daily", "--source", "royle", "--format", "json", url=url)
+    assert {r["source"] for r in json.loads(daily.stdout)} <= {"royle"}
+    bad = runner.invoke(app, ["query", "--method", "imported", "--db", url])
+    assert bad.exit_code == 2 and "one of: wfc, backtrack, pattern, import" in bad.stderr
+
+
+
 def test_mixed_formats_and_sizes(tmp_path):
     url, out = f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards"
     samples = DATA / "samples"

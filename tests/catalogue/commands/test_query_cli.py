@@ -36,8 +36,8 @@ def test_csv_exact(sample_sqlite):
     assert result.exit_code == 0
     assert result.stdout == (
         "number,size,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,solve_seconds,"
-        "carve_checks,carve_seconds,minimal,undecided,level,score,hardest,puzzle,solution\n"
-        '3,4,"none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
+        "carve_checks,carve_seconds,minimal,undecided,level,score,hardest,source,source_line,puzzle,solution\n"
+        '3,4,"none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
 
 
 def test_minimality_in_json_and_csv(sample_sqlite):
@@ -133,7 +133,7 @@ TECHNIQUE_LIST = ("hidden-single, direct-pointing, direct-claiming, direct-hidde
 
 @pytest.mark.parametrize("args, line", [
     (("--technique", "xwing"), f"--technique: no technique 'xwing'; one of: {TECHNIQUE_LIST}"),
-    (("--method", "bogus"), "--method: no method 'bogus'; one of: wfc, backtrack, pattern"),
+    (("--method", "bogus"), "--method: no method 'bogus'; one of: wfc, backtrack, pattern, import"),
     (("--level", "trivial"), "--level: no level 'trivial'; one of: easy, medium, hard, expert, extreme"),
     (("--equivalence", "d8"), "--equivalence: no equivalence 'd8'; one of: d4, full, none"),
     (("--format", "xml"), "--format: no format 'xml'; one of: table, csv, tsv, json, ndjson, line"),

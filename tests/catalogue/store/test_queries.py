@@ -37,13 +37,14 @@ def conn(request):
         yield c
 
 
-def twin(rows, min_clues=None, max_clues=None, size=None, equivalence=None, method=None, level=None,
+def twin(rows, min_clues=None, max_clues=None, size=None, equivalence=None, method=None, source=None, level=None,
          technique=None, order_by="number", desc=False, limit=None):
     """The slow, obvious version of query_puzzles on the sample rows."""
     keep = [r for r in rows
             if (min_clues is None or r["clues"] >= min_clues) and (max_clues is None or r["clues"] <= max_clues)
             and (size is None or r["size"] == size) and (equivalence is None or r["equivalence"] == equivalence)
-            and (method is None or r["method"] == method) and (level is None or r["level"] == level)
+            and (method is None or r["method"] == method) and (source is None or r["source"] == source)
+            and (level is None or r["level"] == level)
             and (technique is None or r["hardest"] == technique)]
     rank = {name: i for i, name in enumerate(LEVELS)}
 
@@ -185,6 +186,7 @@ def test_any_query_matches_the_twin(fast_conn, min_clues, max_clues, size, metho
     dict(min_clues=21), dict(max_clues=21, order_by="nodes", desc=True), dict(level="easy", limit=1),
     dict(level="hard", technique="x-wing"), dict(min_clues=20, max_clues=30, level="easy", order_by="score"),
     dict(size=9, min_clues=21, order_by="size", limit=2), dict(technique="naked-single", order_by="level"),
+    dict(source="sample.sdm"), dict(source="sample.sdm", level="easy", order_by="score"),
 ])
 def test_sqlite_plan_choice_never_changes_the_rows(fast_conn, monkeypatch, row_cost, options):
     """The index-or-scan choice for SQLite (repository._prefer_scan) picks a plan, never different rows."""

@@ -76,6 +76,8 @@ def cli_json(db: Path, *args: str):
     ("level=easy&limit=1000", ["--level", "easy", "--limit", "0"]),
     ("size=9&equivalence=d4&method=wfc&order_by=score", ["--size", "9", "--equivalence", "d4", "--method", "wfc",
                                                          "--order-by", "score", "--limit", "50"]),
+    ("method=import", ["--method", "import"]),  # none in a fill's catalogue: an empty list, not a 400
+    ("source=royle&limit=1000", ["--source", "royle", "--limit", "0"]),
 ])
 def test_puzzles_are_what_query_prints(server, catalogue_db, query, options):
     status, body = get(server, f"/api/puzzles?{query}")
