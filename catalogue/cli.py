@@ -11,6 +11,7 @@ each summary is the first sentence of its command's own help, so the two cannot 
 """
 from __future__ import annotations
 
+import os
 import sys
 from importlib import import_module
 from typing import Annotated
@@ -105,6 +106,31 @@ def _strict_numbers(command):
     return command
 
 
+#: typer's names of an option's value type -> what the help shows instead (a choice list is shown as it is)
+_VALUE_NAMES = {"<int>": "N", "<int range>": "N", "<float>": "X", "<float range>": "X", "<str>": "TEXT"}
+
+
+def _plain_help(command):
+    """Arguments and options shown as a person writes them: ``ID`` and ``FILE...`` in the usage line and in the
+    help, ``--count N``, without typer's internals (``{ID}``, ``{FILE...}...``, ``path <str>``, ``FILE...
+    <list[str]>``, ``<int range>``, ``x<=9223372036854775807``). The help text says what a value may be; a value
+    outside its range is still refused with the range named."""
+    for param in getattr(command, "params", []):
+        kind = getattr(param, "param_type_name", "")
+        if kind == "argument":
+            name = (param.metavar or param.name).upper().rstrip(".")
+            shown = (name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else "")
+            param._usage_display_name = param._rich_display_name = lambda shown=shown: shown
+            param.display_type_rich = lambda ctx: None
+        elif kind == "option" and hasattr(param, "display_type_rich"):
+            param.display_type_rich = (lambda ctx, shown=param.display_type_rich:
+                                       _VALUE_NAMES.get(shown(ctx), shown(ctx)))
+            param._get_number_range_help_str = lambda: None
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
+    return command
+
+
 def load_command(name: str):
     """Import one command module and build the click command typer makes of it (None for an unknown name).
 
@@ -122,7 +148,7 @@ def load_command(name: str):
         pass
 
     command = typer.main.get_group(holder).commands.get(name)
-    return _strict_numbers(_add_hidden_aliases(command, HIDDEN_ALIASES.get(name, {})))
+    return _plain_help(_strict_numbers(_add_hidden_aliases(command, HIDDEN_ALIASES.get(name, {}))))
 
 
 class LazyGroup(CatalogueGroup):
@@ -236,4 +262,32 @@ def main() -> None:
     from engine import cache
 
     cache.enable()
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        _leave(done)
+        raise
+
+
+def _leave(done: SystemExit) -> None:
+    """Leave at once, past the interpreter's shutdown, when a daemon thread is still alive (a command stopped by
+    Ctrl-C or an error while its threads grade or carve).
+
+    Why: such a thread may be inside LLVM, compiling a kernel, and a normal exit runs LLVM's static destructors
+    under it: LLVM then aborts (seen in CI: an assertion in SelectionDAG, exit -6 where Ctrl-C must give 130).
+    Nothing is lost by leaving early: every command closes or removes what it writes before it returns (files are
+    written under a temporary name and renamed; the database's own transactions are whole or absent)."""
+    import threading
+
+    if not any(t.daemon and t.is_alive() for t in threading.enumerate()):
+        return
+    code = done.code
+    if code is not None and not isinstance(code, int):  # sys.exit("message"): print it as Python would
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (`| head`) or stream: nothing more can reach the reader
+            pass
+    os._exit(code or 0)

@@ -9,10 +9,11 @@ option (:data:`FormatOption`) and hands its rows to :func:`write_records`. The c
 - ``csv``: text fields (grids, names) are always quoted, so a 9x9 solution made only of digits stays text for
   any reader that honours quotes; numbers are bare; booleans are ``true`` / ``false``; None is an empty field.
   ``tsv`` uses the same values, tab-separated, quoted only where a value needs it (none of ours does);
-- ``table``: rich's table, fitted to the terminal's width: integers grouped (``55,143``), the floats of one
-  column share one fixed-point format, None is ``-``; when it would not fit, wide columns (puzzle, solution)
-  are left out first, then headers fold onto two lines (no value is ever cut), then the last columns are left
-  out; each column left out is named in one line on stderr.
+- ``table``: rich's table, fitted to the terminal's width: integers grouped (``55,143``) but for the numbers a
+  person may paste back (a board's number, a seed: :data:`IDENTIFIERS`), the floats of one column share one
+  fixed-point format, None is ``-``. Nothing is ever left out, cut or folded: a table with a line per row that
+  would not fit draws its grids (puzzle, solution) as squares, and if that does not fit either the rows are
+  printed as records, a field a line (:func:`table_text`).
 
 Nothing here imports rich until a table is printed (``catalogue query`` must start in under 200 ms).
 """
@@ -35,8 +36,10 @@ RecordFormat = enum.Enum("RecordFormat", {name: name for name in RECORD_FORMATS}
 FormatOption = Annotated[RecordFormat, typer.Option(
     "--format", help="Output format: table, csv, tsv, json (one array) or ndjson (one object per line).")]
 
-#: columns too wide for a narrow terminal: left out of a table that would not fit
+#: the grid columns: drawn as squares (a row of the grid a line) where a line per table row would not fit
 WIDE_FIELDS = ("puzzle", "solution")
+#: integer columns a person may paste back into a command (``catalogue export 10657``): never grouped
+IDENTIFIERS = frozenset({"number", "id", "run", "run_id", "seed", "board_number", "source_line"})
 
 
 # ----------------------------------------------------------------------------------------------- text values
@@ -71,14 +74,16 @@ def float_decimals(values: Iterable[float]) -> int:
     return max(1, min(8, 1 - math.floor(math.log10(smallest))))
 
 
-def column_formatter(values: Sequence[Any]):
-    """A function giving a table cell's text for one column's values: one format for the whole column."""
+def column_formatter(values: Sequence[Any], grouped: bool = True):
+    """A function giving a table cell's text for one column's values: one format for the whole column; integers
+    grouped (``55,143``) unless ``grouped`` is False (an identifier: :data:`IDENTIFIERS`)."""
     numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if any(isinstance(v, float) for v in numbers):
         decimals = float_decimals(numbers)
         return lambda v: "-" if v is None else (f"{v:,.{decimals}f}" if isinstance(v, (int, float))
                                                 and not isinstance(v, bool) else cell_text(v))
-    return lambda v: "-" if v is None else (f"{v:,}" if isinstance(v, int) and not isinstance(v, bool)
+    spec = "," if grouped else ""
+    return lambda v: "-" if v is None else (f"{v:{spec}}" if isinstance(v, int) and not isinstance(v, bool)
                                             else cell_text(v))
 
 
@@ -140,41 +145,56 @@ def terminal_width(out: TextIO) -> Optional[int]:
     return None
 
 
+def grid_lines(value: Any) -> Optional[list[str]]:
+    """A grid's text (``puzzle``, ``solution``: n*n symbols, one a cell) cut into its n rows; None for a value that
+    is not a grid's text."""
+    if not isinstance(value, str) or len(value) < 16:
+        return None
+    n = math.isqrt(len(value))
+    return [value[i:i + n] for i in range(0, n * n, n)] if n * n == len(value) else None
+
+
 def build_table(rows: list[dict], fields: Sequence[str], title: Optional[str] = None,
-                right: Sequence[str] = (), narrow: bool = False):
-    """A rich Table of ``rows``. ``narrow``: fix each short column's width at its widest cell (at least half its
-    header), so that the headers fold onto two lines and no value is cut (rich would cut the widest columns)."""
+                right: Sequence[str] = (), grids: bool = False):
+    """A rich Table of ``rows``. ``grids``: each grid (puzzle, solution) is shown as the square it is, one grid row
+    a line, and a blank line parts the table's rows; otherwise every value is on one line."""
     from rich import box
     from rich.table import Table
 
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False, show_edge=False,
-                  padding=(0, 1), collapse_padding=True)
-    formats = [column_formatter([row.get(name) for row in rows]) for name in fields]
-    cells = [[fmt(row.get(name)) for fmt, name in zip(formats, fields)] for row in rows]
+                  padding=(0, 1), collapse_padding=True, show_lines=grids)
+    formats = [column_formatter([row.get(name) for row in rows], name not in IDENTIFIERS) for name in fields]
+    cells = []
+    for row in rows:
+        texts = []
+        for fmt, name in zip(formats, fields):
+            lines = grid_lines(row.get(name)) if grids and name in WIDE_FIELDS else None
+            texts.append("\n".join(lines) if lines else fmt(row.get(name)))
+        cells.append(texts)
     for i, name in enumerate(fields):
         values = [row.get(name) for row in rows]
         numeric = all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values)
-        # numbers are never cut and short text stays whole (a narrow table folds the headers instead); long text
-        # folds onto more lines
-        widest = max(len(row[i]) for row in cells)
-        short = numeric or widest <= 20
-        table.add_column(name, justify="right" if numeric or name in right else "left", overflow="fold",
-                         min_width=widest if short else None,
-                         width=max(widest, -(-len(name) // 2)) if narrow and short else None)
+        widest = max(max(map(len, row[i].split("\n"))) for row in cells)
+        # a column is never narrower than its widest value or its header: nothing is cut or folded, and a table
+        # that cannot fit so is shown as records instead (record_text)
+        table.add_column(name, justify="right" if numeric or name in right else "left", no_wrap=True,
+                         min_width=max(widest, len(name)))
     for row in cells:
         table.add_row(*row)
     return table
 
 
 def write_table(rows: list[dict], fields: Sequence[str], *, out: TextIO, title: Optional[str] = None) -> None:
-    """A rich table of ``rows`` that fits the terminal: wide columns are dropped (with a note) if they would not."""
+    """A table of ``rows`` that fits the terminal (:func:`table_text`)."""
     out.write(table_text(rows, fields, title=title, width=terminal_width(out)))
 
 
 def table_text(rows: list[dict], fields: Sequence[str], *, title: Optional[str] = None, width: Optional[int] = None,
                right: Sequence[str] = ()) -> str:
-    """The text of a table of ``rows`` (lines without trailing blanks, each ending in a newline), at most ``width``
-    columns wide (None: as wide as it needs); see :func:`write_table`."""
+    """The text of ``rows`` (lines without trailing blanks, each ending in a newline), at most ``width`` columns
+    wide (None: as wide as it needs). In order of preference: a table with a line per row; a table whose grids
+    are drawn as squares (a 9x9 puzzle is 9 columns wide, not 81); the rows as records, one field a line, as
+    psql's expanded display (:func:`record_text`). Nothing is ever left out, cut or folded mid-word."""
     from rich.console import Console
 
     console = Console(file=sys.stderr, width=10_000, highlight=False, color_system=None, emoji=False,
@@ -182,26 +202,36 @@ def table_text(rows: list[dict], fields: Sequence[str], *, title: Optional[str] 
     table = build_table(rows, fields, title, right)
     natural = console.measure(table).maximum  # measured on an unbounded console
     if width is not None and natural > width:
-        dropped = [f for f in fields if f in WIDE_FIELDS]
-        if dropped:
-            fields = [f for f in fields if f not in WIDE_FIELDS]
-            table = build_table(rows, fields, title, right)
-            print(f"catalogue: {', '.join(dropped)} left out to fit {width} columns (a wider terminal, or "
-                  f"--format json, shows every column)", file=sys.stderr)
-            natural = console.measure(table).maximum
+        if not any(name in WIDE_FIELDS and grid_lines(row.get(name)) for row in rows for name in fields):
+            return record_text(rows, fields, width=width, title=title)
+        table = build_table(rows, fields, title, right, grids=True)
+        natural = console.measure(table).maximum
         if natural > width:
-            table = build_table(rows, fields, title, right, narrow=True)
-            natural = console.measure(table).maximum
-        cut = []
-        while natural > width and len(fields) > 1:  # still too wide: the last columns go, said on stderr
-            cut.insert(0, fields[-1])
-            fields = fields[:-1]
-            table = build_table(rows, fields, title, right, narrow=True)
-            natural = console.measure(table).maximum
-        if cut:
-            print(f"catalogue: {', '.join(cut)} left out to fit {width} columns (a wider terminal, or --format "
-                  f"json, shows every column)", file=sys.stderr)
-    console.width = max(min(natural, width or natural), 1)
+            return record_text(rows, fields, width=width, title=title)
+    console.width = max(natural, 1)
     with console.capture() as captured:
         console.print(table)
     return "".join(line.rstrip() + "\n" for line in captured.get().splitlines())
+
+
+def record_text(rows: list[dict], fields: Sequence[str], *, width: Optional[int] = None,
+                title: Optional[str] = None) -> str:
+    """``rows`` as records: a field a line (``name  value``), names aligned, a blank line between records; a grid
+    drawn as its square, long text wrapped between words to ``width``."""
+    import textwrap
+
+    formats = [column_formatter([row.get(name) for row in rows], name not in IDENTIFIERS) for name in fields]
+    pad = max(map(len, fields)) + 2
+    room = max(10, (width or 10_000) - pad)
+    out = [title, ""] if title else []
+    for k, row in enumerate(rows):
+        if k:
+            out.append("")
+        for fmt, name in zip(formats, fields):
+            value = row.get(name)
+            lines = grid_lines(value) if name in WIDE_FIELDS else None
+            if lines is None or len(value) <= room:
+                lines = textwrap.wrap(fmt(value), room, break_long_words=False, break_on_hyphens=False) or [""]
+            out.append(f"{name:<{pad}}{lines[0]}".rstrip())
+            out.extend(" " * pad + line for line in lines[1:])
+    return "".join(line + "\n" for line in out)

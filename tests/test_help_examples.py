@@ -95,6 +95,16 @@ def test_help_opens_with_one_sentence_and_has_examples(words):
     assert not HISTORY.search(output), HISTORY.search(output).group(0)
 
 
+@pytest.mark.parametrize("words", COMMAND_WORDS, ids=lambda w: " ".join(w) or "catalogue")
+def test_help_fits_80_columns_and_shows_no_typer_internals(words):
+    env = {**{k: None for k in os.environ if k.startswith("CATALOGUE_")}, "COLUMNS": "80"}
+    output = CliRunner().invoke(app, [*words, "--help"], prog_name="catalogue", env=env, color=False).output
+    too_long = [line for line in output.splitlines() if len(line) > 80]
+    assert not too_long, too_long
+    internals = re.findall(r"<(?:int|float|str|list)[^>]*>|\{[A-Z_.]+\}|\bx[<>]=-?\d+", output)
+    assert not internals, internals
+
+
 def test_the_root_list_is_each_commands_first_sentence():
     for words, cmd in _all_commands():
         if len(words) == 1:

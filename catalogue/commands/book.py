@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
         \b
         Examples:
           catalogue book --db demo.db -o book.pdf
-          catalogue book --db demo.db -o easy.pdf --level easy --per-page 6 --solutions
+          catalogue book --db demo.db -o e.pdf --level easy --per-page 6 --solutions
           catalogue book --db demo.db -o sheet.svg --sample 4 --seed 7
         """
         kind = output_kind(output)
@@ -86,13 +86,14 @@ def register(app: typer.Typer) -> None:
             records = list(sampling.apply(catalogue.puzzles(**filters.given())).limit(count))
         if not records:
             raise UserError("no puzzles match: nothing written")
+        from ..english import count as counted
         from ..publish import book_pdf, book_svg, page_counts
 
         if kind == "svg":
             write_atomic(output, book_svg(records, per))
-            report(f"wrote {output}: {len(records)} puzzles on one sheet")
+            report(f"wrote {output}: {counted(len(records), 'puzzle')} on one sheet")
             return
         write_atomic(output, book_pdf(records, per, solutions))
         pages, answers = page_counts(len(records), per, solutions, [r.size for r in records])
         more = f", then the solutions on {answers} more" if answers else ""
-        report(f"wrote {output}: {len(records)} puzzles on {pages} page{'s' if pages > 1 else ''}{more}")
+        report(f"wrote {output}: {counted(len(records), 'puzzle')} on {counted(pages, 'page')}{more}")

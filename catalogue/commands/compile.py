@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
     def compile_(
         commands: Annotated[Optional[list[Command]], typer.Argument(
             metavar="COMMAND", show_default=False,
-            help="The commands to compile for [default: fill].")] = None,
+            help=f"The commands to compile for: {', '.join(COMMAND_JOBS)} [default: fill].")] = None,
         sizes: Annotated[Optional[list[int]], typer.Option(
             "--size", metavar="N", callback=_check_sizes, show_default=False,
             help="Grid size (4, 9, 16 or 25 rows); repeat for several [default: 9].")] = None,

@@ -6,6 +6,7 @@ puzzles on the same date. Like `query`, it imports neither SQLAlchemy (on a SQLi
 """
 from __future__ import annotations
 
+import enum
 from typing import Annotated, Optional
 
 import typer
@@ -20,8 +21,24 @@ from ..store.queries import RESULT_FIELDS
 from ..store.selection import PuzzleFilter, parse_date
 from .query import QueryFormat
 
-#: the columns of the table (the other formats carry `date` and every field of RESULT_FIELDS)
-TABLE_FIELDS = ("date", "level", "number", "size", "clues", "score", "hardest", "puzzle")
+#: the columns of the table (the other formats carry `date` and every field of RESULT_FIELDS); on a terminal too
+#: narrow for a puzzle a line, each is drawn as its square
+TABLE_FIELDS = ("date", "level", "number", "score", "hardest", "clues", "puzzle")
+
+#: query's formats, and `pretty`: each puzzle drawn as a grid with box-drawing characters, under a line naming it
+DailyFormat = enum.Enum("DailyFormat", {**{f.name: f.value for f in QueryFormat}, "pretty": "pretty"}, type=str)
+
+
+def pretty_text(row: dict) -> str:
+    """A day's puzzle drawn as a grid, under a line that names it (date, level, number, score, hardest, clues)."""
+    import math
+
+    from engine import formats
+
+    grid = formats.from_line(row["puzzle"], math.isqrt(math.isqrt(len(row["puzzle"]))))
+    head = (f"{row['date']}  {row['level']}  number {row['number']}  score {row['score']:.1f}  {row['hardest']}  "
+            f"{row['clues']} clues")
+    return head + "\n" + formats.write(grid, "pretty").rstrip("\n") + "\n"
 
 
 def register(app: typer.Typer) -> None:
@@ -32,9 +49,9 @@ def register(app: typer.Typer) -> None:
             "--date", metavar="YYYY-MM-DD", show_default=False,
             help="The day (default: today, in this machine's time zone).")] = None,
         filters: PuzzleFilter = None,
-        fmt: Annotated[QueryFormat, typer.Option("--format", help=(
-            "Output format: table, csv, tsv, json (one array), ndjson (one object per line) or line "
-            "(the puzzles only)."))] = QueryFormat.table,
+        fmt: Annotated[DailyFormat, typer.Option("--format", help=(
+            "Output format: table, pretty (grids), csv, tsv, json (one array), ndjson (one object per line) or "
+            "line (the puzzles only)."))] = DailyFormat.table,
         db: DbOption = None,
     ) -> None:
         """Print the puzzle of the day, one per level.
@@ -48,6 +65,7 @@ def register(app: typer.Typer) -> None:
         Examples:
           catalogue daily --db demo.db
           catalogue daily --db demo.db --date 2026-12-24 --level easy --format line
+          catalogue daily --db demo.db --level hard --format pretty
           catalogue daily --db demo.db --size 9 --format json
         """
         try:
@@ -64,6 +82,8 @@ def register(app: typer.Typer) -> None:
         if fmt.value == "line":
             for row in rows:
                 typer.echo(row["puzzle"])
+        elif fmt.value == "pretty":
+            typer.echo("\n".join(pretty_text(row) for row in rows), nl=False)
         else:
             write_records(rows, ("date", *RESULT_FIELDS), fmt.value, table_fields=TABLE_FIELDS)
         if not rows:

@@ -44,14 +44,15 @@ def _surplus_reason(status: str) -> str:
     return "not needed: the count was already covered"
 
 
-def format_summary(s) -> str:
-    """The end-of-run summary (stdout): counts, numbers, time, seed, and each stage's throughput."""
-    from tabulate import tabulate
+def format_summary(s, width: int | None = None) -> str:
+    """The end-of-run summary (stdout): counts, numbers, time, seed, and each stage's throughput as a table that
+    fits ``width`` columns (catalogue.output.table_text)."""
+    from ..english import count, numbers
+    from ..output import table_text
 
-    numbers = (f"numbers {s.first_number}..{s.last_number}" if s.first_number is not None else "no new numbers")
     lines = [
         f"status          {s.status} (run {s.run_id})",
-        f"accepted        {s.accepted:,} of {s.requested:,} new boards ({numbers})",
+        f"accepted        {s.accepted:,} of {count(s.requested, 'new board')} ({numbers(s.first_number, s.last_number)})",
         f"duplicates      {s.duplicates:,}",
         f"contradictions  {s.contradictions:,} (generator restarts)",
         f"generated       {s.generated:,}" + (f" ({s.surplus:,} {_surplus_reason(s.status)})" if s.surplus else ""),
@@ -64,16 +65,16 @@ def format_summary(s) -> str:
     rate = s.accepted / s.elapsed if s.elapsed > 0 else 0.0
     lines.append(f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} boards/s (kernels loaded in {s.warm_seconds:.2f} s)")
     lines.append(f"seed            {s.seed}")
-    rows = []
-    for name, st in s.stage_stats.items():
-        extra = ""
-        if name == "write":
-            extra = f"db {st.get('db_seconds', 0):.2f} s, files {st.get('file_seconds', 0):.2f} s"
-        rows.append([name, st["actors"], st["in"], st["out"], st["per_second"], st["capacity_per_second"],
-                     st["busy_seconds"], st.get("cpu_seconds", 0.0), extra])
-    table = tabulate(rows, headers=["stage", "actors", "in", "out", "out/s", "capacity/s", "busy s", "cpu s", ""],
-                     floatfmt=".1f")
-    return "\n".join(lines) + "\n\n" + table
+    rows = [{"stage": name, "actors": st["actors"], "in": st["in"], "out": st["out"],
+             "out/s": f"{st['per_second']:,.1f}", "capacity/s": f"{st['capacity_per_second']:,.1f}",
+             "busy s": f"{st['busy_seconds']:.1f}", "cpu s": f"{st.get('cpu_seconds', 0.0):.1f}"}
+            for name, st in s.stage_stats.items()]
+    fields = ("stage", "actors", "in", "out", "out/s", "capacity/s", "busy s", "cpu s")
+    table = table_text(rows, fields, width=width, right=fields[4:]) if rows else ""
+    write = s.stage_stats.get("write")
+    if write is not None:  # where the writer's time went
+        table += f"write: database {write.get('db_seconds', 0):.2f} s, files {write.get('file_seconds', 0):.2f} s\n"
+    return "\n".join(lines) + "\n\n" + table.rstrip("\n")
 
 
 def repeat_command(**options) -> str:
@@ -107,8 +108,8 @@ def register(app: typer.Typer) -> None:
         symmetry: Annotated[Symmetry, typer.Option(help="Symmetry of the clue pattern of carved puzzles.")
                             ] = Symmetry.none,
         target_clues: Annotated[Optional[int], typer.Option(
-            min=0, show_default=False, help="Try several removal orders and keep the fewest clues, stopping early "
-                                            "at K or fewer.")] = None,
+            min=0, metavar="K", show_default=False, help="Try several removal orders and keep the fewest clues, "
+                                                         "stopping early at K or fewer.")] = None,
         level: Annotated[Optional[Level], typer.Option(
             show_default=False, help="Carve again (new removal orders) until each puzzle has this grade; a carving "
                                      "graded harder gets clues of its board back (not minimal then).")] = None,
@@ -166,7 +167,9 @@ def register(app: typer.Typer) -> None:
             if recovered.strays:
                 report(f"{len(recovered.strays)} stray files past the last board in {catalogue.folder} "
                        f"({', '.join(recovered.strays[:3])}): run `catalogue verify` to list them")
-        typer.echo(format_summary(summary))
+        from ..output import terminal_width
+
+        typer.echo(format_summary(summary, terminal_width(sys.stdout)))
         if summary.stuck:  # a thread that would not stop would keep the process alive: leave without it
             report(summary.error or "the run failed")
             sys.stdout.flush()
@@ -179,7 +182,9 @@ def register(app: typer.Typer) -> None:
         if summary.level_missed:  # the boards are stored; the run did not give what was asked
             report(summary.level_missed)
         if summary.status == "interrupted":
-            report(f"interrupted: {summary.accepted:,} boards saved with their files")
+            from ..english import count
+
+            report(f"interrupted: {count(summary.accepted, 'board')} saved with their files")
             raise typer.Exit(EXIT_INTERRUPTED)
         if summary.level_missed:
             raise typer.Exit(EXIT_RUNTIME)

@@ -27,15 +27,16 @@ def format_summary(s) -> str:
     """The end-of-import summary (stdout): what was added, already known, rejected, and how fast."""
     from ..pipeline.importer import REASONS
 
-    numbers = (f"numbers {s.first_number}..{s.last_number}" if s.first_number is not None else "no new numbers")
+    from ..english import count, numbers
+
     rejected = sum(s.rejected.values())
     reasons = ", ".join(f"{reason} {s.rejected[reason]:,}" for reason in REASONS if s.rejected.get(reason))
     rate = s.read / s.elapsed if s.elapsed > 0 else 0.0
     lines = [
         f"status          {s.status} (run {s.run_id})",
-        f"read            {s.read:,} entries from {', '.join(s.sources)}",
-        f"added           {s.added:,} puzzles: {s.new_boards:,} on new boards ({numbers}), "
-        f"{s.on_known_boards:,} on known boards",
+        f"read            {count(s.read, 'entry', 'entries')} from {', '.join(s.sources)}",
+        f"added           {count(s.added, 'puzzle')}: {s.new_boards:,} on new boards "
+        f"({numbers(s.first_number, s.last_number)}), {s.on_known_boards:,} on known boards",
         f"already known   {s.known:,}",
         f"rejected        {rejected:,}" + (f" ({reasons})" if reasons else ""),
         f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} puzzles/s (kernels loaded in {s.warm_seconds:.2f} s)",
@@ -75,8 +76,8 @@ def register(app: typer.Typer) -> None:
         \b
         Examples:
           catalogue import data/puzzles-9x9.txt --db demo.db
-          catalogue import data/samples/puzzles_4x4.json data/samples/puzzle_9x9.pretty --db demo.db
-          catalogue generate --count 2 | catalogue carve - | catalogue import - --source carved --db demo.db
+          catalogue import data/samples/*.sdm data/samples/*.json --db demo.db
+          catalogue generate | catalogue carve - | catalogue import - --db demo.db
         """
         from ..pipeline.importer import Source, import_sources
         from ..kernels import ready
@@ -115,6 +116,8 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(format_summary(summary))
         if summary.status == "interrupted":
-            report(f"interrupted: {summary.added:,} puzzles saved, {summary.new_boards:,} of them on new boards "
-                   f"with their files")
+            from ..english import count
+
+            report(f"interrupted: {count(summary.added, 'puzzle')} saved, {summary.new_boards:,} of them on new "
+                   f"boards with their files")
             raise typer.Exit(EXIT_INTERRUPTED)

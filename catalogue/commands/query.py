@@ -20,9 +20,16 @@ from ..store.selection import PuzzleFilter
 
 DEFAULT_LIMIT = 100
 
-#: the columns of the default table (csv, tsv, json and ndjson carry every field of RESULT_FIELDS, same names)
-TABLE_FIELDS = ("number", "size", "clues", "nodes", "guesses", "backtracks", "max_depth", "solve_seconds",
-                "level", "score", "hardest", "puzzle")
+#: the columns of the default table: what a person choosing a puzzle reads (csv, tsv, json and ndjson carry every
+#: field of RESULT_FIELDS, same names)
+TABLE_FIELDS = ("number", "level", "score", "hardest", "clues", "puzzle")
+#: the solver's metrics, added to the table by --metrics
+METRIC_FIELDS = ("size", "nodes", "guesses", "backtracks", "max_depth", "solve_seconds")
+
+
+def table_fields(metrics: bool) -> tuple[str, ...]:
+    """The table's columns: the puzzle last, so the metrics go before it."""
+    return (*TABLE_FIELDS[:-1], *METRIC_FIELDS, TABLE_FIELDS[-1]) if metrics else TABLE_FIELDS
 
 
 #: the record formats, and `line`: the puzzles only, one per line
@@ -47,7 +54,8 @@ def register(app: typer.Typer) -> None:
     def query(
         filters: PuzzleFilter,
         sampling: Sampling,
-        order_by: Annotated[OrderKey, typer.Option("--order-by", help="Sort key.")] = OrderKey.number,
+        order_by: Annotated[OrderKey, typer.Option(
+            "--order-by", metavar="KEY", help=f"Sort key: {', '.join(ORDER_KEYS)}.")] = OrderKey.number,
         desc: Annotated[bool, typer.Option("--desc", help="Sort in descending order.")] = False,
         limit: Annotated[Optional[int], typer.Option(
             min=0, metavar="N", show_default=False,
@@ -56,11 +64,16 @@ def register(app: typer.Typer) -> None:
         fmt: Annotated[QueryFormat, typer.Option("--format", help=(
             "Output format: table, csv, tsv, json (one array), ndjson (one object per line) or line "
             "(the puzzles only)."))] = QueryFormat.table,
+        metrics: Annotated[bool, typer.Option("--metrics", help=(
+            "Add the size and the solver's metrics (nodes, guesses, backtracks, max_depth, solve_seconds) "
+            "to the table."))] = False,
         db: DbOption = None,
     ) -> None:
         """List puzzles from the catalogue, filtered and sorted.
 
-        Each row has the board number, clue count, solver metrics and grade. csv, tsv, json and ndjson records
+        The table shows each puzzle's number, level, score, hardest technique, clues and the puzzle itself
+        (drawn as a square grid, or as records, where a line per puzzle would not fit); --metrics adds the
+        solver's metrics. csv, tsv, json and ndjson records
         carry every field under the database's column names, including the puzzle and its solution in the line
         format; `--format line` prints only the puzzles, one per line. `--sample N --seed S` picks N of the
         matching puzzles uniformly at random, the same ones for the same seed; the sample is then sorted, and
@@ -90,7 +103,7 @@ def register(app: typer.Typer) -> None:
                     typer.echo(row["puzzle"])
                     count += 1
             else:
-                count = write_records(rows, RESULT_FIELDS, fmt.value, table_fields=TABLE_FIELDS)
+                count = write_records(rows, RESULT_FIELDS, fmt.value, table_fields=table_fields(metrics))
         if not count:
             report("no puzzles match")
         elif state["truncated"] and limit == DEFAULT_LIMIT:

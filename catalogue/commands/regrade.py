@@ -60,8 +60,7 @@ def register(app: typer.Typer) -> None:
           catalogue regrade --db demo.db --technique guessing
           catalogue regrade --db demo.db --level extreme --format json
         """
-        from tabulate import tabulate
-
+        from ..kernels import ready
         from ..progress import Display
         from ..store import Catalogue
         from ..store.regrade import RegradeReport
@@ -70,7 +69,8 @@ def register(app: typer.Typer) -> None:
         with Catalogue.open(db, create=False) as catalogue, Display("regrade", unit="puzzles") as display:
             try:
                 catalogue.regrade(filters.given(), write=not dry_run, threads=threads, full_scale=full_scale,
-                                  progress=display.counter("puzzles"), report=done)
+                                  progress=display.counter("puzzles"), report=done,
+                                  prepare=lambda jobs: ready(jobs, display, "regrade"))
             except KeyboardInterrupt:
                 saved = "nothing written (--dry-run)" if dry_run else f"{done.changed:,} changed grades written"
                 raise Interrupted(f"interrupted after {done.graded:,} of {done.matched:,} puzzles: {saved}; run "
@@ -91,6 +91,12 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"graded    {done.graded:,} puzzles")
         typer.echo(f"{'changed':<9} {done.changed:,} {written}")
         if done.moves:
-            rows = [(f"{old_level or '-'} {old_hardest or '-'}", f"{new_level} {new_hardest}", count)
+            import sys
+
+            from ..output import table_text, terminal_width
+
+            rows = [{"stored": f"{old_level or '-'} {old_hardest or '-'}", "now": f"{new_level} {new_hardest}",
+                     "puzzles": count}
                     for (old_level, old_hardest, new_level, new_hardest), count in done.moves.most_common()]
-            typer.echo(tabulate(rows, headers=("stored", "now", "puzzles"), intfmt=","))
+            typer.echo("")
+            typer.echo(table_text(rows, ("stored", "now", "puzzles"), width=terminal_width(sys.stdout)), nl=False)

@@ -177,7 +177,7 @@ def register(app: typer.Typer) -> None:
         Examples:
           catalogue solve data/samples/puzzles_9x9.sdm
           catalogue solve data/samples/puzzle_9x9.pretty --format pretty --metrics
-          catalogue solve data/samples/puzzles_4x4.block --count-solutions --max-solutions 3
+          catalogue solve data/samples/puzzles_4x4.block --count-solutions
           catalogue generate --count 2 | catalogue solve --solver mrv -
         """
         if watch_it and (count or metrics or limit is not None or output_format is not None):

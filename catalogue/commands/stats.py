@@ -27,6 +27,8 @@ MINIMALITY_FIELDS = {"not_proven_minimal": "not proven minimal", "minimal_unknow
 
 
 TOTAL_FIELDS = ("boards", "puzzles", "generated", "duplicates", "contradictions")
+#: the totals of the short summary: what the catalogue holds (how it was made is in --details)
+SHORT_TOTAL_FIELDS = ("boards", "puzzles")
 
 
 def metric_rows(metrics: dict) -> list[dict]:
@@ -37,8 +39,13 @@ def metric_rows(metrics: dict) -> list[dict]:
     for name, m in metrics.items():
         if m["min"] is None:
             continue
-        text = column_formatter([m["min"], m["median"], m["max"]])
-        rows.append({"metric": name, **{k: text(m[k]) for k in ("min", "median", "max")}})
+        figures = [m["min"], m["median"], m["max"]]
+        if all(isinstance(v, int) or (isinstance(v, float) and v.is_integer()) for v in figures) \
+                and not isinstance(m["min"], float):  # a whole median of counts prints as the counts do: 88
+            figures = [int(v) for v in figures]
+        text = column_formatter(figures)
+        figures = dict(zip(("min", "median", "max"), figures))
+        rows.append({"metric": name, **{k: text(figures[k]) for k in ("min", "median", "max")}})
     return rows
 
 
@@ -58,21 +65,24 @@ def size_fields(by_size: list[dict]) -> list[str]:
     return [*SIZE_FIELDS, *(f for f in MINIMALITY_FIELDS if any(row.get(f) for row in by_size))]
 
 
-def render_tables(summary: dict, width=None) -> str:
-    """The stats as titled tables, one per section, with the JSON's names as column names."""
+def render_tables(summary: dict, width=None, details: bool = False) -> str:
+    """The stats as titled tables, one per section, with the JSON's names as column names: what the catalogue
+    holds (sizes, levels, clues), and with ``details`` how it was made (the pipeline's figures, its runs)."""
     from ..output import table_text
 
-    sections = [table_text([summary], TOTAL_FIELDS, width=width)]
+    sections = [table_text([summary], TOTAL_FIELDS if details else SHORT_TOTAL_FIELDS, width=width)]
 
     def section(title: str, rows: list, fields, **options) -> None:
         sections.append(f"{title}\n" + (table_text(rows, fields, width=width, **options) if rows else "(none)\n"))
 
     section("by size and equivalence", summary["by_size"], size_fields(summary["by_size"]))
-    section("clue counts", summary["clues"], ("size", "clues", "puzzles"))
-    section("metrics", metric_rows(summary["metrics"]), ("metric", "min", "median", "max"),
-            right=("min", "median", "max"))
     section("levels", [{"level": name, "puzzles": n} for name, n in summary["levels"].items() if n],
             ("level", "puzzles"))
+    section("clue counts", summary["clues"], ("size", "clues", "puzzles"))
+    if not details:
+        return "\n".join(sections)
+    section("metrics", metric_rows(summary["metrics"]), ("metric", "min", "median", "max"),
+            right=("min", "median", "max"))
     section("runs", summary["runs"], RUN_FIELDS)
     section("stages of each run", stage_rows(summary["runs"]), ("run", "stage", *STAGE_FIELDS))
     return "\n".join(sections)
@@ -82,18 +92,23 @@ def register(app: typer.Typer) -> None:
     @app.command("stats")
     def stats(
         fmt: Annotated[StatsFormat, typer.Option("--format", help="Output format.")] = StatsFormat.table,
+        details: Annotated[bool, typer.Option("--details", help=(
+            "Add how the catalogue was made: boards generated, duplicates, contradictions, the metrics' "
+            "min / median / max, and each run with its stages."))] = False,
         db: DbOption = None,
     ) -> None:
         """Summarise what the catalogue holds and how it was made.
 
-        Boards and puzzles per size and equivalence, the clue-count histogram, min / median / max of the metrics,
-        duplicates rejected, contradictions, the level distribution and each run's throughput. Per size, puzzles
+        By default what it holds: boards and puzzles per size and equivalence, the levels and the clue-count
+        histogram. --details adds how it was made: min / median / max of the metrics, duplicates rejected,
+        contradictions, and each run's throughput; JSON always has everything. Per size, puzzles
         not proven minimal (their carving hit the node limit, as on 25x25) are counted when there are any. In JSON,
         `boards` is the total number of boards. The examples read demo.db, made by catalogue fill's example.
 
         \b
         Examples:
           catalogue stats --db demo.db
+          catalogue stats --db demo.db --details
           catalogue stats --db demo.db --format json
         """
         from ..store import Catalogue
@@ -109,4 +124,4 @@ def register(app: typer.Typer) -> None:
 
             from ..output import terminal_width
 
-            sys.stdout.write(render_tables(summary, terminal_width(sys.stdout)))
+            sys.stdout.write(render_tables(summary, terminal_width(sys.stdout), details))

@@ -50,11 +50,14 @@ class RegradeReport:
 
 def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniqueness: bool = True,
             full_scale: bool = False, progress: Optional[Callable[[int, int], None]] = None, chunk: int = CHUNK,
-            threads: int = 0, report: Optional[RegradeReport] = None) -> RegradeReport:
+            threads: int = 0, report: Optional[RegradeReport] = None,
+            prepare: Optional[Callable[[list[str]], Any]] = None) -> RegradeReport:
     """Grade the puzzles matching ``filters`` (``PuzzleFilter.given()``) again, in ``threads`` threads (0: one per
     CPU); write the grades that changed unless ``write`` is False. ``full_scale``: try the dynamic forcing chains
     on 16x16 and 25x25 too (``engine.grade.grade_many``). ``report`` (made if None) is filled in as chunks are
-    written, so a caller that is interrupted still knows how far it got."""
+    written, so a caller that is interrupted still knows how far it got. ``prepare`` is given the warm-up jobs
+    (catalogue/kernels.py) of the sizes met, before any thread grades: the kernels compile in the calling thread,
+    where Ctrl-C stops the compile at once, and never inside a grading thread."""
     from sqlalchemy import bindparam, select, update
 
     from ..errors import background_map
@@ -66,6 +69,14 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     with catalogue.reading() as conn:
         ids = matching_ids(conn, **filters)
     report.matched = len(ids)
+    if prepare is not None and ids:
+        from ..kernels import jobs_for
+
+        sizes = {filters["size"]} if filters.get("size") else None
+        if sizes is None:  # the catalogue's sizes: a glance at the boards, where the matching ids could be many
+            with catalogue.engine.connect() as conn:
+                sizes = set(conn.execute(select(Board.size).distinct()).scalars())
+        prepare(jobs_for("regrade", {math.isqrt(size) for size in sizes}))
     if progress:
         progress(0, len(ids))
     engine = catalogue.engine

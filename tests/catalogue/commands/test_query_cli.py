@@ -61,8 +61,18 @@ def test_table_exact(sample_sqlite):
     result = query(sample_sqlite, "--level", "hard", "--technique", "x-wing")
     assert result.exit_code == 0
     puzzle = sample_rows()[1]["puzzle"]
-    header = "number  size  clues  nodes  guesses  backtracks  max_depth  solve_seconds  level  score  hardest  puzzle"
-    row = ("     1     9     20    480       30          15         10        0.00048  hard     4.2  x-wing   "
+    header = "number  level  score  hardest  clues  puzzle"
+    row = "     1  hard     4.2  x-wing      20  " + puzzle
+    assert result.stdout.splitlines() == [header, "─" * len(row), row]
+
+
+def test_metrics_table_exact(sample_sqlite):
+    result = query(sample_sqlite, "--level", "hard", "--technique", "x-wing", "--metrics")
+    assert result.exit_code == 0
+    puzzle = sample_rows()[1]["puzzle"]
+    header = ("number  level  score  hardest  clues  size  nodes  guesses  backtracks  max_depth  solve_seconds  "
+              "puzzle")
+    row = ("     1  hard     4.2  x-wing      20     9    480       30          15         10        0.00048  "
            + puzzle)
     assert result.stdout.splitlines() == [header, "─" * len(row), row]
 

@@ -64,8 +64,18 @@ def test_json_on_postgresql_is_the_same(pg_url, fill_catalogue):
     assert result.stdout == json.dumps(EXPECTED, indent=2) + "\n"
 
 
-def test_table_has_every_section(sample_sqlite):
+def test_the_default_table_is_what_the_catalogue_holds(sample_sqlite):
     result = runner.invoke(app, ["stats", "--db", sample_sqlite])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["boards", "puzzles"] and lines[2].split() == ["5", "5"]
+    titles = [line for line in lines if line in ("by size and equivalence", "levels", "clue counts", "metrics",
+                                                 "runs")]
+    assert titles == ["by size and equivalence", "levels", "clue counts"]
+
+
+def test_details_has_every_section(sample_sqlite):
+    result = runner.invoke(app, ["stats", "--db", sample_sqlite, "--details"])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["boards", "puzzles", "generated", "duplicates", "contradictions"]
@@ -110,7 +120,7 @@ def test_empty_catalogue(sqlite_url):
     result = runner.invoke(app, ["stats", "--db", sqlite_url, "--format", "json"])
     data = json.loads(result.stdout)
     assert (result.exit_code, data["boards"], data["runs"], data["levels"]["ungraded"]) == (0, 0, [], 0)
-    table = runner.invoke(app, ["stats", "--db", sqlite_url])
+    table = runner.invoke(app, ["stats", "--db", sqlite_url, "--details"])
     assert table.exit_code == 0 and "runs\n(none)" in table.stdout
 
 
