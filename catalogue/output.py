@@ -7,8 +7,11 @@ option (:data:`FormatOption`) and hands its rows to :func:`write_records`. The c
 - ``json`` is one valid JSON array, ``ndjson`` one JSON object per line; both are written row by row, so a
   generator of rows is printed in constant memory whatever its length;
 - ``csv``: text fields (grids, names) are always quoted, so a 9x9 solution made only of digits stays text for
-  any reader that honours quotes; numbers are bare; booleans are ``true`` / ``false``; None is an empty field.
-  ``tsv`` uses the same values, tab-separated, quoted only where a value needs it (none of ours does);
+  any reader that honours quotes (Python's csv module; sqlite-utils and pandas guess types from the text
+  whatever the quotes, so docs/commands/query.md gives the one option each needs for grids); numbers are bare;
+  booleans are ``1`` / ``0``, as SQLite stores them and as sqlite-utils stores JSON's true and false (``true``
+  would be stored as text); None is an empty field. ``tsv`` uses the same values, tab-separated, quoted only
+  where a value needs it (none of ours does);
 - ``table``: rich's table, fitted to the terminal's width: integers grouped (``55,143``) but for the numbers a
   person may paste back (a board's number, a seed: :data:`IDENTIFIERS`), the floats of one column share one
   fixed-point format, None is ``-``. Nothing is ever left out, cut or folded: a table with a line per row that
@@ -46,11 +49,11 @@ IDENTIFIERS = frozenset({"number", "id", "run", "run_id", "seed", "board_number"
 
 
 def csv_field(value: Any) -> str:
-    """One CSV field: text quoted (quotes doubled), numbers bare, booleans true/false, None empty."""
+    """One CSV field: text quoted (quotes doubled), numbers bare, booleans 1/0, None empty."""
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return "1" if value else "0"
     if isinstance(value, (int, float)):
         return repr(value) if isinstance(value, float) else str(value)
     text = value if isinstance(value, str) else json.dumps(value)

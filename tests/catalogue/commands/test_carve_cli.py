@@ -160,7 +160,7 @@ def test_record_formats_parse_and_name_the_same_columns(boards_file, fmt):
     line = _run([str(boards_file), "--seed", "3"]).stdout.splitlines()
     assert [rec["puzzle"] for rec in records] == line
     if fmt == "csv":
-        assert {rec["minimal"] for rec in records} == {"true"} and {rec["target_reached"] for rec in records} == {""}
+        assert {rec["minimal"] for rec in records} == {"1"} and {rec["target_reached"] for rec in records} == {""}
 
 
 def test_help_lists_the_options():

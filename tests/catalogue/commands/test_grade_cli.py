@@ -71,7 +71,7 @@ def test_every_record_format_parses_and_names_the_same_columns(tmp_path):
     names = [list(r) for r in by_format["json"]]
     assert all([list(r) for r in records] == names for records in by_format.values())
     csv_row = by_format["csv"][1]
-    assert (csv_row["needs_guessing"], csv_row["score"], csv_row["steps"]) == ("true", "20.0", "{}")
+    assert (csv_row["needs_guessing"], csv_row["score"], csv_row["steps"]) == ("1", "20.0", "{}")
     table_header = run(path).stdout.splitlines()[0].split()
     assert set(table_header) <= set(names[0])
 

@@ -39,7 +39,7 @@ def test_query_table_names_database_columns(sample_sqlite):
 def test_csv_booleans_none_and_grids_as_text(sample_sqlite):
     text = runner.invoke(app, ["query", "--db", sample_sqlite, "--format", "csv"]).stdout
     records = {int(r["number"]): r for r in csv.DictReader(io.StringIO(text))}
-    assert (records[0]["minimal"], records[4]["minimal"], records[3]["minimal"]) == ("true", "false", "")
+    assert (records[0]["minimal"], records[4]["minimal"], records[3]["minimal"]) == ("1", "0", "")
     assert records[3]["level"] == ""  # None is an empty field
     for row in sample_rows():  # every grid field is quoted: a solution of digits only stays text
         assert f'"{row["solution"]}"' in text and f'"{row["puzzle"]}"' in text
@@ -50,7 +50,7 @@ def test_a_solution_of_digits_survives_a_csv_round_trip_as_text():
     out = io.StringIO()
     write_records([{"number": 7, "solution": solution, "minimal": True, "score": None}],
                   ("number", "solution", "minimal", "score"), "csv", out=out)
-    assert out.getvalue() == f'number,solution,minimal,score\n7,"{solution}",true,\n'
+    assert out.getvalue() == f'number,solution,minimal,score\n7,"{solution}",1,\n'
     # a reader that types unquoted fields as numbers still gets the quoted solution as a string
     reader = csv.reader(io.StringIO(out.getvalue().splitlines()[1].rsplit(",", 2)[0]),
                         quoting=csv.QUOTE_NONNUMERIC)

@@ -47,7 +47,7 @@ def test_minimality_in_json_and_csv(sample_sqlite):
         (0, True, 0), (1, True, 0), (2, True, 0), (3, None, None), (4, False, 3)]
     csv_lines = query(sample_sqlite, "--format", "csv", "--technique", "xy-wing").stdout.splitlines()
     header, row = (line.split(",") for line in csv_lines)
-    assert dict(zip(header, row))["minimal"] == "false" and dict(zip(header, row))["undecided"] == "3"
+    assert dict(zip(header, row))["minimal"] == "0" and dict(zip(header, row))["undecided"] == "3"
 
 
 def test_line_is_puzzles_only(sample_sqlite):
