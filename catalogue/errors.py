@@ -86,6 +86,10 @@ def is_quiet() -> bool:
     return _quiet
 
 
+def is_verbose() -> bool:
+    return _verbose
+
+
 def report(message: str, error: bool = False) -> None:
     """One line on stderr (messages and progress never go to stdout, which carries data): the one place notes
     are printed. Under ``-q`` only errors (``error=True``) are printed."""

@@ -5,10 +5,9 @@ Data (the boards) goes to stdout; the run seed and WFC's contradictions go to st
 ``engine.generators.<method>.generate(box, derive_seeds(seed, count)[k - 1])``: the same as the library's
 ``generate_many(box, count, seed)``, so a run is remade by its ``--seed`` alone.
 
-Contradictions (WFC's rule: "display an error message and try again"): for each WFC board, the first
-:data:`SHOWN` contradictions are reported one line each ("board 3: contradiction at r4c7 (no candidates left)
-after 63 of 81 cells, restarting"), then one line with how many more there were. A run stops telling them one by
-one after :data:`RUN_LINES` lines (a 20,000-board run meets about 15,000) and ends with one summary line.
+Contradictions (WFC's rule: "display an error message and try again"): a run ends with one line on stderr, how
+many restarts in how many boards (a 20,000-board run meets about 15,000); with -v (and in --interactive), each
+is told as it happens ("board 3: contradiction at r4c7 (no candidates left) after 63 of 81 cells, restarting").
 """
 from __future__ import annotations
 
@@ -27,10 +26,8 @@ from engine.geometry import box_for_size
 from engine.grid import Grid
 
 from ..choices import Method, check_size
-from ..errors import UsageError, UserError, report
+from ..errors import UsageError, UserError, is_verbose, report
 
-SHOWN = 3  # contradictions reported one by one per board; the rest are counted in one line
-RUN_LINES = 20  # contradiction lines per run; after that only the closing summary
 AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
 SEED_MAX = 2**63 - 1
 
@@ -110,27 +107,31 @@ def _boards(method: str, box: int, seeds: Iterator[int], options: dict):
 
 
 class _Teller:
-    """Tells WFC's contradictions on stderr: the first ones line by line, then only a summary at the end."""
+    """Tells WFC's contradictions on stderr: by default one line at the end of the run (how many restarts, in how
+    many boards); each one as it happens with ``each`` (-v, and --interactive, where a person watches a board at a
+    time)."""
 
-    def __init__(self) -> None:
-        self.lines = self.total = self.boards = 0
+    def __init__(self, each: bool = False) -> None:
+        self.each = each
+        self.total = self.boards = 0
 
     def board(self, number: int, board, events) -> None:
         self.boards += 1
         self.total += board.restarts
-        lines = [f"board {number}: {e.describe()}, restarting" for e in events[:SHOWN]]
-        if board.restarts > SHOWN:
-            lines.append(f"board {number}: {board.restarts - SHOWN} more contradictions "
-                         f"({board.restarts} restarts in all)")
-        for line in lines:
-            if self.lines < RUN_LINES:
-                report(line)
-            self.lines += 1
+        if not self.each:
+            return
+        for e in events:
+            report(f"board {number}: {e.describe()}, restarting")
+        if board.restarts > len(events):  # events beyond those the generator kept: counted
+            report(f"board {number}: {board.restarts - len(events)} more contradictions "
+                   f"({board.restarts} restarts in all)")
 
     def close(self) -> None:
-        if self.lines > RUN_LINES:
-            report(f"{self.total} contradictions in {self.boards} boards ({self.total / self.boards:.2f} per "
-                   f"board; the first {RUN_LINES} lines shown), each followed by a restart")
+        if self.total and not (self.each and self.boards == 1):
+            from ..english import count
+
+            report(f"{count(self.total, 'restart')} after contradictions in {count(self.boards, 'board')} "
+                   f"({self.total / self.boards:.2f} a board)" + ("" if self.each else ": -v tells each one"))
 
 
 def _show(number: int, board, fmt: str, with_count: bool) -> str:
@@ -191,7 +192,7 @@ def register(app: typer.Typer) -> None:
         fmt_name = (fmt.value if fmt else ("pretty" if interactive else "line"))
         total = count if (count is not None or interactive) else 1
         boards = _boards(method.value, box, _seeds(seed, total), options)
-        teller = _Teller()
+        teller = _Teller(each=is_verbose() or interactive)
         # json: one valid array of the boards' JSON objects, written board by board (closed on every exit)
         as_array = fmt_name == "json" and not interactive
         written = 0

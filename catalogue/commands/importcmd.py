@@ -35,8 +35,9 @@ def format_summary(s) -> str:
     lines = [
         f"status          {s.status} (run {s.run_id})",
         f"read            {count(s.read, 'entry', 'entries')} from {', '.join(s.sources)}",
-        f"added           {count(s.added, 'puzzle')}: {s.new_boards:,} on new boards "
-        f"({numbers(s.first_number, s.last_number)}), {s.on_known_boards:,} on known boards",
+        f"added           {count(s.added, 'puzzle')}: {s.new_boards:,} on "
+        f"{'a new board' if s.new_boards == 1 else 'new boards'} ({numbers(s.first_number, s.last_number)}), {s.on_known_boards:,} on "
+        f"{'a known board' if s.on_known_boards == 1 else 'known boards'}",
         f"already known   {s.known:,}",
         f"rejected        {rejected:,}" + (f" ({reasons})" if reasons else ""),
         f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} puzzles/s (kernels loaded in {s.warm_seconds:.2f} s)",

@@ -21,7 +21,7 @@ from .json import read_json, to_json
 from .limits import MAX_FORMAT_ERRORS
 from .pretty import BOX_DRAWING, read_pretty, to_pretty
 from .svg import to_svg
-from .text import (cells_from_field, is_triple, line_field, read_blocks, read_line_file, read_rcv,
+from .text import (cells_from_field, is_triple, line_field, puzzle_column, read_blocks, read_line_file, read_rcv,
                    read_txt, size_directive, to_block, to_rcv, to_txt)
 from ..geometry import check_box, geometry
 from ..grid import Conflict, Grid
@@ -66,7 +66,8 @@ def detect(text: str) -> str:
     """The name of the format ``text`` is written in, judged from the text alone.
 
     In order: ``json`` if it starts with ``[`` or ``{``; ``pretty`` if it holds box-drawing characters; ``rcv``
-    if most lines are three whole numbers; ``line`` if most lines (before any ``:count:solution``) hold 81, 256 or
+    if most lines are three whole numbers; ``line`` if the first line is a CSV header naming the puzzles' column
+    (QQWing's ``--csv``, catalogue query's csv); ``line`` if most lines (before any ``:count:solution``) hold 81, 256 or
     625 symbols, or 16 symbols that could all be 4x4 digits (16 rows of 16 that use digits above 4 are a 16x16
     block); ``txt`` if most lines are whitespace-separated whole numbers; ``line`` if there are fewer than 4 lines (no
     block is that short, so a single line of the wrong length is reported as a line); otherwise ``block``.
@@ -86,6 +87,8 @@ def detect(text: str) -> str:
 
     if most(is_triple):
         return "rcv"
+    if puzzle_column(lines[0]) is not None:  # a CSV header naming the puzzles' column
+        return "line"
     fields = [line_field(line)[0] for line in lines]
     if 2 * sum(len(f) in (81, 256, 625) for f in fields) > len(lines) or most(lambda line: ":" in line):
         return "line"

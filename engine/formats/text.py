@@ -2,10 +2,12 @@
 
 Every reader takes the whole text and yields, in file order, either ``(line, cells, box)`` for a grid or a
 :class:`FormatError` for a grid it could not read, then goes on with the next grid. Blank lines and ``#`` comment
-lines are ignored everywhere (the row-column-value reader also reads a ``# size N`` comment as the grid size).
+lines are ignored everywhere (the row-column-value reader also reads a ``# size N`` comment as the grid size), and
+a line of the line format may end in a ``# comment`` too.
 """
 from __future__ import annotations
 
+import csv
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -23,18 +25,50 @@ from ..geometry import box_for_ncells, box_for_size
 Entry = "tuple[int, np.ndarray, int] | FormatError"
 
 
-# -- one grid per line (.sdm style, and tdoku's puzzle:count:solution data files) ------------------------------
-def line_field(line: str) -> tuple[str, int]:
-    """The puzzle field of a line (text before the first ``:``, spaces trimmed) and its 1-based column."""
-    stripped = line.lstrip()
-    return stripped.split(":", 1)[0].rstrip(), len(line) - len(stripped) + 1
+# -- one grid per line (.sdm style, tdoku's puzzle:count:solution data files, CSV with a puzzle column) --------
+#: the names a CSV header gives the puzzles' column (QQWing's --csv: ``Puzzle,Solution,``; catalogue query's csv;
+#: the Kaggle sets' ``quizzes,solutions``), compared without case
+PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz")
+
+
+def puzzle_column(line: str) -> int | None:
+    """The index of the puzzles' column when ``line`` is a CSV header naming one, else None."""
+    if "," not in line:
+        return None
+    names = [name.strip().lower() for name in next(csv.reader([line]), [])]
+    return next((i for i, name in enumerate(names) if name in PUZZLE_COLUMNS), None)
+
+
+def line_field(line: str, index: int = 0) -> tuple[str, int]:
+    """The puzzle field of a line and its 1-based column: the text before a ``#`` comment, then before the first
+    ``:`` (tdoku's ``puzzle:count:solution``) or ``,`` (a CSV row), spaces trimmed; with ``index``, the CSV field
+    of that index (quotes removed)."""
+    text = line.split("#", 1)[0]
+    if index:
+        fields = next(csv.reader([text]), [])
+        if index >= len(fields):
+            return "", len(text.rstrip()) + 1
+        field = fields[index].strip()
+        return field, text.find(field) + 1 if field else len(text.rstrip()) + 1
+    stripped = text.lstrip()
+    return _FIELD_END.split(stripped, 1)[0].rstrip(), len(text) - len(stripped) + 1
+
+
+_FIELD_END = re.compile("[:,]")
 
 
 def read_line_file(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
+    index, first = 0, True
     for number, line in enumerate(split_lines(text), start=1):
         if is_skipped(line):
             continue
-        field, column = line_field(line)
+        if first:  # a CSV file's header says which column holds the puzzles
+            first = False
+            found = puzzle_column(line)
+            if found is not None:
+                index = found
+                continue
+        field, column = line_field(line, index)
         try:
             cells = cells_from_field(field, source, number, column, box)
         except FormatError as e:

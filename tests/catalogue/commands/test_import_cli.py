@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import shutil
 import subprocess
 import sys
 import time
@@ -378,3 +379,20 @@ def test_ctrl_c_keeps_the_committed_batches(tmp_path):
     s = json.loads(again.stdout)
     assert (s["already_known"], s["added"]) == (len(board_rows), len(puzzles) - len(board_rows))
     assert len(assert_consistent(url, tmp_path / "boards")) == len(puzzles)
+
+
+@pytest.mark.skipif(shutil.which("qqwing") is None, reason="QQWing is not installed (apt-get install qqwing)")
+def test_qqwing_csv_and_commented_lines_import(tmp_path):
+    """What QQWing writes with --csv (a header, then puzzle,solution,) and a puzzle followed by a # comment."""
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    made = subprocess.run(["qqwing", "--generate", "3", "--csv", "--solution"], capture_output=True, text=True,
+                          check=True).stdout
+    assert made.startswith("Puzzle,Solution,")
+    (tmp_path / "q.csv").write_text(made)
+    (tmp_path / "noted.txt").write_text(made.splitlines()[1].split(",")[0] + "  # from QQWing\n")
+    summary = import_json(str(tmp_path / "q.csv"), str(tmp_path / "noted.txt"), url=url, out=tmp_path / "boards")
+    assert (summary["read"], summary["rejected"], summary["added"], summary["already_known"]) == (4, {}, 3, 1)
+    found = json.loads(read("query", "--source", "q.csv", "--format", "json", url=url).stdout)
+    expected = [line.split(",")[:2] for line in made.splitlines()[1:]]
+    assert sorted((r["puzzle"], r["solution"]) for r in found) == sorted(map(tuple, expected))
+    assert [(r["source"], r["source_line"]) for r in found] == [("q.csv", 2), ("q.csv", 3), ("q.csv", 4)]

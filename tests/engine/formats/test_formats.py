@@ -71,6 +71,25 @@ def test_line_reads_dots_zeros_comments_and_data_file_lines():
     assert g.box == 3 and g.clue_count == 25 and np.array_equal(g.givens, g.cells != 0)
 
 
+def test_line_reads_trailing_comments_and_csv_with_a_puzzle_column():
+    # a puzzle followed by a comment, as people annotate files
+    entries = F.parse(f"{PUZZLE} # from a newspaper\n{PUZZLE}# no space\n", "c.txt")
+    assert [F.to_line(e.grid.cells) for e in entries] == [PUZZLE] * 2
+    # QQWing's --csv, as `qqwing --generate 2 --csv --solution` prints it: a header, then puzzle,solution,
+    qqwing = f"Puzzle,Solution,\n{PUZZLE},{BOARD},\n{PUZZLE},{BOARD},\n"
+    assert F.detect(qqwing) == "line"
+    entries = F.parse(qqwing, "q.csv")
+    assert [(e.line, F.to_line(e.grid.cells)) for e in entries] == [(2, PUZZLE), (3, PUZZLE)]
+    # catalogue query's csv (the puzzle quoted, in a later column) and the Kaggle sets' quizzes,solutions
+    own = f'number,level,puzzle,solution\n7,"easy","{PUZZLE}","{BOARD}"\n'
+    assert [F.to_line(e.grid.cells) for e in F.parse(own, "own.csv")] == [PUZZLE]
+    kaggle = f"quizzes,solutions\n{PUZZLE.replace('.', '0')},{BOARD}\n"
+    assert [F.to_line(e.grid.cells) for e in F.parse(kaggle, "k.csv")] == [PUZZLE]
+    # a bad row of a CSV is named at its own column
+    bad = F.parse(f'number,puzzle\n7,"{PUZZLE[:-1]}x"\n', "bad.csv")
+    assert isinstance(bad[0], FormatError) and (bad[0].line, bad[0].column) == (2, 4 + 80)
+
+
 def test_line_sixteen_by_sixteen_uses_letters_lowercase_accepted():
     line = "123456789ABCDEFG" + "." * 240
     g = F.parse(line.lower())[0].grid
