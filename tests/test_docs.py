@@ -158,3 +158,12 @@ def test_python_examples_run():
         result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
                                 timeout=600)
         assert result.returncode == 0, f"{page.relative_to(ROOT)}:\n{code}\n{result.stdout[-2000:]}{result.stderr[-2000:]}"
+
+
+def test_the_record_fields_are_the_codes():
+    """docs/commands/query.md lists the one record shape: the fields of RECORD_FIELDS, in order."""
+    from catalogue.store.records import RECORD_FIELDS
+
+    text = (ROOT / "docs" / "commands" / "query.md").read_text(encoding="utf-8")
+    listed = text.split("<!-- record fields -->", 1)[1].split("\n\n", 1)[0]
+    assert re.findall(r"`([a-z_]+)`", listed) == list(RECORD_FIELDS)

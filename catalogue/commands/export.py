@@ -34,21 +34,9 @@ BOTH_BY_DEFAULT = {ExportFormat.pretty, ExportFormat.svg, ExportFormat.json}
 
 
 def board_record(board: BoardRecord) -> dict:
-    """`--format json`: the board, its puzzle and everything known about them, always with the same keys (the
-    database's names). ``--puzzle`` and ``--solution`` leave the other grid null rather than change the shape."""
-    import json
-
-    record = {key: getattr(board, key) for key in ("number", "size", "equivalence", "method", "seed", "restarts",
-                                                   "generate_seconds", "run_id")}
-    puzzle = board.puzzle.to_dict() if board.puzzle else {}
-    record["puzzle"] = puzzle.get("puzzle")
-    record["solution"] = board.board
-    for key, value in puzzle.items():
-        if key != "puzzle":
-            record[key] = value
-    if record.get("techniques"):
-        record["techniques"] = json.loads(record["techniques"])
-    return record
+    """`--format json`: the one record shape (``BoardRecord.record``: query's fields, then how it was made),
+    always with the same keys. ``--puzzle`` and ``--solution`` leave the other grid null rather than change it."""
+    return board.record()
 
 
 def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:

@@ -1,8 +1,9 @@
 """Typed records of what the catalogue's reads return: frozen dataclasses named with the database's columns.
 
 ``PuzzleRecord``'s fields are ``queries.RESULT_FIELDS`` in their order (what `catalogue query` prints, under the
-same names); ``BoardRecord`` is one board with its first puzzle (``BoardPuzzle``), what `catalogue export`
-prints. Grids are text in the line format (``engine.formats``: ``.`` for a blank). ``to_dict()`` gives the plain
+same names); ``BoardRecord`` is one board with its first puzzle (``BoardPuzzle``), and its :meth:`record` the
+one full record shape (:data:`RECORD_FIELDS`: query's fields, then how it was made) that `catalogue export` and the
+API print. Grids are text in the line format (``engine.formats``: ``.`` for a blank). ``to_dict()`` gives the plain
 dict the printers take, with exactly the keys and values the query used to return.
 """
 from __future__ import annotations
@@ -111,5 +112,22 @@ class BoardRecord:
         """The board's columns, and ``puzzle`` as a dict of its columns (or None)."""
         return asdict(self)
 
+    def record(self) -> dict[str, Any]:
+        """The one record shape (:data:`RECORD_FIELDS`, flat): `catalogue query`'s fields, then how the board and
+        its puzzle were made. `export --format json`, ``/api/puzzles/N`` and ``/api/boards/N`` print it; a board
+        without a puzzle has its puzzle's fields null."""
+        puzzle = self.puzzle.to_dict() if self.puzzle is not None else {}
+        values = {**puzzle, "number": self.number, "size": self.size, "equivalence": self.equivalence,
+                  "method": self.method, "solution": self.board, "seed": self.seed, "restarts": self.restarts,
+                  "generate_seconds": self.generate_seconds, "run_id": self.run_id}
+        if values.get("techniques"):
+            values["techniques"] = json.loads(values["techniques"])
+        return {name: values.get(name) for name in RECORD_FIELDS}
+
 
 _PUZZLE_FIELDS = tuple(f.name for f in fields(PuzzleRecord))
+#: how a board and its puzzle were made: the fields a full record adds to `catalogue query`'s (the generator's
+#: seed remakes the board, the carver's seed its puzzle; ``techniques``: the steps per technique of its grade)
+MAKING_FIELDS = ("seed", "restarts", "generate_seconds", "run_id", "carve_seed", "techniques")
+#: the one record shape: `catalogue query`'s fields (a prefix of it: csv, json, the API's lists), then these
+RECORD_FIELDS = (*_PUZZLE_FIELDS, *MAKING_FIELDS)

@@ -111,9 +111,11 @@ def make_app(db: Optional[str] = None) -> FastAPI:
                "equivalence": found.equivalence, "method": found.method, "solution": found.board}
         return PuzzleRecord.from_row(row)
 
-    @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER, with its solution and grade")
+    @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER: the full record (query's fields, "
+                                              "then how it was made)")
     def puzzle(number: int) -> JSONResponse:
-        return JSONResponse(puzzle_record(number).to_dict())
+        puzzle_record(number)  # 404 for a board without a puzzle
+        return JSONResponse(catalogue.board(number).record())
 
     @app.get("/puzzles/{number}.svg", summary="Board NUMBER's puzzle as an SVG picture, with its caption",
              response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
@@ -130,12 +132,13 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         return Response(puzzle_pdf(puzzle_record(number), solution=solution), media_type="application/pdf",
                         headers={"Content-Disposition": f'inline; filename="sudoku-{number}.pdf"'})
 
-    @app.get("/api/boards/{number}", summary="Board NUMBER: how it was made, and its first puzzle")
+    @app.get("/api/boards/{number}", summary="Board NUMBER and its first puzzle: the full record, as "
+                                             "/api/puzzles/NUMBER (its puzzle's fields null if it has none)")
     def board(number: int) -> JSONResponse:
         found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
         if found is None:
             raise NotFound(f"no board {number}")
-        return JSONResponse(found.to_dict())
+        return JSONResponse(found.record())
 
     @app.get("/api/daily", summary="The puzzles of the day, one per level (the rule of `catalogue daily`)")
     def daily(

@@ -76,6 +76,17 @@ def test_json_keeps_one_shape_with_puzzle_or_solution(sample_sqlite):
     assert {k: v for k, v in puzzle.items() if k != "solution"} == {k: v for k, v in whole.items() if k != "solution"}
 
 
+def test_json_is_the_one_record_shape_of_query_and_the_api(sample_sqlite):
+    """export's record is query's record (the same names, values and order, flat), then how it was made."""
+    from catalogue.store.records import MAKING_FIELDS, RECORD_FIELDS
+
+    rows = json.loads(runner.invoke(app, ["query", "--db", sample_sqlite, "--format", "json"]).stdout)
+    for row in rows:
+        record = json.loads(export(sample_sqlite, str(row["number"]), "--format", "json").stdout)
+        assert list(record) == list(RECORD_FIELDS)
+        assert dict(list(record.items())[:len(row)]) == row and list(record)[len(row):] == list(MAKING_FIELDS)
+
+
 def test_json_record_has_board_puzzle_and_metrics(sample_sqlite):
     result = export(sample_sqlite, "1", "--format", "json")
     record = json.loads(result.stdout)
