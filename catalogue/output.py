@@ -180,7 +180,8 @@ def build_table(rows: list[dict], fields: Sequence[str], title: Optional[str] = 
         widest = max(max(map(len, row[i].split("\n"))) for row in cells)
         # a column is never narrower than its widest value or its header: nothing is cut or folded, and a table
         # that cannot fit so is shown as records instead (record_text)
-        table.add_column(name, justify="right" if numeric or name in right else "left", no_wrap=True,
+        table.add_column(name, justify="right" if numeric or name in right or name in IDENTIFIERS else "left",
+                         no_wrap=True,
                          min_width=max(widest, len(name)))
     for row in cells:
         table.add_row(*row)

@@ -6,6 +6,8 @@ through the connection's ``search_path``, and drops it afterwards; it skips only
 """
 from __future__ import annotations
 
+import contextlib
+
 import datetime as dt
 import os
 import uuid
@@ -147,7 +149,7 @@ def sample_rows() -> list[dict]:
         puzzle = carve_line(board, step, offset=number)
         minimal, undecided = MINIMALITY.get(number, (True, 0))
         rows.append({
-            "number": number, "size": box * box, "equivalence": "d4" if box == 3 else "none",
+            "number": number, "variant": 1, "size": box * box, "equivalence": "d4" if box == 3 else "none",
             "method": "wfc" if number % 2 == 0 else "backtrack",
             "clues": sum(ch != "." for ch in puzzle), "symmetry": "none",
             "nodes": nodes, "guesses": guesses, "backtracks": guesses // 2, "checks": nodes * 3,
@@ -259,3 +261,31 @@ def sample_sqlite(sqlite_url) -> str:
 def fill_catalogue():
     """``fill_sample`` as a fixture, for tests that insert the sample into a catalogue they prepared."""
     return fill_sample
+
+
+@contextlib.contextmanager
+def running_server(db: str):
+    """The base URL of the web app on catalogue ``db``: a real uvicorn server in a daemon thread, on a port the OS
+    picked; stopped on leaving."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from catalogue.commands.serve import listen
+    from catalogue.web.app import make_app
+
+    sock = listen("127.0.0.1", 0)
+    config = uvicorn.Config(make_app(db), log_config=None, log_level="warning", access_log=False)
+    srv = uvicorn.Server(config)
+    srv.install_signal_handlers = lambda: None  # not the main thread
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)

@@ -36,7 +36,9 @@ def pretty_text(row: dict) -> str:
     from engine import formats
 
     grid = formats.from_line(row["puzzle"], math.isqrt(math.isqrt(len(row["puzzle"]))))
-    head = (f"{row['date']}  {row['level']}  number {row['number']}  score {row['score']:.1f}  {row['hardest']}  "
+    from ..store.records import puzzle_name
+
+    head = (f"{row['date']}  {row['level']}  number {puzzle_name(row['number'], row['variant'])}  score {row['score']:.1f}  {row['hardest']}  "
             f"{row['clues']} clues")
     return head + "\n" + formats.write(grid, "pretty").rstrip("\n") + "\n"
 
@@ -85,6 +87,9 @@ def register(app: typer.Typer) -> None:
         elif fmt.value == "pretty":
             typer.echo("\n".join(pretty_text(row) for row in rows), nl=False)
         else:
-            write_records(rows, ("date", *RESULT_FIELDS), fmt.value, table_fields=TABLE_FIELDS)
+            from .query import named
+
+            shown = list(named(rows)) if fmt.value == "table" else rows
+            write_records(shown, ("date", *RESULT_FIELDS), fmt.value, table_fields=TABLE_FIELDS)
         if not rows:
             report("no puzzles match")

@@ -39,6 +39,12 @@ def board_record(board: BoardRecord) -> dict:
     return board.record()
 
 
+def _named(board: BoardRecord) -> str:
+    """``board 7`` for a board's first puzzle, ``board 7, puzzle 7.2`` for another."""
+    variant = board.puzzle.variant if board.puzzle else 1
+    return f"board {board.number}" + (f", puzzle {board.number}.{variant}" if variant > 1 else "")
+
+
 def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
     """The exported text; ``show`` is "puzzle", "solution" or "both"."""
     puzzle_line = board.puzzle.puzzle if board.puzzle else None
@@ -64,12 +70,12 @@ def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
         n = board.size
         if show == "solution":
             return formats.to_svg(solution, box, title=f"board {board.number}: {n}x{n} solution")
-        title = f"board {board.number}: {n}x{n} puzzle, {board.puzzle.clues} clues"
+        title = f"{_named(board)}: {n}x{n} puzzle, {board.puzzle.clues} clues"
         if show == "both":
             return formats.to_svg(puzzle, box, solution=solution, beside=True, title=f"{title}, with solution")
         return formats.to_svg(puzzle, box, title=title)
     if show == "both":  # pretty: the puzzle, then its solution
-        return "\n".join((f"board {board.number}: puzzle, {board.puzzle.clues} clues",
+        return "\n".join((f"{_named(board)}: puzzle, {board.puzzle.clues} clues",
                           formats.write(puzzle, fmt.value, box).rstrip("\n"), "",
                           f"board {board.number}: solution",
                           formats.write(solution, fmt.value, box).rstrip("\n")))
@@ -79,7 +85,8 @@ def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("export")
     def export(
-        number: Annotated[int, typer.Argument(metavar="ID", help="The board number (0, 1, 2, ...).")],
+        name: Annotated[str, typer.Argument(metavar="ID", help=(
+            "The puzzle: its board's number (0, 1, 2, ...), or N.K for the K-th puzzle of board N."))],
         fmt: Annotated[ExportFormat, typer.Option("--format", help="Output format.")] = ExportFormat.txt,
         puzzle: Annotated[bool, typer.Option("--puzzle", help="Only the puzzle (the default for most formats).")]
         = False,
@@ -92,8 +99,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print one board and its puzzle.
 
-        By default the puzzle; pretty, svg and json show the puzzle and its solution unless --puzzle or
-        --solution says otherwise. `--format line --solution` prints exactly the board's line. The examples read
+        ID is a puzzle's number as `query` shows it: N for board N and its first puzzle, N.2 for a second puzzle
+        imported onto that board later. By default the puzzle; pretty, svg and json show the puzzle and its
+        solution unless --puzzle or --solution says otherwise. `--format line --solution` prints exactly the board's line. The examples read
         demo.db, made by catalogue fill's example.
 
         \b
@@ -107,11 +115,19 @@ def register(app: typer.Typer) -> None:
         show = "solution" if solution else "puzzle" if puzzle or fmt not in BOTH_BY_DEFAULT else "both"
 
         from ..store import Catalogue
+        from ..store.records import parse_reference
 
+        try:
+            number, variant = parse_reference(name)
+        except ValueError as e:
+            raise UsageError(f"ID: {e}") from None
         with Catalogue.open(db, create=False) as catalogue:
-            board = catalogue.board(number)
+            board = (catalogue.board(number, variant if variant > 1 else None)
+                     if 0 <= number < 2 ** 63 and variant < 2 ** 31 else None)
         if board is None:
             raise UserError(f"no board number {number} in {catalogue.label}")
+        if board.puzzle is None and variant > 1:
+            raise UserError(f"board {number} has no puzzle {name} in {catalogue.label}")
         if board.puzzle is None and show != "solution":
             raise UserError(f"board {number} has no puzzle in {catalogue.label}: use --solution for the board")
         try:
@@ -125,4 +141,4 @@ def register(app: typer.Typer) -> None:
         from ..io import check_output_path, write_atomic
 
         write_atomic(check_output_path(output), text)  # whole file or nothing; errors are one line
-        report(f"wrote board {number} ({fmt.value}) to {output}")
+        report(f"wrote {_named(board)} ({fmt.value}) to {output}")

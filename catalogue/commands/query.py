@@ -38,6 +38,15 @@ QueryFormat = enum.Enum("QueryFormat", {name: name for name in (*RECORD_FORMATS,
 OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_KEYS}, type=str)
 
 
+def named(rows: Iterator[dict]) -> Iterator[dict]:
+    """The rows as a table shows them: each puzzle's number is its name (``7``, or ``7.2`` for board 7's second
+    puzzle: what `catalogue export` and the page take)."""
+    from ..store.records import puzzle_name
+
+    for row in rows:
+        yield {**row, "number": puzzle_name(row["number"], row.get("variant"))}
+
+
 def limited(rows: Iterator[dict], limit: int, state: dict) -> Iterator[dict]:
     """The first ``limit`` rows (all if 0); ``state["truncated"]`` tells afterwards whether one more was there."""
     for count, row in enumerate(rows):
@@ -103,7 +112,8 @@ def register(app: typer.Typer) -> None:
                     typer.echo(row["puzzle"])
                     count += 1
             else:
-                count = write_records(rows, RESULT_FIELDS, fmt.value, table_fields=table_fields(metrics))
+                shown = named(rows) if fmt.value == "table" else rows
+                count = write_records(shown, RESULT_FIELDS, fmt.value, table_fields=table_fields(metrics))
         if not count:
             report("no puzzles match")
         elif state["truncated"] and limit == DEFAULT_LIMIT:

@@ -180,11 +180,21 @@ class Catalogue(BoardFolder):
         seed)``, ``.order_by(key)``, ``.offset(n)``, ``.limit(n)``; iterate it for :class:`PuzzleRecord` s."""
         return PuzzleQuery(self, PuzzleFilter.of(**filters))
 
-    def board(self, number: int) -> Optional[BoardRecord]:
-        """Board ``number`` with its first puzzle; None if there is no such board."""
+    def board(self, number: int, variant: Optional[int] = None) -> Optional[BoardRecord]:
+        """Board ``number`` with its puzzle ``variant`` (None: its first; ``BoardRecord.puzzle`` is None if it has
+        no such puzzle); None if there is no such board."""
         with self.reading() as conn:
-            row = queries.get_board(conn, number)
+            row = queries.get_board(conn, number, variant)
         return None if row is None else BoardRecord.from_row(row)
+
+    def puzzle(self, name: str) -> Optional[BoardRecord]:
+        """The puzzle named ``name`` (``N`` or ``N.K``: records.puzzle_name) with its board; None if there is no
+        such puzzle. ValueError for a name that is not one."""
+        from .records import parse_reference
+
+        number, variant = parse_reference(name)
+        found = self.board(number, variant) if 0 <= number < 2 ** 63 and variant < 2 ** 31 else None
+        return found if found is not None and found.puzzle is not None else None
 
     def daily(self, date: Optional[DateLike] = None, level: Optional[str] = None,
               **filters) -> Optional[PuzzleRecord]:

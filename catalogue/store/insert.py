@@ -195,6 +195,7 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, r
         numbers = {ident: number for ident, (number, _) in stored.items()}
         lines = {ident: line for ident, (_, line) in stored.items()}
         known = stored_puzzle_keys(conn, numbers, key_of)
+        variants = last_variants(conn, list(numbers.values()))  # board number -> its puzzles' highest variant
         top = conn.execute(select(func.max(Board.number))).scalar()
         following = 0 if top is None else top + 1
         now = dt.datetime.now(dt.timezone.utc)
@@ -217,7 +218,8 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, r
                 result.append((NEW_PUZZLE, number))
                 if board["board"] != lines[ident]:  # the same board turned another way: turn the puzzle too
                     puzzle = orient(puzzle, board["board"], lines[ident], *ident[:2])
-            puzzle_rows.append({**puzzle, "board_number": number})
+            variants[number] = variants.get(number, 0) + 1  # the board's next puzzle: 1 on a new board
+            puzzle_rows.append({**puzzle, "board_number": number, "variant": variants[number]})
         if board_rows:
             stmt = (_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
                     .returning(Board.number))
@@ -227,6 +229,18 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, r
         if puzzle_rows:
             conn.execute(_insert(conn, Puzzle), puzzle_rows)
     return result
+
+
+def last_variants(conn: Connection, numbers: Sequence[int]) -> dict[int, int]:
+    """Board number -> the highest variant among its stored puzzles, for the boards ``numbers`` names that have
+    puzzles (the next puzzle stored on one takes the variant after it)."""
+    found: dict[int, int] = {}
+    for start in range(0, len(numbers), 5000):
+        rows = conn.execute(select(Puzzle.board_number, func.max(Puzzle.variant))
+                            .where(Puzzle.board_number.in_(numbers[start:start + 5000]))
+                            .group_by(Puzzle.board_number))
+        found.update((number, variant) for number, variant in rows)
+    return found
 
 
 def stored_numbers(conn: Connection, boards: Sequence[dict]) -> dict[tuple, tuple[int, str]]:

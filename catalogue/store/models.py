@@ -25,8 +25,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Optional
 
-from sqlalchemy import (BigInteger, Boolean, CheckConstraint, DateTime, Float, ForeignKey, Integer, MetaData,
-                        String, Text, UniqueConstraint)
+from sqlalchemy import (BigInteger, Boolean, CheckConstraint, DateTime, Float, ForeignKey, Index, Integer,
+                        MetaData, String, Text, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: constraint and index names are derived, not left to each database, so migrations can name what they alter
@@ -126,9 +126,13 @@ class Puzzle(Base):
     by hand, (0003) whether they are proven minimal, and (0005) the file and line an imported puzzle came from."""
 
     __tablename__ = "puzzles"
+    __table_args__ = (Index("ix_puzzles_board_number_variant", "board_number", "variant", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     board_number: Mapped[int] = mapped_column(ForeignKey("boards.number"), index=True)
+    #: the puzzle's number on its board (migration 0007): 1 for the first, 2, 3, ... for puzzles imported onto it
+    #: later; the puzzle is named ``N`` (1) or ``N.K`` (catalogue.store.records.puzzle_name)
+    variant: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     puzzle: Mapped[str] = mapped_column(Text)
     clues: Mapped[int] = mapped_column(Integer, index=True)
     symmetry: Mapped[str] = mapped_column(String(16))

@@ -25,7 +25,7 @@ SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
 #: the fields of a query result, in order; `puzzle` and `solution` are in the line format. `minimal` is True
 #: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;
 #: the default on 25x25) or `fill --level` put clues back, None for puzzles stored before migration 0003
-RESULT_FIELDS = ("number", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
+RESULT_FIELDS = ("number", "variant", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
                  "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest", "source",
                  "source_line", "puzzle", "solution")
 
@@ -277,6 +277,20 @@ def ids_at(conn, positions: Sequence[int], **filters) -> list[int]:
     return out
 
 
+def id_stored_at(conn, position: int, **filters) -> int:
+    """The id at ``position`` among the puzzles matching ``filters`` in the order they were stored (puzzle id):
+    the daily puzzle's order, where every puzzle added later, on a new board or on a stored one, comes after the
+    ones before it. With a level filter the database walks that level's index, which holds its puzzles in id
+    order; the conditions stay visible to the planner."""
+    where, params, board_filter = _conditions(conn, filters, "number", None, hidden=False)
+    join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
+    rows = fetch(conn, f"SELECT p.id AS id FROM puzzles p{join}{where} ORDER BY p.id ASC LIMIT 1 OFFSET :position",
+                 {**{name: _in_int64(value) for name, value in params.items()}, "position": int(position)})
+    if not rows:
+        raise LookupError(f"no match at position {position}: the catalogue changed while it was read")
+    return int(rows[0]["id"])
+
+
 def ids_numbered(conn, positions: Sequence[int], **filters) -> list[int]:
     """``ids_at`` in one statement: the database numbers the matches in board order (``row_number()``) and
     returns the ids at ``positions``. What PostgreSQL should use: a seek there is a round trip and a walk of its
@@ -344,18 +358,21 @@ def _prefer_scan(conn, params: dict[str, Any], order_by: str, limit: Optional[in
     return matched * INDEX_ROW_COST > total  # every match is needed: one scan, or one lookup per match
 
 
-def get_board(conn, number: int) -> Optional[dict[str, Any]]:
-    """Board ``number`` with its first puzzle (and that puzzle's metrics and grade); None if there is none."""
+def get_board(conn, number: int, variant: Optional[int] = None) -> Optional[dict[str, Any]]:
+    """Board ``number`` with its puzzle ``variant`` (None: its first), that puzzle's metrics and grade; None if
+    there is no such board. The puzzle is None when the board has no puzzle of that variant."""
     rows = fetch(conn, "SELECT number, size, equivalence, method, seed, restarts, generate_seconds, run_id, "
                        "board FROM boards WHERE number = :number", {"number": int(number)})
     if not rows:
         return None
     board = rows[0]
     metrics = ", ".join(SOLVER_METRICS)
-    puzzles = _booleans(fetch(conn, f"SELECT puzzle, clues, symmetry, {metrics}, carve_seed, carve_checks, "
-                                    f"carve_seconds, minimal, undecided, level, score, hardest, techniques, "
-                                    f"source, source_line "
-                                    f"FROM puzzles WHERE board_number = :number ORDER BY id LIMIT 1",
-                                    {"number": int(number)}), "minimal")
+    which = "" if variant is None else " AND variant = :variant"
+    puzzles = _booleans(fetch(conn, f"SELECT variant, puzzle, clues, symmetry, {metrics}, carve_seed, "
+                                    f"carve_checks, carve_seconds, minimal, undecided, level, score, hardest, "
+                                    f"techniques, source, source_line "
+                                    f"FROM puzzles WHERE board_number = :number{which} ORDER BY variant LIMIT 1",
+                                    {"number": int(number), **({} if variant is None else {"variant": variant})}),
+                        "minimal")
     board["puzzle"] = puzzles[0] if puzzles else None
     return board

@@ -28,6 +28,7 @@ class PuzzleRecord:
     """One puzzle with its board: the fields of `catalogue query` (``queries.RESULT_FIELDS``), in order."""
 
     number: int  #: the board's number (its public id)
+    variant: int  #: the puzzle's number on its board: 1 for its first (the puzzle is named N), 2, ... (N.2, ...)
     size: int  #: rows of the grid (4, 9, 16, 25)
     equivalence: str
     method: str  #: the generator that made the board
@@ -58,11 +59,18 @@ class PuzzleRecord:
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in _PUZZLE_FIELDS}
 
+    @property
+    def name(self) -> str:
+        """How the puzzle is named: ``N``, or ``N.K`` for a board's K-th puzzle (:func:`puzzle_name`)."""
+        return puzzle_name(self.number, self.variant)
+
 
 @dataclass(frozen=True)
 class BoardPuzzle:
-    """The puzzle stored with a board (its first), everything known about it; ``techniques`` is JSON text."""
+    """A puzzle stored with a board (its first, or the variant asked for), everything known about it;
+    ``techniques`` is JSON text."""
 
+    variant: int
     puzzle: str
     clues: int
     symmetry: str
@@ -123,6 +131,31 @@ class BoardRecord:
         if values.get("techniques"):
             values["techniques"] = json.loads(values["techniques"])
         return {name: values.get(name) for name in RECORD_FIELDS}
+
+
+def puzzle_name(number: int, variant: Optional[int]) -> str:
+    """A puzzle's name: its board's number ``N`` for the board's first puzzle (the usual case: a board and its
+    carved puzzle share a name), ``N.K`` for its K-th (a puzzle imported onto a stored board). Stable: a stored
+    puzzle keeps its variant, and a new one takes the next of its board."""
+    return str(number) if variant in (None, 1) else f"{number}.{variant}"
+
+
+def parse_puzzle_name(text: str) -> tuple[int, int]:
+    """``"17"`` -> (17, 1), ``"17.2"`` -> (17, 2); ValueError for anything else (a sign, a blank, ``17.0``)."""
+    number, dot, variant = str(text).strip().partition(".")
+    if not number.isdigit() or (dot and (not variant.isdigit() or int(variant) < 1)) or not number.isascii() \
+            or not variant.isascii():
+        raise ValueError(f"not a puzzle number (N, or N.K for a board's K-th puzzle): {text!r}")
+    return int(number), int(variant) if dot else 1
+
+
+def parse_reference(text: str) -> tuple[int, int]:
+    """What a user's ID names: any whole number is a board (and its first puzzle), even one no board has (a
+    negative one, one beyond 64 bits: not found, rather than not understood); else ``N.K`` (parse_puzzle_name)."""
+    try:
+        return int(str(text).strip()), 1
+    except ValueError:
+        return parse_puzzle_name(text)
 
 
 _PUZZLE_FIELDS = tuple(f.name for f in fields(PuzzleRecord))

@@ -23,12 +23,12 @@ seed picks the same puzzles on SQLite and PostgreSQL, on any machine and any Pyt
 by ``random()`` in the database, and no row but the chosen ones is read whole.
 
 **The daily puzzle** of a date and level is the puzzle at position ``jump(h, M)`` among the M puzzles of that level
-(and any other filters) in board order, where h is the first 8 bytes of BLAKE2b of ``daily|<catalogue id>|<date>|
+(and any other filters) in the order they were stored (puzzle id), where h is the first 8 bytes of BLAKE2b of ``daily|<catalogue id>|<date>|
 <level>`` and ``jump`` is Lamping and Veach's jump consistent hash. The same catalogue (its id and its rows)
 gives the same puzzle everywhere; other dates and levels give independent choices (two dates share a puzzle with
 probability 1/M). It does not have to stay fixed forever, but it stays put as the catalogue grows as far as it can
-without remembering anything: new boards take higher numbers, so old puzzles keep their positions, and a jump hash
-moves a key only into the new positions; when M grows to M', a given day's puzzle changes with probability
+without remembering anything: every puzzle stored later (on a new board, or imported onto a stored one) takes a
+higher id, so old puzzles keep their positions, and a jump hash moves a key only into the new positions; when M grows to M', a given day's puzzle changes with probability
 (M' - M) / M' (a fill that adds 1% changes 1 day in 100), and then to one of the new puzzles. A plain ``h mod M``
 would change almost every day's puzzle at each fill.
 """
@@ -210,7 +210,7 @@ class PuzzleQuery:
             if not total:
                 return None
             position = daily_position(queries.catalogue_id(conn), day, self.filter.level, total)
-            rows = queries.query_puzzles(conn, ids=ids_at_positions(conn, filters, [position], total), **filters)
+            rows = queries.query_puzzles(conn, ids=[queries.id_stored_at(conn, position, **filters)], **filters)
         return PuzzleRecord.from_row(rows[0])
 
 
@@ -295,7 +295,8 @@ def jump_hash(key: int, buckets: int) -> int:
 
 
 def daily_position(catalogue_id: str, day: dt.date, level: Optional[str], population: int) -> int:
-    """The position, among ``population`` puzzles in board order, of the daily puzzle of ``day`` and ``level``."""
+    """The position, among ``population`` puzzles in the order they were stored, of the daily puzzle of ``day``
+    and ``level``."""
     return jump_hash(_digest(f"daily|{catalogue_id}|{day.isoformat()}|{level or ''}"), population)
 
 

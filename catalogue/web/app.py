@@ -102,35 +102,41 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         return JSONResponse({"count": len(rows), "offset": q.offset, "limit": q.limit, "sample": q.sample,
                              "seed": seed, "fields": list(RESULT_FIELDS), "puzzles": rows})
 
-    def puzzle_record(number: int) -> PuzzleRecord:
-        """The record `query` prints for board ``number``'s puzzle (404 if there is none)."""
-        found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
-        if found is None or found.puzzle is None:
-            raise NotFound(f"no puzzle for board {number}")
-        row = {**found.puzzle.to_dict(), "number": found.number, "size": found.size,
-               "equivalence": found.equivalence, "method": found.method, "solution": found.board}
-        return PuzzleRecord.from_row(row)
+    def found_puzzle(name: str):
+        """The puzzle named ``name`` (``N`` or ``N.K``) with its board; 404 if there is none, 400 for a name that is
+        not one."""
+        try:
+            found = catalogue.puzzle(name)
+        except ValueError as e:
+            raise errors.BadParameter("number", str(e)) from None
+        if found is None:
+            raise NotFound(f"no puzzle {name}")
+        return found
 
-    @app.get("/api/puzzles/{number}", summary="The puzzle of board NUMBER: the full record (query's fields, "
-                                              "then how it was made)")
-    def puzzle(number: int) -> JSONResponse:
-        puzzle_record(number)  # 404 for a board without a puzzle
-        return JSONResponse(catalogue.board(number).record())
+    def puzzle_record(name: str) -> PuzzleRecord:
+        """The record `query` prints for the puzzle named ``name``."""
+        return PuzzleRecord.from_row(found_puzzle(name).record())
 
-    @app.get("/puzzles/{number}.svg", summary="Board NUMBER's puzzle as an SVG picture, with its caption",
+    @app.get("/api/puzzles/{number}", summary="Puzzle NUMBER (N, or N.K for board N's K-th puzzle): the full record "
+                                              "(query's fields, then how it was made)")
+    def puzzle(number: str) -> JSONResponse:
+        return JSONResponse(found_puzzle(number).record())
+
+    @app.get("/puzzles/{number}.svg", summary="Puzzle NUMBER as an SVG picture, with its caption",
              response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
-    def puzzle_picture(number: int, solution: Solution = False) -> Response:
+    def puzzle_picture(number: str, solution: Solution = False) -> Response:
         from ..publish import puzzle_svg
 
         return Response(puzzle_svg(puzzle_record(number), solution=solution), media_type="image/svg+xml")
 
-    @app.get("/puzzles/{number}.pdf", summary="Board NUMBER's puzzle on an A4 page, ready to print",
+    @app.get("/puzzles/{number}.pdf", summary="Puzzle NUMBER on an A4 page, ready to print",
              response_class=Response, responses={200: {"content": {"application/pdf": {}}}})
-    def puzzle_page(number: int, solution: Solution = False) -> Response:
+    def puzzle_page(number: str, solution: Solution = False) -> Response:
         from ..publish import puzzle_pdf
 
-        return Response(puzzle_pdf(puzzle_record(number), solution=solution), media_type="application/pdf",
-                        headers={"Content-Disposition": f'inline; filename="sudoku-{number}.pdf"'})
+        record = puzzle_record(number)
+        return Response(puzzle_pdf(record, solution=solution), media_type="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="sudoku-{record.name}.pdf"'})
 
     @app.get("/api/boards/{number}", summary="Board NUMBER and its first puzzle: the full record, as "
                                              "/api/puzzles/NUMBER (its puzzle's fields null if it has none)")

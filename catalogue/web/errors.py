@@ -22,6 +22,14 @@ class NotFound(Exception):
     """An unknown puzzle or board number: 404 with this message."""
 
 
+class BadParameter(Exception):
+    """A path or query parameter that is not what it must be: 400 naming it, as FastAPI's own checks do."""
+
+    def __init__(self, parameter: str, message: str):
+        super().__init__(f"{parameter}: {message}")
+        self.parameter = parameter
+
+
 def error_response(message: str, status: int, parameter: str | None = None) -> JSONResponse:
     body = {"error": message, "status": status}
     if parameter is not None:
@@ -50,6 +58,10 @@ def _http(request: Request, exc: HTTPException) -> JSONResponse:
 
 def _not_found(request: Request, exc: NotFound) -> JSONResponse:
     return error_response(str(exc), 404)
+
+
+def _bad_parameter(request: Request, exc: BadParameter) -> JSONResponse:
+    return error_response(str(exc), 400, exc.parameter)
 
 
 class Boundary:
@@ -87,4 +99,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(NotFound, _not_found)
+    app.add_exception_handler(BadParameter, _bad_parameter)
     app.add_middleware(Boundary)

@@ -31,11 +31,20 @@ Entry = "tuple[int, np.ndarray, int] | FormatError"
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz")
 
 
+def _csv_fields(text: str) -> list[str]:
+    """The fields of one CSV row (quotes removed); split at every comma where the csv module refuses the text (a
+    stray carriage return, say), so that bad input is reported as a bad grid, never raised."""
+    try:
+        return next(csv.reader([text]), [])
+    except csv.Error:
+        return text.split(",")
+
+
 def puzzle_column(line: str) -> int | None:
     """The index of the puzzles' column when ``line`` is a CSV header naming one, else None."""
     if "," not in line:
         return None
-    names = [name.strip().lower() for name in next(csv.reader([line]), [])]
+    names = [name.strip().lower() for name in _csv_fields(line)]
     return next((i for i, name in enumerate(names) if name in PUZZLE_COLUMNS), None)
 
 
@@ -45,7 +54,7 @@ def line_field(line: str, index: int = 0) -> tuple[str, int]:
     of that index (quotes removed)."""
     text = line.split("#", 1)[0]
     if index:
-        fields = next(csv.reader([text]), [])
+        fields = _csv_fields(text)
         if index >= len(fields):
             return "", len(text.rstrip()) + 1
         field = fields[index].strip()

@@ -1,11 +1,14 @@
 // The catalogue's page: browse and filter puzzles, open one, play it (digits, conflicts, hints, a check against
 // the solution) and print it. Plain JavaScript over the JSON API of catalogue/web/app.py, no build step.
-// Routes are in the URL's fragment: #/ (the list, with the filters as parameters) and #/puzzles/N.
+// Routes are in the URL's fragment: #/ (the list, with the filters as parameters) and #/puzzles/N (or N.K).
 "use strict";
 
 const SYMBOLS = "123456789ABCDEFGHIJKLMNOP";  // a cell's symbol for digits 1..25, as the line format writes them
 
 const $ = (id) => document.getElementById(id);
+
+// A puzzle's name, as the command line writes it: N for board N's first puzzle, N.K for its K-th (an imported one)
+const nameOf = (p) => (p.variant > 1 ? `${p.number}.${p.variant}` : `${p.number}`);
 
 async function api(path) {
   const answer = await fetch(path);
@@ -66,7 +69,7 @@ async function randomPuzzle() {
   query.set("sample", "1");
   try {
     const body = await api(`/api/puzzles?${query}`);
-    if (body.count) location.hash = `#/puzzles/${body.puzzles[0].number}`;
+    if (body.count) location.hash = `#/puzzles/${nameOf(body.puzzles[0])}`;
     else say($("message"), "No puzzle matches.");
   } catch (error) {
     say($("message"), error.message, "error");
@@ -84,15 +87,15 @@ async function list(url, params, summary) {
     for (const p of body.puzzles) {
       const tr = document.createElement("tr");
       tr.tabIndex = 0;
-      tr.dataset.number = p.number;
-      for (const [value, cls] of [[p.number], [`${p.size}x${p.size}`], [p.clues], [p.level ?? "-"],
+      tr.dataset.number = nameOf(p);
+      for (const [value, cls] of [[nameOf(p)], [`${p.size}x${p.size}`], [p.clues], [p.level ?? "-"],
                                   [p.score ?? "-"], [p.hardest ?? "-", "wide"]]) {
         const td = document.createElement("td");
         td.textContent = value;
         if (cls) td.className = cls;
         tr.append(td);
       }
-      const open = () => { location.hash = `#/puzzles/${p.number}`; };
+      const open = () => { location.hash = `#/puzzles/${nameOf(p)}`; };
       tr.addEventListener("click", open);
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") open(); });
       rows.append(tr);
@@ -244,12 +247,12 @@ async function play(number) {
   try {
     const record = await api(`/api/puzzles/${number}`);
     buildBoard(record);
-    say($("caption"), `Puzzle ${record.number} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
+    say($("caption"), `Puzzle ${nameOf(record)} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
         (record.hardest === "guessing" ? " · needs guessing"  // its score, 20, means no more
          : record.score != null ? ` · score ${record.score}` : ""));
-    document.title = `catalogue: puzzle ${record.number}`;
-    $("pdf").href = `/puzzles/${record.number}.pdf?solution=true`;
-    $("svg").href = `/puzzles/${record.number}.svg`;
+    document.title = `catalogue: puzzle ${nameOf(record)}`;
+    $("pdf").href = `/puzzles/${nameOf(record)}.pdf?solution=true`;
+    $("svg").href = `/puzzles/${nameOf(record)}.svg`;
   } catch (error) {
     say($("caption"), error.message, "error");
   }
@@ -258,7 +261,7 @@ async function play(number) {
 // -- routing -------------------------------------------------------------------------------------------------
 function route() {
   const hash = location.hash.replace(/^#/, "") || "/";
-  const puzzle = hash.match(/^\/puzzles\/(\d+)$/);
+  const puzzle = hash.match(/^\/puzzles\/(\d+(?:\.\d+)?)$/);
   if (puzzle) return play(puzzle[1]);
   if (hash === "/daily") { document.title = "catalogue: today's puzzles"; return daily(); }
   document.title = "catalogue";

@@ -35,9 +35,10 @@ def test_csv_exact(sample_sqlite):
     result = query(sample_sqlite, "--format", "csv", "--size", "4")
     assert result.exit_code == 0
     assert result.stdout == (
-        "number,size,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,solve_seconds,"
-        "carve_checks,carve_seconds,minimal,undecided,level,score,hardest,source,source_line,puzzle,solution\n"
-        '3,4,"none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
+        "number,variant,size,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,"
+        "solve_seconds,carve_checks,carve_seconds,minimal,undecided,level,score,hardest,source,source_line,puzzle,"
+        "solution\n"
+        '3,1,4,"none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
 
 
 def test_minimality_in_json_and_csv(sample_sqlite):
@@ -86,7 +87,7 @@ def test_empty_result_is_not_an_error(sample_sqlite, fmt, stdout):
     if stdout is not None:
         assert result.stdout == stdout
     else:
-        assert result.stdout.count("\n") == 1 and result.stdout.startswith("number,size,")
+        assert result.stdout.count("\n") == 1 and result.stdout.startswith("number,variant,size,")
 
 
 def test_a_missing_catalogue_is_an_error_and_is_not_created(tmp_path):
@@ -186,9 +187,10 @@ def test_default_limit_says_when_it_cut(sqlite_url, fill_catalogue):
     row = sample_rows()[0]
     engine = make_engine(sqlite_url)
     with engine.begin() as conn:  # 100 more copies of puzzle 0 on board 0
-        conn.execute(insert(Puzzle), [dict(board_number=0, puzzle=row["puzzle"], clues=row["clues"], symmetry="none",
-                                           carve_seed=1, carve_checks=1, carve_seconds=0.0, nodes=1, guesses=0,
-                                           backtracks=0, checks=0, max_depth=0, solve_seconds=0.0)] * DEFAULT_LIMIT)
+        conn.execute(insert(Puzzle), [dict(board_number=0, variant=2 + k, puzzle=row["puzzle"], clues=row["clues"],
+                                           symmetry="none", carve_seed=1, carve_checks=1, carve_seconds=0.0, nodes=1,
+                                           guesses=0, backtracks=0, checks=0, max_depth=0, solve_seconds=0.0)
+                                      for k in range(DEFAULT_LIMIT)])
     engine.dispose()
     cut = query(sqlite_url, "--format", "line")
     assert cut.stdout.count("\n") == DEFAULT_LIMIT

@@ -98,6 +98,7 @@ def test_models_use_the_naming_convention():
     assert [c.name for c in boards.primary_key.columns] == ["number"]
     assert {ix.name for ix in Base.metadata.tables["puzzles"].indexes} == {
         "ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level", "ix_puzzles_hardest",
+        "ix_puzzles_board_number_variant",  # migration 0007: one variant per board (unique)
         # migration 0006: the metrics `stats` summarises, and minimality
         *(f"ix_puzzles_{name}" for name in ("nodes", "guesses", "backtracks", "checks", "max_depth",
                                              "solve_seconds", "carve_checks", "carve_seconds", "score", "minimal"))}

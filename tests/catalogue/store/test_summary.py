@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from naive.stats import by_size_and_clues, summarise
 
 from catalogue.store import Catalogue
+from catalogue.store.migrate import HEAD_REVISION
 from catalogue.store.summary import SUMMARY_METRICS, median_of_middle, stats
 
 GROUPS = [(4, "none"), (9, "d4"), (9, "none"), (16, "d4")]
@@ -43,9 +44,9 @@ def _fill(engine, boards: list[dict], runs: list[tuple[int, str, int]]) -> tuple
         board_rows.append(dict(number=number, size=size, equivalence=equivalence, key=f"k{number}", board="x",
                                method="wfc", seed=number, restarts=b["restarts"],
                                generate_seconds=b["generate_seconds"], run_id=1, created_at=now))
-        for p in b["puzzles"]:
-            puzzle_rows.append(dict(board_number=number, puzzle="x", symmetry="none", carve_seed=1, attempts=1,
-                                    level=None, undecided=0, **p))
+        for variant, p in enumerate(b["puzzles"], start=1):
+            puzzle_rows.append(dict(board_number=number, variant=variant, puzzle="x", symmetry="none", carve_seed=1,
+                                    attempts=1, level=None, undecided=0, **p))
     with engine.begin() as conn:
         for model in (Puzzle, Board, Run):
             conn.execute(delete(model))
@@ -151,10 +152,10 @@ def test_migration_0006_adds_and_drops_only_indexes(catalogue_url):
              "carve_checks": 9, "carve_seconds": 0.125, "score": 1.0, "minimal": True}
         _fill(cat.engine, [{"group": (9, "d4"), "restarts": 0, "generate_seconds": 0.1, "puzzles": [p]}], [])
         assert {"ix_puzzles_nodes", "ix_puzzles_minimal", "ix_boards_generate_seconds"} <= indexed(cat.engine)
-        assert downgrade(cat.engine, catalogue_url, "0005") == ("0006", "0005")
+        assert downgrade(cat.engine, catalogue_url, "0005") == (HEAD_REVISION, "0005")
         assert indexed(cat.engine) == {"ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level",
                                        "ix_puzzles_hardest"}
-        assert cat.upgrade() == ("0005", "0006")
-        assert len(indexed(cat.engine)) == 4 + 12
+        assert cat.upgrade() == ("0005", HEAD_REVISION)
+        assert len(indexed(cat.engine)) == 4 + 12 + 1  # 0007: ix_puzzles_board_number_variant
         with cat.engine.connect() as conn:
             assert conn.execute(select(func.count()).select_from(Puzzle)).scalar() == 1

@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import running_server
 from typer.testing import CliRunner
 
 from catalogue.cli import app as cli_app
@@ -43,24 +44,9 @@ def catalogue_db(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(catalogue_db):
-    """(base URL, the server's captured stderr lines): uvicorn in a thread, on a port the OS picked."""
-    import uvicorn
-
-    from catalogue.commands.serve import listen
-    from catalogue.web.app import make_app
-
-    sock = listen("127.0.0.1", 0)
-    config = uvicorn.Config(make_app(str(catalogue_db)), log_config=None, log_level="warning", access_log=False)
-    srv = uvicorn.Server(config)
-    srv.install_signal_handlers = lambda: None  # not the main thread
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    srv.should_exit = True
-    thread.join(10)
+    """The base URL of the app on ``catalogue_db``, served by uvicorn in a thread on a port the OS picked."""
+    with running_server(str(catalogue_db)) as base:
+        yield base
 
 
 def cli_json(db: Path, *args: str):
@@ -140,9 +126,9 @@ def test_stats(server, catalogue_db):
     ("/api/daily?date=2026-13-40", 400, None, "date: not a date (YYYY-MM-DD): '2026-13-40'"),
     ("/api/daily?level=trivial", 400, "level", "level: Input should be 'easy'"),
     ("/api/puzzles?min_clues=-1", 400, "min_clues", "min_clues: Input should be greater than or equal to 0"),
-    ("/api/puzzles/99999", 404, None, "no puzzle for board 99999"),
-    ("/api/puzzles/-3", 404, None, "no puzzle for board -3"),
-    ("/api/puzzles/1e3", 400, "number", "number: Input should be a valid integer"),
+    ("/api/puzzles/99999", 404, None, "no puzzle 99999"),
+    ("/api/puzzles/-3", 404, None, "no puzzle -3"),
+    ("/api/puzzles/1e3", 400, "number", "number: not a puzzle number (N, or N.K for a board's K-th puzzle): '1e3'"),
     ("/api/boards/123456789012345678901234567890", 404, None, "no board 123456789012345678901234567890"),
     ("/api/nothing", 404, None, "no such page: /api/nothing"),
 ])
@@ -274,7 +260,7 @@ def test_a_puzzle_as_svg_and_pdf(server, catalogue_db):
 
     assert pdf.startswith(b"%PDF") and len(PdfReader(BytesIO(pdf)).pages) == 2  # the puzzle, then its solution
     status, body = get(server, "/puzzles/99999.svg")
-    assert status == 404 and body["error"] == "no puzzle for board 99999"
+    assert status == 404 and body["error"] == "no puzzle 99999"
     status, body = get(server, "/puzzles/x.pdf")
     assert status == 400 and body["parameter"] == "number"
 

@@ -238,4 +238,4 @@ def test_an_unknown_puzzle_says_so(page, site):
     base, _ = site
     page.goto(f"{base}/#/puzzles/999999")
     page.wait_for_function("document.querySelector('#caption').textContent.includes('no puzzle')")
-    assert page.inner_text("#caption") == "no puzzle for board 999999"
+    assert page.inner_text("#caption") == "no puzzle 999999"
