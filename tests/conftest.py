@@ -289,3 +289,19 @@ def running_server(db: str):
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+def extra_puzzles(url: str, numbers, seed: int) -> str:
+    """Other puzzles of the stored 9x9 boards ``numbers`` (their solutions carved again with other seeds), one a
+    line: what `catalogue import` adds to those boards as their second, third... puzzles."""
+    import numpy as np
+
+    from catalogue.store import Catalogue
+    from engine import formats
+    from engine.carve import carve_many
+
+    with Catalogue.open(url, create=False) as cat:
+        solutions = [cat.board(n).board for n in numbers]
+    boards = np.stack([formats.from_line(s, 3) for s in solutions])
+    carved = carve_many(boards, 3, [seed + i for i in range(len(numbers))])
+    return "".join(formats.to_line(c.puzzle) + "\n" for c in carved)

@@ -8,17 +8,14 @@ import json
 import urllib.error
 import urllib.request
 
-import numpy as np
 import pytest
-from conftest import running_server
+from conftest import extra_puzzles, running_server
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from catalogue.cli import app
 from catalogue.store import Catalogue
 from catalogue.store.records import parse_puzzle_name, puzzle_name
-from engine import formats
-from engine.carve import carve_many
 from engine.vocabulary import LEVELS
 
 runner = CliRunner()
@@ -36,15 +33,6 @@ def test_names_read_back():
     for bad in ("", "-1", "7.", "7.0", "7.-1", "x", "7.2.3", "١٢"):
         with pytest.raises(ValueError, match="not a puzzle number"):
             parse_puzzle_name(bad)
-
-
-def extra_puzzles(url: str, numbers, seed: int) -> str:
-    """Other puzzles of the stored boards ``numbers``: their solutions carved again with other seeds."""
-    with Catalogue.open(url, create=False) as cat:
-        solutions = [cat.board(n).board for n in numbers]
-    boards = np.stack([formats.from_line(s, 3) for s in solutions])
-    carved = carve_many(boards, 3, [seed + i for i in range(len(numbers))])
-    return "".join(formats.to_line(c.puzzle) + "\n" for c in carved)
 
 
 @pytest.fixture

@@ -239,3 +239,28 @@ def test_an_unknown_puzzle_says_so(page, site):
     page.goto(f"{base}/#/puzzles/999999")
     page.wait_for_function("document.querySelector('#caption').textContent.includes('no puzzle')")
     assert page.inner_text("#caption") == "no puzzle 999999"
+
+
+def test_two_puzzles_of_one_board_are_reached_separately(page, tmp_path):
+    """A puzzle imported onto a stored board is N.2: its own row in the list, its own page and caption."""
+    from conftest import extra_puzzles
+
+    db = tmp_path / "c.db"
+    runner = CliRunner()
+    assert runner.invoke(cli_app, ["fill", "--count", "4", "--seed", "11", "--db", str(db)]).exit_code == 0
+    (tmp_path / "more.txt").write_text(extra_puzzles(f"sqlite:///{db}", [2], 99))
+    assert runner.invoke(cli_app, ["import", str(tmp_path / "more.txt"), "--db", str(db)]).exit_code == 0
+    with _serving(db) as base:
+        page.goto(f"{base}/#/")
+        page.wait_for_selector("tr[data-number='2.2']")
+        assert [row.get_attribute("data-number") for row in page.query_selector_all("tr[data-number]")] == \
+            ["0", "1", "2", "2.2", "3"]
+        page.click("tr[data-number='2.2']")
+        page.wait_for_url("**/#/puzzles/2.2")
+        page.wait_for_selector("#board .cell")
+        assert page.inner_text("#caption").startswith("Puzzle 2.2 ")
+        second = [cell.inner_text() or "." for cell in page.query_selector_all("#board .cell")]
+        _open(page, base, 2)
+        page.wait_for_function("document.querySelector('#caption').textContent.startsWith('Puzzle 2 ')")
+        first = [cell.inner_text() or "." for cell in page.query_selector_all("#board .cell")]
+        assert first != second
