@@ -83,20 +83,49 @@ def _decode(data: bytes, name: str) -> str:
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
-    """Write a whole file or nothing: a temp file in the same folder, then rename over the target.
+    """Write ``data`` to an output path without harming what is there (:func:`output_kind` says how):
 
-    Missing folders of the path are made. The file gets the mode a plain write would give it (the old file's, else
-    0666 less the umask), not mkstemp's 0600. Any failure (a folder in the way, no permission, a full disk) is one
-    :class:`UserError` naming the path, and no temp file is left behind.
+    - ``-``: standard output;
+    - a regular file, or a path that does not exist yet: the whole file or nothing, as a temp file in the same
+      folder renamed over the target (missing folders are made; the mode a plain write would give, the old
+      file's, else 0666 less the umask). Through a symbolic link, the file it points to is written and the link
+      stays: a link is followed, never replaced;
+    - a character device or a FIFO (``/dev/null``, a named pipe) and anything under ``/dev`` or ``/proc``
+      (``/dev/stdout``: the shell's redirection, appended to): written into as a stream, never replaced.
+
+    Any failure (no permission, a full disk) is one :class:`UserError` naming the path, and no temp file is left.
     """
-    target = check_output_path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    kind = output_kind(path)
+    if kind == "stdout":
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:  # a test's captured stdout: text only
+            sys.stdout.write(payload.decode("utf-8", errors="replace"))
+        else:
+            stream.write(payload)
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    if kind == "stream":
+        flags = os.O_WRONLY | (os.O_APPEND if stat.S_ISREG(os.stat(target).st_mode) else 0)
+        try:
+            fd = os.open(target, flags)
+            try:
+                view = memoryview(payload)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+        except OSError as e:
+            raise UserError(f"{target}: cannot write ({e.strerror or e})") from None
+        return
+    target = Path(os.path.realpath(target)) if os.path.islink(target) else target  # the link's file, not the link
     try:
         mode = _file_mode(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as e:
-        raise UserError(f"{target}: cannot write ({e.strerror or e})") from None
+        raise UserError(f"{path}: cannot write ({e.strerror or e})") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
@@ -108,18 +137,59 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise UserError(f"{target}: cannot write ({e.strerror or e})") from None
+            raise UserError(f"{path}: cannot write ({e.strerror or e})") from None
         raise
 
 
+#: output paths under these folders are devices or the process's own files (/dev/stdout, /proc/self/fd/1): written
+#: into, never replaced, whatever they point to
+_STREAM_FOLDERS = ("/dev/", "/proc/")
+
+
+def output_kind(path: str | os.PathLike) -> str:
+    """How :func:`write_atomic` writes ``path``: ``"stdout"`` (``-``), ``"stream"`` (into what is there: a
+    character device, a FIFO, anything under /dev or /proc) or ``"file"`` (the atomic write of a regular file, or
+    of one to be made). A UserError for what can never be written: a folder, a socket, a block device, a path
+    through a file."""
+    if str(path) == "-":
+        return "stdout"
+    target = check_output_path(path)
+    try:
+        st = os.stat(target)  # follows links: what the path leads to
+    except FileNotFoundError:
+        return "stream" if os.path.abspath(target).startswith(_STREAM_FOLDERS) else "file"
+    except OSError as e:
+        raise UserError(f"{target}: cannot write ({e.strerror or e})") from None
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+        return "stream"
+    if stat.S_ISREG(st.st_mode):
+        return "stream" if os.path.abspath(target).startswith(_STREAM_FOLDERS) else "file"
+    return "file"  # unreachable: check_output_path refused the rest
+
+
 def check_output_path(path: str | os.PathLike) -> Path:
-    """``path`` as a Path, or a UserError when it can never be written (a folder, or a file in place of a folder).
+    """``path`` as a Path, or a UserError when it can never be written: a folder, a socket, a block device (a
+    disk), or a file in place of a folder. ``-`` (standard output) passes.
 
     Commands call it before long work, so a typo in an output path fails at once instead of after the work.
     """
     target = Path(path)
-    if target.is_dir():
-        raise UserError(f"{target}: is a directory, not a file")
+    if str(path) == "-":
+        return target
+    try:
+        st = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as e:
+        raise UserError(f"{target}: cannot write ({e.strerror or e})") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise UserError(f"{target}: is a directory, not a file")
+        if stat.S_ISSOCK(st.st_mode):
+            raise UserError(f"{target}: is a socket, not a file")
+        if stat.S_ISBLK(st.st_mode):
+            raise UserError(f"{target}: is a block device (a disk), not a file: refused")
+        return target
     # a file where a folder of the path should be: mkdir would say "File exists", which names the wrong problem
     blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
     if blocker is not None:

@@ -26,10 +26,16 @@ PerPage = enum.Enum("PerPage", {f"p{n}": str(n) for n in (1, 2, 4, 6)}, type=str
 
 
 def output_kind(path: str) -> str:
-    """pdf or svg, from ``-o``'s extension (any case); anything else is a usage error naming -o."""
+    """pdf or svg, from ``-o``'s extension (any case); a book (pdf) to ``-`` (standard output) and into a device
+    or a FIFO, which have no extension to say; anything else is a usage error naming -o."""
+    from ..io import output_kind as written_as
+
     kind = KINDS.get(Path(path).suffix.lower())
+    if kind is None and written_as(path) in ("stdout", "stream"):
+        return "pdf"
     if kind is None:
-        raise UsageError(f"-o: the file must end in .pdf (a book) or .svg (one sheet), not {path!r}")
+        raise UsageError(f"-o: the file must end in .pdf (a book) or .svg (one sheet), not {path!r}; - for "
+                         f"standard output")
     return kind
 
 
@@ -40,7 +46,8 @@ def register(app: typer.Typer) -> None:
     def book(
         output: Annotated[str, typer.Option(
             "-o", "--output", metavar="FILE", show_default=False,
-            help="Where to write: FILE.pdf for a book, FILE.svg for one sheet (one page's puzzles).")],
+            help="Where to write: FILE.pdf for a book, FILE.svg for one sheet (one page's puzzles), - for a book "
+                 "on standard output.")],
         filters: PuzzleFilter,
         sampling: Sampling,
         count: Annotated[Optional[int], typer.Option(

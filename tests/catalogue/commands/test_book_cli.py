@@ -202,8 +202,10 @@ def test_no_match_is_one_line_exit_1_and_no_file(built, tmp_path, name):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["-o", "book.png"], "catalogue: -o: the file must end in .pdf (a book) or .svg (one sheet), not 'book.png'"),
-    (["-o", "book"], "catalogue: -o: the file must end in .pdf (a book) or .svg (one sheet), not 'book'"),
+    (["-o", "book.png"], "catalogue: -o: the file must end in .pdf (a book) or .svg (one sheet), not 'book.png'; "
+                         "- for standard output"),
+    (["-o", "book"], "catalogue: -o: the file must end in .pdf (a book) or .svg (one sheet), not 'book'; "
+                     "- for standard output"),
     (["-o", "s.svg", "--solutions"], "catalogue: --solutions needs a book: -o FILE.pdf (an SVG is one sheet of "
                                      "puzzles)"),
     (["-o", "s.svg", "--count", "5"], "catalogue: -o s.svg: an SVG is one sheet: --count at most --per-page (4)"),
