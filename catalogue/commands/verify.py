@@ -71,13 +71,18 @@ def register(app: typer.Typer) -> None:
                 closed = catalogue.recover().closed_runs
                 if closed:
                     typer.echo(f"closed runs   {', '.join(map(str, closed))} (their process died; now interrupted)")
-            elif files.problems:
-                report(f"{files.problems} board files are missing or torn: `catalogue verify --repair` "
-                       f"rewrites them")
+            elif len(files.missing) + len(files.torn):
+                report(f"{len(files.missing) + len(files.torn)} board files are missing or torn: "
+                       f"`catalogue verify --repair` rewrites them")
+            if files.foreign:
+                report(f"{len(files.foreign)} board file{'s are' if len(files.foreign) > 1 else ' is'} not a plain "
+                       f"file, never read or written through (move {'them' if len(files.foreign) > 1 else 'it'} "
+                       f"away, then `catalogue verify --repair`): {', '.join(sorted(files.foreign)[:5])}"
+                       f"{' ...' if len(files.foreign) > 5 else ''}")
             if files.strays:
                 report(f"{len(files.strays)} stray files have no board (left in place): "
                        f"{', '.join(sorted(files.strays)[:5])}{' ...' if len(files.strays) > 5 else ''}")
-        remaining = len(database.problems) + (0 if repair else files.problems)
+        remaining = len(database.problems) + len(files.foreign) + (0 if repair else files.problems - len(files.foreign))
         if remaining:
             raise UserError(f"{remaining} problem{'s' if remaining != 1 else ''} found in the catalogue")
         typer.echo("ok")

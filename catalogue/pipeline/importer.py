@@ -38,6 +38,7 @@ from engine.vocabulary import IMPORTED
 from .. import __version__
 from ..errors import report
 from ..kernels import jobs_for
+from ..store.files import refuse_strangers
 from ..store.records import grade_columns
 from .interrupts import Interrupts
 
@@ -277,7 +278,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     summary = ImportSummary(sources=[s.stored_as for s in sources])
     started = time.perf_counter()
     catalogue.claim_folder()
-    catalogue.recover()
+    refuse_strangers(catalogue.folder, catalogue.recover())
     # the kernels of the sizes in the files and of this equivalence, loaded here before the workers start (compiled
     # on every core the first time: Ctrl-C then raises KeyboardInterrupt, before anything is stored)
     if prepare is None:

@@ -38,7 +38,7 @@ from ..failures import describe
 from ..kernels import jobs_for
 from ..store import Catalogue
 from ..store.database import describe_error
-from ..store.files import FileReport
+from ..store.files import FileReport, refuse_strangers
 from .actor import Channel, Supervisor
 from .interrupts import Interrupts
 from .messages import Counters
@@ -153,6 +153,7 @@ def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc"
         # a folder of another catalogue, or a file in the way, stops here: before a run is recorded
         catalogue.claim_folder()
         recovered = catalogue.recover()
+        refuse_strangers(catalogue.folder, recovered)  # before a run is recorded: nothing is written over them
         started = time.perf_counter()
         jobs = jobs_for("fill", [plan.box], method=plan.method, equivalence=plan.equivalence, level=plan.level)
         if prepare is None:

@@ -30,6 +30,8 @@ from sqlalchemy.engine import Engine
 from engine.formats import from_line, to_txt
 from engine.geometry import box_for_ncells
 
+from ..errors import UserError
+from . import plainfile
 from .models import Board, Run
 
 #: how many numbers past the last board the open-time check probes for strays (a full listing is `verify`'s job)
@@ -49,26 +51,13 @@ def board_path(out: Path, number: int) -> Path:
 
 
 # -- writing --------------------------------------------------------------------------------------------------
-def write_files(out: Path, numbers: Iterable[int], payloads: Iterable[bytes]) -> None:
-    """Plain writes, no temp file, no fsync (see the module docstring for the measurements and the reason)."""
+def write_files(out: Path, numbers: Iterable[int], payloads: Iterable[bytes], *, replace: bool = False) -> None:
+    """Plain writes, no temp file, no fsync (see the module docstring for the measurements and the reason), of
+    plain files only (:mod:`catalogue.store.plainfile`): new boards' files are made, never written over what is
+    there; ``replace`` rewrites the catalogue's own files (a torn one)."""
     out = Path(out)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
     for number, payload in zip(numbers, payloads):
-        # os.open/os.write rather than open(): no buffer object per file (~3x less Python time per file here)
-        path = board_path(out, number)
-        fd = os.open(path, flags, 0o644)
-        try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(fd, view):]
-        except OSError as e:
-            # a full disk: no torn file is left (a missing one is what every check looks for, and the next
-            # open or `verify --repair` rewrites it from its row); os.write's error names no file, this one does
-            os.close(fd)
-            path.unlink(missing_ok=True)
-            raise OSError(e.errno, e.strerror, str(path)) from None
-        else:
-            os.close(fd)
+        plainfile.write(board_path(out, number), payload, replace=replace)
 
 
 def expected_bytes(board_line: str, size: int) -> bytes:
@@ -84,6 +73,9 @@ class FileReport:
     missing: list[int] = field(default_factory=list)
     torn: list[int] = field(default_factory=list)  # present but not the board's text (short, empty, other)
     strays: list[str] = field(default_factory=list)  # files named like a board file with no such board
+    #: what is not a plain file where a board's file goes (``5.txt: a symbolic link``): never read, written or
+    #: repaired; the user moves it away
+    foreign: list[str] = field(default_factory=list)
     repaired: int = 0
     closed_runs: list[int] = field(default_factory=list)  # dead `running` runs marked interrupted
     settled: list[int] = field(default_factory=list, repr=False)  # runs whose files were checked here
@@ -91,7 +83,7 @@ class FileReport:
 
     @property
     def problems(self) -> int:
-        return len(self.missing) + len(self.torn)
+        return len(self.missing) + len(self.torn) + len(self.foreign)
 
     def describe(self) -> str:
         parts = []
@@ -99,6 +91,9 @@ class FileReport:
             parts.append(f"{len(self.missing)} missing ({_sample(self.missing)})")
         if self.torn:
             parts.append(f"{len(self.torn)} torn ({_sample(self.torn)})")
+        if self.foreign:
+            parts.append(f"{len(self.foreign)} not plain files ({', '.join(sorted(self.foreign)[:5])}"
+                         f"{', ...' if len(self.foreign) > 5 else ''})")
         if self.strays:
             parts.append(f"{len(self.strays)} stray ({', '.join(sorted(self.strays)[:5])}"
                          f"{', ...' if len(self.strays) > 5 else ''})")
@@ -117,8 +112,11 @@ def _check_rows(out: Path, rows, report: FileReport, progress=None, total: int =
             progress(report.checked, total)
         want = expected_bytes(line, size)
         try:
-            got = board_path(out, number).read_bytes()
-        except (FileNotFoundError, NotADirectoryError):  # NotADirectory: a file where a parent folder should be
+            got = plainfile.read(board_path(out, number), len(want))  # never more than one byte too many
+        except plainfile.NotPlainFile as e:
+            report.foreign.append(f"{number}.txt: {e.what}")
+            continue
+        if got is None:
             report.missing.append(number)
             report._rows[number] = (line, size)
             continue
@@ -193,21 +191,31 @@ def _check_recent(engine: Engine, out: Path) -> FileReport:
         top = conn.execute(select(func.max(Board.number))).scalar()
     first = -1 if top is None else top
     for number in range(first + 1, first + 1 + STRAY_PROBE):
-        if board_path(out, number).exists():
+        if plainfile.lkind(board_path(out, number)) is not None:  # a link counts, dangling or not
             report.strays.append(board_path(out, number).name)
     report.settled = [r.id for r in runs if alive[r.id] is False]
     return report
 
 
 def repair(engine: Engine, out: Path, report: FileReport) -> int:
-    """Rewrite every missing or torn file of the report from its row; strays are only reported, never deleted."""
+    """Rewrite every missing or torn file of the report from its row; strays, and what is not a plain file, are
+    only reported, never deleted or written through."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    todo = sorted(set(report.missing) | set(report.torn))
-    payloads = [expected_bytes(*report._rows[n]) for n in todo]
-    write_files(out, todo, payloads)
-    report.repaired = len(todo)
+    for todo, replace in ((sorted(report.missing), False), (sorted(report.torn), True)):
+        write_files(out, todo, [expected_bytes(*report._rows[n]) for n in todo], replace=replace)
+    report.repaired = len(report.missing) + len(report.torn)
     return report.repaired
+
+
+def refuse_strangers(out: Path, report: FileReport) -> None:
+    """Before a run writes new boards: one line naming what is already where they go (strays past the last board,
+    links, FIFOs, devices), which the run would not write over; the user moves it away first."""
+    found = [*report.foreign, *(f"{name}: {plainfile.lkind(Path(out) / name)}" for name in report.strays)]
+    if found:
+        raise UserError(f"{out}: {len(found)} file{'s' if len(found) > 1 else ''} the catalogue did not write "
+                        f"where its board files go ({', '.join(found[:3])}{', ...' if len(found) > 3 else ''}): "
+                        f"move them away first; the catalogue never writes over them")
 
 
 def settle_runs(engine: Engine, run_ids: list[int]) -> list[int]:

@@ -27,6 +27,8 @@ from ..config import DEFAULT_SERVER_FOLDER
 from ..errors import UserError
 
 MARKER = ".catalogue"
+#: the most a marker holds (ours is about 200 bytes): a longer file is not one of ours, and is not read further
+MARKER_LIMIT = 64 * 1024
 #: how many of an unmarked folder's board files are compared with the database before it is adopted
 ADOPT_SAMPLE = 3
 
@@ -59,14 +61,18 @@ def from_recorded(text: str, database_file: Optional[Path]) -> Path:
 
 def read_marker(folder: Path) -> Optional[dict]:
     """The marker's content, None when the folder has no marker. An unreadable marker reads as a foreign one."""
+    from . import plainfile
+
     try:
-        text = (folder / MARKER).read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError):
-        return None
+        data = plainfile.read(folder / MARKER, MARKER_LIMIT)  # a FIFO or a link in its place: never waited on
+    except plainfile.NotPlainFile as e:
+        return {"catalogue": None, "database": f"a marker that is {e.what}"}
     except OSError as e:
         return {"catalogue": None, "database": f"unreadable marker: {e.strerror}"}
+    if data is None:
+        return None
     try:
-        content = json.loads(text)
+        content = json.loads(data.decode("utf-8")) if len(data) <= MARKER_LIMIT else None
     except ValueError:
         content = None
     if not isinstance(content, dict):
@@ -98,6 +104,17 @@ def board_files(folder: Path) -> list[int]:
         if ext == "txt" and dot and stem.isdigit() and str(int(stem)) == stem:
             numbers.append(int(stem))
     return sorted(numbers)
+
+
+def _holds(holds_our_board: Callable[[int, bytes], bool], number: int, path: Path) -> bool:
+    """Whether ``path`` is a plain file holding our board ``number`` (a link, a FIFO, a device never is)."""
+    from . import plainfile
+
+    try:
+        data = plainfile.read(path, 1 << 20)  # a 25x25 board's file is about 2 KB
+    except (plainfile.NotPlainFile, OSError):
+        return False
+    return data is not None and holds_our_board(number, data)
 
 
 def check_usable(folder: Path, name: Optional[str] = None) -> None:
@@ -152,7 +169,7 @@ def claim(folder: Path, catalogue_id: str, label: str, holds_our_board: Callable
     numbers = board_files(folder)
     if numbers:
         sample = numbers[:ADOPT_SAMPLE]
-        if not all(holds_our_board(n, (folder / f"{n}.txt").read_bytes()) for n in sample):
+        if not all(_holds(holds_our_board, n, folder / f"{n}.txt") for n in sample):
             raise UserError(f"{folder} holds board files that are not this catalogue's ({len(numbers):,} files, "
                             f"no marker): give this catalogue its own folder with --out")
     try:

@@ -1,0 +1,110 @@
+"""The board folder is a closed room: a link, a FIFO, a device or a stray where a board file goes is never written
+through or over, never waited on, never read whole; fill and import refuse to start in one line naming it, and
+verify reports it and goes on. Each is planted in a real folder and met by the real CLI, in a process with a
+timeout (a FIFO used to hang verify and fill)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalogue.store import plainfile
+
+CLI = [sys.executable, "-m", "catalogue"]
+
+
+def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args, "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    done = cli(tmp_path, "fill", "--count", "10", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    return tmp_path / "boards"
+
+
+def one_line(done: subprocess.CompletedProcess) -> str:
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("catalogue: compiling")]
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("plant", ["link", "dangling", "fifo", "stray"])
+def test_fill_refuses_what_is_where_its_next_board_goes(folder, tmp_path, plant):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    target = folder / "11.txt"  # the second new board's file
+    if plant == "link":
+        target.symlink_to(victim)
+    elif plant == "dangling":
+        target.symlink_to(tmp_path / "nowhere" / "made.txt")
+    elif plant == "fifo":
+        os.mkfifo(target)
+    else:
+        target.write_text("a stray\n")
+    before = target.lstat()
+    done = cli(tmp_path, "fill", "--count", "5", "--seed", "4")
+    assert done.returncode == 1
+    line = one_line(done)
+    assert line.startswith(f"catalogue: {folder}: 1 file the catalogue did not write where its board files go "
+                           f"(11.txt: ") and "move them away first" in line
+    assert victim.read_text() == "keep me\n" and not (tmp_path / "nowhere").exists()
+    assert (target.lstat().st_mode, target.lstat().st_ino) == (before.st_mode, before.st_ino)
+    assert not (folder / "10.txt").exists(), "nothing was written before the refusal"
+    target.unlink()  # moved away: the fill goes on
+    assert cli(tmp_path, "fill", "--count", "5", "--seed", "4").returncode == 0
+
+
+@pytest.mark.parametrize("plant", ["fifo", "zero", "link"])
+def test_verify_reports_what_is_not_a_plain_file_and_never_writes_through_it(folder, tmp_path, plant):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    board = folder / "5.txt"
+    board.unlink()
+    if plant == "fifo":
+        os.mkfifo(board)
+    elif plant == "zero":
+        board.symlink_to("/dev/zero")  # read whole, it grew verify to gigabytes
+    else:
+        board.symlink_to(victim)
+    (folder / "7.txt").unlink()  # a missing file beside it is still found and repaired
+    done = cli(tmp_path, "verify", "--full")
+    assert done.returncode == 1
+    kind = {"fifo": "a FIFO", "zero": "a symbolic link", "link": "a symbolic link"}[plant]
+    assert f"1 not plain files (5.txt: {kind})" in done.stdout and "1 missing (7.txt)" in done.stdout
+    repaired = cli(tmp_path, "verify", "--full", "--repair")
+    assert repaired.returncode == 1 and "repaired      1 files rewritten" in repaired.stdout
+    assert f"5.txt: {kind}" in repaired.stderr
+    assert (folder / "7.txt").is_file() and victim.read_text() == "keep me\n" and plainfile.lkind(board) == (
+        "a FIFO" if plant == "fifo" else "a symbolic link")
+
+
+def test_a_fifo_in_place_of_the_marker_is_refused_at_once(folder, tmp_path):
+    (folder / ".catalogue").unlink()
+    os.mkfifo(folder / ".catalogue")
+    done = cli(tmp_path, "fill", "--count", "2", "--seed", "5")
+    assert done.returncode == 1
+    assert one_line(done) == (f"catalogue: {folder} holds the board files of another catalogue (a marker that is a "
+                              f"FIFO): give this catalogue its own folder with --out")
+
+
+def test_plain_writes(tmp_path):
+    path = tmp_path / "1.txt"
+    plainfile.write(path, b"new\n", replace=False)
+    with pytest.raises(plainfile.NotPlainFile, match="a regular file the catalogue did not write"):
+        plainfile.write(path, b"other\n", replace=False)  # a new board's file never goes over one that is there
+    plainfile.write(path, b"ok\n", replace=True)  # the catalogue's own torn file is rewritten
+    assert path.read_bytes() == b"ok\n"
+    link = tmp_path / "2.txt"
+    link.symlink_to(path)
+    with pytest.raises(plainfile.NotPlainFile, match="a symbolic link"):
+        plainfile.write(link, b"x", replace=True)
+    with pytest.raises(plainfile.NotPlainFile, match="a symbolic link"):
+        plainfile.read(link, 10)
+    assert plainfile.read(tmp_path / "none.txt", 10) is None
+    assert plainfile.read(path, 1) == b"ok"  # at most limit + 1 bytes, whatever the file holds
