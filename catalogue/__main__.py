@@ -1,4 +1,4 @@
 """``python -m catalogue`` runs the command line, like the ``catalogue`` script."""
-from .cli import main
+from .entry import main
 
 main()

@@ -267,6 +267,13 @@ def main() -> None:
     except SystemExit as done:
         _leave(done)
         raise
+    except KeyboardInterrupt:  # before the commands' own boundary took over (typer setting up, an import)
+        from .errors import report
+
+        report("interrupted")
+        done = SystemExit(130)
+        _leave(done)
+        raise done from None
 
 
 def _leave(done: SystemExit) -> None:

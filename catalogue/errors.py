@@ -90,11 +90,29 @@ def is_verbose() -> bool:
     return _verbose
 
 
+#: a quoted value longer than this is shortened in a message: an option value of 100,000 characters was echoed
+#: whole into its error line
+MAX_ECHOED = 120
+_QUOTED = re.compile(r"'([^'\n]{%d,})'|\"([^\"\n]{%d,})\"" % (MAX_ECHOED + 1, MAX_ECHOED + 1))
+
+
+def shorten_values(message: str) -> str:
+    """``message`` with every quoted value longer than :data:`MAX_ECHOED` cut to its start and its length:
+    ``'xxxx...' (100,000 characters)``."""
+    def cut(found: re.Match) -> str:
+        value = found.group(1) if found.group(1) is not None else found.group(2)
+        return f"'{value[:40]}...' ({len(value):,} characters)"
+
+    return _QUOTED.sub(cut, message)
+
+
 def report(message: str, error: bool = False) -> None:
     """One line on stderr (messages and progress never go to stdout, which carries data): the one place notes
-    are printed. Under ``-q`` only errors (``error=True``) are printed."""
+    are printed, quoted values kept short (:func:`shorten_values`). Under ``-q`` only errors (``error=True``) are
+    printed."""
     if _quiet and not error:
         return
+    message = shorten_values(message)
     # sys.stderr as it is now, not click's cached stream of fd 2: a progress display on the terminal replaces
     # sys.stderr with a proxy that prints the line above itself (a write past it would break the display)
     typer.echo(f"catalogue: {message}", file=sys.stderr)

@@ -222,3 +222,9 @@ def test_fill_only_settings_do_not_stop_a_query(sample_sqlite):
     # a bad $CATALOGUE_GENERATORS is fill's business: it used to make every read command exit 2
     result = query(sample_sqlite, "--format", "line", env={"CATALOGUE_GENERATORS": "many", "CATALOGUE_CHECKERS": "0"})
     assert (result.exit_code, result.stdout.count("\n")) == (0, 5)
+
+
+def test_a_huge_value_is_not_echoed_whole(sample_sqlite):
+    result = query(sample_sqlite, "--level", "x" * 100_000)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and len(result.stderr) < 300
+    assert "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100,000 characters)" in result.stderr
