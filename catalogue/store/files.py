@@ -76,6 +76,8 @@ class FileReport:
     #: what is not a plain file where a board's file goes (``5.txt: a symbolic link``): never read, written or
     #: repaired; the user moves it away
     foreign: list[str] = field(default_factory=list)
+    #: boards whose row cannot make a file (not a board: verify's database check says why); not checked, not written
+    unreadable: list[int] = field(default_factory=list)
     repaired: int = 0
     closed_runs: list[int] = field(default_factory=list)  # dead `running` runs marked interrupted
     settled: list[int] = field(default_factory=list, repr=False)  # runs whose files were checked here
@@ -91,6 +93,9 @@ class FileReport:
             parts.append(f"{len(self.missing)} missing ({_sample(self.missing)})")
         if self.torn:
             parts.append(f"{len(self.torn)} torn ({_sample(self.torn)})")
+        if self.unreadable:
+            parts.append(f"{len(self.unreadable)} not checked (rows that are not boards: "
+                         f"{_sample(self.unreadable)})")
         if self.foreign:
             parts.append(f"{len(self.foreign)} not plain files ({', '.join(sorted(self.foreign)[:5])}"
                          f"{', ...' if len(self.foreign) > 5 else ''})")
@@ -110,7 +115,11 @@ def _check_rows(out: Path, rows, report: FileReport, progress=None, total: int =
         report.checked += 1
         if progress is not None and report.checked % PROGRESS_EVERY == 0:
             progress(report.checked, total)
-        want = expected_bytes(line, size)
+        try:
+            want = expected_bytes(line, size)
+        except (ValueError, TypeError, ZeroDivisionError):  # a row that is not a board: the database check names it
+            report.unreadable.append(number)
+            continue
         try:
             got = plainfile.read(board_path(out, number), len(want))  # never more than one byte too many
         except plainfile.NotPlainFile as e:

@@ -108,3 +108,31 @@ def test_plain_writes(tmp_path):
         plainfile.read(link, 10)
     assert plainfile.read(tmp_path / "none.txt", 10) is None
     assert plainfile.read(path, 1) == b"ok"  # at most limit + 1 bytes, whatever the file holds
+
+
+def test_verify_names_every_damaged_row_and_goes_on(folder, tmp_path):
+    """Rows that are valid SQLite but not boards (as sqlite3 lets anyone write them): each is one line, the other
+    boards and their files are still checked, and nothing is an internal error."""
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "c.db")
+    with conn:
+        for sql in ("UPDATE boards SET board = 'xyz' WHERE number = 1",
+                    "UPDATE boards SET size = 0 WHERE number = 2",
+                    "UPDATE boards SET size = 7 WHERE number = 3",
+                    "UPDATE puzzles SET puzzle = '' WHERE board_number = 4",
+                    "UPDATE puzzles SET clues = 'abc' WHERE board_number = 5",
+                    "UPDATE boards SET board = :big WHERE number = 6"):
+            conn.execute(sql, {"big": "1" * 10_000_000} if ":big" in sql else {})
+    conn.close()
+    (folder / "8.txt").unlink()  # a good board's missing file is still found
+    done = cli(tmp_path, "verify", "--full")
+    assert done.returncode == 1 and "internal error" not in done.stderr
+    assert done.stderr.splitlines()[:6] == [
+        "catalogue: board 1: its board is not 81 symbols of a 9x9 grid (3 characters)",
+        "catalogue: board 2: its size 0 is not one of 4, 9, 16, 25",
+        "catalogue: board 3: its size 7 is not one of 4, 9, 16, 25",
+        "catalogue: board 4: its puzzle is not 81 symbols of a 9x9 grid (0 characters)",
+        "catalogue: board 5: its puzzle's clue count 'abc' is not a number",
+        "catalogue: board 6: its board is not 81 symbols of a 9x9 grid (10,000,000 characters)"]
+    assert "1 missing (8.txt)" in done.stdout and "4 not checked (rows that are not boards" in done.stdout
