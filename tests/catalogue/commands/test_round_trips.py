@@ -22,7 +22,8 @@ from catalogue.store.queries import RESULT_FIELDS
 runner = CliRunner()
 GRIDS = ("puzzle", "solution")
 SQLITE_UTILS = shutil.which("sqlite-utils", path=str(Path(sys.executable).parent)) or shutil.which("sqlite-utils")
-pytestmark = pytest.mark.skipif(SQLITE_UTILS is None, reason="sqlite-utils is a test dependency: pip install -e '.[test]'")
+pytestmark = pytest.mark.skipif(SQLITE_UTILS is None,
+                                reason="sqlite-utils is a test dependency: pip install -e '.[test]'")
 
 
 def query(url: str, fmt: str) -> str:

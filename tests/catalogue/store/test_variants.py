@@ -96,7 +96,8 @@ def test_migration_0007_numbers_the_puzzles_of_each_board_in_stored_order(sqlite
     with engine.begin() as conn:
         # every column a run must have, whatever its type: a 0 or a text fits each of them in SQLite
         needed = [row[1] for row in conn.execute(text("PRAGMA table_info(runs)")) if row[3] and row[1] != "id"]
-        conn.execute(text(f"INSERT INTO runs (id, {', '.join(needed)}) VALUES (1, {', '.join(':' + n for n in needed)})"),
+        marks = ", ".join(":" + name for name in needed)
+        conn.execute(text(f"INSERT INTO runs (id, {', '.join(needed)}) VALUES (1, {marks})"),
                      {name: now if name == "started_at" else "completed" if name == "status" else 0 for name in needed})
         for number in (0, 1):
             conn.execute(text("INSERT INTO boards (number, size, equivalence, key, board, method, seed, restarts, "
