@@ -37,8 +37,8 @@ def register(app: typer.Typer) -> None:
                  "out by default (a second or more a puzzle instead of milliseconds; minutes for some 25x25 "
                  "puzzles), so that puzzles stored as needing guessing get a rating. Puzzles whose stored steps "
                  "used them are always graded with them.")] = False,
-        fmt: Annotated[RegradeFormat, typer.Option("--format", help="table, or json: one object (matched, graded, "
-                                                                    "changed, written, moves).")
+        fmt: Annotated[RegradeFormat, typer.Option("--format", help=(
+            "table, or json: one object (matched, graded, skipped, changed, written, moves)."))
                        ] = RegradeFormat.table,
         db: DbOption = None,
     ) -> None:
@@ -77,12 +77,15 @@ def register(app: typer.Typer) -> None:
                                   f"the command again to go on") from None
         if not done.matched:
             report("no puzzles match")
+        if done.skipped:
+            rows = "1 row that is not a puzzle" if done.skipped == 1 else f"{done.skipped:,} rows that are not puzzles"
+            report(f"skipped {rows} the grader can take (`catalogue verify` names them); left as they are")
         if fmt is RegradeFormat.json:
             moves = [{"stored_level": old_level, "stored_hardest": old_hardest, "level": new_level,
                       "hardest": new_hardest, "puzzles": count}
                      for (old_level, old_hardest, new_level, new_hardest), count in done.moves.most_common()]
             typer.echo(json.dumps({"matched": done.matched, "graded": done.graded, "changed": done.changed,
-                                   "written": not dry_run, "moves": moves}, indent=2))
+                                   "skipped": done.skipped, "written": not dry_run, "moves": moves}, indent=2))
             return
         if not done.matched:
             return

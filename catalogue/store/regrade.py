@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from engine.vocabulary import FULL_SCALE_ROWS  # plain data
+from engine.vocabulary import FULL_SCALE_ROWS, SIZES  # plain data
 
 from .records import GRADE_COLUMNS, grade_columns
 
@@ -45,6 +45,7 @@ class RegradeReport:
     matched: int = 0
     graded: int = 0
     changed: int = 0
+    skipped: int = 0  #: rows that are not puzzles the grader can take (verify names them): left as they are
     moves: Counter = field(default_factory=Counter)
 
 
@@ -76,7 +77,7 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
         if sizes is None:  # the catalogue's sizes: a glance at the boards, where the matching ids could be many
             with catalogue.engine.connect() as conn:
                 sizes = set(conn.execute(select(Board.size).distinct()).scalars())
-        prepare(jobs_for("regrade", {math.isqrt(size) for size in sizes}))
+        prepare(jobs_for("regrade", {math.isqrt(size) for size in sizes if size in SIZES}))
     if progress:
         progress(0, len(ids))
     engine = catalogue.engine
@@ -86,8 +87,11 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
 
     def rows_of(part: list[int]):
         with engine.connect() as conn:
-            return conn.execute(select(*columns).join(Board, Board.number == Puzzle.board_number)
+            rows = conn.execute(select(*columns).join(Board, Board.number == Puzzle.board_number)
                                 .where(Puzzle.id.in_(part))).all()
+        good = [row for row in rows if _readable(row)]
+        report.skipped += len(rows) - len(good)  # rows that are not boards: `catalogue verify` names each
+        return good
 
     # graded in daemon threads (the grader releases the GIL: each core grades a chunk), so Ctrl-C stops at once
     # even while a kernel grades a puzzle for minutes, and a chunk in flight is simply not written
@@ -126,6 +130,21 @@ def _full(row, full_scale: bool) -> bool:
     except ValueError:
         return False
     return isinstance(steps, dict) and any(steps.get(name) for name in FULL_SCALE_ROWS)
+
+
+def _readable(row) -> bool:
+    """Whether a row (id, size, puzzle, ...) is a puzzle the grader can take: a size of the vocabulary and that
+    many symbols of the line format (a row edited by hand may hold anything SQLite lets it)."""
+    from engine.formats import from_line
+
+    size, puzzle = row[1], row[2]
+    if size not in SIZES or not isinstance(puzzle, str) or len(puzzle) != size * size:
+        return False
+    try:
+        from_line(puzzle, math.isqrt(size))
+    except ValueError:
+        return False
+    return True
 
 
 def _pieces(rows, limit: int, full_scale: bool):

@@ -136,3 +136,10 @@ def test_verify_names_every_damaged_row_and_goes_on(folder, tmp_path):
         "catalogue: board 5: its puzzle's clue count 'abc' is not a number",
         "catalogue: board 6: its board is not 81 symbols of a 9x9 grid (10,000,000 characters)"]
     assert "1 missing (8.txt)" in done.stdout and "4 not checked (rows that are not boards" in done.stdout
+    regraded = subprocess.run([*CLI, "regrade", "--dry-run", "--format", "json", "--db", str(tmp_path / "c.db")],
+                              capture_output=True, text=True, timeout=300)
+    assert regraded.returncode == 0 and "internal error" not in regraded.stderr
+    import json
+
+    summary = json.loads(regraded.stdout)
+    assert (summary["matched"], summary["skipped"]) == (10, 3)  # sizes 0 and 7, the empty puzzle
