@@ -25,6 +25,15 @@ KINDS = {".pdf": "pdf", ".svg": "svg"}
 PerPage = enum.Enum("PerPage", {f"p{n}": str(n) for n in (1, 2, 4, 6)}, type=str)
 
 
+def _drawable(record) -> bool:
+    """Whether a record is a puzzle the layout can draw: a size of the vocabulary and its grids that long (a row
+    edited by hand may hold anything SQLite lets it)."""
+    from engine.vocabulary import SIZES
+
+    cells = record.size * record.size if record.size in SIZES else -1
+    return all(isinstance(text, str) and len(text) == cells for text in (record.puzzle, record.solution))
+
+
 def output_kind(path: str) -> str:
     """pdf or svg, from ``-o``'s extension (any case); a book (pdf) to ``-`` (standard output) and into a device
     or a FIFO, which have no extension to say; anything else is a usage error naming -o."""
@@ -90,7 +99,12 @@ def register(app: typer.Typer) -> None:
         from ..store import Catalogue
 
         with Catalogue.open(db, create=False) as catalogue:
-            records = list(sampling.apply(catalogue.puzzles(**filters.given())).limit(count))
+            chosen = list(sampling.apply(catalogue.puzzles(**filters.given())).limit(count))
+        records = [r for r in chosen if _drawable(r)]
+        if len(records) < len(chosen):
+            skipped = len(chosen) - len(records)
+            report(f"left out {skipped} row{'s' if skipped > 1 else ''} that cannot be drawn (not a puzzle of a "
+                   f"known size: `catalogue verify` names {'them' if skipped > 1 else 'it'})")
         if not records:
             raise UserError("no puzzles match: nothing written")
         from ..english import count as counted

@@ -34,6 +34,14 @@ def _rows(conn, sql: str) -> list[tuple]:
     return [tuple(row) for row in conn.execute(text(sql))]
 
 
+def _in_order(value) -> tuple:
+    """A sort key that takes what SQLite lets a column hold: numbers in order, then anything else by its text (a
+    clue count of 'abc', written by hand, is shown, not a crash: `catalogue verify` names the row)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, str(value))
+
+
 def median_of_middle(middle: list) -> Any:
     """The median from the one (odd count) or two (even count) middle values of the sorted non-NULL values: the
     mean of two, which stays a whole number (int) when both are ints and the mean is whole."""
@@ -139,7 +147,8 @@ def _by_size_and_clues(conn) -> tuple[int, int, list[dict], list[dict]]:
         for c, n in clues[i].items():
             histogram[c] = histogram.get(c, 0) + n
     histogram_rows = [{"size": size, "clues": c, "puzzles": int(n)}
-                      for size in sorted(per_size) for c, n in sorted(per_size[size].items()) if n]
+                      for size in sorted(per_size, key=_in_order)
+                      for c, n in sorted(per_size[size].items(), key=lambda item: _in_order(item[0])) if n]
     # every puzzle has a clue count: the histogram's total is the number of puzzles (one walk fewer)
     return int(boards), int(sum(whole.values())), by_size, histogram_rows
 

@@ -143,3 +143,10 @@ def test_verify_names_every_damaged_row_and_goes_on(folder, tmp_path):
 
     summary = json.loads(regraded.stdout)
     assert (summary["matched"], summary["skipped"]) == (10, 3)  # sizes 0 and 7, the empty puzzle
+    stats = subprocess.run([*CLI, "stats", "--db", str(tmp_path / "c.db")], capture_output=True, text=True,
+                           timeout=120)
+    assert stats.returncode == 0 and "abc" in stats.stdout  # shown as stored, not a crash
+    book = subprocess.run([*CLI, "book", "--db", str(tmp_path / "c.db"), "-o", str(tmp_path / "b.pdf")],
+                          capture_output=True, text=True, timeout=300)
+    assert book.returncode == 0 and "left out 5 rows that cannot be drawn" in book.stderr  # 1, 2, 3, 4, 6
+    assert (tmp_path / "b.pdf").read_bytes().startswith(b"%PDF-")
