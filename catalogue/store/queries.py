@@ -176,10 +176,38 @@ def _conditions(conn, filters: dict[str, Any], order_by: str, limit: Optional[in
     return where, params, any(name in params for name in _BOARD_FILTERS)
 
 
+def cursor_of(row: dict[str, Any], order_by: str) -> tuple[Any, int, int]:
+    """Where ``row`` stands in the order of ``order_by``: (its sort key's value, board number, variant), what
+    ``after`` takes to start past it. The level's key is its rank (easy 0, ...; ungraded after extreme)."""
+    if order_by == "level":
+        value = LEVELS.index(row["level"]) if row["level"] in LEVELS else len(LEVELS)
+    else:
+        value = row[order_by]
+    return value, int(row["number"]), int(row["variant"])
+
+
+def _after_sql(order_by: str, desc: bool, after: tuple[Any, int, int]) -> tuple[str, dict[str, Any]]:
+    """The condition of the rows past ``after`` (``cursor_of``) in the query's order: the sort key, then board
+    number (both in ``desc``'s direction), then the puzzle's variant on its board (the order of its id), with the
+    rows whose key is NULL last. Keyset paging: the next page starts where the last one ended, by an index seek,
+    and stays right while puzzles are added (an offset would count them)."""
+    key = ORDER_KEYS[order_by]
+    value, number, variant = after
+    cmp = "<" if desc else ">"
+    tie = f"(p.board_number {cmp} :after_number OR (p.board_number = :after_number AND p.variant > :after_variant))"
+    params: dict[str, Any] = {"after_number": int(number), "after_variant": int(variant)}
+    if value is None:
+        return f"({key} IS NULL AND {tie})", params
+    params["after_key"] = value
+    nulls_after = f" OR {key} IS NULL" if order_by in NULLABLE_KEYS else ""
+    return f"({key} {cmp} :after_key OR ({key} = :after_key AND {tie}){nulls_after})", params
+
+
 def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: Optional[int] = None,
                  offset: int = 0, ids: Optional[Sequence[int]] = None, with_id: bool = False,
-                 **filters) -> tuple[str, dict[str, Any]]:
-    """The SQL text and parameters of ``query_puzzles`` (``with_id``: each row also has ``puzzle_id``)."""
+                 after: Optional[tuple[Any, int, int]] = None, **filters) -> tuple[str, dict[str, Any]]:
+    """The SQL text and parameters of ``query_puzzles`` (``with_id``: each row also has ``puzzle_id``; ``after``:
+    only the rows past that cursor, :func:`cursor_of`)."""
     columns = _RESULT_COLUMNS + (", p.id AS puzzle_id" if with_id else "")
     key = ORDER_KEYS[order_by]  # KeyError before any SQL is built
     offset = int(offset or 0)
@@ -197,6 +225,10 @@ def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: O
         marks = ", ".join(f":id{i}" for i in range(len(chosen)))
         where = f" WHERE p.id IN ({marks})" if chosen else " WHERE 1 = 0"
         params, board_filter = {f"id{i}": value for i, value in enumerate(chosen)}, False
+    if after is not None:
+        condition, more = _after_sql(order_by, desc, after)
+        where = (where + " AND " if where else " WHERE ") + condition
+        params.update(more)
     direction = "DESC" if desc else "ASC"
     # p.board_number equals b.number, and ordering by it lets SQLite walk ix_puzzles_board_number and stop at
     # the limit instead of sorting every match

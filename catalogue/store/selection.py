@@ -121,6 +121,7 @@ class PuzzleQuery:
     sampled: Optional[tuple[int, int]] = None  #: (n, seed)
     skip: int = 0
     take: Optional[int] = None
+    cursor: Optional[tuple[Any, int, int]] = None  #: only the rows past it (``after``)
 
     # -- building ------------------------------------------------------------------------------------------------
     def where(self, **filters) -> "PuzzleQuery":
@@ -148,6 +149,12 @@ class PuzzleQuery:
             raise ValueError(f"an offset is a whole number >= 0, not {n!r}")
         return replace(self, skip=n)
 
+    def after(self, cursor: Optional[tuple[Any, int, int]]) -> "PuzzleQuery":
+        """Only the rows past ``cursor`` in this query's order: (sort key value, board number, variant), as
+        ``queries.cursor_of`` reads it off the last row of a page. Keyset paging: the next page is a seek, and
+        puzzles added meanwhile do not shift it."""
+        return replace(self, cursor=None if cursor is None else tuple(cursor))
+
     def limit(self, n: Optional[int]) -> "PuzzleQuery":
         """At most ``n`` rows (None: no limit)."""
         if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
@@ -166,7 +173,7 @@ class PuzzleQuery:
 
     def _rows(self, conn) -> Iterator[dict[str, Any]]:
         filters = self.filter.given()
-        window = {"offset": self.skip, "limit": self.take}
+        window = {"offset": self.skip, "limit": self.take, "after": self.cursor}
         if self.sampled is None:
             yield from queries.iter_query_puzzles(conn, order_by=self.key, desc=self.descending, **window,
                                                   **filters)
@@ -177,6 +184,8 @@ class PuzzleQuery:
                                                   **window, **filters)
             return
         # too many ids to bind: walk the matches in the query's order and keep the chosen ones
+        if self.cursor is not None:
+            raise ValueError(f"after() takes a sample of at most {MAX_BOUND_IDS:,} puzzles")
         keep = set(chosen)
         rows = (row for row in queries.iter_query_puzzles(conn, order_by=self.key, desc=self.descending,
                                                           with_id=True, **filters)

@@ -89,7 +89,7 @@ async function list(url, params, summary) {
       tr.tabIndex = 0;
       tr.dataset.number = nameOf(p);
       for (const [value, cls] of [[nameOf(p)], [`${p.size}x${p.size}`], [p.clues], [p.level ?? "-"],
-                                  [p.score ?? "-"], [p.hardest ?? "-", "wide"]]) {
+                                  [p.score == null ? "-" : p.score.toFixed(1)], [p.hardest ?? "-", "wide"]]) {
         const td = document.createElement("td");
         td.textContent = value;
         if (cls) td.className = cls;
@@ -249,7 +249,7 @@ async function play(number) {
     buildBoard(record);
     say($("caption"), `Puzzle ${nameOf(record)} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
         (record.hardest === "guessing" ? " · needs guessing"  // its score, 20, means no more
-         : record.score != null ? ` · score ${record.score}` : ""));
+         : record.score != null ? ` · score ${record.score.toFixed(1)}` : ""));
     document.title = `catalogue: puzzle ${nameOf(record)}`;
     $("pdf").href = `/puzzles/${nameOf(record)}.pdf?solution=true`;
     $("svg").href = `/puzzles/${nameOf(record)}.svg`;

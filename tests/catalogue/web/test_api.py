@@ -295,3 +295,34 @@ def test_a_stuck_hint_says_what_it_left_out_on_a_big_grid(server):
     status, step = get(server, "/api/hint?grid=1" + "." * 80)
     assert status == 200 and step["technique"] is None
     assert step["explanation"].endswith("needs guessing, or a digit entered is wrong")
+
+
+@pytest.mark.parametrize("query, options", [
+    ("", []), ("order_by=score&desc=true", ["--order-by", "score", "--desc"]),
+    ("order_by=level", ["--order-by", "level"]),
+    ("order_by=clues&level=easy", ["--order-by", "clues", "--level", "easy"]),
+    ("order_by=solve_seconds&desc=true", ["--order-by", "solve_seconds", "--desc"]),
+    ("sample=250&seed=3&order_by=score", ["--sample", "250", "--seed", "3", "--order-by", "score"])])
+def test_pages_by_cursor_add_up_to_the_whole_list(server, catalogue_db, query, options):
+    """Follow `next` from the first page to the last: the pages hold every match once, in the order `catalogue
+    query --limit 0` lists them, and each page says the total."""
+    whole = cli_json(catalogue_db, "query", "--limit", "0", *options)
+    status, page = get(server, f"/api/puzzles?{query}&limit=97")
+    seen = []
+    while True:
+        assert status == 200 and page["total"] == len(whole), page
+        seen += page["puzzles"]
+        if page["next"] is None:
+            break
+        status, page = get(server, page["next"])
+    assert seen == whole
+
+
+@pytest.mark.parametrize("path, parameter", [("/api/puzzles?min_clue=30", "min_clue"),
+                                             ("/api/puzzles?levle=extreme", "levle"),
+                                             ("/api/daily?levle=extreme", "levle"),
+                                             ("/api/stats?verbose=1", "verbose"),
+                                             ("/api/puzzles?after=1,2", "after")])
+def test_an_unknown_or_bad_parameter_is_a_400_naming_it(server, path, parameter):
+    status, body = get(server, path)
+    assert (status, body["parameter"]) == (400, parameter) and body["error"].startswith(f"{parameter}: ")
