@@ -257,12 +257,12 @@ def _set_verbosity(quiet: bool, verbose: bool) -> None:
 
 
 def main() -> None:
-    # Before any command module imports a kernel: numba fixes a kernel's cache folder when it is defined. Cheap
-    # (hashes the engine's source, sets NUMBA_CACHE_DIR); numba itself is not imported here.
-    from engine import cache
-
-    cache.enable()
     try:
+        # Before any command module imports a kernel: numba fixes a kernel's cache folder when it is defined.
+        # Cheap (hashes the engine's source, sets NUMBA_CACHE_DIR); numba itself is not imported here.
+        from engine import cache
+
+        cache.enable()
         app()
     except SystemExit as done:
         _leave(done)
