@@ -48,15 +48,37 @@ function formFromFilters(params) {
   }
 }
 
+// A page of the list: PAGE puzzles; the route carries the filters, and for a later page the API's cursor
+// (`after`) and where the page starts (`from`, for the count shown): #/?level=easy&after=2.3,17,1&from=101
+const PAGE = 100;
+
 async function browse(params) {
   const query = new URLSearchParams(params);
-  query.set("limit", "100");
-  await list(`/api/puzzles?${query}`, params, (body) => body.count ? `${body.count} puzzle` +
-    `${body.count === 1 ? "" : "s"}${body.count === 100 ? " (the first 100: narrow the filters for others)" : ""}`
-    : "No puzzle matches.");
+  const from = Math.max(1, parseInt(query.get("from") || "1", 10) || 1);
+  query.delete("from");
+  query.set("limit", String(PAGE));
+  await list(`/api/puzzles?${query}`, params, (body) => {
+    if (!body.count) return "No puzzle matches.";
+    const total = body.total.toLocaleString();
+    return body.count === body.total ? `${total} puzzle${body.total === 1 ? "" : "s"}`
+      : `Puzzles ${from.toLocaleString()}-${(from + body.count - 1).toLocaleString()} of ${total}`;
+  }, (body) => {
+    const filters = new URLSearchParams(params);
+    filters.delete("after");
+    filters.delete("from");
+    $("first").hidden = from === 1;
+    $("first").href = `#/?${filters}`;
+    $("next").hidden = !body.next;
+    if (body.next) {
+      filters.set("after", new URLSearchParams(body.next.split("?")[1]).get("after"));
+      filters.set("from", String(from + body.count));
+      $("next").href = `#/?${filters}`;
+    }
+  });
 }
 
 async function daily() {
+  $("first").hidden = $("next").hidden = true;
   await list("/api/daily", new URLSearchParams(), (body) => body.count ?
     `Today's puzzles (${body.date}), one per level: the same on every machine for this catalogue.` :
     "No puzzle in the catalogue yet.");
@@ -76,7 +98,7 @@ async function randomPuzzle() {
   }
 }
 
-async function list(url, params, summary) {
+async function list(url, params, summary, pages) {
   show("browse");
   formFromFilters(params);
   const rows = $("list").querySelector("tbody");
@@ -101,6 +123,7 @@ async function list(url, params, summary) {
       rows.append(tr);
     }
     say($("message"), summary(body));
+    if (pages) pages(body);
   } catch (error) {
     say($("message"), error.message, "error");
   }

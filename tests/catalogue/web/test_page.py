@@ -264,3 +264,41 @@ def test_two_puzzles_of_one_board_are_reached_separately(page, tmp_path):
         page.wait_for_function("document.querySelector('#caption').textContent.startsWith('Puzzle 2 ')")
         first = [cell.inner_text() or "." for cell in page.query_selector_all("#board .cell")]
         assert first != second
+
+
+def test_the_list_pages_through_every_match_with_its_total(page, tmp_path):
+    """250 puzzles, 100 to a page: the first page says 1-100 of 250, `next page` follows the API's cursor to the
+    last page, and the pages list every puzzle once, in order; a filter pages the same way."""
+    db = tmp_path / "c.db"
+    result = CliRunner().invoke(cli_app, ["fill", "--count", "250", "--seed", "8", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with _serving(db) as base:
+        page.goto(f"{base}/#/")
+        seen, shown = [], []
+        while True:
+            page.wait_for_function("document.querySelector('#message').textContent.startsWith('Puzzles')")
+            shown.append(page.inner_text("#message"))
+            seen += [row.get_attribute("data-number") for row in page.query_selector_all("tr[data-number]")]
+            if page.is_hidden("#next"):
+                break
+            before = page.inner_text("#message")
+            page.click("#next")
+            page.wait_for_function(f"document.querySelector('#message').textContent !== {before!r}")
+        assert shown == ["Puzzles 1-100 of 250", "Puzzles 101-200 of 250", "Puzzles 201-250 of 250"]
+        assert seen == [str(n) for n in range(250)]
+        assert page.is_visible("#first")
+        page.click("#first")
+        page.wait_for_function("document.querySelector('#message').textContent === 'Puzzles 1-100 of 250'")
+        page.select_option("#level", "easy")
+        page.click("#apply")
+        page.wait_for_function("document.querySelector('#message').textContent.includes(' of ')"
+                               " || /^\\\\d+ puzzles?$/.test(document.querySelector('#message').textContent)")
+        easy = runner_json(db, "query", "--level", "easy", "--limit", "0")
+        text = page.inner_text("#message")
+        assert text.endswith(f"of {len(easy)}") or text == f"{len(easy)} puzzles"
+
+
+def runner_json(db, *args):
+    result = CliRunner().invoke(cli_app, [*args, "--db", str(db), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
