@@ -129,6 +129,17 @@ def known_parameters_only(request: Request) -> None:
 _ALLOWED: dict[str, frozenset[str]] = {}
 
 
+#: where the documentation pages' scripts and styles are served
+DOCS_ASSETS_URL = "/docs-assets"
+
+
+def docs_assets() -> Path:
+    """The folder of Swagger UI's and ReDoc's files, as the fastapi-offline package ships them."""
+    import fastapi_offline
+
+    return Path(fastapi_offline.__file__).resolve().parent / "static"
+
+
 def make_app(db: Optional[str] = None) -> FastAPI:
     """The application serving the catalogue at ``db`` (a path or URL; it must exist: a server makes nothing)."""
     catalogue = Catalogue.open(db, create=False)
@@ -136,7 +147,7 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     # jsonable_encoder walked every value of every row, 4 ms of the 8.6 ms of CPU a 50-puzzle page cost
     # (bench/bench_serve.py); the rows are already JSON's types.
     app = FastAPI(title="catalogue", version=__version__, default_response_class=JSONResponse,
-                  dependencies=[Depends(known_parameters_only)],
+                  dependencies=[Depends(known_parameters_only)], docs_url=None, redoc_url=None,
                   description="A read-only catalogue of unique Sudoku boards and the minimal puzzles carved from "
                               "them. Field names are the database's columns, as `catalogue query` prints them.")
     errors.install(app)
@@ -245,6 +256,27 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    # The API's documentation pages with their scripts served from here (fastapi-offline's copies of Swagger UI
+    # and ReDoc), not from a CDN: without internet FastAPI's own /docs and /redoc were blank pages.
+    @app.get("/docs", include_in_schema=False)
+    def swagger() -> Response:
+        from fastapi.openapi.docs import get_swagger_ui_html
+
+        return get_swagger_ui_html(openapi_url=app.openapi_url, title="catalogue API",
+                                   swagger_js_url=f"{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
+                                   swagger_css_url=f"{DOCS_ASSETS_URL}/swagger-ui.css",
+                                   swagger_favicon_url=f"{DOCS_ASSETS_URL}/favicon.png")
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> Response:
+        from fastapi.openapi.docs import get_redoc_html
+
+        return get_redoc_html(openapi_url=app.openapi_url, title="catalogue API",
+                              redoc_js_url=f"{DOCS_ASSETS_URL}/redoc.standalone.js",
+                              redoc_favicon_url=f"{DOCS_ASSETS_URL}/favicon.png", with_google_fonts=False)
+
+    app.mount(DOCS_ASSETS_URL, StaticFiles(directory=docs_assets()), name="docs-assets")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

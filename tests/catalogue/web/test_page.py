@@ -302,3 +302,26 @@ def runner_json(db, *args):
     result = CliRunner().invoke(cli_app, [*args, "--db", str(db), "--format", "json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("path, rendered", [("/docs", ".swagger-ui .info .title"), ("/redoc", ".redoc-wrap")])
+def test_the_api_documentation_renders_with_the_network_blocked(page, site, path, rendered):
+    """/docs (Swagger UI) and /redoc load every script and style from the server itself: with every request to
+    another host refused, they still render the API's title and its paths (ReDoc's footer asks the internet for
+    its logo, an image: the only request allowed to fail)."""
+    base, _ = site
+    refused: list[str] = []
+
+    def only_ours(route):
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            if route.request.resource_type != "image":
+                refused.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_ours)
+    page.goto(f"{base}{path}")
+    page.wait_for_selector(rendered, timeout=30_000)
+    page.wait_for_function("document.body.innerText.includes('/api/puzzles')", timeout=30_000)
+    assert "catalogue" in page.inner_text("body") and refused == []
