@@ -33,6 +33,7 @@ from ..store.queries import ORDER_KEYS, RESULT_FIELDS, cursor_of
 from ..store.records import PuzzleRecord
 from . import errors
 from .errors import NotFound
+from .schemas import DailyPage, FullRecord, Hint, PuzzlesPage, answers, without_validation_errors
 from .hint import hint
 
 #: the page (index.html, app.js, style.css): plain files, no build step
@@ -153,7 +154,8 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     errors.install(app)
     app.state.catalogue = catalogue
 
-    @app.get("/api/puzzles", summary="Puzzles, filtered, sampled, sorted and limited (the options of `query`)")
+    @app.get("/api/puzzles", summary="Puzzles, filtered, sampled, sorted and limited (the options of `query`)",
+             responses=answers(PuzzlesPage))
     def puzzles(q: Annotated[PuzzleParams, Query()], request: Request) -> JSONResponse:
         filters = _filters(q.min_clues, q.max_clues, q.size, q.equivalence, q.method, q.source, q.level,
                            q.technique, q.min_score, q.max_score)
@@ -197,19 +199,22 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         return PuzzleRecord.from_row(found_puzzle(name).record())
 
     @app.get("/api/puzzles/{number}", summary="Puzzle NUMBER (N, or N.K for board N's K-th puzzle): the full record "
-                                              "(query's fields, then how it was made)")
+                                              "(query's fields, then how it was made)",
+             responses=answers(FullRecord, missing=True))
     def puzzle(number: str) -> JSONResponse:
         return JSONResponse(found_puzzle(number).record())
 
     @app.get("/puzzles/{number}.svg", summary="Puzzle NUMBER as an SVG picture, with its caption",
-             response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
+             response_class=Response, responses={200: {"content": {"image/svg+xml": {}}},
+                                                 **answers(missing=True)})
     def puzzle_picture(number: str, solution: Solution = False) -> Response:
         from ..publish import puzzle_svg
 
         return Response(puzzle_svg(puzzle_record(number), solution=solution), media_type="image/svg+xml")
 
     @app.get("/puzzles/{number}.pdf", summary="Puzzle NUMBER on an A4 page, ready to print",
-             response_class=Response, responses={200: {"content": {"application/pdf": {}}}})
+             response_class=Response, responses={200: {"content": {"application/pdf": {}}},
+                                                 **answers(missing=True)})
     def puzzle_page(number: str, solution: Solution = False) -> Response:
         from ..publish import puzzle_pdf
 
@@ -218,14 +223,16 @@ def make_app(db: Optional[str] = None) -> FastAPI:
                         headers={"Content-Disposition": f'inline; filename="sudoku-{record.name}.pdf"'})
 
     @app.get("/api/boards/{number}", summary="Board NUMBER and its first puzzle: the full record, as "
-                                             "/api/puzzles/NUMBER (its puzzle's fields null if it has none)")
+                                             "/api/puzzles/NUMBER (its puzzle's fields null if it has none)",
+             responses=answers(FullRecord, missing=True))
     def board(number: int) -> JSONResponse:
         found = catalogue.board(number) if 0 <= number < 2 ** 63 else None
         if found is None:
             raise NotFound(f"no board {number}")
         return JSONResponse(found.record())
 
-    @app.get("/api/daily", summary="The puzzles of the day, one per level (the rule of `catalogue daily`)")
+    @app.get("/api/daily", summary="The puzzles of the day, one per level (the rule of `catalogue daily`)",
+             responses=answers(DailyPage))
     def daily(
         date: Annotated[Optional[str], Query(description="YYYY-MM-DD (default: today, the server's date).")] = None,
         level: Annotated[Optional[Level], Query(description="Only this level (default: one per level).")] = None,
@@ -242,16 +249,18 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         rows = [{"date": day.isoformat(), **record.to_dict()} for record in chosen if record is not None]
         return JSONResponse({"date": day.isoformat(), "count": len(rows), "puzzles": rows})
 
-    @app.get("/api/stats", summary="What the catalogue holds (the numbers of `catalogue stats`)")
+    @app.get("/api/stats", summary="What the catalogue holds (the numbers of `catalogue stats`)",
+             responses=answers(dict[str, Any]))
     def stats() -> JSONResponse:
         return JSONResponse(catalogue.stats())
 
-    @app.get("/api/hint", summary="The next step a person would take on a partly solved grid")
+    @app.get("/api/hint", summary="The next step a person would take on a partly solved grid",
+             responses=answers(Hint))
     def hint_route(grid: Annotated[str, Query(
             max_length=2000, description="The grid in the line format: one character per cell, row by row, "
                                          "'.' or '0' for a blank (e.g. a puzzle with the digits a player "
-                                         "entered).")]) -> dict[str, Any]:
-        return hint(grid)
+                                         "entered).")]) -> JSONResponse:
+        return JSONResponse(hint(grid))
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
@@ -277,6 +286,16 @@ def make_app(db: Optional[str] = None) -> FastAPI:
                               redoc_favicon_url=f"{DOCS_ASSETS_URL}/favicon.png", with_google_fonts=False)
 
     app.mount(DOCS_ASSETS_URL, StaticFiles(directory=docs_assets()), name="docs-assets")
+
+    def spec() -> dict:  # the real answers only: our 400 body, never FastAPI's 422 (schemas.py)
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            app.openapi_schema = without_validation_errors(get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes))
+        return app.openapi_schema
+
+    app.openapi = spec
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
