@@ -88,7 +88,7 @@ def find(state: State, k: int) -> Step | None:
                 allowed = allowed_digits(state, cells, ex)
                 eliminations = tuple((c, d) for c, a in zip(cells, allowed) for d in digits_of(cands[c] & ~a))
                 if eliminations:
-                    seen = ", ".join(f"{t.cell_name(e)} {{{','.join(map(str, digits_of(cands[e])))}}}" for e in ex)
+                    seen = ", ".join(f"{t.cell_name(e)} {{{t.symbols(digits_of(cands[e]))}}}" for e in ex)
                     return Step(name, RATINGS[name],
                                 f"{title} {cell_list(t, cells)}: no choice of their digits may take every candidate "
                                 f"of {seen} (they see them all), nor repeat a digit in a house: removes "

@@ -86,7 +86,7 @@ def _type4(state: State, found, digits, every):
         return None
     v = digits_of(common)[0]
     elims = tuple((c, d) for c in found for d in digits_of(state.cands[c] & ~digits[c] & ~common))
-    return Step(NAME, 5.7, f"BUG type 4: {cell_list(t, found)} in {t.house_name(houses[0])} share {v}, one of them "
+    return Step(NAME, 5.7, f"BUG type 4: {cell_list(t, found)} in {t.house_name(houses[0])} share {t.symbol(v)}, one of them "
                            f"holds its BUG digit: removes {describe_eliminations(t, elims)}",
                 eliminations=tuple(sorted(elims)), cells=tuple(found), houses=(houses[0],))
 
@@ -110,8 +110,8 @@ def _type3(state: State, found, every):
                 if elims:
                     return Step(NAME, (57 + degree - 1) / 10,
                                 f"BUG type 3: {cell_list(t, found)} hold one of "
-                                f"{','.join(map(str, digits_of(every)))}: with {cell_list(t, chosen)} a naked set "
-                                f"{','.join(map(str, digits_of(union)))} in {t.house_name(h)}: "
+                                f"{t.symbols(digits_of(every))}: with {cell_list(t, chosen)} a naked set "
+                                f"{t.symbols(digits_of(union))} in {t.house_name(h)}: "
                                 f"removes {describe_eliminations(t, elims)}",
                                 eliminations=tuple(sorted(elims)), cells=tuple(found) + chosen, houses=(h,))
     return None
@@ -131,15 +131,15 @@ def find(state: State) -> Step | None:
         elims = tuple((c, d) for d in digits_of(state.cands[c] & ~every))
         if every.bit_count() == 1:  # its other candidates go (as Sudoku Explainer's hint): a naked single is left
             d = digits_of(every)[0]
-            return Step(NAME, 5.6, f"BUG+1: {t.cell_name(c)} must be {d}, else no solution or several: "
+            return Step(NAME, 5.6, f"BUG+1: {t.cell_name(c)} must be {t.symbol(d)}, else no solution or several: "
                                    f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,))
-        return Step(NAME, 5.6, f"BUG type 1: {t.cell_name(c)} holds one of {','.join(map(str, digits_of(every)))}: "
+        return Step(NAME, 5.6, f"BUG type 1: {t.cell_name(c)} holds one of {t.symbols(digits_of(every))}: "
                                f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,))
     if every.bit_count() == 1:
         x = digits_of(every)[0]
         elims = tuple((c, x) for c in sorted(common or ()) if state.cands[c] & every)
         if elims:
-            return Step(NAME, 5.7, f"BUG type 2: one of {cell_list(t, found)} is {x}: "
+            return Step(NAME, 5.7, f"BUG type 2: one of {cell_list(t, found)} is {t.symbol(x)}: "
                                    f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=tuple(found))
         return _type4(state, found, digits, every) if len(found) == 2 else None
     if common:

@@ -29,7 +29,7 @@ def _state(t: int, n: int) -> Link:
 
 def _word(t: Tables, link: Link) -> str:
     cell, digit, on = link
-    return f"{t.cell_name(cell)}{'=' if on else '≠'}{digit}"
+    return f"{t.cell_name(cell)}{'=' if on else '≠'}{t.symbol(digit)}"
 
 
 def raw_size(ncells: int, n: int) -> int:
@@ -100,7 +100,7 @@ def forcing_words(label: str, hint, t: Tables) -> str:
     words = f"{label}, {FORCING_KIND[kind]}"
     where = int(hint[fo.H_WHERE])
     if kind == fo.REGION:
-        words += f" on {int(hint[fo.H_SOURCE])} in {t.house_name(where)}"
+        words += f" on {t.symbol(int(hint[fo.H_SOURCE]))} in {t.house_name(where)}"
     elif kind == fo.CELL:
         words += f" on {t.cell_name(where)}"
     return words
@@ -115,7 +115,7 @@ def step(name: str, t: Tables, tenths: int, words: str, placements, eliminations
     """The step of a chain conclusion: ``links`` is (its chains, the reasons beside their links)."""
     chain_links, reasons = links
     rating = tenths / 10
-    what = (f"{t.cell_name(placements[0][0])} is {placements[0][1]}" if placements
+    what = (f"{t.cell_name(placements[0][0])} is {t.symbol(placements[0][1])}" if placements
             else f"removes {describe_eliminations(t, eliminations)}")
     written = "; ".join(chain_words(t, chain, why) for chain, why in
                         zip(chain_links, reasons or [(None,) * len(c) for c in chain_links]))

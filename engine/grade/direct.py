@@ -57,10 +57,10 @@ def find_locking(state: State, claiming: bool) -> Step | None:
                         continue
                     single = rest[0]
                     return Step(name, RATINGS[name],
-                                f"{name.replace('-', ' ')} {digit} in {t.house_name(base)} ({cell_list(t, where)}) "
+                                f"{name.replace('-', ' ')} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
                                 f"{'inside' if claiming else 'along'} {t.house_name(cover)} leaves "
-                                f"{t.cell_name(single)} as the only place for {digit} in {t.house_name(other)}: "
-                                f"places {digit} in {t.cell_name(single)}",
+                                f"{t.cell_name(single)} as the only place for {t.symbol(digit)} in {t.house_name(other)}: "
+                                f"places {t.symbol(digit)} in {t.cell_name(single)}",
                                 placements=((single, digit),), cells=tuple(where),
                                 houses=(base, cover, other))
     return None
@@ -104,9 +104,9 @@ def find_hidden(state: State, k: int) -> Step | None:
                 single = house[rest.bit_length() - 1]
                 cells = tuple(house[i] for i in range(n) if union >> i & 1)
                 return Step(name, RATINGS[name],
-                            f"{title} {','.join(map(str, subset))} in {cell_list(t, cells)} ({t.house_name(h)}) "
-                            f"leaves {t.cell_name(single)} as the only place for {digit} in {t.house_name(h)}: "
-                            f"places {digit} in {t.cell_name(single)}",
+                            f"{title} {t.symbols(subset)} in {cell_list(t, cells)} ({t.house_name(h)}) "
+                            f"leaves {t.cell_name(single)} as the only place for {t.symbol(digit)} in {t.house_name(h)}: "
+                            f"places {t.symbol(digit)} in {t.cell_name(single)}",
                             placements=((single, digit),), cells=cells, houses=(h,))
     return None
 

@@ -45,7 +45,7 @@ def find_fish(state: State, k: int) -> Step | None:
                     cells = tuple(sorted(c for i in base for c in lines[i] if cands[c] & bit))
                     houses = tuple(base_kind * n + i for i in base) + tuple((1 - base_kind) * n + j for j in covers)
                     return Step(name, rating,
-                                f"{title} on {digit} in {base_word} {','.join(str(i + 1) for i in base)} "
+                                f"{title} on {t.symbol(digit)} in {base_word} {','.join(str(i + 1) for i in base)} "
                                 f"{cover_word} {','.join(str(j + 1) for j in covers)}: "
                                 f"removes {describe_eliminations(t, eliminations)}",
                                 eliminations=eliminations, cells=cells, houses=houses)

@@ -41,9 +41,9 @@ def find(state: State) -> Step | None:
                 bit = 1 << (digit - 1)
                 cell = next(c for c in house if cands[c] & bit)
                 if full:
-                    return Step(NAME, RATING_FULL, f"{t.cell_name(cell)}: full house {digit} in {t.house_name(h)}",
+                    return Step(NAME, RATING_FULL, f"{t.cell_name(cell)}: full house {t.symbol(digit)} in {t.house_name(h)}",
                                 placements=((cell, digit),), cells=(cell,), houses=(h,))
                 rating = RATING_BOX if h >= 2 * n else RATING_LINE
-                return Step(NAME, rating, f"{t.cell_name(cell)}: hidden single {digit} in {t.house_name(h)}",
+                return Step(NAME, rating, f"{t.cell_name(cell)}: hidden single {t.symbol(digit)} in {t.house_name(h)}",
                             placements=((cell, digit),), cells=(cell,), houses=(h,))
     return None

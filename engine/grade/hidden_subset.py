@@ -52,7 +52,7 @@ def find_subset(state: State, k: int) -> Step | None:
             eliminations = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))
             if eliminations:
                 return Step(name, rating,
-                            f"{title} {','.join(map(str, subset))} in {cell_list(t, cells)} ({t.house_name(h)}): "
+                            f"{title} {t.symbols(subset)} in {cell_list(t, cells)} ({t.house_name(h)}): "
                             f"removes {describe_eliminations(t, eliminations)}",
                             eliminations=eliminations, cells=cells, houses=(h,))
     return None

@@ -41,7 +41,7 @@ def find(state: State, claiming: bool) -> Step | None:
                 eliminations = tuple((c, digit) for c in t.houses[cover] if cands[c] & bit and c not in inside)
                 if eliminations:
                     return Step(name, RATINGS[name],
-                                f"{name} {digit} in {t.house_name(base)} ({cell_list(t, where)}) "
+                                f"{name} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
                                 f"{'inside' if claiming else 'along'} {t.house_name(cover)}: "
                                 f"removes {describe_eliminations(t, eliminations)}",
                                 eliminations=eliminations, cells=tuple(where), houses=(base, cover))

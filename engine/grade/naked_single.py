@@ -14,6 +14,6 @@ def find(state: State) -> Step | None:
     for cell, mask in enumerate(state.cands):
         if mask and not mask & (mask - 1):
             digit = lowest_digit(mask)
-            return Step(NAME, RATING, f"{t.cell_name(cell)}: naked single {digit}",
+            return Step(NAME, RATING, f"{t.cell_name(cell)}: naked single {t.symbol(digit)}",
                         placements=((cell, digit),), cells=(cell,), houses=t.cell_houses[cell])
     return None

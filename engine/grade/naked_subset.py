@@ -39,7 +39,7 @@ def find_subset(state: State, k: int) -> Step | None:
             if eliminations:
                 eliminations = tuple(sorted(eliminations))
                 return Step(name, rating,
-                            f"{title} {','.join(map(str, digits_of(union)))} in {cell_list(t, subset)} "
+                            f"{title} {t.symbols(digits_of(union))} in {cell_list(t, subset)} "
                             f"({t.house_name(h)}): removes {describe_eliminations(t, eliminations)}",
                             eliminations=eliminations, cells=subset, houses=(h,))
     return None

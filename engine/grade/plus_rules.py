@@ -46,7 +46,7 @@ def _locking(t: Tables, grid, cell: int, digit: int) -> str:
                 continue
             line = [h for h in t.common_houses(places) if h != house and cell in t.houses[h]]
             where = f"lie in {t.house_name(line[0])}" if line else f"all see {t.cell_name(cell)}"
-            return f"locked candidates: the {digit}s of {t.house_name(house)} {where}"
+            return f"locked candidates: the {t.symbol(digit)}s of {t.house_name(house)} {where}"
     return ""
 
 
@@ -57,7 +57,7 @@ def _hidden_pair(t: Tables, grid, cell: int, digit: int) -> str:
                 continue
             pa, pb = _places(t, grid, house, a), _places(t, grid, house, b)
             if len(pa) == 2 and pa == pb and cell in pa:
-                return f"hidden pair {a}{b} in {t.cell_name(pa[0])}, {t.cell_name(pa[1])} ({t.house_name(house)})"
+                return f"hidden pair {t.symbol(a)}{t.symbol(b)} in {t.cell_name(pa[0])}, {t.cell_name(pa[1])} ({t.house_name(house)})"
     return ""
 
 
@@ -80,5 +80,5 @@ def _x_wing(t: Tables, grid, cell: int, digit: int) -> str:
             covers = {of_cover[c] for c in base[i] + base[j] if grid[c] >> (digit - 1) & 1}
             if len(covers) == 2 and of_cover[cell] in covers:
                 kind = "rows" if base is t.rows else "columns"
-                return f"X-Wing on {digit} in {kind} {i + 1} and {j + 1}"
+                return f"X-Wing on {t.symbol(digit)} in {kind} {i + 1} and {j + 1}"
     return ""

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..bits import digits_of
 from ..geometry import geometry
+from ..vocabulary import SYMBOLS
 
 
 #: one state of a chain: (cell, digit, on)
@@ -112,6 +113,15 @@ class Tables:
     def cell_name(self, cell: int) -> str:
         return f"r{self.row_of[cell] + 1}c{self.col_of[cell] + 1}"
 
+    def symbol(self, digit: int) -> str:
+        """How a digit is written in a sentence: as the grid writes it (``C`` for 12 on 16x16, as the line format
+        and the page show it; 1-9 alike on every size)."""
+        return SYMBOLS[int(digit)]
+
+    def symbols(self, digits) -> str:
+        """``1,5,C``: digits as the grid writes them, in the order given."""
+        return ",".join(self.symbol(d) for d in digits)
+
     def house_name(self, house: int) -> str:
         kind, index = divmod(house, self.n)
         return f"{('row', 'column', 'box')[kind]} {index + 1}"
@@ -136,7 +146,7 @@ def describe_eliminations(t: Tables, eliminations) -> str:
     by_digit: dict[int, list[int]] = {}
     for cell, digit in sorted(eliminations, key=lambda e: (e[1], e[0])):
         by_digit.setdefault(digit, []).append(cell)
-    return "; ".join(f"{d} from {cell_list(t, cells)}" for d, cells in by_digit.items())
+    return "; ".join(f"{t.symbol(d)} from {cell_list(t, cells)}" for d, cells in by_digit.items())
 
 
 class Contradiction(ValueError):

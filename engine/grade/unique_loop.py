@@ -87,7 +87,7 @@ def _hints(state: State, loop: list[int], a: int, b: int, best: tuple):
         if (base, 2) < best:
             elims = _type2(state, extras, x)
             if elims:
-                yield (base, 2), elims, f"one of {cell_list(t, extras)} is {x}"
+                yield (base, 2), elims, f"one of {cell_list(t, extras)} is {t.symbol(x)}"
     elif rest.bit_count() >= 2:
         for key, elims, why in type3(state, extras[0], extras[1], a, b, base, best):
             yield key, elims, why
@@ -97,7 +97,7 @@ def _hints(state: State, loop: list[int], a: int, b: int, best: tuple):
         if found:
             d, other, h = found
             yield (base, 4), ((extras[0], other), (extras[1], other)), \
-                f"{d} is locked in {cell_list(t, extras)} in {t.house_name(h)}"
+                f"{t.symbol(d)} is locked in {cell_list(t, extras)} in {t.house_name(h)}"
 
 
 def find(state: State) -> Step | None:
@@ -129,5 +129,5 @@ def find(state: State) -> Step | None:
     where = {c for c, _ in elims}
     removes = (f"{','.join(str(d) for _, d in elims)} from {t.cell_name(elims[0][0])}" if len(where) == 1
                else describe_eliminations(t, elims))
-    return Step(NAME, tenths / 10, f"{title} type {kind} on {a},{b} in {cell_list(t, loop)}: {why}, else two "
+    return Step(NAME, tenths / 10, f"{title} type {kind} on {t.symbol(a)},{t.symbol(b)} in {cell_list(t, loop)}: {why}, else two "
                                    f"solutions: removes {removes}", eliminations=elims, cells=tuple(loop))

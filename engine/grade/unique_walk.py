@@ -97,8 +97,8 @@ def type3(state: State, c1: int, c2: int, a: int, b: int, base: int, best: tuple
                                   for d in digits_of(cands[c] & union))
                     if elims:
                         yield (base + degree - 1, 3), elims, \
-                            (f"{cell_list(t, (c1, c2))} hold one of {','.join(map(str, digits_of(extra)))}: with "
-                             f"{cell_list(t, chosen)} a naked set {','.join(map(str, digits_of(union)))} in "
+                            (f"{cell_list(t, (c1, c2))} hold one of {t.symbols(digits_of(extra))}: with "
+                             f"{cell_list(t, chosen)} a naked set {t.symbols(digits_of(union))} in "
                              f"{t.house_name(h)}")
                         best = (base + degree - 1, 3)
                         break
@@ -120,8 +120,8 @@ def type3(state: State, c1: int, c2: int, a: int, b: int, base: int, best: tuple
                     elims = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~hidden))
                     if elims:
                         yield (base + degree - 2, 3), elims, \
-                            (f"{cell_list(t, (c1, c2))} hold one of {','.join(map(str, digits_of(extra)))}: "
-                             f"{','.join(map(str, digits_of(hidden)))} are a hidden set in "
+                            (f"{cell_list(t, (c1, c2))} hold one of {t.symbols(digits_of(extra))}: "
+                             f"{t.symbols(digits_of(hidden))} are a hidden set in "
                              f"{cell_list(t, [c1] + cells)} of {t.house_name(h)}")
                         best = (base + degree - 2, 3)
                         break

@@ -14,7 +14,7 @@ RATING = RATINGS[NAME]
 
 
 def _show(state: State, cell: int) -> str:
-    return f"{state.t.cell_name(cell)} ({','.join(map(str, digits_of(state.cands[cell])))})"
+    return f"{state.t.cell_name(cell)} ({state.t.symbols(digits_of(state.cands[cell]))})"
 
 
 def find(state: State) -> Step | None:

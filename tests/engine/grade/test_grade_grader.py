@@ -196,13 +196,18 @@ def test_other_sizes(box, blanks):
     assert [s.as_dict() for s in guided.steps] == [s.as_dict() for s in g.steps]
 
 
-def test_names_on_16x16_count_from_1_without_letters():
+def test_names_on_16x16_count_from_1_and_digits_are_the_grids_symbols():
+    """Rows, columns and boxes are numbered from 1 (r16c3, box 11); a digit is written as the grid writes it
+    (12 is C, as the line format and the page show it), never as a number of two figures."""
+    import re
+
     board = random_board(4, random.Random(7))
     puzzle = board.copy()
     puzzle[np.arange(0, 256, 3)] = 0
     text = " ".join(s.explanation for s in grade(puzzle, 4).steps)
     assert "r16c" in text or "c16" in text
-    assert all(ch not in text for ch in "ABCDEFG")
+    digits = re.findall(r"(?:single|house) (\S+) in", text)
+    assert digits and all(len(d) == 1 for d in digits) and set(digits) & set("ABCDEFG")
 
 
 def test_input_checks():

@@ -16,6 +16,7 @@ from engine.grade import fish, hidden_single, hidden_subset, locked_candidates, 
 from engine.grade import forcing_chains, xy_wing, xyz_wing
 from engine.grade.state import State, tables
 from engine.grade.techniques import FULL_HOUSE_COUNTER, INDEX, NCOUNTERS
+from engine.vocabulary import SYMBOLS
 
 
 def cell(name: str, box: int = 3) -> int:
@@ -230,7 +231,9 @@ def test_x_wing_on_16x16_and_25x25():
         others = [f"r{r}c{c}" for r in range(1, n + 1) for c in range(1, n + 1) if r not in (2, n)]
         state = make(box, only={n: ["r2c3", "r2c11", f"r{n}c3", f"r{n}c11"] + others})
         step = fish.find_x_wing(state)
-        assert step.explanation.startswith(f"X-Wing on {n} in rows 2,{n} columns 3,11: removes {n} from r1c3, r1c11")
+        symbol = SYMBOLS[n]  # the digit n as the grid writes it: G on 16x16, P on 25x25
+        assert step.explanation.startswith(f"X-Wing on {symbol} in rows 2,{n} columns 3,11: removes {symbol} from "
+                                           f"r1c3, r1c11")
         assert len(step.eliminations) == 2 * (n - 2)
 
 
@@ -238,7 +241,7 @@ def test_hidden_single_names_on_16x16():
     n = 16
     state = make(4, only={13: ["r10c12"] + [f"r{r}c{c}" for r in range(1, n + 1) for c in range(1, n + 1)
                                             if not (9 <= r <= 12 and 9 <= c <= 12)]})
-    assert hidden_single.find(state).explanation == "r10c12: hidden single 13 in box 11"
+    assert hidden_single.find(state).explanation == "r10c12: hidden single D in box 11"  # 13, as the grid shows it
 
 
 def test_xy_wing():
