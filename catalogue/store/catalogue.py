@@ -203,6 +203,14 @@ class Catalogue(BoardFolder):
         the same puzzle on every machine (the rule is in ``catalogue.store.selection``)."""
         return self.puzzles(level=level, **filters).daily(date)
 
+    def sources(self, limit: int = 500) -> list[str]:
+        """The sources of the imported puzzles (``import --source``, by default the files' names), sorted; at most
+        ``limit`` of them."""
+        with self.reading() as conn:
+            return [row["source"] for row in queries.fetch(conn, "SELECT DISTINCT source FROM puzzles WHERE source "
+                                                                 "IS NOT NULL ORDER BY source LIMIT :n",
+                                                           {"n": int(limit)})]
+
     def stats(self) -> dict[str, Any]:
         with self.reading() as conn:
             return summary.stats(conn)

@@ -33,7 +33,7 @@ from ..store.queries import ORDER_KEYS, RESULT_FIELDS, cursor_of
 from ..store.records import PuzzleRecord
 from . import errors
 from .errors import NotFound
-from .schemas import DailyPage, FullRecord, Hint, PuzzlesPage, answers, without_validation_errors
+from .schemas import Choices, DailyPage, FullRecord, Hint, PuzzlesPage, answers, without_validation_errors
 from .hint import hint
 
 #: the page (index.html, app.js, style.css): plain files, no build step
@@ -248,6 +248,13 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         chosen = [catalogue.daily(day, name) for name in ([level.value] if level else LEVELS)]
         rows = [{"date": day.isoformat(), **record.to_dict()} for record in chosen if record is not None]
         return JSONResponse({"date": day.isoformat(), "count": len(rows), "puzzles": rows})
+
+    @app.get("/api/choices", summary="What the filters take: levels, sizes, techniques, methods, sort keys, and "
+                                     "the catalogue's sources", responses=answers(Choices))
+    def choices() -> JSONResponse:
+        return JSONResponse({"level": list(vocabulary.LEVELS), "size": list(vocabulary.SIZES),
+                             "technique": list(HARDEST), "method": list(vocabulary.BOARD_METHODS),
+                             "order_by": list(ORDER_KEYS), "source": catalogue.sources(limit=500)})
 
     @app.get("/api/stats", summary="What the catalogue holds (the numbers of `catalogue stats`)",
              responses=answers(dict[str, Any]))

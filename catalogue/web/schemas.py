@@ -77,6 +77,18 @@ class Hint(BaseModel):
     houses: list[int]
 
 
+class Choices(BaseModel):
+    """What the filters of ``/api/puzzles`` take, from the vocabulary (and the catalogue's own sources): the page
+    fills its dropdowns from it rather than keep copies of these lists."""
+
+    level: list[str]
+    size: list[int]
+    technique: list[str]
+    method: list[str]
+    order_by: list[str]
+    source: list[str] = Field(description="The sources of the catalogue's imported puzzles (at most 500).")
+
+
 def answers(model: Any = None, *, missing: bool = False) -> dict[int, dict]:
     """The ``responses`` of a route: 200 with ``model``, 400 (and 404 with ``missing``) with our error body."""
     out: dict[int, dict] = {400: {"model": ErrorBody, "description": "A bad parameter, or one this path does not "

@@ -28,7 +28,28 @@ function say(element, text, kind) {
 }
 
 // -- browsing ------------------------------------------------------------------------------------------------
-const FILTERS = ["level", "size", "min_clues", "max_clues", "order_by", "desc"];
+const FILTERS = ["level", "size", "technique", "source", "min_clues", "max_clues", "order_by", "desc"];
+// the sort keys of the columns the list shows (the API takes more: catalogue query --order-by)
+const SORTABLE = ["number", "size", "clues", "level", "score"];
+
+// The dropdowns' choices, from the API (the vocabulary, and this catalogue's sources): the page keeps no copy
+async function fillChoices() {
+  const choices = await api("/api/choices");
+  const add = (id, values, label = (v) => String(v)) => {
+    for (const value of values) {
+      const option = document.createElement("option");
+      option.value = String(value);
+      option.textContent = label(value);
+      $(id).append(option);
+    }
+  };
+  add("level", choices.level);
+  add("size", choices.size, (n) => `${n}x${n}`);
+  add("technique", choices.technique);
+  add("source", choices.source);
+  add("order_by", choices.order_by.filter((key) => SORTABLE.includes(key)));
+  $("source").closest("label").hidden = choices.source.length === 0;  // nothing imported: nothing to choose
+}
 
 function filtersFromForm() {
   const params = new URLSearchParams();
@@ -306,4 +327,4 @@ window.addEventListener("hashchange", route);
 api("/api/stats").then((s) => {
   say($("summary"), `${s.boards.toLocaleString()} boards, ${s.puzzles.toLocaleString()} puzzles`);
 }).catch((error) => say($("summary"), error.message, "error"));
-route();
+fillChoices().catch((error) => say($("message"), error.message, "error")).finally(route);

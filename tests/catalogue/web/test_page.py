@@ -325,3 +325,40 @@ def test_the_api_documentation_renders_with_the_network_blocked(page, site, path
     page.wait_for_selector(rendered, timeout=30_000)
     page.wait_for_function("document.body.innerText.includes('/api/puzzles')", timeout=30_000)
     assert "catalogue" in page.inner_text("body") and refused == []
+
+
+def test_the_filters_offer_the_vocabulary_and_the_catalogues_sources(page, tmp_path):
+    """The dropdowns come from /api/choices: every technique, the sizes, the sort keys of the shown columns, and
+    the sources of the catalogue's imported puzzles; filtering by a source lists its puzzles only."""
+    from conftest import extra_puzzles
+
+    from engine.vocabulary import SIZES
+
+    from catalogue.choices import HARDEST
+
+    db = tmp_path / "c.db"
+    runner = CliRunner()
+    assert runner.invoke(cli_app, ["fill", "--count", "6", "--seed", "11", "--db", str(db)]).exit_code == 0
+    (tmp_path / "more.txt").write_text(extra_puzzles(f"sqlite:///{db}", [2, 4], 99))
+    assert runner.invoke(cli_app, ["import", str(tmp_path / "more.txt"), "--db", str(db)]).exit_code == 0
+    with _serving(db) as base:
+        page.goto(f"{base}/#/")
+        page.wait_for_selector("#source option[value='more.txt']", state="attached")
+        options = lambda sel: page.eval_on_selector_all(f"{sel} option", "os => os.map(o => o.value)")  # noqa: E731
+        assert options("#technique") == ["", *HARDEST] and options("#size") == ["", *map(str, SIZES)]
+        assert options("#order_by") == ["number", "size", "clues", "score", "level"]
+        page.select_option("#source", "more.txt")
+        page.click("#apply")
+        page.wait_for_url("**source=more.txt**")
+        page.wait_for_function("document.querySelectorAll('tr[data-number]').length === 2")
+        assert [r.get_attribute("data-number") for r in page.query_selector_all("tr[data-number]")] == ["2.2", "4.2"]
+        hardest = runner_json(db, "query", "--limit", "1")[0]["hardest"]
+        page.select_option("#source", "")
+        page.select_option("#technique", hardest)
+        page.click("#apply")
+        page.wait_for_url(f"**technique={hardest}**")
+        expected = len(runner_json(db, "query", "--technique", hardest, "--limit", "0"))
+        page.wait_for_function(f"[...document.querySelectorAll('tr[data-number]')].filter("
+                               f"r => r.cells[5].textContent === {hardest!r}).length === {expected}")
+        shown = {r.query_selector_all("td")[5].inner_text() for r in page.query_selector_all("tr[data-number]")}
+        assert shown == {hardest}

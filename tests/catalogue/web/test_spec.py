@@ -49,6 +49,7 @@ CASES = [  # (route template, address, status)
     ("/api/daily", "/api/daily?date=2026-11-26", 200),
     ("/api/daily", "/api/daily?date=someday", 400),
     ("/api/stats", "/api/stats", 200),
+    ("/api/choices", "/api/choices", 200),
     ("/api/hint", "/api/hint?grid=" + "." * 81, 200),
     ("/api/hint", "/api/hint?grid=xyz", 400),
 ]
