@@ -266,8 +266,13 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     def hint_route(grid: Annotated[str, Query(
             max_length=2000, description="The grid in the line format: one character per cell, row by row, "
                                          "'.' or '0' for a blank (e.g. a puzzle with the digits a player "
-                                         "entered).")]) -> JSONResponse:
-        return JSONResponse(hint(grid))
+                                         "entered).")],
+                   candidates: Annotated[Optional[str], Query(
+            max_length=20_000, description="The player's pencil marks: one field per cell, comma-separated, each "
+                                           "the symbols of that cell's candidates (empty: no marks). The hint is "
+                                           "then the next step from them: an elimination already made is not "
+                                           "given again.")] = None) -> JSONResponse:
+        return JSONResponse(hint(grid, candidates))
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:

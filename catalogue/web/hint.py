@@ -16,8 +16,30 @@ from typing import Any
 from ..errors import UsageError
 
 
-def hint(grid: str) -> dict[str, Any]:
-    """The next step on ``grid`` (the line format), or ``technique: None`` with the reason there is none."""
+def parse_candidates(text: str, n: int) -> list[int]:
+    """The player's pencil marks: one field per cell, comma-separated, each the symbols of its candidates (as the
+    grid writes them: ``1``-``9``, ``A``-``P``; empty for a filled cell or one without marks); a bitmask each."""
+    from engine.vocabulary import SYMBOLS
+
+    fields = text.split(",")
+    if len(fields) != n * n:
+        raise UsageError(f"candidates: {len(fields):,} fields for the {n * n} cells of a {n}x{n} grid "
+                         f"(one per cell, comma-separated)")
+    masks = []
+    for cell, field in enumerate(fields):
+        mask = 0
+        for ch in field.upper():
+            digit = SYMBOLS.find(ch)
+            if digit < 1 or digit > n:
+                raise UsageError(f"candidates: {ch!r} in cell {cell} is not a digit of a {n}x{n} grid")
+            mask |= 1 << (digit - 1)
+        masks.append(mask if field else (1 << n) - 1)  # no marks: every candidate the digits leave
+    return masks
+
+
+def hint(grid: str, candidates: str | None = None) -> dict[str, Any]:
+    """The next step on ``grid`` (the line format), from the player's ``candidates`` when given (pencil marks:
+    :func:`parse_candidates`), or ``technique: None`` with the reason there is none."""
     from engine.formats import FormatError, from_line
     from engine.grade import Contradiction, next_step
     from engine.warmup import compiled_ready
@@ -29,10 +51,11 @@ def hint(grid: str) -> dict[str, Any]:
         raise UsageError(f"grid: {e}") from None
     box = box_for_ncells(cells.size)
     n = box * box
+    marks = parse_candidates(candidates, n) if candidates is not None else None
     try:
-        step = next_step(cells, box, guided=compiled_ready())
+        step = next_step(cells, box, guided=compiled_ready(), candidates=marks)
     except Contradiction as e:
-        raise UsageError(f"grid: {e}") from None
+        raise UsageError(f"{'candidates' if marks is not None else 'grid'}: {e}") from None
 
     def where(cell: int) -> dict[str, int]:
         return {"cell": int(cell), "row": int(cell) // n + 1, "column": int(cell) % n + 1}

@@ -158,17 +158,29 @@ def solve_logically(state: State, techniques=REGISTRY, *, guided: bool = False) 
 
 
 def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness: bool = True,
-              nested: bool = False, guided: bool = True, full_scale: bool = False) -> Step | None:
+              nested: bool = False, guided: bool = True, full_scale: bool = False,
+              candidates=None) -> Step | None:
     """The step a person takes next on a partly filled grid (flat digits, 0 = blank, or a Grid): the easiest
     technique that makes progress, exactly the first step :func:`grade` would record from this position.
     None when the grid is full or no technique helps (the position needs guessing). Raises
     :class:`Contradiction` when digits conflict. A hint is this step. Nested forcing chains, which take seconds
     to minutes, are tried only with ``nested=True`` (on a position with one solution). ``guided``: as in
-    :func:`grade`; ``full_scale``: as in :func:`grade_many`."""
+    :func:`grade`; ``full_scale``: as in :func:`grade_many`. ``candidates`` (a bitmask per cell, bit d - 1 for
+    digit d: a player's pencil marks) narrows the candidates the digits leave, so the step is the next one from
+    where the player stands: an elimination made is not found again. A blank cell left without a candidate
+    raises :class:`Contradiction` (a mark removed was the cell's digit)."""
     arr, box = _as_puzzle(cells, box)
     state = State.from_puzzle(arr, box)
     if 0 not in state.cells:
         return None
+    if candidates is not None:
+        marks = np.asarray(candidates, dtype=np.int64).reshape(-1)
+        if marks.size != len(state.cands):
+            raise ValueError(f"candidates: {marks.size} cells given for a grid of {len(state.cands)}")
+        state.cands = [c & int(m) for c, m in zip(state.cands, marks)]
+        why = state.contradiction()
+        if why is not None:
+            raise Contradiction(why)
     rows = techniques_for(box, uniqueness, techniques, full_scale)
     if not (nested and _worth_nesting(arr, box, rows)):
         rows = _unnested(rows)

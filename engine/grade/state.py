@@ -224,5 +224,5 @@ class State:
                 covered |= self.cands[c] | (1 << (self.cells[c] - 1) if self.cells[c] else 0)
             if covered != t.all_digits:
                 missing = digits_of(t.all_digits & ~covered)[0]
-                return f"{missing} has no place left in {t.house_name(h)}"
+                return f"{t.symbol(missing)} has no place left in {t.house_name(h)}"
         return None

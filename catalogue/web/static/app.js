@@ -151,7 +151,8 @@ async function list(url, params, summary, pages) {
 }
 
 // -- playing -------------------------------------------------------------------------------------------------
-const game = { puzzle: null, n: 0, box: 0, inputs: [] };
+const game = { puzzle: null, n: 0, box: 0, inputs: [], removed: new Map(), showMarks: false, pencil: false,
+               history: [], future: [], pending: [] };
 
 function symbolValue(ch) {
   const i = SYMBOLS.indexOf(ch.toUpperCase());
@@ -160,7 +161,8 @@ function symbolValue(ch) {
 
 function buildBoard(record) {
   const n = record.size, box = Math.round(Math.sqrt(n));
-  Object.assign(game, { puzzle: record, n, box, inputs: [] });
+  Object.assign(game, { puzzle: record, n, box, inputs: [], removed: new Map(), showMarks: false, pencil: false,
+                        history: [], future: [], pending: [] });
   const board = $("board");
   board.style.setProperty("--n", n);
   board.replaceChildren();
@@ -194,10 +196,136 @@ function buildBoard(record) {
 
 function entered(input) {
   const ch = input.value.slice(-1);
+  const cell = game.inputs.indexOf(input);
+  if (game.pencil) {  // pencil mode: a digit typed toggles that candidate of the cell
+    input.value = game.last[cell] || "";
+    const digit = symbolValue(ch);
+    if (digit && !input.value) {
+      remember();
+      const gone = game.removed.get(cell) || new Set();
+      if (gone.has(digit)) gone.delete(digit); else gone.add(digit);
+      game.removed.set(cell, gone);
+      game.showMarks = true;
+      changed();
+    }
+    return;
+  }
+  remember(cell);
   input.value = symbolValue(ch) ? ch.toUpperCase() : "";
   for (const div of $("board").children) div.classList.remove("wrong", "hinted");
   say($("explain"), "");
   markConflicts();
+  changed();
+}
+
+// -- candidates (pencil marks), undo and redo, and the game kept in the browser --------------------------------
+// A blank cell's candidates are the digits its row, column and box do not hold yet, less those the player (or an
+// applied hint) removed: game.removed, cell -> digits. Shown on demand, always sent with a hint when shown.
+function peersOf(cell) {
+  const { n, box } = game, row = Math.floor(cell / n), col = cell % n;
+  const r0 = Math.floor(row / box) * box, c0 = Math.floor(col / box) * box, out = [];
+  for (let i = 0; i < n; i++) {
+    out.push(row * n + i, i * n + col, (r0 + Math.floor(i / box)) * n + c0 + (i % box));
+  }
+  return out;
+}
+
+function candidatesOf(line, cell) {
+  const held = new Set(peersOf(cell).map((p) => symbolValue(line[p])));
+  const gone = game.removed.get(cell) || new Set();
+  const out = [];
+  for (let d = 1; d <= game.n; d++) if (!held.has(d) && !gone.has(d)) out.push(d);
+  return out;
+}
+
+function renderMarks() {
+  const line = currentLine();
+  for (const div of $("board").children) {
+    const cell = Number(div.dataset.cell), input = game.inputs[cell];
+    let marks = div.querySelector(".marks");
+    if (!input || input.value || !game.showMarks) { if (marks) marks.remove(); continue; }
+    if (!marks) {
+      marks = document.createElement("div");
+      marks.className = "marks";
+      marks.style.setProperty("--box", game.box);
+      div.append(marks);
+    }
+    const have = new Set(candidatesOf(line, cell));
+    marks.replaceChildren(...[...Array(game.n).keys()].map((i) => {
+      const span = document.createElement("span");
+      span.textContent = have.has(i + 1) ? SYMBOLS[i] : "";
+      return span;
+    }));
+  }
+  $("marks").textContent = game.showMarks ? "Hide candidates" : "Candidates";
+  $("pencil").classList.toggle("on", game.pencil);
+}
+
+// the player's candidates as /api/hint takes them: one field per cell, the symbols of its candidates
+function candidatesParam() {
+  const line = currentLine();
+  return [...Array(game.n * game.n).keys()].map((cell) => (game.inputs[cell] && !game.inputs[cell].value
+    ? candidatesOf(line, cell).map((d) => SYMBOLS[d - 1]).join("") : "")).join(",");
+}
+
+function snapshot() {
+  return JSON.stringify({ values: game.inputs.map((i) => (i ? i.value : "")),
+                          removed: [...game.removed].map(([c, ds]) => [c, [...ds]]), showMarks: game.showMarks });
+}
+
+function restore(text) {
+  const saved = JSON.parse(text);
+  saved.values.forEach((v, cell) => { if (game.inputs[cell]) game.inputs[cell].value = v || ""; });
+  game.removed = new Map(saved.removed.map(([c, ds]) => [c, new Set(ds)]));
+  game.showMarks = Boolean(saved.showMarks);
+}
+
+// before a change: what undo goes back to (the cell being typed in is remembered by its value before)
+function remember() {
+  game.history.push(game.previous ?? snapshot());
+  game.future = [];
+}
+
+function changed() {
+  game.previous = snapshot();
+  game.last = game.inputs.map((i) => (i ? i.value : ""));
+  renderMarks();
+  markConflicts();
+  try { localStorage.setItem(storageKey(), game.previous); } catch (e) { /* private mode: nothing kept */ }
+}
+
+function storageKey() {
+  return `catalogue:${location.host}:${nameOf(game.puzzle)}`;
+}
+
+function undo(back) {
+  const from = back ? game.history : game.future, to = back ? game.future : game.history;
+  if (!from.length) return;
+  to.push(snapshot());
+  restore(from.pop());
+  game.previous = undefined;
+  for (const div of $("board").children) div.classList.remove("wrong", "hinted");
+  changed();
+}
+
+// Apply: the hint's step made on the board: its placements entered, its eliminations removed from the candidates
+function applyHint() {
+  if (!game.pending.length) return;
+  remember();
+  for (const change of game.pending) {
+    if (change.placed) {
+      if (game.inputs[change.cell]) game.inputs[change.cell].value = SYMBOLS[change.digit - 1];
+      continue;
+    }
+    const gone = game.removed.get(change.cell) || new Set();
+    gone.add(change.digit);
+    game.removed.set(change.cell, gone);
+    game.showMarks = true;
+  }
+  game.pending = [];
+  $("apply-hint").hidden = true;
+  for (const div of $("board").children) div.classList.remove("hinted");
+  changed();
 }
 
 function move(event, cell) {
@@ -268,19 +396,26 @@ async function hint() {
     return;
   }
   try {
-    const step = await api(`/api/hint?grid=${encodeURIComponent(currentLine())}`);
+    const marks = game.showMarks ? `&candidates=${encodeURIComponent(candidatesParam())}` : "";
+    const step = await api(`/api/hint?grid=${encodeURIComponent(currentLine())}${marks}`);
     const cells = new Set([...step.cells, ...step.placements, ...step.eliminations].map((c) => c.cell));
     for (const div of $("board").children) div.classList.toggle("hinted", cells.has(Number(div.dataset.cell)));
     say($("explain"), `Hint: ${step.explanation}`);
+    // Apply makes the step: placements into the grid, eliminations out of the candidates
+    game.pending = [...step.placements.map((p) => ({ ...p, placed: true })), ...step.eliminations];
+    $("apply-hint").hidden = !game.pending.length;
   } catch (error) {
     say($("explain"), error.message, "error");
   }
 }
 
 function clearEntries() {
+  remember();
   for (const input of game.inputs) if (input) input.value = "";
+  game.removed = new Map();
   for (const div of $("board").children) div.classList.remove("wrong", "hinted", "conflict");
   say($("explain"), "");
+  changed();
 }
 
 async function play(number) {
@@ -291,6 +426,12 @@ async function play(number) {
   try {
     const record = await api(`/api/puzzles/${number}`);
     buildBoard(record);
+    $("apply-hint").hidden = true;
+    try {  // the game as it was left in this browser: digits, candidates removed, candidates shown
+      const saved = localStorage.getItem(storageKey());
+      if (saved) restore(saved);
+    } catch (e) { /* unreadable: start afresh */ }
+    changed();
     say($("caption"), `Puzzle ${nameOf(record)} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
         (record.hardest === "guessing" ? " · needs guessing"  // its score, 20, means no more
          : record.score != null ? ` · score ${record.score.toFixed(1)}` : ""));
@@ -322,6 +463,16 @@ $("hint").addEventListener("click", hint);
 $("check").addEventListener("click", check);
 $("clear").addEventListener("click", clearEntries);
 $("print").addEventListener("click", () => window.print());
+$("marks").addEventListener("click", () => { remember(); game.showMarks = !game.showMarks; changed(); });
+$("pencil").addEventListener("click", () => { game.pencil = !game.pencil; renderMarks(); });
+$("apply-hint").addEventListener("click", applyHint);
+$("undo").addEventListener("click", () => undo(true));
+$("redo").addEventListener("click", () => undo(false));
+document.addEventListener("keydown", (e) => {
+  if ($("play").hidden || !(e.ctrlKey || e.metaKey)) return;
+  const key = e.key.toLowerCase();
+  if (key === "z" || key === "y") { e.preventDefault(); undo(key === "z" && !e.shiftKey); }
+});
 window.addEventListener("hashchange", route);
 
 api("/api/stats").then((s) => {

@@ -326,3 +326,39 @@ def test_pages_by_cursor_add_up_to_the_whole_list(server, catalogue_db, query, o
 def test_an_unknown_or_bad_parameter_is_a_400_naming_it(server, path, parameter):
     status, body = get(server, path)
     assert (status, body["parameter"]) == (400, parameter) and body["error"].startswith(f"{parameter}: ")
+
+
+def test_a_hint_from_the_players_candidates_moves_the_game_on(server, catalogue_db):
+    """Play the hints of a hard puzzle: placements go into the grid; at the first elimination, the same grid with
+    that elimination made in the candidates gets another hint, never the same one again (the page's pencil
+    marks); a mark that removes a cell's last candidate is a 400 naming candidates."""
+    from urllib.parse import quote
+
+    from engine.vocabulary import SYMBOLS
+
+    record = next(r for r in cli_json(catalogue_db, "query", "--level", "hard", "--limit", "0") if r["size"] == 9)
+    grid = list(record["puzzle"])
+    for _ in range(81):
+        status, step = get(server, f"/api/hint?grid={''.join(grid)}")
+        assert status == 200 and step["technique"] is not None, step
+        if step["eliminations"]:
+            break
+        for p in step["placements"]:
+            grid[p["cell"]] = SYMBOLS[p["digit"]]
+    else:
+        pytest.fail("no elimination among the hints")
+    gone: dict[int, set[int]] = {}
+    for e in step["eliminations"]:
+        gone.setdefault(e["cell"], set()).add(e["digit"])
+    fields = ["".join(SYMBOLS[d] for d in range(1, 10) if d not in gone[c]) if c in gone else "" for c in range(81)]
+    status, after = get(server, f"/api/hint?grid={''.join(grid)}&candidates={quote(','.join(fields))}")
+    assert status == 200 and after["technique"] is not None
+    assert (after["explanation"], after["eliminations"]) != (step["explanation"], step["eliminations"])
+    # a mark that leaves a blank cell nothing: its only candidate is a digit its row already holds
+    blank = next(c for c in range(81) if grid[c] == "." and any(grid[c // 9 * 9 + j] != "." for j in range(9)))
+    fields[blank] = next(grid[blank // 9 * 9 + j] for j in range(9) if grid[blank // 9 * 9 + j] != ".")
+    status, bad = get(server, f"/api/hint?grid={''.join(grid)}&candidates={quote(','.join(fields))}")
+    assert status == 400 and bad["error"] == f"candidates: r{blank // 9 + 1}c{blank % 9 + 1} has no candidate left"
+    fields[blank] = "0"
+    status, bad = get(server, f"/api/hint?grid={''.join(grid)}&candidates={quote(','.join(fields))}")
+    assert status == 400 and bad["error"].startswith("candidates: '0' in cell")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import os
 import shutil
 import signal
@@ -362,3 +363,92 @@ def test_the_filters_offer_the_vocabulary_and_the_catalogues_sources(page, tmp_p
                                f"r => r.cells[5].textContent === {hardest!r}).length === {expected}")
         shown = {r.query_selector_all("td")[5].inner_text() for r in page.query_selector_all("tr[data-number]")}
         assert shown == {hardest}
+
+
+def _hint(page) -> str:
+    """Press Hint and wait for its sentence (a new one: the old is cleared first)."""
+    page.evaluate("document.querySelector('#explain').textContent = ''")
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#explain').textContent !== ''")
+    return page.inner_text("#explain")
+
+
+def _line(page) -> str:
+    return page.evaluate("currentLine()")
+
+
+def test_an_easy_puzzle_is_solved_by_pressing_hint_and_apply(page, site):
+    base, records = site
+    number, record = next((n, r) for n, r in records.items() if r["level"] == "easy")
+    _open(page, base, number)
+    for _ in range(81):
+        if "." not in _line(page):
+            break
+        assert _hint(page).startswith("Hint: ")
+        page.click("#apply-hint")
+    assert _line(page) == record["solution"]
+    page.click("#check")
+    assert page.inner_text("#explain") == "Solved!"
+
+
+def test_candidates_take_an_elimination_and_the_next_hint_differs(page, site):
+    """Hints on a harder puzzle until one removes candidates: Apply removes them from the marks shown, the next
+    hint (sent with the candidates) is another step; Undo puts them back, Redo removes them again."""
+    base, records = site
+    number, _ = next((n, r) for n, r in records.items() if r["level"] in ("hard", "expert"))
+    _open(page, base, number)
+    page.click("#marks")
+    page.wait_for_selector("#board .marks")
+    for _ in range(200):
+        text = _hint(page)
+        assert text.startswith("Hint: "), text
+        if "removes" in text:
+            break
+        page.click("#apply-hint")
+    else:
+        pytest.fail("no elimination among the hints")
+    marks_before = page.evaluate("candidatesParam()")
+    page.click("#apply-hint")
+    marks_after = page.evaluate("candidatesParam()")
+    assert marks_after != marks_before and len(marks_after) < len(marks_before)
+    assert _hint(page) != text
+    page.click("#undo")
+    assert page.evaluate("candidatesParam()") == marks_before
+    page.click("#redo")
+    assert page.evaluate("candidatesParam()") == marks_after
+
+
+def test_a_reload_keeps_the_game(page, site):
+    base, records = site
+    number, record = next(iter(records.items()))
+    _open(page, base, number)
+    blank = record["puzzle"].index(".")
+    page.locator(f'#board .cell[data-cell="{blank}"] input').fill(record["solution"][blank])
+    page.click("#marks")
+    page.click("#pencil")  # pencil: a digit typed toggles a candidate
+    other = next(i for i, ch in enumerate(_line(page)) if ch == ".")
+    mark = page.evaluate(f"candidatesOf(currentLine(), {other})[0]")
+    page.locator(f'#board .cell[data-cell="{other}"] input').press(str(mark) if mark < 10 else "ABCDEFG"[mark - 10])
+    kept = (_line(page), page.evaluate("candidatesParam()"))
+    assert str(mark) not in kept[1].split(",")[other]
+    page.reload()
+    page.wait_for_selector("#board .cell")
+    page.wait_for_function(f"currentLine() === {kept[0]!r}")
+    assert (_line(page), page.evaluate("candidatesParam()")) == kept
+
+
+def test_a_16x16_hint_writes_letters(page, tmp_path):
+    db = tmp_path / "c.db"
+    result = CliRunner().invoke(cli_app, ["fill", "--size", "16", "--count", "1", "--seed", "3", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with _serving(db) as base:
+        _open(page, base, 0)
+        for _ in range(40):  # hints until one names a digit above 9 (as the grid writes it: a letter)
+            text = _hint(page)
+            found = re.search(r"(?:single|house) (\S+) in", text)
+            if found and found.group(1) in "ABCDEFG":
+                break
+            page.click("#apply-hint")
+        else:
+            pytest.fail("no hint named a digit above 9")
+        assert not re.search(r"single 1[0-6] in", text)
