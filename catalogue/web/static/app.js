@@ -323,8 +323,9 @@ function applyHint() {
     game.showMarks = true;
   }
   game.pending = [];
+  game.hint = null;
   $("apply-hint").hidden = true;
-  for (const div of $("board").children) div.classList.remove("hinted");
+  unhint();
   changed();
 }
 
@@ -389,21 +390,77 @@ function check() {
   else say($("explain"), "Solved!", "solved");
 }
 
+// Hints that teach, as HoDoKu's do, in three presses on the same position: the technique and where to look; then
+// the pattern's cells; then the whole step, its targets and the candidates it removes drawn apart, and Apply.
+const HINT_CLASSES = ["hinted", "region", "pattern", "target"];
+
+function unhint() {
+  for (const div of $("board").children) div.classList.remove(...HINT_CLASSES);
+  for (const span of $("board").querySelectorAll(".marks span.removed")) span.classList.remove("removed");
+}
+
+function houseName(h) {
+  const kind = Math.floor(h / game.n);
+  return `${["row", "column", "box"][kind]} ${(h % game.n) + 1}`;
+}
+
+function houseCells(h) {
+  const { n, box } = game, kind = Math.floor(h / n), i = h % n;
+  return [...Array(n).keys()].map((j) => (kind === 0 ? i * n + j : kind === 1 ? j * n + i
+    : (Math.floor(i / box) * box + Math.floor(j / box)) * n + (i % box) * box + (j % box)));
+}
+
+function showHint() {
+  const { step, stage } = game.hint;
+  unhint();
+  const mark = (cells, cls) => {
+    for (const cell of cells) $("board").children[cell].classList.add(cls);
+  };
+  const name = step.technique.replace(/-/g, " ");
+  if (stage === 1) {
+    const where = step.houses.length ? step.houses.map(houseName).join(" and ") : "the highlighted cells";
+    mark(step.houses.flatMap(houseCells), "region");
+    if (!step.houses.length) mark(step.cells.map((c) => c.cell), "region");
+    say($("explain"), `Hint 1 of 3: ${name}. Look at ${where}. (Hint again: the pattern's cells.)`);
+  } else if (stage === 2) {
+    mark(step.cells.map((c) => c.cell), "pattern");
+    say($("explain"), `Hint 2 of 3: ${name}, on the cells outlined. (Hint again: what it does.)`);
+  } else {
+    mark(step.cells.map((c) => c.cell), "pattern");
+    mark([...step.placements, ...step.eliminations].map((c) => c.cell), "target");
+    for (const e of step.eliminations) {  // the candidates it removes, struck out where they are shown
+      const span = $("board").children[e.cell].querySelector(`.marks span:nth-child(${e.digit})`);
+      if (span) span.classList.add("removed");
+    }
+    say($("explain"), `Hint: ${step.explanation}`);
+    // Apply makes the step: placements into the grid, eliminations out of the candidates
+    game.pending = [...step.placements.map((p) => ({ ...p, placed: true })), ...step.eliminations];
+    $("apply-hint").hidden = !game.pending.length;
+  }
+}
+
 async function hint() {
-  for (const div of $("board").children) div.classList.remove("hinted");
+  unhint();
   if (markConflicts()) {
     say($("explain"), "Some digits conflict (in red): change them first.", "error");
+    return;
+  }
+  const position = currentLine() + (game.showMarks ? candidatesParam() : "");
+  if (game.hint && game.hint.position === position && game.hint.stage < 3) {
+    game.hint.stage += 1;  // the same position: the next stage of the same hint
+    showHint();
     return;
   }
   try {
     const marks = game.showMarks ? `&candidates=${encodeURIComponent(candidatesParam())}` : "";
     const step = await api(`/api/hint?grid=${encodeURIComponent(currentLine())}${marks}`);
-    const cells = new Set([...step.cells, ...step.placements, ...step.eliminations].map((c) => c.cell));
-    for (const div of $("board").children) div.classList.toggle("hinted", cells.has(Number(div.dataset.cell)));
-    say($("explain"), `Hint: ${step.explanation}`);
-    // Apply makes the step: placements into the grid, eliminations out of the candidates
-    game.pending = [...step.placements.map((p) => ({ ...p, placed: true })), ...step.eliminations];
-    $("apply-hint").hidden = !game.pending.length;
+    if (step.technique === null) {
+      game.hint = null;
+      say($("explain"), `Hint: ${step.explanation}`);
+      return;
+    }
+    game.hint = { step, stage: 1, position };
+    showHint();
   } catch (error) {
     say($("explain"), error.message, "error");
   }
@@ -413,7 +470,8 @@ function clearEntries() {
   remember();
   for (const input of game.inputs) if (input) input.value = "";
   game.removed = new Map();
-  for (const div of $("board").children) div.classList.remove("wrong", "hinted", "conflict");
+  unhint();
+  for (const div of $("board").children) div.classList.remove("wrong", "conflict");
   say($("explain"), "");
   changed();
 }
