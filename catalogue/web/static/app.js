@@ -119,6 +119,26 @@ async function randomPuzzle() {
   }
 }
 
+// a puzzle's givens as dark squares on a small grid: its clue pattern at a glance
+function preview(line, n) {
+  const ns = "http://www.w3.org/2000/svg", svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
+  svg.setAttribute("class", "preview");
+  svg.setAttribute("aria-hidden", "true");
+  const frame = document.createElementNS(ns, "rect");
+  Object.entries({ width: n, height: n, fill: "#fff", stroke: "#999", "stroke-width": n / 40 })
+    .forEach(([k, v]) => frame.setAttribute(k, v));
+  svg.append(frame);
+  for (let cell = 0; cell < n * n; cell++) {
+    if (line[cell] === "." || line[cell] === "0") continue;
+    const rect = document.createElementNS(ns, "rect");
+    Object.entries({ x: cell % n + 0.1, y: Math.floor(cell / n) + 0.1, width: 0.8, height: 0.8, class: "given" })
+      .forEach(([k, v]) => rect.setAttribute(k, v));
+    svg.append(rect);
+  }
+  return svg;
+}
+
 async function list(url, params, summary, pages) {
   show("browse");
   formFromFilters(params);
@@ -131,8 +151,11 @@ async function list(url, params, summary, pages) {
       const tr = document.createElement("tr");
       tr.tabIndex = 0;
       tr.dataset.number = nameOf(p);
-      for (const [value, cls] of [[nameOf(p)], [`${p.size}x${p.size}`], [p.clues], [p.level ?? "-"],
+      const look = document.createElement("td");
+      look.append(preview(p.puzzle, p.size));
+      for (const [value, cls] of [[nameOf(p)], [look], [`${p.size}x${p.size}`], [p.clues], [p.level ?? "-"],
                                   [p.score == null ? "-" : p.score.toFixed(1)], [p.hardest ?? "-", "wide"]]) {
+        if (value instanceof Node) { tr.append(value); continue; }
         const td = document.createElement("td");
         td.textContent = value;
         if (cls) td.className = cls;
@@ -162,7 +185,7 @@ function symbolValue(ch) {
 function buildBoard(record) {
   const n = record.size, box = Math.round(Math.sqrt(n));
   Object.assign(game, { puzzle: record, n, box, inputs: [], removed: new Map(), showMarks: false, pencil: false,
-                        history: [], future: [], pending: [] });
+                        history: [], future: [], pending: [], hint: null, before: 0, since: Date.now() });
   const board = $("board");
   board.style.setProperty("--n", n);
   board.replaceChildren();
@@ -187,7 +210,10 @@ function buildBoard(record) {
       input.setAttribute("aria-label", `row ${row + 1} column ${col + 1}`);
       input.addEventListener("input", () => entered(input));
       input.addEventListener("keydown", (e) => move(e, cell));
-      div.append(input);
+      const solved = document.createElement("span");
+      solved.className = "solved-digit";
+      solved.textContent = record.solution[cell];
+      div.append(input, solved);
       game.inputs[cell] = input;
     }
     board.append(div);
@@ -270,11 +296,30 @@ function candidatesParam() {
 
 function snapshot() {
   return JSON.stringify({ values: game.inputs.map((i) => (i ? i.value : "")),
-                          removed: [...game.removed].map(([c, ds]) => [c, [...ds]]), showMarks: game.showMarks });
+                          removed: [...game.removed].map(([c, ds]) => [c, [...ds]]), showMarks: game.showMarks,
+                          seconds: played() });
 }
 
-function restore(text) {
+// the time played on this puzzle, kept with the game: seconds before this visit, plus this visit's
+function played() {
+  return game.before + Math.floor((Date.now() - game.since) / 1000);
+}
+
+function tick() {
+  if (!game.puzzle || $("play").hidden) return;
+  const s = played();
+  $("clock").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+setInterval(() => {
+  tick();
+  if (game.puzzle && !$("play").hidden && played() % 10 === 0) {  // the clock kept every 10 s, not only on moves
+    try { localStorage.setItem(storageKey(), snapshot()); } catch (e) { /* nothing kept */ }
+  }
+}, 1000);
+
+function restore(text, withTime = true) {  // undo and redo leave the clock running
   const saved = JSON.parse(text);
+  if (withTime && Number.isFinite(saved.seconds)) { game.before = saved.seconds; game.since = Date.now(); }
   saved.values.forEach((v, cell) => { if (game.inputs[cell]) game.inputs[cell].value = v || ""; });
   game.removed = new Map(saved.removed.map(([c, ds]) => [c, new Set(ds)]));
   game.showMarks = Boolean(saved.showMarks);
@@ -302,7 +347,7 @@ function undo(back) {
   const from = back ? game.history : game.future, to = back ? game.future : game.history;
   if (!from.length) return;
   to.push(snapshot());
-  restore(from.pop());
+  restore(from.pop(), false);
   game.previous = undefined;
   for (const div of $("board").children) div.classList.remove("wrong", "hinted");
   changed();
@@ -520,7 +565,13 @@ $("random").addEventListener("click", randomPuzzle);
 $("hint").addEventListener("click", hint);
 $("check").addEventListener("click", check);
 $("clear").addEventListener("click", clearEntries);
-$("print").addEventListener("click", () => window.print());
+function printAs(kind) {  // "puzzle" or "solution": the body's class picks what the print style shows
+  document.body.classList.add(`print-${kind}`);
+  window.print();
+  document.body.classList.remove(`print-${kind}`);
+}
+$("print").addEventListener("click", () => printAs("puzzle"));
+$("print-solution").addEventListener("click", () => printAs("solution"));
 $("marks").addEventListener("click", () => { remember(); game.showMarks = !game.showMarks; changed(); });
 $("pencil").addEventListener("click", () => { game.pencil = !game.pencil; renderMarks(); });
 $("apply-hint").addEventListener("click", applyHint);

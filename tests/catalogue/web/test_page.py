@@ -370,8 +370,8 @@ def test_the_filters_offer_the_vocabulary_and_the_catalogues_sources(page, tmp_p
         page.wait_for_url(f"**technique={hardest}**")
         expected = len(runner_json(db, "query", "--technique", hardest, "--limit", "0"))
         page.wait_for_function(f"[...document.querySelectorAll('tr[data-number]')].filter("
-                               f"r => r.cells[5].textContent === {hardest!r}).length === {expected}")
-        shown = {r.query_selector_all("td")[5].inner_text() for r in page.query_selector_all("tr[data-number]")}
+                               f"r => r.cells[6].textContent === {hardest!r}).length === {expected}")
+        shown = {r.query_selector_all("td")[6].inner_text() for r in page.query_selector_all("tr[data-number]")}
         assert shown == {hardest}
 
 
@@ -467,3 +467,35 @@ def test_a_16x16_hint_writes_letters(page, tmp_path):
         else:
             pytest.fail("no hint named a digit above 9")
         assert not re.search(r"single 1[0-6] in", text)
+
+
+def test_each_row_previews_its_puzzle_and_prints_alone_or_with_its_solution(page, site, tmp_path):
+    """The list draws each puzzle's givens on a small grid; Print keeps the puzzle as given (entries hidden),
+    Print with solution fills the blank cells with the solution (a PDF of each, its text read back); the clock
+    runs and is kept."""
+    from pypdf import PdfReader
+
+    base, records = site
+    page.goto(f"{base}/#/")
+    page.wait_for_selector("tr[data-number] svg.preview")
+    number = page.query_selector("tr[data-number]").get_attribute("data-number")
+    givens = page.eval_on_selector(f"tr[data-number='{number}'] svg.preview", "s => s.querySelectorAll('rect.given').length")
+    assert givens == records[int(number)]["clues"]
+    record = records[int(number)]
+    _open(page, base, int(number))
+    blank = record["puzzle"].index(".")
+    wrong = next(d for d in "123456789" if d != record["solution"][blank])
+    page.locator(f'#board .cell[data-cell="{blank}"] input').fill(wrong)
+    texts = {}
+    for kind in ("puzzle", "solution"):
+        page.evaluate(f"document.body.classList.add('print-{kind}')")
+        page.emulate_media(media="print")
+        path = tmp_path / f"{kind}.pdf"
+        page.pdf(path=str(path))
+        page.emulate_media(media="screen")
+        page.evaluate(f"document.body.classList.remove('print-{kind}')")
+        texts[kind] = "".join(PdfReader(str(path)).pages[0].extract_text().split())
+    givens_text = "".join(ch for ch in record["puzzle"] if ch != ".")
+    assert "".join(ch for ch in texts["puzzle"] if ch.isdigit()).endswith(givens_text)
+    assert texts["solution"].count(record["solution"][blank]) > texts["puzzle"].count(record["solution"][blank])
+    page.wait_for_function("/^0:0[1-9]$/.test(document.querySelector('#clock').textContent)", timeout=15_000)
