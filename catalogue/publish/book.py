@@ -24,14 +24,18 @@ SOLUTIONS_TITLE = "Solutions"
 
 
 def caption(record: Any) -> str:
-    """``No. 1234 · hard · 24 clues · score 4.2``: the board number (its id in the catalogue), the level
-    ("ungraded" if none), the clue count, and the score when there is one ("needs guessing" instead of the 20
-    that stands for it: no score a reader could place on the scale)."""
-    parts = [f"No. {record.number}", record.level or "ungraded", f"{record.clues} clues"]
+    """``No. 1234 · hard · 24 clues · score 4.2``: the puzzle's number (``1234``, or ``1234.2`` for its board's
+    second puzzle), the level ("ungraded" if none), the clue count, and the score with one decimal, as everywhere
+    (``score 2.0``), when there is one ("needs guessing" instead of the 20 that stands for it: no score a reader
+    could place on the scale)."""
+    from ..store.records import puzzle_name
+
+    parts = [f"No. {puzzle_name(record.number, getattr(record, 'variant', 1))}", record.level or "ungraded",
+             f"{record.clues} clues"]
     if record.hardest == GUESSING:
         parts.append("needs guessing")
     elif record.score is not None:
-        parts.append(f"score {record.score:g}")
+        parts.append(f"score {record.score:.1f}")
     return " \u00b7 ".join(parts)
 
 

@@ -107,6 +107,9 @@ def test_a_caption_gives_the_score_or_says_it_needs_guessing(built):
     assert caption(guess) == f"No. {record.number} \u00b7 extreme \u00b7 24 clues \u00b7 needs guessing"
     assert caption(dataclasses.replace(record, level=None, score=None, hardest=None)) == (
         f"No. {record.number} \u00b7 ungraded \u00b7 24 clues")
+    # one decimal, as everywhere; a board's second puzzle by its own number
+    assert caption(dataclasses.replace(record, score=2.0, variant=2)) == (
+        f"No. {record.number}.2 \u00b7 hard \u00b7 24 clues \u00b7 score 2.0")
 
 
 def test_the_grids_are_vectors(built, tmp_path):

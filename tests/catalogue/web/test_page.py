@@ -307,6 +307,14 @@ def test_the_list_pages_through_every_match_with_its_total(page, tmp_path):
         page.select_option("#level", "easy")
         page.click("#apply")
         page.wait_for_function(f"document.querySelector('#message').textContent === {expected!r}")
+        seen = [row.get_attribute("data-number") for row in page.query_selector_all("tr[data-number]")]
+        while page.is_visible("#next"):  # the filtered list, to its last page
+            before = page.inner_text("#message")
+            page.click("#next")
+            page.wait_for_function(f"document.querySelector('#message').textContent !== {before!r}")
+            seen += [row.get_attribute("data-number") for row in page.query_selector_all("tr[data-number]")]
+        assert seen == [str(r["number"]) for r in easy]
+        assert page.inner_text("#message").endswith(f"of {len(easy)}") or len(easy) <= 100
 
 
 def runner_json(db, *args):
