@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterator, Optional, Sequence
 
-from engine.vocabulary import LEVELS, METRICS  # plain data: reading the catalogue imports no engine code
+from engine.vocabulary import GUESSING, LEVELS, METRICS, TECHNIQUES  # plain data: no engine code is imported
 
 #: the solver metrics stored with every puzzle (engine/solvers/base.py defines them; seconds as solve_seconds)
 SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
@@ -34,6 +34,10 @@ _BOARD_FIELDS = {"number": "b.number", "size": "b.size", "equivalence": "b.equiv
                  "solution": "b.board AS solution"}
 _RESULT_COLUMNS = ", ".join(_BOARD_FIELDS.get(name, f"p.{name}") for name in RESULT_FIELDS)
 
+#: the hardest technique's rank: the technique table's order (easiest first), guessing after it, ungraded last
+HARDEST_ORDER = (*TECHNIQUES, GUESSING)
+_HARDEST_RANK = "CASE p.hardest " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(HARDEST_ORDER)) \
+    + f" ELSE {len(HARDEST_ORDER)} END"
 _LEVEL_RANK = "CASE p.level " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(LEVELS)) \
     + f" ELSE {len(LEVELS)} END"
 
@@ -47,6 +51,7 @@ ORDER_KEYS = {
     "carve_seconds": "p.carve_seconds",
     "score": "p.score",
     "level": _LEVEL_RANK,
+    "hardest": _HARDEST_RANK,
 }
 
 #: sort keys that can be NULL (puzzles stored before grading): those rows go last in either direction
@@ -181,6 +186,8 @@ def cursor_of(row: dict[str, Any], order_by: str) -> tuple[Any, int, int]:
     ``after`` takes to start past it. The level's key is its rank (easy 0, ...; ungraded after extreme)."""
     if order_by == "level":
         value = LEVELS.index(row["level"]) if row["level"] in LEVELS else len(LEVELS)
+    elif order_by == "hardest":
+        value = HARDEST_ORDER.index(row["hardest"]) if row["hardest"] in HARDEST_ORDER else len(HARDEST_ORDER)
     else:
         value = row[order_by]
     return value, int(row["number"]), int(row["variant"])

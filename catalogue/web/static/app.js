@@ -30,7 +30,7 @@ function say(element, text, kind) {
 // -- browsing ------------------------------------------------------------------------------------------------
 const FILTERS = ["level", "size", "technique", "source", "min_clues", "max_clues", "order_by", "desc"];
 // the sort keys of the columns the list shows (the API takes more: catalogue query --order-by)
-const SORTABLE = ["number", "size", "clues", "level", "score"];
+const SORTABLE = ["number", "size", "clues", "level", "score", "hardest"];
 
 // The dropdowns' choices, from the API (the vocabulary, and this catalogue's sources): the page keeps no copy
 async function fillChoices() {

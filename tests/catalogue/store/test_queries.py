@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from catalogue.store import Catalogue
 from catalogue.store import queries as repository
-from catalogue.store.queries import LEVELS, ORDER_KEYS, get_board, query_puzzles
+from catalogue.store.queries import LEVELS, ORDER_KEYS, TECHNIQUES, get_board, query_puzzles
 from catalogue.store.summary import stats
 
 
@@ -47,8 +47,12 @@ def twin(rows, min_clues=None, max_clues=None, size=None, equivalence=None, meth
             and (level is None or r["level"] == level)
             and (technique is None or r["hardest"] == technique)]
     rank = {name: i for i, name in enumerate(LEVELS)}
+    # the hardest technique in the technique table's order (as the grader tries them), guessing next, none last
+    hardest = {name: i for i, name in enumerate([*TECHNIQUES, "guessing"])}
 
     def value(r):
+        if order_by == "hardest":
+            return hardest.get(r["hardest"], len(hardest))
         return rank.get(r["level"], len(LEVELS)) if order_by == "level" else r[order_by]
 
     present = sorted((r for r in keep if value(r) is not None), key=lambda r: (value(r), r["number"]),

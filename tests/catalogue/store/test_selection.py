@@ -272,7 +272,7 @@ def test_three_ways_to_find_ids_at_positions_agree(built, filters):
 
 
 # -- keyset paging ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("key", ["number", "score", "level", "clues", "solve_seconds", "size"])
+@pytest.mark.parametrize("key", ["number", "score", "level", "clues", "solve_seconds", "size", "hardest"])
 @pytest.mark.parametrize("desc", [False, True])
 def test_after_a_cursor_is_the_rest_of_the_list(built, key, desc):
     """after(cursor of row i) gives rows i+1.. of the whole list, on both databases, for every order (score has

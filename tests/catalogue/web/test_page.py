@@ -365,7 +365,7 @@ def test_the_filters_offer_the_vocabulary_and_the_catalogues_sources(page, tmp_p
         page.wait_for_selector("#source option[value='more.txt']", state="attached")
         options = lambda sel: page.eval_on_selector_all(f"{sel} option", "os => os.map(o => o.value)")  # noqa: E731
         assert options("#technique") == ["", *HARDEST] and options("#size") == ["", *map(str, SIZES)]
-        assert options("#order_by") == ["number", "size", "clues", "score", "level"]
+        assert options("#order_by") == ["number", "size", "clues", "score", "level", "hardest"]
         page.select_option("#source", "more.txt")
         page.click("#apply")
         page.wait_for_url("**source=more.txt**")
