@@ -13,8 +13,11 @@ def count(n: int, noun: str, plural: Optional[str] = None) -> str:
     return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
 
 
-def numbers(first: Optional[int], last: Optional[int]) -> str:
-    """The numbers a run gave its new boards: ``number 7``, ``numbers 7..9``, ``no new numbers``."""
+def numbers(first: Optional[int], last: Optional[int], runs: int = 1) -> str:
+    """The numbers a run gave its new boards: ``number 7``, ``numbers 7..9``, ``no new numbers``; when other
+    writers took numbers between (``runs`` > 1): ``numbers 10..5753 in 9 runs, others' between``."""
     if first is None:
         return "no new numbers"
-    return f"number {first}" if first == last else f"numbers {first}..{last}"
+    if first == last:
+        return f"number {first}"
+    return f"numbers {first}..{last}" + (f" in {runs} runs, others' between" if runs > 1 else "")

@@ -52,7 +52,7 @@ def format_summary(s, width: int | None = None) -> str:
 
     lines = [
         f"status          {s.status} (run {s.run_id})",
-        f"accepted        {s.accepted:,} of {count(s.requested, 'new board')} ({numbers(s.first_number, s.last_number)})",
+        f"accepted        {s.accepted:,} of {count(s.requested, 'new board')} ({numbers(s.first_number, s.last_number, s.number_runs)})",
         f"duplicates      {s.duplicates:,}",
         f"contradictions  {s.contradictions:,} (generator restarts)",
         f"generated       {s.generated:,}" + (f" ({s.surplus:,} {_surplus_reason(s.status)})" if s.surplus else ""),

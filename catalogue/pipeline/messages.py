@@ -122,6 +122,9 @@ class Counters:
     pending: int = 0
     first_number: int | None = None
     last_number: int | None = None
+    #: runs of consecutive numbers among those written: 1 unless other writers (concurrent fills or imports)
+    #: took numbers between ours, when "numbers 10..5753" alone would claim 5,744 boards for 3,000
+    number_runs: int = 0
     stages: dict[str, StageStats] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -159,4 +162,4 @@ class Counters:
         with self.lock:
             return {k: getattr(self, k) for k in (
                 "target", "generated", "contradictions", "duplicates", "accepted", "surplus", "off_level",
-                "dropped", "streak", "first_number", "last_number")}
+                "dropped", "streak", "first_number", "last_number", "number_runs")}

@@ -90,6 +90,7 @@ class FillSummary:
     off_level: int = 0
     first_number: int | None = None
     last_number: int | None = None
+    number_runs: int = 0  #: runs of consecutive numbers (1 unless other writers took numbers between)
     elapsed: float = 0.0
     warm_seconds: float = 0.0
     stage_stats: dict = field(default_factory=dict)
@@ -301,7 +302,8 @@ class _Run:
             run_id=self.run_id, status=status, seed=plan.seed, requested=self.count, accepted=c["accepted"],
             generated=c["generated"], duplicates=c["duplicates"], contradictions=c["contradictions"],
             surplus=c["surplus"], dropped=c["dropped"], off_level=c["off_level"], first_number=c["first_number"],
-            last_number=c["last_number"], elapsed=elapsed, stage_stats=self._stage_stats(elapsed), stuck=stuck)
+            last_number=c["last_number"], number_runs=c["number_runs"], elapsed=elapsed,
+            stage_stats=self._stage_stats(elapsed), stuck=stuck)
         if failure is not None:
             actor, exc = failure
             # the boundary's line (catalogue.failures): a database, disk or resource failure reads the same as in

@@ -70,10 +70,12 @@ class WriterActor(Actor):
                 counters.off_level_reached[level] = counters.off_level_reached.get(level, 0) + 1
             stats.items_in += len(batch)
             stats.items_out += len(kept)
-            if kept:
+            for i in kept:  # a number that does not follow the last one starts a new run of numbers
+                if counters.last_number is None or numbers[i] != counters.last_number + 1:
+                    counters.number_runs += 1
                 if counters.first_number is None:
-                    counters.first_number = numbers[kept[0]]
-                counters.last_number = numbers[kept[-1]]
+                    counters.first_number = numbers[i]
+                counters.last_number = numbers[i]
             done = counters.accepted >= counters.target
         started = time.perf_counter()
         if kept:

@@ -248,3 +248,37 @@ def test_a_clue_target_no_puzzle_can_reach_exits_1_before_the_run(tmp_path, size
     assert result.stderr == (f"catalogue: --target-clues {target}: no {size}x{size} puzzle with one solution has "
                              f"fewer than {fewest} clues; use {fewest} or more\n")
     assert stored_puzzles(tmp_path) == []
+
+
+def test_english_numbers():
+    from catalogue.english import count, numbers
+
+    assert [numbers(None, None), numbers(7, 7), numbers(7, 9), numbers(10, 5753, 9)] == [
+        "no new numbers", "number 7", "numbers 7..9", "numbers 10..5753 in 9 runs, others' between"]
+    assert [count(1, "puzzle"), count(0, "puzzle"), count(1024, "board")] == ["1 puzzle", "0 puzzles", "1,024 boards"]
+
+
+@pytest.mark.slow
+def test_two_fills_at_once_say_the_numbers_they_really_got(tmp_path):
+    """Two fills into one catalogue at once take numbers in turns: each summary's first..last and its count of
+    runs of numbers are what the database holds for its run (the runs counted from the boards' numbers)."""
+    import re
+    import sqlite3
+
+    db = tmp_path / "c.db"
+    assert subprocess.run([*CLI, "db", "upgrade", "--db", str(db)], capture_output=True).returncode == 0
+    procs = [subprocess.Popen([*CLI, "fill", "--count", "400", "--batch", "8", "--seed", str(seed), "--db", str(db)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in (1, 2)]
+    outs = [p.communicate(timeout=600)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    conn = sqlite3.connect(db)
+    for out in outs:
+        run = int(re.search(r"\(run (\d+)\)", out).group(1))
+        got = [n for (n,) in conn.execute("SELECT number FROM boards WHERE run_id = ? ORDER BY number", (run,))]
+        runs = 1 + sum(1 for a, b in zip(got, got[1:]) if b != a + 1)
+        said = re.search(r"accepted\s+400 of 400 new boards \(numbers (\d+)\.\.(\d+)( in (\d+) runs, others' "
+                         r"between)?\)", out)
+        assert said, out
+        assert (int(said.group(1)), int(said.group(2))) == (got[0], got[-1]) and len(got) == 400
+        assert (int(said.group(4)) if said.group(4) else 1) == runs
+    conn.close()
