@@ -207,9 +207,7 @@ class Catalogue(BoardFolder):
         """The sources of the imported puzzles (``import --source``, by default the files' names), sorted; at most
         ``limit`` of them."""
         with self.reading() as conn:
-            return [row["source"] for row in queries.fetch(conn, "SELECT DISTINCT source FROM puzzles WHERE source "
-                                                                 "IS NOT NULL ORDER BY source LIMIT :n",
-                                                           {"n": int(limit)})]
+            return queries.sources(conn, limit)
 
     def stats(self) -> dict[str, Any]:
         with self.reading() as conn:
@@ -353,14 +351,10 @@ class Catalogue(BoardFolder):
         """Whether each imported row's puzzle is already stored on its board (``boards[i]`` holds ``size``,
         ``equivalence`` and the solution's ``key``): a read, to skip grading what the import would not store.
         The write path checks again under the write lock."""
-        from .insert import stored_numbers, stored_puzzle_keys
+        from .insert import known_puzzles
 
         with self._connect().connect() as conn:
-            numbers = {ident: number for ident, (number, _) in stored_numbers(conn, boards).items()}
-            if not numbers:
-                return [False] * len(boards)
-            known = stored_puzzle_keys(conn, numbers, key_of)
-        return [(b["size"], b["equivalence"], k) in known for b, k in zip(boards, puzzle_keys)]
+            return known_puzzles(conn, boards, puzzle_keys, key_of)
 
     def write_board_files(self, numbers: Sequence[int], boards: np.ndarray, box: int) -> None:
         """Write ``N.txt`` for each stored board (after its commit) into the claimed folder."""

@@ -231,6 +231,15 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, r
     return result
 
 
+def known_puzzles(conn: Connection, boards: Sequence[dict], puzzle_keys: Sequence[str], key_of) -> list[bool]:
+    """Whether each imported row's puzzle is already stored on its board (``Catalogue.known_puzzles``)."""
+    numbers = {ident: number for ident, (number, _) in stored_numbers(conn, boards).items()}
+    if not numbers:
+        return [False] * len(boards)
+    known = stored_puzzle_keys(conn, numbers, key_of)
+    return [(b["size"], b["equivalence"], k) in known for b, k in zip(boards, puzzle_keys)]
+
+
 def last_variants(conn: Connection, numbers: Sequence[int]) -> dict[int, int]:
     """Board number -> the highest variant among its stored puzzles, for the boards ``numbers`` names that have
     puzzles (the next puzzle stored on one takes the variant after it)."""

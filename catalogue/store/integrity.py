@@ -26,10 +26,9 @@ CHUNK = 4096
 
 
 def row_problem(row) -> str | None:
-    """What makes a board row (number, size, equivalence, key, board, puzzle, clues) unreadable, or None: a row
-    that is valid SQLite but not a board (edited by hand, written by a broken program) is a problem to report,
-    never an internal error."""
-    from engine.formats import from_line
+    """What makes a board row (number, size, equivalence, key, board, puzzle, clues) unusable, without reading its
+    grids (their symbols are checked when the key batch reads them), or None: a row that is valid SQLite but not a
+    board (edited by hand, written by a broken program) is a problem to report, never an internal error."""
     from engine.vocabulary import EQUIVALENCES, SIZES
 
     if not isinstance(row.size, int) or row.size not in SIZES:
@@ -38,16 +37,21 @@ def row_problem(row) -> str | None:
         return f"its equivalence {_shown(row.equivalence)} is not one of {', '.join(EQUIVALENCES)}"
     if not isinstance(row.clues, int) or isinstance(row.clues, bool):
         return f"its puzzle's clue count {_shown(row.clues)} is not a number"
-    box = int(row.size ** 0.5)
     for name, text in (("board", row.board), ("puzzle", row.puzzle)):
         if not isinstance(text, str) or len(text) != row.size * row.size:
             got = f"{len(text):,} characters" if isinstance(text, str) else _shown(text)
             return f"its {name} is not {row.size * row.size} symbols of a {row.size}x{row.size} grid ({got})"
-        try:
-            from_line(text, box)
-        except ValueError as e:
-            return f"its {name} cannot be read ({str(e).split(': ', 1)[-1]})"
     return None
+
+
+def _grids(row, box: int):
+    """(board cells, puzzle cells) of a row that passed :func:`row_problem`, or the reason one cannot be read."""
+    from engine.formats import from_line
+
+    try:
+        return from_line(row.board, box), from_line(row.puzzle, box)
+    except ValueError as e:
+        return f"a grid cannot be read ({str(e).split(': ', 1)[-1]})"
 
 
 def _shown(value) -> str:
@@ -64,9 +68,8 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE,
     import numpy as np
     from sqlalchemy import func, select
 
-    from engine.keys import key_texts
-    from engine.formats import from_line
     from engine.geometry import box_for_size, geometry
+    from engine.keys import key_texts
 
     from .models import Board, Puzzle
 
@@ -97,11 +100,22 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE,
               for members in [group] for i in range(0, len(group), CHUNK)]
     if progress is not None:
         progress(0, len(rows))
-    for (size, equivalence), members in chunks:
+    for (size, equivalence), chunk in chunks:
         box = box_for_size(size)
         geo = geometry(box)
-        boards = np.stack([from_line(r.board, box) for r in members])
-        puzzles = np.stack([from_line(r.puzzle, box) for r in members])
+        members, boards, puzzles = [], [], []
+        for row in chunk:  # each row's grids read once, a chunk at a time
+            grids = _grids(row, box)
+            if isinstance(grids, str):  # a symbol that is not one: named, left out of the batch
+                out.problems.append(f"board {row.number}: {grids}")
+                out.keys_checked += 1
+                continue
+            members.append(row)
+            boards.append(grids[0])
+            puzzles.append(grids[1])
+        if not members:
+            continue
+        boards, puzzles = np.stack(boards), np.stack(puzzles)
         houses = np.sort(boards[:, geo.houses], axis=2)
         valid = (houses == np.arange(1, size + 1)).all(axis=(1, 2))
         keys = key_texts(boards, box, equivalence)

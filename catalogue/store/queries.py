@@ -34,12 +34,22 @@ _BOARD_FIELDS = {"number": "b.number", "size": "b.size", "equivalence": "b.equiv
                  "solution": "b.board AS solution"}
 _RESULT_COLUMNS = ", ".join(_BOARD_FIELDS.get(name, f"p.{name}") for name in RESULT_FIELDS)
 
-#: the hardest technique's rank: the technique table's order (easiest first), guessing after it, ungraded last
-HARDEST_ORDER = (*TECHNIQUES, GUESSING)
-_HARDEST_RANK = "CASE p.hardest " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(HARDEST_ORDER)) \
-    + f" ELSE {len(HARDEST_ORDER)} END"
-_LEVEL_RANK = "CASE p.level " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(LEVELS)) \
-    + f" ELSE {len(LEVELS)} END"
+#: the columns sorted by rank, not by their text: a level by difficulty; the hardest technique in the technique
+#: table's order (easiest first), guessing after it; ungraded (no value) last
+RANKED = {"level": LEVELS, "hardest": (*TECHNIQUES, GUESSING)}
+
+
+def rank_of(column: str, value: Optional[str]) -> int:
+    """A ranked column's value as the sort uses it (``RANKED``; no value, or an unknown one, ranks last)."""
+    names = RANKED[column]
+    return names.index(value) if value in names else len(names)
+
+
+def _rank_sql(column: str) -> str:
+    names = RANKED[column]
+    return (f"CASE p.{column} " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(names))
+            + f" ELSE {len(names)} END")
+
 
 #: --order-by keys -> SQL expressions. The only way a sort key reaches SQL: anything else is refused.
 ORDER_KEYS = {
@@ -50,8 +60,7 @@ ORDER_KEYS = {
     "carve_checks": "p.carve_checks",
     "carve_seconds": "p.carve_seconds",
     "score": "p.score",
-    "level": _LEVEL_RANK,
-    "hardest": _HARDEST_RANK,
+    **{column: _rank_sql(column) for column in RANKED},
 }
 
 #: sort keys that can be NULL (puzzles stored before grading): those rows go last in either direction
@@ -181,40 +190,11 @@ def _conditions(conn, filters: dict[str, Any], order_by: str, limit: Optional[in
     return where, params, any(name in params for name in _BOARD_FILTERS)
 
 
-def cursor_of(row: dict[str, Any], order_by: str) -> tuple[Any, int, int]:
-    """Where ``row`` stands in the order of ``order_by``: (its sort key's value, board number, variant), what
-    ``after`` takes to start past it. The level's key is its rank (easy 0, ...; ungraded after extreme)."""
-    if order_by == "level":
-        value = LEVELS.index(row["level"]) if row["level"] in LEVELS else len(LEVELS)
-    elif order_by == "hardest":
-        value = HARDEST_ORDER.index(row["hardest"]) if row["hardest"] in HARDEST_ORDER else len(HARDEST_ORDER)
-    else:
-        value = row[order_by]
-    return value, int(row["number"]), int(row["variant"])
-
-
-def _after_sql(order_by: str, desc: bool, after: tuple[Any, int, int]) -> tuple[str, dict[str, Any]]:
-    """The condition of the rows past ``after`` (``cursor_of``) in the query's order: the sort key, then board
-    number (both in ``desc``'s direction), then the puzzle's variant on its board (the order of its id), with the
-    rows whose key is NULL last. Keyset paging: the next page starts where the last one ended, by an index seek,
-    and stays right while puzzles are added (an offset would count them)."""
-    key = ORDER_KEYS[order_by]
-    value, number, variant = after
-    cmp = "<" if desc else ">"
-    tie = f"(p.board_number {cmp} :after_number OR (p.board_number = :after_number AND p.variant > :after_variant))"
-    params: dict[str, Any] = {"after_number": int(number), "after_variant": int(variant)}
-    if value is None:
-        return f"({key} IS NULL AND {tie})", params
-    params["after_key"] = value
-    nulls_after = f" OR {key} IS NULL" if order_by in NULLABLE_KEYS else ""
-    return f"({key} {cmp} :after_key OR ({key} = :after_key AND {tie}){nulls_after})", params
-
-
 def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: Optional[int] = None,
                  offset: int = 0, ids: Optional[Sequence[int]] = None, with_id: bool = False,
                  after: Optional[tuple[Any, int, int]] = None, **filters) -> tuple[str, dict[str, Any]]:
     """The SQL text and parameters of ``query_puzzles`` (``with_id``: each row also has ``puzzle_id``; ``after``:
-    only the rows past that cursor, :func:`cursor_of`)."""
+    only the rows past that cursor, :mod:`catalogue.store.keyset`)."""
     columns = _RESULT_COLUMNS + (", p.id AS puzzle_id" if with_id else "")
     key = ORDER_KEYS[order_by]  # KeyError before any SQL is built
     offset = int(offset or 0)
@@ -233,7 +213,9 @@ def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: O
         where = f" WHERE p.id IN ({marks})" if chosen else " WHERE 1 = 0"
         params, board_filter = {f"id{i}": value for i, value in enumerate(chosen)}, False
     if after is not None:
-        condition, more = _after_sql(order_by, desc, after)
+        from .keyset import after_sql
+
+        condition, more = after_sql(order_by, desc, after)
         where = (where + " AND " if where else " WHERE ") + condition
         params.update(more)
     direction = "DESC" if desc else "ASC"
@@ -258,6 +240,13 @@ def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: O
         params["limit"] = INT64_MAX if limit is None else int(limit)
         params["offset"] = offset
     return sql, params
+
+
+def sources(conn, limit: int = 500) -> list[str]:
+    """The sources of the imported puzzles, sorted; at most ``limit``."""
+    rows = fetch(conn, "SELECT DISTINCT source FROM puzzles WHERE source IS NOT NULL ORDER BY source LIMIT :n",
+                 {"n": int(limit)})
+    return [row["source"] for row in rows]
 
 
 def count_puzzles(conn, **filters) -> int:

@@ -151,7 +151,7 @@ class PuzzleQuery:
 
     def after(self, cursor: Optional[tuple[Any, int, int]]) -> "PuzzleQuery":
         """Only the rows past ``cursor`` in this query's order: (sort key value, board number, variant), as
-        ``queries.cursor_of`` reads it off the last row of a page. Keyset paging: the next page is a seek, and
+        ``keyset.cursor_of`` reads it off the last row of a page. Keyset paging: the next page is a seek, and
         puzzles added meanwhile do not shift it."""
         return replace(self, cursor=None if cursor is None else tuple(cursor))
 

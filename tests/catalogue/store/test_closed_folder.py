@@ -150,3 +150,15 @@ def test_verify_names_every_damaged_row_and_goes_on(folder, tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert book.returncode == 0 and "left out 5 rows that cannot be drawn" in book.stderr  # 1, 2, 3, 4, 6
     assert (tmp_path / "b.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def test_verify_names_a_board_of_symbols_that_are_not_digits(folder, tmp_path):
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "c.db")
+    with conn:
+        conn.execute("UPDATE boards SET board = :x WHERE number = 3", {"x": "x" * 81})
+    conn.close()
+    done = cli(tmp_path, "verify", "--full")
+    assert done.returncode == 1 and "internal error" not in done.stderr
+    assert "catalogue: board 3: a grid cannot be read ('x' is not a symbol" in done.stderr

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalogue.store import Catalogue
-from catalogue.store import queries, selection
+from catalogue.store import keyset, queries, selection
 from catalogue.store.queries import RESULT_FIELDS
 from catalogue.store.records import BoardPuzzle, BoardRecord, PuzzleRecord
 from catalogue.store.selection import PuzzleFilter, PuzzleQuery, draw_positions, jump_hash
@@ -281,9 +281,9 @@ def test_after_a_cursor_is_the_rest_of_the_list(built, key, desc):
     query = cat.puzzles().order_by(key, desc=desc)
     whole = list(query.dicts())
     for i in (0, 1, len(whole) // 2, len(whole) - 2, len(whole) - 1):
-        cursor = queries.cursor_of(whole[i], key)
+        cursor = keyset.cursor_of(whole[i], key)
         assert list(query.after(cursor).dicts()) == whole[i + 1:], (key, desc, i)
     hard = cat.puzzles(level="hard").order_by(key, desc=desc)
     rows = list(hard.dicts())
     if rows:
-        assert list(hard.after(queries.cursor_of(rows[0], key)).limit(3).dicts()) == rows[1:4]
+        assert list(hard.after(keyset.cursor_of(rows[0], key)).limit(3).dicts()) == rows[1:4]
