@@ -112,6 +112,60 @@ FULL_HOUSE_RATING = 1.0
 TECHNIQUES = tuple(name for name, _ in TECHNIQUE_TABLE)
 #: technique name -> rating of one step
 RATINGS = dict(TECHNIQUE_TABLE)
+# the kinds of conclusion a forcing chain row reaches (engine.grade._fast_forcing: CONTRADICTION, DOUBLE, REGION,
+# CELL), as Sudoku Explainer names its hints
+_FORCING_KINDS = ("contradiction forcing chains", "double forcing chains", "region forcing chains",
+                  "cell forcing chains")
+#: technique -> the names of the steps it makes, as the literature writes them (Sudoku Explainer's hints): a
+#: step's ``kind`` indexes its technique's names (a technique with one name makes one kind of step). A grade's
+#: ``hardest`` is its hardest step's name; its ``technique`` the row of TECHNIQUE_TABLE that made it.
+STEP_NAMES: dict[str, tuple[str, ...]] = {
+    "hidden-single": ("hidden single", "full house"),
+    "direct-pointing": ("direct pointing",),
+    "direct-claiming": ("direct claiming",),
+    "direct-hidden-pair": ("direct hidden pair",),
+    "naked-single": ("naked single",),
+    "direct-hidden-triple": ("direct hidden triple",),
+    "pointing": ("pointing",),
+    "claiming": ("claiming",),
+    "naked-pair": ("naked pair",),
+    "x-wing": ("X-Wing",),
+    "hidden-pair": ("hidden pair",),
+    "naked-triple": ("naked triple",),
+    "swordfish": ("Swordfish",),
+    "hidden-triple": ("hidden triple",),
+    "xy-wing": ("XY-Wing",),
+    "xyz-wing": ("XYZ-Wing",),
+    # kind: type - 1, plus 4 for a loop of more than four cells
+    "unique-loop": tuple(f"unique {shape} type {k}" for shape in ("rectangle", "loop") for k in range(1, 5)),
+    "naked-quad": ("naked quad",),
+    "jellyfish": ("Jellyfish",),
+    "hidden-quad": ("hidden quad",),
+    "bug": ("BUG+1", "BUG type 1", "BUG type 2", "BUG type 3", "BUG type 4"),
+    "aligned-pair-exclusion": ("aligned pair exclusion",),
+    # kind: a cycle's pass (X, Y, XY), then the forcing chains of the X pass and of the others
+    "chains-and-cycles": ("bidirectional X-cycle", "bidirectional Y-cycle", "bidirectional cycle", "forcing X-chain",
+                          "forcing chain"),
+    "aligned-triple-exclusion": ("aligned triple exclusion",),
+    "nishio": ("Nishio forcing chains",),
+    "multiple-forcing-chains": _FORCING_KINDS,
+    "dynamic-forcing-chains": tuple(f"dynamic {k}" for k in _FORCING_KINDS),
+    "dynamic-forcing-chains-plus": tuple(f"dynamic {k} (+)" for k in _FORCING_KINDS),
+    "nested-forcing-chains": tuple(f"nested {k}" for k in _FORCING_KINDS),
+}
+
+
+def step_name(technique: str, kind: int = 0) -> str:
+    """The name of a step of ``technique`` of the given kind (:data:`STEP_NAMES`); a technique with one name
+    names every kind so."""
+    names = STEP_NAMES[technique]
+    return names[0] if len(names) == 1 else names[kind]
+
+
+#: every step name, in the order a sort by ``hardest`` uses: by technique (TECHNIQUE_TABLE's order), then by kind
+STEPS: tuple[str, ...] = tuple(dict.fromkeys(name for t in TECHNIQUES for name in STEP_NAMES[t]))
+#: step name -> the technique that makes it
+TECHNIQUE_OF: dict[str, str] = {name: t for t in TECHNIQUES for name in STEP_NAMES[t]}
 #: what a grade's ``hardest`` says when no technique makes progress, and its score: beyond every technique
 GUESSING = "guessing"
 GUESSING_RATING = 20.0  # serate's "beyond solver": above every chain, whatever its length

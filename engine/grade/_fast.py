@@ -17,10 +17,10 @@ from .._jit import kernel_with, wide_kernel
 from ..geometry import geometry
 from ._fast_aligned import _aligned
 from ._fast_bug import _bug
-from ._fast_cycles import C_SIZE, C_TENTHS, _cycles_on, cycle_sees
+from ._fast_cycles import C_KIND, C_PASS, C_SIZE, C_TENTHS, CYCLE, X_PASS, _cycles_on, cycle_sees
 from ._fast_direct import _direct_hidden, _direct_locking
 from ._fast_fish import _fish
-from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
+from ._fast_forcing import DYNAMIC, DYNAMIC_PLUS, H_KIND, H_TENTHS, HINT_SIZE, MULTIPLE, NISHIO, _forcing
 from ._fast_forcing_space import forcing_space, shared_space
 from ._fast_misses import (ALIGNED_ROW, DIRECT_ROW, FISH_ROW, LOCKED_ROW, _changed_digits, _forget, _remember,
                            new_memo)
@@ -30,6 +30,7 @@ from ._fast_subsets import _hidden_subset, _naked_subset
 from ._fast_unique import _unique_loop
 from ._fast_wings import _wing
 from ..vocabulary import STEP_PATH_ONLY
+from .hidden_single import FULL_HOUSE as FULL_HOUSE_KIND
 from .techniques import COUNTER_RATINGS, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS
 
 SOLVED, STUCK, CONTRADICTION = 0, 1, 2
@@ -42,9 +43,10 @@ NOTHING, ELIMINATED, PLACED = 0, 1, 2
 UNLIMITED = -1
 # The slots of a puzzle's ``ratings`` row: Sudoku Explainer's three figures (ER the hardest step, EP the hardest
 # step up to the first placement, ED the first step), the counter of the hardest step, and RATE, where a technique
-# whose rating depends on the step (a chain's length) writes it (the others leave their row's rating there).
-ER, EP, ED, HARDEST, RATE = 0, 1, 2, 3, 4
-NRATINGS = 5
+# whose rating depends on the step (a chain's length) writes it (the others leave their row's rating there), and
+# the kind of the hardest step (engine.vocabulary.STEP_NAMES: a full house, BUG+1, a forcing X-chain).
+ER, EP, ED, HARDEST, RATE, HARDEST_KIND = 0, 1, 2, 3, 4, 5
+NRATINGS = 6
 #: counter -> rating of one step (a frozen constant in the kernels)
 _COUNTER_RATING = np.array(COUNTER_RATINGS, np.float64)
 
@@ -121,6 +123,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     while blanks and steps != limit:
         made = NOTHING
         counter = 0
+        kind = 0  # which of its row's steps the step is (engine.vocabulary.STEP_NAMES)
         tabled = False  # the places table is filled for this step's candidates
         for t in range(first, last):
             if not enabled[t]:
@@ -130,6 +133,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                 h = _hidden_single(cells, cands, houses, peers, n)
                 if h >= 0:
                     counter = FULL_HOUSE_COUNTER if h >= 3 * n else (IN_BOX_COUNTER if h >= 2 * n else HIDDEN_SINGLE)
+                    kind = FULL_HOUSE_KIND if h >= 3 * n else 0
                     made = PLACED
             elif t == NAKED_SINGLE:
                 if _naked_single(cells, cands, peers):
@@ -148,11 +152,14 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                     if t == CHAINS_AND_CYCLES:
                         found = _cycles_on(cells, cands, houses, cell_houses, peers, n, hint, sees)
                         tenths = hint[C_TENTHS]
+                        # engine.grade.chain_steps.chain_kind: a cycle's pass, or 3 + (the forcing chain's pass != X)
+                        kind = hint[C_PASS] if hint[C_KIND] == CYCLE else (3 if hint[C_PASS] == X_PASS else 4)
                     else:
                         producer = NISHIO if t == NISHIO_CHAINS else (MULTIPLE if t == MULTIPLE_CHAINS else (
                             DYNAMIC if t == DYNAMIC_CHAINS else DYNAMIC_PLUS))
                         found = _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses, space)
                         tenths = hint[H_TENTHS]
+                        kind = hint[H_KIND]
                     if found:
                         ratings[RATE] = tenths / 10.0
                         made = PLACED if found == 2 else ELIMINATED
@@ -191,15 +198,18 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                     if _wing(cands, peers, row_of, col_of, box_of, t == XYZ_WING):
                         made = ELIMINATED
                 elif t == UNIQUE_LOOP:  # the rating of a loop's step depends on its length and type
-                    tenths = _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n)
-                    if tenths:
-                        ratings[RATE] = tenths / 10.0
+                    found = _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n)
+                    if found:
+                        # (tenths * 8 + type) * 2 + 1 for a loop longer than a rectangle: engine.grade._fast_unique
+                        ratings[RATE] = (found // 16) / 10.0
+                        kind = (found // 2) % 8 - 1 + (4 if found & 1 else 0)  # unique_loop.loop_kind
                         made = ELIMINATED
-                elif t == BUG:  # BUG+1 places a digit
+                elif t == BUG:
                     found = _bug(cells, cands, houses, peers, row_of, col_of, box_of, n)
                     if found:
-                        ratings[RATE] = (found // 2) / 10.0
-                        made = PLACED if found & 1 else ELIMINATED
+                        ratings[RATE] = (found // 8) / 10.0  # tenths * 8 + kind: engine.grade._fast_bug
+                        kind = found % 8
+                        made = ELIMINATED
                 elif t == ALIGNED_PAIR or t == ALIGNED_TRIPLE:
                     k = 2 if t == ALIGNED_PAIR else 3
                     if _aligned(cands, peers, row_of, col_of, box_of, k, misses[ALIGNED_ROW + k]):
@@ -213,7 +223,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
         counts[counter] += 1
         singles = (counter == HIDDEN_SINGLE or counter == NAKED_SINGLE or counter == IN_BOX_COUNTER
                    or counter == FULL_HOUSE_COUNTER)
-        _rate(ratings, _COUNTER_RATING[counter] if singles else ratings[RATE], counter, made == PLACED)
+        _rate(ratings, _COUNTER_RATING[counter] if singles else ratings[RATE], counter, kind, made == PLACED)
         if made == PLACED:
             blanks -= 1
         steps += 1
@@ -221,13 +231,15 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
 
 
 @wide_kernel
-def _rate(ratings, rating, counter, placed):
+def _rate(ratings, rating, counter, kind, placed):
     """Add one step to Sudoku Explainer's three figures, as serate keeps them: ER is the hardest step (the first
-    to reach it names it), ED the rating after the first step, EP the rating when the first digit is placed."""
+    to reach it names it: its counter and kind), ED the rating after the first step, EP the rating when the first
+    digit is placed."""
     first = ratings[ED] == 0.0
     if rating > ratings[ER]:
         ratings[ER] = rating
         ratings[HARDEST] = counter
+        ratings[HARDEST_KIND] = kind
     if ratings[EP] == 0.0:
         if first:
             ratings[ED] = ratings[ER]

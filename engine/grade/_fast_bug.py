@@ -1,7 +1,7 @@
 """Compiled BUG (bivalue universal grave), types 1-4, in the search order of bug.py.
 
-:func:`_bug` applies the step and returns its rating in tenths, times 2, plus 1 when it placed a digit (BUG+1
-with one BUG digit); 0 when there is none.
+:func:`_bug` applies the step and returns its rating in tenths times 8 plus its kind (bug.PLUS_ONE .. bug.TYPE4,
+engine.vocabulary.STEP_NAMES); 0 when there is none. It never places a digit: BUG+1 leaves a naked single.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..bits import popcount
 from ._fast_state import _in_house, _sees
 from ._fast_subsets import _next_combination
 from ._fast_unique3 import _house_of
+from .bug import PLUS_ONE, TYPE1, TYPE2, TYPE3, TYPE4
 
 #: the largest naked set of type 3 (bug.MAX_DEGREE)
 MAX_DEGREE = 6
@@ -89,7 +90,7 @@ def _bug(cells, cands, houses, peers, row_of, col_of, box_of, n):
                 return 0
     if m == 1:  # type 1: the cell's other candidates go (one BUG digit: a naked single is left)
         cands[found[0]] &= every
-        return 56 * 2
+        return 56 * 8 + (PLUS_ONE if popcount(every) == 1 else TYPE1)
     if popcount(every) == 1:
         changed = False
         for c in range(ncells):
@@ -97,7 +98,7 @@ def _bug(cells, cands, houses, peers, row_of, col_of, box_of, n):
                 cands[c] &= ~every
                 changed = True
         if changed:
-            return 57 * 2
+            return 57 * 8 + TYPE2
         return _type4(cands, found, m, digits, every, row_of, col_of, box_of, n)
     any_common = False
     for c in range(ncells):
@@ -122,7 +123,7 @@ def _type4(cands, found, m, digits, every, row_of, col_of, box_of, n):
         if _shared_house(found, m, kind, row_of, col_of, box_of, n) >= 0:
             cands[c1] &= digits[c1] | common
             cands[c2] &= digits[c2] | common
-            return 57 * 2
+            return 57 * 8 + TYPE4
     return 0
 
 
@@ -171,7 +172,7 @@ def _type3(cands, houses, found, m, every, row_of, col_of, box_of, n):
                             cands[c] &= ~union
                             changed = True
                     if changed:
-                        return (57 + degree - 1) * 2
+                        return (57 + degree - 1) * 8 + TYPE3
                 if not _next_combination(idx, r, s):
                     break
     return 0

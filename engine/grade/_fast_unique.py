@@ -93,7 +93,8 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
 
 @wide_kernel
 def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
-    """Apply the best unique-loop step; its rating in tenths, 0 when there is none."""
+    """Apply the best unique-loop step: ``key * 2 + 1`` for a loop of more than four cells, ``key * 2`` for a
+    unique rectangle (key: tenths * 8 + type, see above); 0 when there is none."""
     ncells = cands.size
     path = np.empty(ncells + 1, np.int64)
     kind = np.empty(ncells + 1, np.int64)
@@ -139,6 +140,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
     eligible_of = np.zeros((npairs, ncells), np.bool_)
     done = np.zeros(npairs, np.bool_)
     best = NONE
+    longer = 0  # the best step's loop has more than four cells
     for start in range(ncells):
         if which[start] < 0:
             continue
@@ -201,12 +203,15 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                                     g = hof[path[i], kk]
                                     valid &= par[g, 0] == 1 and par[g, 1] == 1
                             if valid:
-                                best = _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands,
-                                                   houses, peers, row_of, col_of, box_of, n, scratch3)
+                                key = _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands,
+                                                  houses, peers, row_of, col_of, box_of, n, scratch3)
+                                if key < best:
+                                    best = key
+                                    longer = 1 if length > 4 else 0
                                 if best == BEST:
                                     for c in range(ncells):
                                         cands[c] &= ~best_rem[c]
-                                    return BEST // 8
+                                    return BEST * 2 + longer
                         continue
                     pot = cands[nxt]
                     if on_path[nxt] or pot & both != both:
@@ -247,4 +252,4 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
         return 0
     for c in range(ncells):
         cands[c] &= ~best_rem[c]
-    return best // 8
+    return best * 2 + longer

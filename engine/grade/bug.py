@@ -29,6 +29,8 @@ NAME = "bug"
 RATING = RATINGS[NAME]
 #: the largest naked set of type 3
 MAX_DEGREE = 6
+#: the kinds of BUG step (engine.vocabulary.STEP_NAMES); the compiled twin returns the same (engine.grade._fast_bug)
+PLUS_ONE, TYPE1, TYPE2, TYPE3, TYPE4 = 0, 1, 2, 3, 4
 
 
 def bug_cells(state: State):
@@ -88,7 +90,7 @@ def _type4(state: State, found, digits, every):
     elims = tuple((c, d) for c in found for d in digits_of(state.cands[c] & ~digits[c] & ~common))
     return Step(NAME, 5.7, f"BUG type 4: {cell_list(t, found)} in {t.house_name(houses[0])} share {t.symbol(v)}, one of them "
                            f"holds its BUG digit: removes {describe_eliminations(t, elims)}",
-                eliminations=tuple(sorted(elims)), cells=tuple(found), houses=(houses[0],))
+                eliminations=tuple(sorted(elims)), cells=tuple(found), houses=(houses[0],), kind=TYPE4)
 
 
 def _type3(state: State, found, every):
@@ -113,7 +115,8 @@ def _type3(state: State, found, every):
                                 f"{t.symbols(digits_of(every))}: with {cell_list(t, chosen)} a naked set "
                                 f"{t.symbols(digits_of(union))} in {t.house_name(h)}: "
                                 f"removes {describe_eliminations(t, elims)}",
-                                eliminations=tuple(sorted(elims)), cells=tuple(found) + chosen, houses=(h,))
+                                eliminations=tuple(sorted(elims)), cells=tuple(found) + chosen, houses=(h,),
+                                kind=TYPE3)
     return None
 
 
@@ -132,15 +135,18 @@ def find(state: State) -> Step | None:
         if every.bit_count() == 1:  # its other candidates go (as Sudoku Explainer's hint): a naked single is left
             d = digits_of(every)[0]
             return Step(NAME, 5.6, f"BUG+1: {t.cell_name(c)} must be {t.symbol(d)}, else no solution or several: "
-                                   f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,))
+                                   f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,),
+                        kind=PLUS_ONE)
         return Step(NAME, 5.6, f"BUG type 1: {t.cell_name(c)} holds one of {t.symbols(digits_of(every))}: "
-                               f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,))
+                               f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,),
+                    kind=TYPE1)
     if every.bit_count() == 1:
         x = digits_of(every)[0]
         elims = tuple((c, x) for c in sorted(common or ()) if state.cands[c] & every)
         if elims:
             return Step(NAME, 5.7, f"BUG type 2: one of {cell_list(t, found)} is {t.symbol(x)}: "
-                                   f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=tuple(found))
+                                   f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=tuple(found),
+                        kind=TYPE2)
         return _type4(state, found, digits, every) if len(found) == 2 else None
     if common:
         step = _type4(state, found, digits, every) if len(found) == 2 else None

@@ -16,10 +16,15 @@ MULTIPLE = "multiple-forcing-chains"
 DYNAMIC = "dynamic-forcing-chains"
 DYNAMIC_PLUS = "dynamic-forcing-chains-plus"
 
-CYCLE_PASS = ("bidirectional X-cycle", "bidirectional Y-cycle", "bidirectional cycle")
-FORCING_PASS = ("forcing X-chain", "", "forcing chain")
 FORCING_KIND = ("contradiction", "double forcing chains", "region forcing chains", "cell forcing chains")
 LABEL = {NISHIO: "Nishio", MULTIPLE: "multiple", DYNAMIC: "dynamic", DYNAMIC_PLUS: "dynamic (+)"}
+
+
+def chain_kind(cycle: bool, pas: int) -> int:
+    """The kind of a chains-and-cycles step (engine.vocabulary.STEP_NAMES): a cycle's pass (X, Y, XY: 0, 1, 2), or
+    a forcing chain of the X pass (3) or of another (4). The compiled grader reckons it the same way
+    (engine.grade._fast, the chains row)."""
+    return pas if cycle else (3 if pas == 0 else 4)
 
 
 def _state(t: int, n: int) -> Link:
@@ -111,8 +116,9 @@ def conclusion(target: int, n: int):
     return (((cell, digit),), ()) if on else ((), ((cell, digit),))
 
 
-def step(name: str, t: Tables, tenths: int, words: str, placements, eliminations, links) -> Step:
-    """The step of a chain conclusion: ``links`` is (its chains, the reasons beside their links)."""
+def step(name: str, t: Tables, tenths: int, words: str, placements, eliminations, links, kind: int = 0) -> Step:
+    """The step of a chain conclusion: ``links`` is (its chains, the reasons beside their links); ``kind`` which of
+    the row's steps it is (engine.vocabulary.STEP_NAMES)."""
     chain_links, reasons = links
     rating = tenths / 10
     what = (f"{t.cell_name(placements[0][0])} is {t.symbol(placements[0][1])}" if placements
@@ -121,7 +127,7 @@ def step(name: str, t: Tables, tenths: int, words: str, placements, eliminations
                         zip(chain_links, reasons or [(None,) * len(c) for c in chain_links]))
     cells = tuple(sorted({c for c, _ in placements} | {c for c, _ in eliminations}))
     return Step(name, rating, f"{words} (rated {rating:.1f}): {written}: {what}", placements=placements,
-                eliminations=eliminations, cells=cells, links=chain_links, reasons=reasons)
+                eliminations=eliminations, cells=cells, links=chain_links, reasons=reasons, kind=kind)
 
 
 def chain_words(t: Tables, chain, why) -> str:

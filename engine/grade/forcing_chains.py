@@ -12,14 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry import geometry
-from .chain_steps import (CHAINS_AND_CYCLES, CYCLE_PASS, DYNAMIC, DYNAMIC_PLUS, FORCING_PASS, LABEL, MULTIPLE,
-                          NISHIO, chains, conclusion, forcing_words, raw_size, step, with_rules)
+from ..vocabulary import step_name
+from .chain_steps import (CHAINS_AND_CYCLES, DYNAMIC, DYNAMIC_PLUS, LABEL, MULTIPLE, NISHIO, chain_kind, chains,
+                          conclusion, forcing_words, raw_size, step, with_rules)
 from .state import State, Step
 
 
 def _search(name: str, state: State):
-    """The row's kept conclusion on ``state``: (tenths, kind words, placements, eliminations, (links, reasons))
-    or None."""
+    """The row's kept conclusion on ``state``: (tenths, kind words, placements, eliminations, (links, reasons),
+    the kind of step) or None."""
     from ._fast_state import cell_houses_of
     from . import _fast_cycles as cy, _fast_forcing as fo
 
@@ -35,12 +36,13 @@ def _search(name: str, state: State):
         if hint[cy.C_TENTHS] == cy.NO_HINT:
             return None
         links = chains(raw, cy._cycles_links(cands, geo.houses, cell_houses, n, hint, raw), n)
-        if hint[cy.C_KIND] == cy.CYCLE:
-            words = CYCLE_PASS[int(hint[cy.C_PASS])]
+        cycle = hint[cy.C_KIND] == cy.CYCLE
+        kind = chain_kind(cycle, int(hint[cy.C_PASS]))
+        words = step_name(CHAINS_AND_CYCLES, kind)
+        if cycle:
             eliminations = tuple((int(k) // n, int(k) % n + 1) for k in np.flatnonzero(elim))
-            return int(hint[cy.C_TENTHS]), words, (), eliminations, links
-        words = FORCING_PASS[int(hint[cy.C_PASS])]
-        return (int(hint[cy.C_TENTHS]), words) + conclusion(int(hint[cy.C_TARGET]), n) + (links,)
+            return int(hint[cy.C_TENTHS]), words, (), eliminations, links, kind
+        return (int(hint[cy.C_TENTHS]), words) + conclusion(int(hint[cy.C_TARGET]), n) + (links, kind)
     producer = {NISHIO: fo.NISHIO, MULTIPLE: fo.MULTIPLE, DYNAMIC: fo.DYNAMIC, DYNAMIC_PLUS: fo.DYNAMIC_PLUS}[name]
     hint = np.empty(fo.HINT_SIZE, np.int64)
     fo._forcing_hint(producer, cands, geo.houses, cell_houses, n, hint)
@@ -49,7 +51,7 @@ def _search(name: str, state: State):
     links = with_rules(state.t, cands, chains(raw, fo._forcing_links(producer, cands, geo.houses, cell_houses, n,
                                                                      hint, raw), n))
     words = forcing_words(f"{LABEL[name]} forcing chains", hint, state.t)
-    return (int(hint[fo.H_TENTHS]), words) + conclusion(int(hint[fo.H_TARGET]), n) + (links,)
+    return (int(hint[fo.H_TENTHS]), words) + conclusion(int(hint[fo.H_TARGET]), n) + (links, int(hint[fo.H_KIND]))
 
 
 def _find(name: str, state: State) -> Step | None:
@@ -88,4 +90,5 @@ def find_nested(state: State) -> Step | None:
     row, hint, links = found
     words = forcing_words(f"nested forcing chains (with {nested_chains.ROWS[row][0]} inside)", hint, state.t)
     placements, eliminations = conclusion(int(hint[fo.H_TARGET]), state.t.n)
-    return step(nested_chains.NAME, state.t, int(hint[fo.H_TENTHS]), words, placements, eliminations, links)
+    return step(nested_chains.NAME, state.t, int(hint[fo.H_TENTHS]), words, placements, eliminations, links,
+                int(hint[fo.H_KIND]))

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..inputs import check_cells, check_grids, check_name
 from ..vocabulary import (BIG_GRID_SKIPS, FULL_SCALE_BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS,
-                          STEP_PATH_ONLY, TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES)
+                          STEP_PATH_ONLY, TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES, step_name)
 from . import hidden_single
 from .guided import first_step, guided_finder, plain_first_step
 from .state import Contradiction, State, Step
@@ -44,6 +44,8 @@ class Grade:
 
     level: str
     score: float
+    #: the hardest step's own name (engine.vocabulary.STEP_NAMES: ``forcing X-chain``, ``BUG+1``), or
+    #: ``guessing`` / ``none``
     hardest: str
     steps_by_technique: dict[str, int]
     steps: list[Step] = field(default_factory=list, compare=False)
@@ -52,6 +54,8 @@ class Grade:
     #: Sudoku Explainer's EP (the hardest step up to the first placement) and ED (the first step); ER is ``score``
     ep: float = 0.0
     ed: float = 0.0
+    #: the row of the technique table that made the hardest step (``chains-and-cycles``), or as ``hardest``
+    technique: str = NOTHING
 
     @property
     def er(self) -> float:
@@ -65,7 +69,7 @@ class Grade:
     def as_dict(self) -> dict:
         """The compact form for JSON and the catalogue database (no step list)."""
         return {"level": self.level, "score": self.score, "ep": self.ep, "ed": self.ed, "hardest": self.hardest,
-                "techniques": dict(self.steps_by_technique), "needs_guessing": self.needs_guessing,
+                "technique": self.technique, "techniques": dict(self.steps_by_technique), "needs_guessing": self.needs_guessing,
                 "solved": self.solved}
 
 
@@ -79,8 +83,8 @@ def level_of(score: float, needs_guessing: bool = False) -> str:
 
 
 def grade_from_counts(counts, ratings, solved: bool, steps: list[Step] | None = None) -> Grade:
-    """The grade of a run that made ``counts[i]`` steps of counter i, rated ``ratings`` (ER, EP, ED and the counter
-    of the hardest step: :func:`rate_steps`) and ended solved or stuck."""
+    """The grade of a run that made ``counts[i]`` steps of counter i, rated ``ratings`` (ER, EP, ED, the counter of
+    the hardest step and its kind: :func:`rate_steps`) and ended solved or stuck."""
     by_technique: dict[str, int] = {}
     for name, count in zip(COUNTER_NAMES, counts):
         count = int(count)
@@ -88,28 +92,30 @@ def grade_from_counts(counts, ratings, solved: bool, steps: list[Step] | None = 
             by_technique[name] = by_technique.get(name, 0) + count
     by_technique = {name: by_technique[name] for name in TECHNIQUES if name in by_technique}  # the table's order
     score, ep, ed = (round(float(r), 2) for r in ratings[:3])
-    hardest = COUNTER_NAMES[int(ratings[3])] if score > 0 else NOTHING
+    technique = COUNTER_NAMES[int(ratings[3])] if score > 0 else NOTHING
+    hardest = step_name(technique, int(ratings[4])) if score > 0 else NOTHING
     if not solved:
         score = ep = ed = GUESSING_RATING
-        hardest = GUESSING
+        hardest = technique = GUESSING
     return Grade(level=level_of(score, not solved), score=score, hardest=hardest, steps_by_technique=by_technique,
-                 steps=list(steps or ()), needs_guessing=not solved, solved=solved, ep=ep, ed=ed)
+                 steps=list(steps or ()), needs_guessing=not solved, solved=solved, ep=ep, ed=ed, technique=technique)
 
 
-def rate_steps(steps) -> tuple[float, float, float, int]:
-    """Sudoku Explainer's ER, EP and ED of a list of steps, as serate keeps them, and the counter of the hardest
-    step (the first to reach ER): ER the hardest step, EP the hardest up to the first placement, ED the first."""
+def rate_steps(steps) -> tuple[float, float, float, int, int]:
+    """Sudoku Explainer's ER, EP and ED of a list of steps, as serate keeps them, and the counter and kind of the
+    hardest step (the first to reach ER): ER the hardest step, EP the hardest up to the first placement, ED the
+    first."""
     er = ep = ed = 0.0
-    hardest = 0
+    hardest = kind = 0
     for i, step in enumerate(steps):
         if step.rating > er:
-            er, hardest = step.rating, counter_of(step)
+            er, hardest, kind = step.rating, counter_of(step), step.kind
         if ep == 0.0:
             if i == 0:
                 ed = er
             if step.placements:
                 ep = er
-    return er, ep, ed, hardest
+    return er, ep, ed, hardest, kind
 
 
 def counter_of(step: Step) -> int:
@@ -244,7 +250,7 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True,
     default (:data:`~engine.vocabulary.BIG_GRID_SKIPS`: seconds a puzzle, against milliseconds), so that a puzzle
     that needs them gets their rating instead of needing guessing. No effect on 4x4 and 9x9, which always try
     them."""
-    from ._fast import grade_counts
+    from ._fast import ED, EP, ER, HARDEST, HARDEST_KIND, grade_counts
 
     arr, box = check_grids(puzzles, box, "puzzles")
     counts, ratings, solved, bad = grade_counts(arr, box, skipped(box, uniqueness, full_scale))
@@ -260,7 +266,8 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True,
         except Contradiction as e:
             raise Contradiction(f"puzzle {i}: {e}") from None
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
-    grades = [grade_from_counts(counts[i], ratings[i], bool(solved[i])) for i in range(arr.shape[0])]
+    figures = ratings[:, [ER, EP, ED, HARDEST, HARDEST_KIND]]  # as rate_steps gives them
+    grades = [grade_from_counts(counts[i], figures[i], bool(solved[i])) for i in range(arr.shape[0])]
     return _second_pass(arr, box, uniqueness, grades, full_scale)
 
 

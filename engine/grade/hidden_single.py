@@ -15,6 +15,8 @@ NAME = "hidden-single"
 RATING_FULL = FULL_HOUSE_RATING
 RATING_BOX = HIDDEN_SINGLE_IN_BOX_RATING
 RATING_LINE = RATINGS[NAME]
+#: the kind of step a full house is (engine.vocabulary.STEP_NAMES)
+FULL_HOUSE = 1
 
 
 def house_order(n: int) -> list[int]:
@@ -42,7 +44,7 @@ def find(state: State) -> Step | None:
                 cell = next(c for c in house if cands[c] & bit)
                 if full:
                     return Step(NAME, RATING_FULL, f"{t.cell_name(cell)}: full house {t.symbol(digit)} in {t.house_name(h)}",
-                                placements=((cell, digit),), cells=(cell,), houses=(h,))
+                                placements=((cell, digit),), cells=(cell,), houses=(h,), kind=FULL_HOUSE)
                 rating = RATING_BOX if h >= 2 * n else RATING_LINE
                 return Step(NAME, rating, f"{t.cell_name(cell)}: hidden single {t.symbol(digit)} in {t.house_name(h)}",
                             placements=((cell, digit),), cells=(cell,), houses=(h,))

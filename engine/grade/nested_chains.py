@@ -41,8 +41,9 @@ from ._fast_plain import _plain_search
 from ._fast_plain import _plain_path, _walk_space
 from ._fast_slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
 from ._fast_state import cell_houses_of
-from .chain_steps import (CHAINS_AND_CYCLES, CYCLE_PASS, DYNAMIC, DYNAMIC_PLUS, FORCING_PASS, LABEL, MULTIPLE, chains,
-                          conclusion, forcing_words, raw_size, step, with_rules)
+from ..vocabulary import step_name
+from .chain_steps import (CHAINS_AND_CYCLES, DYNAMIC, DYNAMIC_PLUS, LABEL, MULTIPLE, chain_kind, chains, conclusion,
+                          forcing_words, raw_size, step, with_rules)
 from .state import Reason, Step, tables
 
 NAME = "nested-forcing-chains"
@@ -280,13 +281,14 @@ class _Search:
                 path += [int(last), source]
                 placements, eliminations = (), tuple(((e >> 1) // n, (e >> 1) % n + 1) for e in states.tolist())
             raw = np.array(path + [-1], np.int32)
-            words = (CYCLE_PASS if kind == fo.CYCLE else FORCING_PASS)[where % 3] or "forcing chain"
-            return step(CHAINS_AND_CYCLES, t, tenths, words, placements, eliminations, chains(raw, raw.size, n))
+            step_kind = chain_kind(kind == fo.CYCLE, where % 3)
+            return step(CHAINS_AND_CYCLES, t, tenths, step_name(CHAINS_AND_CYCLES, step_kind), placements,
+                        eliminations, chains(raw, raw.size, n), step_kind)
         raw = np.zeros(raw_size(work.size, n), np.int32)
         size = fo._forcing_links(producer, work, self.houses, self.cell_houses, n, row, raw)
         name = {fo.MULTIPLE: MULTIPLE, fo.DYNAMIC: DYNAMIC, fo.DYNAMIC_PLUS: DYNAMIC_PLUS}[producer]
         words = forcing_words(f"{LABEL[name]} forcing chains", row, t)
-        return step(name, t, tenths, words, placements, eliminations, with_rules(t, work, chains(raw, size, n)))
+        return step(name, t, tenths, words, placements, eliminations, with_rules(t, work, chains(raw, size, n)), kind)
 
 
 def search(cands: np.ndarray, box: int):

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..bits import digits_of
 from ..geometry import geometry
-from ..vocabulary import SYMBOLS
+from ..vocabulary import SYMBOLS, step_name
 
 
 #: one state of a chain: (cell, digit, on)
@@ -77,9 +77,16 @@ class Step:
     houses: tuple[int, ...] = ()
     links: tuple[tuple[Link, ...], ...] = ()
     reasons: tuple[tuple[Reason | None, ...], ...] = ()
+    #: which of its technique's steps this is (engine.vocabulary.STEP_NAMES): a full house, BUG+1, a forcing X-chain
+    kind: int = 0
+
+    @property
+    def name(self) -> str:
+        """The step's own name, as the literature writes it (``forcing X-chain``, ``BUG+1``, ``X-Wing``)."""
+        return step_name(self.technique, self.kind)
 
     def as_dict(self) -> dict:
-        d = {"technique": self.technique, "rating": self.rating, "explanation": self.explanation,
+        d = {"technique": self.technique, "name": self.name, "rating": self.rating, "explanation": self.explanation,
              "placements": [list(p) for p in self.placements],
              "eliminations": [list(e) for e in self.eliminations],
              "cells": list(self.cells), "houses": list(self.houses)}

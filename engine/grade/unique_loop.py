@@ -39,6 +39,12 @@ def base_tenths(length: int) -> int:
     return 45 + (3 if length >= 10 else 0) + (2 if length >= 8 else 1 if length >= 6 else 0)
 
 
+def loop_kind(loop_type: int, length: int) -> int:
+    """The kind of step (engine.vocabulary.STEP_NAMES) of a unique loop of ``length`` cells and type 1-4: a unique
+    rectangle has four cells."""
+    return loop_type - 1 + (4 if length > 4 else 0)
+
+
 def _sees_all(state: State, cell: int, others) -> bool:
     return all(o != cell and state.sees(cell, o) for o in others)
 
@@ -130,4 +136,5 @@ def find(state: State) -> Step | None:
     removes = (f"{','.join(str(d) for _, d in elims)} from {t.cell_name(elims[0][0])}" if len(where) == 1
                else describe_eliminations(t, elims))
     return Step(NAME, tenths / 10, f"{title} type {kind} on {t.symbol(a)},{t.symbol(b)} in {cell_list(t, loop)}: {why}, else two "
-                                   f"solutions: removes {removes}", eliminations=elims, cells=tuple(loop))
+                                   f"solutions: removes {removes}", eliminations=elims, cells=tuple(loop),
+                kind=loop_kind(kind, len(loop)))

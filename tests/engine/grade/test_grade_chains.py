@@ -14,6 +14,7 @@ from engine.formats import from_line
 from engine.grade import grade, grade_many, next_step
 from engine.grade._fast_implications import _length_tenths
 from engine.grade.state import State, tables
+from engine.vocabulary import STEP_NAMES
 from puzzles import NEEDS_DYNAMIC_16
 
 # puzzles of the top1465 list and the forum's hardest, rated by Sudoku Explainer's serate (classic techniques)
@@ -62,7 +63,7 @@ def test_hard_puzzles_are_rated_without_guessing_and_every_step_is_sound(line):
     solution = _solution(puzzle)
     g = grade(puzzle, 3, guided=False)  # the slow twin, every row's Python finder in turn
     assert g.solved and not g.needs_guessing
-    assert abs(g.score - HARD[line]) <= 0.11 or g.hardest not in CHAIN_ROWS  # uniqueness steps can shift a path
+    assert abs(g.score - HARD[line]) <= 0.11 or g.technique not in CHAIN_ROWS  # uniqueness steps can shift a path
     assert grade_many(puzzle[None], 3)[0] == g  # the fast path makes the same steps
     _check_steps(State.from_puzzle(puzzle, 3), g.steps, solution)
 
@@ -158,7 +159,7 @@ def test_the_full_scale_tries_the_dynamic_chains_on_big_grids():
     default = grade_many(puzzle[None], 4)[0]
     assert default.needs_guessing and default.level == "extreme"
     fast = grade_many(puzzle[None], 4, full_scale=True)[0]
-    assert fast.solved and fast.hardest == "dynamic-forcing-chains" and round(fast.score, 1) == 9.1
+    assert fast.solved and fast.technique == "dynamic-forcing-chains" and round(fast.score, 1) == 9.1
     assert grade(puzzle, 4, explain=False, full_scale=True) == fast
     steps = grade(puzzle, 4, full_scale=True)
     assert (steps.score, steps.ep, steps.ed, steps.hardest, steps.steps_by_technique) == (
@@ -181,7 +182,7 @@ def test_big_grids_rate_nishio_and_multiple_chains_soundly(seed, hardest):
 
     (puzzle, board), = minimal_puzzles(1, 4, seed=seed, carve=carve)
     g = grade(puzzle, 4, guided=False)
-    assert g.solved and not g.needs_guessing and g.hardest == hardest
+    assert g.solved and not g.needs_guessing and g.technique == hardest
     assert grade_many(puzzle[None], 4)[0] == g
     _check_steps(State.from_puzzle(puzzle, 4), g.steps, board)
 
@@ -313,3 +314,23 @@ def test_nested_forcing_chains_on_ai_escargot():
     data = step.as_dict()["links"]
     assert any("inner" in link and link["inner"]["links"] for chain in data for link in chain)
     assert any("rule" in link for chain in data for link in chain)
+
+
+def test_the_hardest_step_is_named_as_the_literature_names_it():
+    """``hardest`` is the step's own name (a forcing X-chain, BUG+1, a unique rectangle of some type), ``technique``
+    the row that made it; both paths name it alike (the kernels report each step's kind beside its rating)."""
+    from engine.carve import carve
+    from engine.vocabulary import STEPS, TECHNIQUE_OF
+    from naive.grade import minimal_puzzles
+
+    pairs = minimal_puzzles(1500, 3, seed=11, carve=carve)
+    puzzles = np.array([p for p, _ in pairs])
+    grades = grade_many(puzzles, 3)
+    names = {g.hardest for g in grades}
+    assert all(name in STEPS and TECHNIQUE_OF[name] == g.technique for g in grades for name in [g.hardest])
+    assert {"forcing X-chain", "forcing chain", "bidirectional cycle", "BUG+1", "unique rectangle type 1",
+            "cell forcing chains", "region forcing chains", "XY-Wing"} <= names
+    several = [i for i, g in enumerate(grades) if len(STEP_NAMES[g.technique]) > 1]
+    for i in several[::6]:
+        slow = grade(puzzles[i], 3)
+        assert (slow.hardest, slow.technique, slow.score) == (grades[i].hardest, grades[i].technique, grades[i].score)

@@ -32,11 +32,12 @@ from engine.carve import carve
 from naive.grade import minimal_puzzles, random_board
 
 
-def _one_step(t: int, cells: np.ndarray, cands: np.ndarray, box: int) -> np.ndarray:
-    """One step of row ``t`` of the table alone, through the loop the grader runs: the counters it added to."""
+def _one_step(t: int, cells: np.ndarray, cands: np.ndarray, box: int, ratings=None) -> np.ndarray:
+    """One step of row ``t`` of the table alone, through the loop the grader runs: the counters it added to (and in
+    ``ratings``, if given, the slots the loop rates the step in)."""
     g = geometry(box)
     counts = np.zeros(NCOUNTERS, np.int64)
-    ratings = np.zeros(_fast.NRATINGS, np.float64)
+    ratings = np.zeros(_fast.NRATINGS, np.float64) if ratings is None else ratings
     left = _fast._solve(t, t + 1, 1, _fast.enabled_rows(), counts, ratings, cells, cands, g.houses, g.peers,
                         g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
                         new_memo(cells.size))
@@ -44,13 +45,17 @@ def _one_step(t: int, cells: np.ndarray, cands: np.ndarray, box: int) -> np.ndar
     return counts
 
 
-def _kernel_call(name: str, cells: np.ndarray, cands: np.ndarray, box: int) -> bool:
-    """Whether the technique's kernel made a step; it counts at the technique's own counter."""
-    counts = _one_step(INDEX[name], cells, cands, box)
+def _kernel_step(name: str, cells: np.ndarray, cands: np.ndarray, box: int) -> tuple[float, int] | None:
+    """The rating and kind (engine.vocabulary.STEP_NAMES) of the step the technique's kernel made, or None; it
+    counts at the technique's own counter."""
+    ratings = np.zeros(_fast.NRATINGS, np.float64)
+    counts = _one_step(INDEX[name], cells, cands, box, ratings)
     assert counts.sum() <= 1
-    if counts.any():
-        assert COUNTER_NAMES[int(np.flatnonzero(counts)[0])] == name
-    return bool(counts.any())
+    if not counts.any():
+        return None
+    assert COUNTER_NAMES[int(np.flatnonzero(counts)[0])] == name
+    return round(float(ratings[_fast.ER]), 2), int(ratings[_fast.HARDEST_KIND])
+
 
 
 def random_state(box: int, rng: random.Random, blanks: float, thin: float) -> tuple[State, np.ndarray]:
@@ -122,11 +127,13 @@ def check_state(state: State, board: np.ndarray, box: int, one_solution: bool | 
         slow = state.copy()
         step = BY_NAME[name].find(slow)
         cells, cands = state.to_arrays()
-        assert _kernel_call(name, cells, cands, box) == (step is not None), name
+        made = _kernel_step(name, cells, cands, box)
+        assert (made is not None) == (step is not None), name
         if step is None:
             continue
         fired += 1
         assert step.technique == name
+        assert made == (round(step.rating, 2), step.kind), step.explanation  # the same rating and the same name
         for c, d in step.placements:
             assert board[c] == d, step.explanation
         for c, d in step.eliminations:

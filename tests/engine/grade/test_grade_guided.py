@@ -67,7 +67,7 @@ def test_whole_grades_of_minimal_9x9_puzzles_are_the_plain_paths():
 @pytest.mark.parametrize("line", [MULTIPLE, DYNAMIC])
 def test_whole_grades_of_hard_puzzles_are_the_plain_paths(line):
     g = _same_grades(from_line(line), 3)
-    assert g.hardest in ("multiple-forcing-chains", "dynamic-forcing-chains") and g.solved
+    assert g.technique in ("multiple-forcing-chains", "dynamic-forcing-chains") and g.solved
 
 
 @pytest.mark.parametrize("box,blanks,count", [(2, 0.7, 20), (3, 0.6, 10)])
@@ -85,7 +85,7 @@ def test_puzzles_with_many_solutions_are_graded_alike(box, blanks, count):
 @pytest.mark.slow
 def test_a_minimal_16x16_puzzle_is_graded_alike():
     (puzzle, _), = minimal_puzzles(1, 4, seed=3, carve=carve)  # needs Nishio (test_grade_chains.py)
-    assert _same_grades(puzzle, 4).hardest == "nishio"
+    assert _same_grades(puzzle, 4).hardest == "Nishio forcing chains"
 
 
 def test_hints_are_the_plain_paths_from_every_position():

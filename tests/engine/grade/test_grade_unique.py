@@ -19,7 +19,7 @@ from engine.grade import bug, grade, grade_many, unique_loop
 from engine.grade.state import State, tables
 from engine.vocabulary import UNIQUENESS_TECHNIQUES
 from naive.grade import minimal_puzzles
-from test_grade_fast import _kernel_call, check_state
+from test_grade_fast import _kernel_step, check_state
 from test_grade_techniques import cell, make
 
 
@@ -27,8 +27,10 @@ def both_paths(find, name: str, state: State, box: int = 3):
     """The Python step, after checking the kernel makes the same change to the candidates."""
     step = find(state.copy())
     cells, cands = state.to_arrays()
-    assert _kernel_call(name, cells, cands, box) == (step is not None)
+    made = _kernel_step(name, cells, cands, box)
+    assert (made is not None) == (step is not None)
     if step is not None:
+        assert made == (round(step.rating, 2), step.kind), step.explanation
         after = state.copy()
         after.apply(step)
         assert cands.tolist() == after.cands and cells.tolist() == after.cells, step.explanation
@@ -47,6 +49,7 @@ def elims(*pairs) -> tuple:
 def test_unique_rectangle_type_1():
     step = loop(make(cands={"r1c1": "12", "r1c4": "12", "r3c1": "12", "r3c4": "125"}))
     assert step.rating == 4.5 and step.eliminations == elims(("r3c4", 1), ("r3c4", 2))
+    assert step.name == "unique rectangle type 1"
     assert step.explanation.startswith("unique rectangle type 1 on 1,2 in r1c1, r3c1, r3c4, r1c4: r3c4 must hold")
 
 
@@ -55,7 +58,7 @@ def test_unique_rectangle_type_2():
     state = make(cands={"r1c5": "34", "r1c8": "34", "r2c5": "347", "r2c8": "347"},
                  only={7: ["r2c5", "r2c8", "r2c1", "r2c9", "r5c5", "r6c6"]})
     step = loop(state)
-    assert step.rating == 4.5 and "type 2" in step.explanation
+    assert step.rating == 4.5 and "type 2" in step.explanation and step.name == "unique rectangle type 2"
     assert step.eliminations == elims(("r2c1", 7), ("r2c9", 7))
 
 
@@ -64,6 +67,7 @@ def test_unique_rectangle_type_3_naked_pair():
     state = make(cands={"r4c1": "12", "r4c4": "12", "r5c1": "126", "r5c4": "128", "r5c9": "68"})
     step = loop(state)
     assert step.rating == 4.6 and "type 3" in step.explanation and "naked set 6,8 in row 5" in step.explanation
+    assert step.name == "unique rectangle type 3"
     assert step.eliminations == elims(*[(f"r5c{c}", d) for c in (2, 3, 5, 6, 7, 8) for d in (6, 8)])
 
 
@@ -84,7 +88,7 @@ def test_unique_rectangle_type_4():
     state = make(cands={"r8c2": "39", "r8c6": "39", "r7c2": "359", "r7c6": "369"},
                  only={3: ["r7c2", "r7c6", "r8c2", "r8c6", "r1c1", "r9c9"]})
     step = loop(state)
-    assert step.rating == 4.5 and "type 4" in step.explanation
+    assert step.rating == 4.5 and "type 4" in step.explanation and step.name == "unique rectangle type 4"
     assert step.eliminations == elims(("r7c2", 9), ("r7c6", 9))
 
 
@@ -95,7 +99,7 @@ def test_unique_loop_of_six_cells_type_1():
                  only={4: ring})
     step = loop(state)
     assert step.rating == 4.6 and step.eliminations == elims(("r3c1", 4), ("r3c1", 5))
-    assert step.explanation.startswith("unique loop (6 cells) type 1 on 4,5")
+    assert step.explanation.startswith("unique loop (6 cells) type 1 on 4,5") and step.name == "unique loop type 1"
 
 
 def test_no_loop_through_a_house_three_times():
@@ -155,6 +159,7 @@ def test_bug_plus_one_leaves_the_digit():
     assert (0, 2) == bug_plus_one(state) and step.rating == 5.6 and step.placements == ()
     assert step.eliminations == tuple((0, d) for d in range(1, 5) if d != 2 and state.has(0, d))
     assert step.explanation.startswith("BUG+1: r1c1 must be 2, else no solution or several: removes")
+    assert step.name == "BUG+1"
 
 
 def test_bug_type_2():
@@ -162,6 +167,7 @@ def test_bug_type_2():
     step = both_paths(bug.find, "bug", bug_state({"r1c1": 2, "r1c3": 2}), 2)
     assert step.rating == 5.7 and step.eliminations == ((1, 2), (3, 2))
     assert step.explanation == "BUG type 2: one of r1c1, r1c3 is 2: removes 2 from r1c2, r1c4"
+    assert step.name == "BUG type 2"
 
 
 @pytest.fixture(scope="module")
