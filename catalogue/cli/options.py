@@ -1,0 +1,56 @@
+"""The options several commands share, declared once: names, help, environment variables and limits.
+
+Every command that opens the catalogue declares ``db: DbOption = None`` (and ``out: OutOption = None`` where it
+reads or writes board files) and passes both to ``Catalogue.open``, so names, help and precedence are the same
+everywhere. The defaults and bounds are the library's (:mod:`catalogue.config`, :mod:`catalogue.choices`,
+:mod:`catalogue.output`); only their typer form lives here.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from ..choices import InputFormat, check_size
+from ..config import DEFAULT_DB, MAX_QUEUE_SIZE, MAX_WORKERS
+from ..output import RecordFormat
+
+DbOption = Annotated[Optional[str], typer.Option(
+    "--db", metavar="URL|PATH", envvar="CATALOGUE_DB", show_envvar=True,
+    help=f"Catalogue database: a SQLite file path or a SQLAlchemy URL (sqlite:///file.db, "
+         f"postgresql://user@host/db). Default: {DEFAULT_DB}.")]
+OutOption = Annotated[Optional[str], typer.Option(
+    "--out", metavar="DIR", envvar="CATALOGUE_OUT", show_envvar=True,
+    help="Folder of the board files N.txt for this command, e.g. to rebuild them on another host. Default: the "
+         "folder the catalogue recorded, else one beside its database file.")]
+
+
+def _workers_option(flag: str, envvar: str, what: str):
+    return Annotated[Optional[int], typer.Option(
+        flag, envvar=envvar, show_envvar=True, min=1, max=MAX_WORKERS, show_default=False,
+        help=f"{what} threads (1-{MAX_WORKERS}). Default: one per core.")]
+
+
+#: the file commands' worker threads (check, key, solve, grade, carve): 0 is one per core
+ThreadsOption = Annotated[int, typer.Option(
+    "--threads", envvar="CATALOGUE_THREADS", show_envvar=True, min=0, max=MAX_WORKERS, metavar="N",
+    help="Worker threads; the chunks of grids go to them in turn, and the output keeps the file's order. "
+         "0 (the default): one per core.")]
+
+
+GeneratorsOption = _workers_option("--generators", "CATALOGUE_GENERATORS", "Board generator")
+CheckersOption = _workers_option("--checkers", "CATALOGUE_CHECKERS", "Checker (keys, carving, grading)")
+QueueSizeOption = Annotated[int, typer.Option(
+    "--queue-size", envvar="CATALOGUE_QUEUE_SIZE", show_envvar=True, min=1, max=MAX_QUEUE_SIZE,
+    help="Boards the queue between generators and checkers holds (backpressure).")]
+
+#: the file commands' input: the format of the text, and the grid size when the format cannot tell it
+InputFormatOption = Annotated[InputFormat, typer.Option(
+    "--input-format", "-f", case_sensitive=False, help="Format of the input; auto recognises it from the text.")]
+SizeOption = Annotated[Optional[int], typer.Option(
+    "--size", metavar="N", callback=check_size, show_default=False,
+    help="Grid size (4, 9, 16 or 25 rows) when the input cannot tell, e.g. sparse row-column-value files.")]
+
+#: the records' output format: ``fmt: FormatOption = RecordFormat.table``
+FormatOption = Annotated[RecordFormat, typer.Option(
+    "--format", help="Output format: table, csv, tsv, json (one array) or ndjson (one object per line).")]
