@@ -116,7 +116,8 @@ def scaling(args) -> None:
         keys(item)
         carve_grade(item)
 
-    # keys take ~1 us a board: repeat the batches so that a measurement lasts long enough to mean something
+    # keys are the cheapest stage by far (docs/benchmarks.md, Canonical keys): repeat the batches so that a
+    # measurement lasts long enough to mean something
     stages = [("generate (wfc)", generate, [(i, args.batch) for i in range(nb)]),
               ("canonical keys (d4)", keys, chunks * 50), ("carve", carve, chunks),
               ("carve + grade", carve_grade, chunks), ("check = keys + carve + grade", check, chunks)]

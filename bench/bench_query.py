@@ -9,7 +9,8 @@ of importing the CLI, which every command pays before it reads anything.
 
     python bench/bench_query.py [--rows 50000] [--runs 7] [--db URL|PATH] [--only TEXT]
 
-The sampling figures of docs/benchmarks.md come from ``--rows 500000 --only sample`` (and ``--only daily``).
+The figures of docs/benchmarks.md, "Sampling and the daily puzzle", come from ``--rows 500000 --only sample``
+(and ``--only daily``).
 """
 from __future__ import annotations
 
@@ -175,8 +176,8 @@ def main() -> None:
     middle = args.rows // 2
     # The same command in an app that registers only its own module: what `catalogue query` would cost if the CLI
     # imported command modules lazily (today catalogue.cli imports every command, and some import numpy/numba).
-    alone = [sys.executable, "-c", "import sys, typer; from catalogue.errors import CatalogueGroup; "
-             "from catalogue.commands import query, export; app = typer.Typer(cls=CatalogueGroup); "
+    alone = [sys.executable, "-c", "import sys, typer; from catalogue.cli.group import CatalogueGroup; "
+             "from catalogue.cli.commands import query, export; app = typer.Typer(cls=CatalogueGroup); "
              "app.callback()(lambda: None); query.register(app); export.register(app); app(sys.argv[1:])"]
     cases = [
         ("python -c pass (interpreter start)", [sys.executable, "-c", "pass"], None),

@@ -38,8 +38,8 @@ REPOSITORY = _common.ROOT
 
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
 BENCH_DB = "catalogue_scaleout_bench"
-#: a 2-core host's fill rate: the check stage with 2 threads, `bench/bench_fill.py scaling` in docs/benchmarks.md
-#: (2,200/s on 2026-11-24 night, with grading on Sudoku Explainer's full scale; 4,369/s before that scale)
+#: a 2-core host's fill rate: the check stage with 2 threads, `bench/bench_fill.py scaling` (docs/benchmarks.md,
+#: Filling: the two-threads line), with grading on Sudoku Explainer's full scale
 HOST_RATE = 2200
 #: the top of the range the issue gives for a host (3,000-5,000 checked boards/s): the conservative count
 HOST_RATE_HIGH = 5000

@@ -16,17 +16,18 @@ a kernel can be compared for equal results as well as for time.
 Kernels timed: chains-and-cycles, aligned-pair-exclusion, aligned-triple-exclusion, unique-loop, direct-pointing,
 direct-claiming, x-wing, swordfish, jellyfish, and the forcing producers: nishio, multiple-forcing-chains,
 dynamic-forcing-chains, dynamic-forcing-chains-plus. Why this script: a kernel's cost on grids that occur, apart from
-everything the grader does around it, is what a change to it changes (docs/benchmarks.md, "Halfway forcing
-walks, remembered misses, fish by digit").
+everything the grader does around it, is what a change to it changes (the benchmarks diary in git:
+`git show eb9b7e6:docs/benchmarks.md`, "Halfway forcing walks, remembered misses, fish by digit").
 
 ``--by-answer`` (chains-and-cycles only) also times each grid's search alone and groups the tries by what the
 search concluded: the pass (X, Y, XY) and kind (cycle, forcing chain) of the conclusion, or a miss. It says which
-answers the search's time goes to (docs/benchmarks.md, "Three orders of the static chain search").
+answers the search's time goes to (`git show eb9b7e6:docs/benchmarks.md`, "Three orders of the static chain
+search").
 
 ``--perfect-bound`` (chains-and-cycles only) times each grid's search twice in turn: as the grader runs it, and
 started with its own answer as the bound (a chain rated as the answer with one state more), the tightest bound any
 order of the search could reach early. It checks that both conclude the same and prints both times
-(docs/benchmarks.md, "A perfect bound").
+(`git show eb9b7e6:docs/benchmarks.md`, "A perfect bound").
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ Prints CPU milliseconds a puzzle (mean, median, most; one thread, kernels loaded
 rated without guessing, and their levels.
 
 Why: the rows left out on big grids are a trade of grading time against puzzles that grade as needing guessing
-(docs/grading.md, "Other sizes"; docs/benchmarks.md, "Forcing chains on 16x16 and 25x25").
+(docs/grading.md, "Other sizes"; docs/benchmarks.md, "Cost against size").
 """
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ failing test adds its set too). The result is minimal: every clue kept failed a 
 Prints, per board, the carver's test time and clues (:func:`carve_tests.replay`, in ``--order``, default the
 carver's for the size) beside this scheme's (adding,
 then minimizing), how many clues stayed without a search, and the tests and nodes. A developer's tool
-(docs/benchmarks.md, "A stronger removal test"); it prints no target.
+(the benchmarks diary in git: `git show eb9b7e6:docs/benchmarks.md`, "The order of removal"); it prints no
+target.
 """
 from __future__ import annotations
 

@@ -16,7 +16,8 @@ does), choosing each next cell by one of several rules (ties broken in a random 
 With ``--postpone L1,L2,..`` it instead carves in the ``spread`` order with a node limit of L1 a test, tests the
 clues left undecided again at the end with L2 (on the sparser puzzle), and so on (0: no limit).
 Prints nodes a board (the time is not: the Python around each test is most of it on small grids), mean clues and
-undecided tests a board. A developer's tool (docs/benchmarks.md, "The order of removal"); it prints no target.
+undecided tests a board. A developer's tool (the benchmarks diary in git: `git show eb9b7e6:docs/benchmarks.md`,
+"The order of removal"); it prints no target.
 """
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ limit (a test that passes must finish one search to prove it). A failing test st
 its second solution. Prints the nodes of every schedule against the carver's single board-first search, and the
 nodes if an oracle picked the best of the orders for each test (a bound no portfolio of these orders can beat).
 
-A developer's tool (docs/benchmarks.md, "A stronger removal test"); it prints no target.
+A developer's tool (the benchmarks diary in git: `git show eb9b7e6:docs/benchmarks.md`, "The order of removal");
+it prints no target.
 """
 from __future__ import annotations
 

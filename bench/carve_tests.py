@@ -8,11 +8,11 @@ carver's removal test (``_removal_keeps_unique``, the kernel ``carve`` runs) onc
 test's nodes and time can be read. The puzzles are the carver's: a test is the same call with the same state.
 Prints, per board: the tests that fail (the clue stays: a second solution was found) and pass (the clue goes),
 their share of the time, their nodes (median, 99th percentile, most); how concentrated the time is in the
-costliest tests; and the time by eighth of the carving. About 2 us of Python per test is included. With
+costliest tests; and the time by eighth of the carving. The Python around each test is included. With
 ``--witnesses``, a second replay describes the second solutions the failing tests found (:func:`witnesses`).
 
-A developer's tool for finding what to speed up (docs/benchmarks.md, "A stronger removal test"); it prints no
-target.
+A developer's tool for finding what to speed up (the benchmarks diary in git: `git show
+eb9b7e6:docs/benchmarks.md`, "A stronger removal test"); it prints no target.
 """
 from __future__ import annotations
 

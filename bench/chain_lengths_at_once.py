@@ -15,7 +15,8 @@ random minimal ones, as bench_tries.py collects them), with the XY pass's links,
   states that have no chain (which only skip walks);
 
 and checks that both find the same length for every source whose chain the one-walk found. CPU us a grid, medians
-of ``--runs``. A developer's tool (docs/benchmarks.md, "A perfect bound"); it prints no target.
+of ``--runs``. A developer's tool (the benchmarks diary in git: `git show eb9b7e6:docs/benchmarks.md`, "A
+perfect bound"); it prints no target.
 """
 from __future__ import annotations
 

@@ -8,10 +8,10 @@ the puzzles whose ER is 6.5 or more (a chain or harder): the share of their grad
 row, and the share spent after the step that first reached the puzzle's final ER. Those later steps cannot raise
 ER; a grader that could prove them no harder than ER without making them would save that share (Sudoku
 Explainer's rules give no such proof: whether the easiest step is always found again after other steps is not
-guaranteed for ratings that grow with a chain's length). Each call includes about 2 us of Python.
+guaranteed for ratings that grow with a chain's length). Each call includes the Python that makes it.
 
-A developer's tool for finding what to speed up (docs/benchmarks.md, "Grading, step by step"); it prints no
-target.
+A developer's tool for finding what to speed up (the benchmarks diary in git: `git show
+eb9b7e6:docs/benchmarks.md`, "Grading, step by step"); it prints no target.
 """
 from __future__ import annotations
 

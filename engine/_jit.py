@@ -29,7 +29,7 @@ _OPTIONS = dict(cache=True, nogil=True, boundscheck=False)
 
 #: Decorator for every compiled kernel: ``@kernel``. A call from another kernel with a constant argument compiles
 #: a copy for that constant (numba's Literal types), which the solvers' hot loops gain from: branches on a constant
-#: flag fold away (measured: the batch solver and the generators are 25-40 % slower without it).
+#: flag fold away (measured: the batch solver and the generators are markedly slower without it).
 kernel = numba.njit(fastmath=False, **_OPTIONS)
 
 
@@ -68,12 +68,12 @@ def kernel_with(**options):
 
     ``inline="always"`` is for a large kernel with one caller: numba otherwise optimises and compiles to machine
     code the whole tree below every kernel once more for each kernel above it, so each level of the call tree
-    costs a full pass over everything below it (the grader's top levels: 15 s of a cold compile).
+    costs a full pass over everything below it (the grader's top levels: a large share of a cold compile).
 
     It is also for a small kernel that takes arrays and is called in a hot loop (``_sees``, a walk's visits, the
     band kernel's ``_place``): a compiled call counts references to each array argument, in and out, with atomic
     operations (numba's NRT_incref/NRT_decref), and numba's pass that removes such counts mostly fails on them.
-    Measured with perf: 30 to 50 % of the grader's chain searches went to those counts. Inlined, the call and its
+    Measured with perf: much of the grader's chain searches' time went to those counts. Inlined, the call and its
     counts are gone. (Each inlined copy costs compile time, so a large kernel is inlined only where it is hot.)"""
     if options.get("parallel"):
         raise ValueError("kernels run from actor threads; parallel=True is not allowed")

@@ -84,7 +84,7 @@ def bundle_verdict(bundle: Path, digest: str) -> tuple[dict | None, str]:
 def host_cpu() -> tuple[str, set[str]]:
     """This machine's platform triple and CPU features as LLVM names them (``x86_64-unknown-linux-gnu``,
     ``{"avx2", "popcnt", ...}``): what numba compiles for, and what a bundle's code needs."""
-    import llvmlite.binding as ll  # only on a first run with a bundle, or to make one: ~50 ms
+    import llvmlite.binding as ll  # only on a first run with a bundle, or to make one: a slow import
 
     return ll.get_process_triple(), {f[1:] for f in ll.get_host_cpu_features().flatten().split(",")
                                      if f.startswith("+")}

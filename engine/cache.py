@@ -11,7 +11,8 @@ another folder calls ``enable(folder)`` before that (or sets ``NUMBA_CACHE_DIR``
 Why one folder and not numba's default: numba files a kernel beside its module (``__pycache__``) or, where that is
 not writable, in a folder named after the module's absolute path, so the same source installed twice, or run from
 a checkout and from site-packages, compiled everything twice (the README's Python example, run after the CLI had
-compiled every kernel, compiled them all again for 137 s into the checkout).
+compiled every kernel, compiled them all again into the checkout: docs/benchmarks.md, "Single calls and the
+first run").
 
 Why the directory is keyed on a hash of the engine's source: numba's cache checks only the timestamp of the file
 that defines a kernel, so a kernel that calls a kernel from another file keeps running the old, cached callee
@@ -48,7 +49,7 @@ _LOCATORS = ("engine._cache_locator.EngineLocator,UserProvidedCacheLocator,InTre
 def source_digest() -> str:
     """A hash of the engine's source files and of the installed numba's version file (16 hex digits)."""
     h = hashlib.sha1()
-    spec = importlib.util.find_spec("numba")  # finds the package without importing it (~0.3 s)
+    spec = importlib.util.find_spec("numba")  # finds the package without importing it (a slow import)
     if spec is not None and spec.origin:
         version_file = Path(spec.origin).parent / "_version.py"
         if version_file.exists():
@@ -66,7 +67,7 @@ def _choose(directory: str | os.PathLike | None, digest: str) -> str | None:
     base = directory or given or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     candidates = [Path(base) / "catalogue-numba"]
     if directory is None:
-        candidates.append(None)  # the temp folder, looked up only if needed: tempfile costs ~9 ms to import
+        candidates.append(None)  # the temp folder, looked up only if needed: tempfile is slow to import
     for candidate in candidates:
         if candidate is None:
             import tempfile

@@ -88,15 +88,14 @@ TECHNIQUE_TABLE = (
 #: the techniques that assume the puzzle has exactly one solution (left out by ``--no-uniqueness``)
 UNIQUENESS_TECHNIQUES: tuple[str, ...] = ("unique-loop", "bug")
 #: the rows left out on 16x16 and 25x25: there a dynamic forcing chain step runs a chain from each of thousands of
-#: candidates on a grid that changes as it goes (a minimal 16x16 puzzle took 229 ms of CPU on average and up to
-#: 0.7 s with them, against 17 ms with Nishio and multiple forcing chains, which stay: docs/benchmarks.md, "Forcing
-#: chains on 16x16 and 25x25"), too slow for a fill; a puzzle that needs them is graded as needing guessing, unless
-#: the full scale is asked for
+#: candidates on a grid that changes as it goes (a minimal 16x16 puzzle takes many times longer with them than with
+#: Nishio and multiple forcing chains, which stay: docs/benchmarks.md, "Cost against size"), too slow for a fill; a
+#: puzzle that needs them is graded as needing guessing, unless the full scale is asked for
 BIG_GRID_SKIPS: tuple[str, ...] = ("dynamic-forcing-chains", "dynamic-forcing-chains-plus", "nested-forcing-chains")
 #: the rows still left out on 16x16 and 25x25 at the full scale (``full_scale=True``, ``--full-scale``), which
-#: asks for the dynamic chains there at their cost (seconds a puzzle): the nested forcing chains run their outer
-#: search in Python, and none of 30 minimal 16x16 puzzles needed them once the dynamic+ chains were tried
-#: (docs/grading.md, "Other sizes")
+#: asks for the dynamic chains there at their cost (docs/benchmarks.md, "Cost against size"): the nested forcing
+#: chains run their outer search in Python, and none of 30 minimal 16x16 puzzles needed them once the dynamic+
+#: chains were tried (docs/grading.md, "Other sizes")
 FULL_SCALE_BIG_GRID_SKIPS: tuple[str, ...] = ("nested-forcing-chains",)
 #: the rows the full scale adds on 16x16 and 25x25
 FULL_SCALE_ROWS: tuple[str, ...] = tuple(r for r in BIG_GRID_SKIPS if r not in FULL_SCALE_BIG_GRID_SKIPS)
@@ -117,9 +116,10 @@ RATINGS = dict(TECHNIQUE_TABLE)
 _FORCING_KINDS = ("contradiction forcing chains", "double forcing chains", "region forcing chains",
                   "cell forcing chains")
 #: technique -> the names of the steps it makes, as the literature writes them (Sudoku Explainer's hints): a
-#: step's ``kind`` indexes its technique's names (a technique with one name makes one kind of step). A grade's
-#: ``hardest`` is its hardest step's name; its ``technique`` the row of TECHNIQUE_TABLE that made it.
-STEP_NAMES: dict[str, tuple[str, ...]] = {
+#: step's ``kind`` indexes its technique's names (a technique with one name makes one kind of step; None holds the
+#: place of a kind the row never makes). A grade's ``hardest`` is its hardest step's name; its ``technique`` the row
+#: of TECHNIQUE_TABLE that made it.
+STEP_NAMES: dict[str, tuple[str | None, ...]] = {
     "hidden-single": ("hidden single", "full house"),
     "direct-pointing": ("direct pointing",),
     "direct-claiming": ("direct claiming",),
@@ -148,7 +148,7 @@ STEP_NAMES: dict[str, tuple[str, ...]] = {
                           "forcing chain"),
     "aligned-triple-exclusion": ("aligned triple exclusion",),
     "nishio": ("Nishio forcing chains",),
-    "multiple-forcing-chains": _FORCING_KINDS,
+    "multiple-forcing-chains": (None, None, *_FORCING_KINDS[2:]),  # static chains: no contradiction, no double
     "dynamic-forcing-chains": tuple(f"dynamic {k}" for k in _FORCING_KINDS),
     "dynamic-forcing-chains-plus": tuple(f"dynamic {k} (+)" for k in _FORCING_KINDS),
     "nested-forcing-chains": tuple(f"nested {k}" for k in _FORCING_KINDS),
@@ -159,13 +159,15 @@ def step_name(technique: str, kind: int = 0) -> str:
     """The name of a step of ``technique`` of the given kind (:data:`STEP_NAMES`); a technique with one name
     names every kind so."""
     names = STEP_NAMES[technique]
-    return names[0] if len(names) == 1 else names[kind]
+    name = names[0] if len(names) == 1 else names[kind]
+    assert name is not None, f"{technique} makes no step of kind {kind}"
+    return name
 
 
 #: every step name, in the order a sort by ``hardest`` uses: by technique (TECHNIQUE_TABLE's order), then by kind
-STEPS: tuple[str, ...] = tuple(dict.fromkeys(name for t in TECHNIQUES for name in STEP_NAMES[t]))
+STEPS: tuple[str, ...] = tuple(dict.fromkeys(name for t in TECHNIQUES for name in STEP_NAMES[t] if name))
 #: step name -> the technique that makes it
-TECHNIQUE_OF: dict[str, str] = {name: t for t in TECHNIQUES for name in STEP_NAMES[t]}
+TECHNIQUE_OF: dict[str, str] = {name: t for t in TECHNIQUES for name in STEP_NAMES[t] if name}
 #: what a grade's ``hardest`` says when no technique makes progress, and its score: beyond every technique
 GUESSING = "guessing"
 GUESSING_RATING = 20.0  # serate's "beyond solver": above every chain, whatever its length

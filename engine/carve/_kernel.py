@@ -107,13 +107,12 @@ def _carve_order(board, order, spread, postpone, orbits, osizes, n, clues_wanted
     With ``spread``, the next orbit tried is instead the untried one whose cells see the most clues (their peers'
     clues, an average over the orbit), ties in ``order`` (:func:`_spread_pick`; ``seen`` and ``tried`` are its
     scratch): clues go where they are densest, so those left are spread evenly. On 16x16 and 25x25 that makes the
-    removal tests far cheaper (measured: about 2.3 times fewer nodes on 16x16; docs/benchmarks.md, "The order of
-    removal").
+    removal tests far cheaper (measured: far fewer nodes on 16x16; docs/benchmarks.md, Carving).
 
     With ``postpone`` > 0 (below ``node_limit``, or with none), a test first gets ``postpone`` nodes; one that needs
     more keeps its clue for now and is tried again, in turn, after every orbit has been tried once (``later`` is
     their list), with ``node_limit``. By then the puzzle has fewer clues, so a second solution, if there is one, is
-    easier to find (measured on 16x16 at 500 nodes: 13-20 % fewer nodes, about one clue fewer).
+    easier to find (measured on 16x16 at 500 nodes: fewer nodes, and fewer clues).
 
     Stops at ``clues_wanted`` clues when that is >= 0 (orbits that would go below it are skipped); otherwise
     every orbit is tried, which leaves a minimal puzzle: a removal that failed once fails for good, since removing
@@ -122,8 +121,9 @@ def _carve_order(board, order, spread, postpone, orbits, osizes, n, clues_wanted
 
     Compiled without the runtime's reference counts (so is everything it calls): each removal test passes some
     twenty arrays down three calls, and numba counted a reference to each on the way in and out of every call,
-    with atomic operations. perf put 43 % of 9x9 carving's samples in those counts; without them a 9x9 board
-    carves in 86-90 us instead of 124 (docs/benchmarks.md). Nothing below may allocate: the cell-mask search
+    with atomic operations. perf put a large share of 9x9 carving's samples in those counts, and a 9x9 board
+    carves much faster without them (docs/benchmarks.md, Against tdoku). Nothing below may allocate: the cell-mask
+    search
     takes its scratch from the caller (``bands`` is then engine.solvers._bitmask.search_scratch's tuple), and
     copies are loops.
     """

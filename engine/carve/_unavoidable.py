@@ -10,8 +10,8 @@ solution, and when a removal empties one, the removal test's answer is known wit
 k = 2 is the familiar rectangle (four cells, two digits).
 
 Why it pays: a removal test that fails searches until it finds the second solution, and those searches are most
-of carving's work (measured on 9x9: 30 % of the tests, 70 % of the mask checks). The sets with k <= 3 (about 18 a
-random 9x9 board) decide 35 % of the failing tests (27 % with rectangles alone; k = 4 adds 2 points more). The
+of carving's work (measured on 9x9: a minority of the tests, most of the mask checks). The sets with k <= 3
+decide a good share of the failing tests (rectangles alone most of those; k = 4 adds little). The
 answer is exactly the search's, so which clues stay is unchanged.
 """
 from __future__ import annotations

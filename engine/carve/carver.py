@@ -19,9 +19,8 @@ Options:
                   has been tried, and is then tried again without that limit.
                   The default depends on the size (:data:`DEFAULT_ORDER`): "random" up to 9x9 (the distribution
                   below, and the one tdoku's minimizer gives: the benchmarks compare the two), "spread" on 16x16
-                  and 25x25, where it makes carving about 2.5 times cheaper and leaves fewer clues (measured in
-                  docs/benchmarks.md, "The order of removal": 16x16 about 88 clues a puzzle against 93; 25x25 about
-                  250 against 280, with a third fewer removal tests undecided).
+                  and 25x25, where it makes carving far cheaper and leaves fewer clues, with fewer removal tests
+                  undecided on 25x25 (docs/benchmarks.md, Carving).
 ``clues=K``       stop at exactly K clues (unique, not necessarily minimal). Orbits that would jump below K are
                   skipped; if an order cannot get down to K (``target_reached`` False), the fewest found is kept.
 ``target_clues``  try up to ``attempts`` orders (default 20), keep the puzzle with the fewest clues, stop early
@@ -42,16 +41,12 @@ its mode at 26-27 clues and its mean near 26.6, about two clues above this carve
 measured there give 24.38 (sd 1.12), as here. More ``attempts`` push the count further down (20 attempts: mean
 about 22.5); a symmetry pushes it up (orbits go two or four cells at a time: rot180 27.5, rot90 about 31).
 
-Cost (bench/bench_sizes.py on the 2-core development machine, quiet; docs/benchmarks.md): 9x9 about 0.13 ms per
-board (~8,000 boards per second per core, x1.9 with two threads); 16x16 about 9-10 ms in the spread order (21 ms
-in the random one); 25x25 about 70 ms in the spread order (90 ms random) with the default node limit of 2,000 per
-removal test. On 25x25 many of the last tests hit that limit (their clues stay, so ``minimal`` is False and
-``undecided`` counts them): proving that no second solution exists with some 270 clues left can take millions of
-nodes, and larger limits buy little, not even reliably fewer clues, since a kept clue changes every later test.
-Measured on two boards, clues kept at node limits 500 / 2,000 / 20,000 / 200,000: 266 / 270 / 274 / 266 and
-278 / 279 / 278 / 275, taking about 0.1 / 0.2 / 2 / 15-18 s (before probing; with probing,
-2026-11-24, on four boards at 2,000 / 20,000 / 200,000 nodes: 204-241 / 126-229 / 5-181 undecided tests a board,
-0.25 / 4.8 / 45 s). ``node_limit=0`` proves minimality at any cost (single 25x25 tests took up to a minute).
+Cost: docs/benchmarks.md, Carving and "Cost against size" (bench/bench_carve.py, bench/bench_sizes.py). 25x25
+carves with the default node limit of 2,000 per removal test, and many of its last tests hit it (their clues stay,
+so ``minimal`` is False and ``undecided`` counts them): proving that no second solution exists with some 270 clues
+left can take millions of nodes, and larger limits buy little, not even reliably fewer clues, since a kept clue
+changes every later test, while the time grows about as fast as the limit (measured on a few boards, before and
+after probing). ``node_limit=0`` proves minimality at any cost.
 """
 from __future__ import annotations
 
@@ -71,19 +66,19 @@ from ..vocabulary import CARVE_ORDERS, SYMMETRIES
 
 DEFAULT_TARGET_ATTEMPTS = 20
 #: nodes one removal test may take before it is called undecided (0 = no limit), per box size; only 25x25 needs
-#: one: its last tests can take millions of nodes (measured in bench/README.md)
+#: one: its last tests can take millions of nodes (docs/benchmarks.md, Carving)
 DEFAULT_NODE_LIMIT = {2: 0, 3: 0, 4: 0, 5: 2000}
 #: the order of removals per box size (see the module doc): "spread" where removal tests are dear
 DEFAULT_ORDER = {2: "random", 3: "random", 4: "spread", 5: "spread"}
 #: nodes a removal test gets in the first round before it waits for the second (0: no second round), per box size:
 #: tried again once every other clue has been tried, on a sparser puzzle, a failing test finds its second solution
-#: sooner (16x16: 4-20 % fewer nodes, docs/benchmarks.md "The order of removal"; on 25x25 the tests past the
+#: sooner (16x16: fewer nodes, docs/benchmarks.md, Carving; on 25x25 the tests past the
 #: node limit stay undecided either way, and a second round costs more than it decides)
 POSTPONE_AFTER = {2: 0, 3: 0, 4: 500, 5: 0}
 #: nodes the solve that measures a carved puzzle (its metrics) may take: rare 25x25 puzzles took tens of millions
-#: (45.9 million, 19 s, for one). A solve cut there keeps the figures it had counted, lower bounds then
+#: (docs/benchmarks.md, Carving). A solve cut there keeps the figures it had counted, lower bounds then
 #: (``CarveResult.metrics_complete`` is False, and ``nodes`` at least this limit). 9x9 takes no limit (the band
-#: kernel's searches take microseconds).
+#: kernel's searches are short).
 METRICS_NODE_LIMIT = 2_000_000
 _M64 = (1 << 64) - 1
 

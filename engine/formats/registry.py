@@ -45,7 +45,7 @@ _READERS: dict[str, Callable[[str, str, int | None], Iterator]] = {
 
 def to_line(cells: np.ndarray, box: int | None = None, blank: str = ".") -> str:
     """The one-line form of a flat grid: n*n symbols, ``blank`` for empty cells."""
-    if isinstance(cells, np.ndarray) and cells.dtype.kind in "iu":  # as Python ints: 4 us a 9x9 grid, not 14
+    if isinstance(cells, np.ndarray) and cells.dtype.kind in "iu":  # as Python ints: several times faster than numpy's
         s = "".join([SYMBOLS[v] for v in cells.tolist()])
     else:
         s = "".join(SYMBOLS[int(v)] for v in cells)

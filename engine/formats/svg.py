@@ -7,7 +7,7 @@ the same width because the cell size shrinks as the grid grows.
 """
 from __future__ import annotations
 
-from html import escape  # not xml.sax.saxutils: that pulls in urllib and ssl (~25 ms at every export)
+from html import escape  # not xml.sax.saxutils: that pulls in urllib and ssl, slow imports at every export
 
 import numpy as np
 

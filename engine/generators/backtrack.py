@@ -11,8 +11,8 @@ bench/bench_generate.py):
 
 * ``node_limit``: after that many placements an attempt is abandoned and the search starts again from an empty
   grid (counted in ``GeneratedBoard.restarts``). Depth-first search in reading order has a heavy tail: on 16x16
-  without a limit, 100 boards took a median of 0.17 ms but a mean of 1.0 s and a maximum of 100 s (CPU time);
-  with restarts every 10,000 placements the same seeds took a median of 0.14 ms and a maximum of 2 ms.
+  without a limit, a rare board took longer than all the others together; with restarts every 10,000 placements
+  the same seeds' slowest board took about as long as a typical one (docs/benchmarks.md, Generating).
   Default 0 (no limit) on 4x4 and 9x9, 10,000 on 16x16, 200,000 on 25x25.
 * ``lookahead``: a digit is refused when it leaves a later peer of its cell with no valid digit (forward
   checking). Without it not one 25x25 board came out in two minutes (node limit 2,000): the search wanders

@@ -14,19 +14,10 @@ is forced; a digit with no place left in a house is then a contradiction too. Fo
 numbers, and the random choices are the same as above.
 
 Default: plain WFC (the seed's algorithm) on 4x4, 9x9 and 16x16; propagation on 25x25 only. Plain WFC does
-finish 25x25, but it meets about 60,000 contradictions per board (mean of 4 boards; one seed needed 3,472,
-another 99,158) and takes about 4 CPU seconds per board, against 15 restarts and 12 ms with
+finish 25x25, but it meets contradictions by the thousand on every board and is far slower than with
 propagation: too slow to fill a catalogue, fine for a demonstration (``propagate=False``). Measured with
-bench/bench_generate.py, per board (restarts mean; CPU time):
-
-=======  ===========================  ==========================
-size     plain (the seed's)           propagate=True
-=======  ===========================  ==========================
-4x4      0.05 restarts, 1.4 us        0.00 restarts, 1.9 us
-9x9      0.78 restarts, 25 us         0.07 restarts, 40 us
-16x16    33 restarts, 1.3 ms          0.9 restarts, 0.44 ms
-25x25    61,000 restarts, 4.4 s       15 restarts, 12 ms
-=======  ===========================  ==========================
+bench/bench_generate.py (docs/benchmarks.md, Generating): on 4x4 and 9x9 plain WFC restarts rarely and is the
+faster; from 16x16 on, propagation restarts far less and wins.
 
 What it reaches and its bias: any board can come out (every board is a possible sequence of choices: at each
 step its own digit is among the candidates), so WFC reaches all 6.67e21 9x9 boards. It is not uniform: the
@@ -50,7 +41,7 @@ from ._common import check_finished, make_boards, run_array, run_seeds, timed
 from ._wfc_kernel import CELL_EMPTY, wfc_boards
 
 METHOD = "wfc"
-#: box sizes where propagation is on unless asked otherwise (plain WFC restarts ~60,000 times per 25x25 board)
+#: box sizes where propagation is on unless asked otherwise (plain WFC restarts by the thousand on a 25x25 board)
 PROPAGATE_BY_DEFAULT = frozenset({5})
 MAX_TRACE = 64  # contradictions recorded per board by generate_traced (all of them are counted)
 

@@ -111,7 +111,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     rated in ``ratings`` (the slots ER, EP, ED, HARDEST, RATE). Returns the blank cells left, or NO_KERNEL.
 
     The grader asks for every row; the tests ask for one row and one step. The singles, which make most steps,
-    are written out in this loop (a function call for each of them made easy puzzles 15-20 % slower to grade,
+    are written out in this loop (a function call for each of them made easy puzzles markedly slower to grade,
     bench/bench_grade.py, easy level); every other row's kernel is called from it. A technique whose step's
     rating depends on the step (a chain's length, a loop's type) writes it to ``ratings[RATE]``. ``space``: the
     forcing searches' shared workspace (engine.grade._fast_forcing_space.forcing_space); ``shape``:
@@ -174,7 +174,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                 elif t == POINTING or t == CLAIMING:
                     # these and the fish look only at the digits whose places changed since the row's last miss
                     # (engine.grade._fast_misses); direct pointing and claiming do it inside their kernel, which
-                    # counts no references (done here for them, grading measured about 2 % slower)
+                    # counts no references (done here for them, grading measured slower)
                     memo = misses[LOCKED_ROW + (t == CLAIMING)]
                     if _locked_candidates(cands, houses, row_of, col_of, box_of, n, t == CLAIMING, table,
                                           _changed_digits(memo, cands)):
@@ -274,9 +274,9 @@ def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, coun
 
     One entry point for both, so that the guided step path (engine.grade.guided, :func:`step_counter`) runs the
     very code the fill compiled, with no compile of its own on a new machine (a second entry would compile the
-    whole loop again: about a minute). And one call of :func:`_solve_in` for both, which is compiled inside this
-    kernel (``inline="always"``): as a kernel of its own it was compiled, optimised and emitted once alone and
-    once more inside this one, 8 s of a new machine's compile on the longest chain of it (bench/compile_costs.py)."""
+    whole loop again). And one call of :func:`_solve_in` for both, which is compiled inside this kernel
+    (``inline="always"``): as a kernel of its own it was compiled, optimised and emitted once alone and once more
+    inside this one, a real share of a new machine's compile on the longest chain of it (bench/compile_costs.py)."""
     shape = _chain_shape(houses, row_of, col_of, box_of, n)
     stepping = state.shape[0] > 0
     cells = state[0] if stepping else np.empty(puzzles.shape[1], np.int64)

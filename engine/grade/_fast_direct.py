@@ -114,7 +114,7 @@ def _direct_hidden(cells, cands, houses, peers, n, k, table):
 def _direct_hidden_on(cells, cands, houses, peers, n, k, table, scratch):
     """:func:`_direct_hidden` on its scratch (three rows of ``n``). This kernel and :func:`_direct_locking_on` are
     compiled without reference counts: tried before every step of a hard puzzle, their calls of ``_place`` and
-    loops over peers counted some at each try (perf: 0.4 % of grading's samples)."""
+    loops over peers counted some at each try (perf saw them in grading's samples)."""
     places = scratch[0]  # places[d - 1]: where digit d may go, over the house's positions 0..n-1
     sel = scratch[1]  # the digits with 2..k places
     idx = scratch[2]  # a combination of k of them

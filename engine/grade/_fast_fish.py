@@ -20,7 +20,7 @@ def _fish(cands, houses, n, k, table, digits):
     The search goes digit by digit, over the lines where the digit has 2..k places only (a fish's base lines; the
     others cannot be one), and keeps the first fish in that order: colex order is the order of the base lines as
     bitmasks, so each digit's first fish is its smallest mask, and the first over all is the smallest mask, the
-    lowest digit on a tie. Walking every combination of all n lines for every digit cost 9 to 30 times more."""
+    lowest digit on a tie. Walking every combination of all n lines for every digit cost many times more."""
     lines = np.empty(n, np.int64)
     idx = np.empty(k, np.int64)
     for order in range(2):

@@ -93,7 +93,7 @@ def shared_space(ncells: int, n: int, batch: int) -> tuple:
     """The forcing workspace the searches of a batch of ``batch`` grids use (:func:`forcing_space`): this thread's
     own, kept from batch to batch, with room for grids with up to ``n // 2`` of the ``n`` candidates of every
     cell left (a search on a grid with more makes its own; on 16x16 and 25x25 the run budget caps the room
-    first). Making one costs about a millisecond (2 MB zeroed on 9x9), so a thread makes it once. A thread keeps
+    first). Making one is dear (2 MB zeroed on 9x9), so a thread makes it once. A thread keeps
     the shared workspace of one grid size, the last it graded (a 25x25 one is about 77 MB, a 9x9 one 14 MB). A
     batch of 16 puzzles or fewer (a single grade, the web server's) gets none, and each of its searches makes
     its own workspace as it always did: a thread that grades one puzzle keeps no memory for it."""

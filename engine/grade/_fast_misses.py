@@ -1,8 +1,8 @@
 """What a technique's last miss on this puzzle says about the next try: the grid it missed on.
 
 Sudoku Explainer's order makes the grader try every easier technique before each step, so in a puzzle that needs
-forcing chains, Nishio (1.1 ms a try on 9x9) is tried, and misses, at almost every step: 220 of 257 tries over 1,000
-random minimal puzzles. Between two tries the grid loses only a few candidates. A Nishio chain follows one digit (X
+forcing chains, Nishio (a costly search) is tried, and misses, at almost every step (measured on random minimal
+puzzles). Between two tries the grid loses only a few candidates. A Nishio chain follows one digit (X
 links only), so its conclusions about a digit depend on that digit's places alone: the digits whose places did not
 change since its last miss miss again, and only the others are looked at.
 
@@ -12,8 +12,8 @@ it holds one (a try that finds a step forgets it, and every puzzle starts withou
 Aligned pair and triple exclusion remember their misses too (:mod:`engine.grade._fast_aligned`). Their answer for a
 set of base cells depends only on the candidates of those cells and of the cells that see all of them (the common
 excluders come from these), so a set none of whose cells changed since the last miss misses again. In the
-puzzles that reach them (top1465's: 367 tries of aligned triple exclusion in the first 60, two that found a step)
-83 % of the sets looked at were unchanged since the try before.
+puzzles that reach them (top1465's, where aligned triple exclusion nearly always misses) most of the sets looked
+at were unchanged since the try before.
 
 Direct pointing and claiming look at one digit at a time: a locked digit, and its single left in a house, are
 that digit's places alone; so do pointing, claiming and the fish. So, as for Nishio, the digits whose places did not change since the last miss miss

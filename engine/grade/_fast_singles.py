@@ -28,7 +28,8 @@ def _hidden_single(cells, cands, houses, peers, n):
                 if blank != 1:
                     continue
             # the once/more scan of engine.bits.house_once_more, written out: calling it here made easy puzzles
-            # ~10 % slower to grade (bench/bench_grade.py, easy level), and hidden singles are most of their steps
+            # measurably slower to grade (bench/bench_grade.py, easy level), and hidden singles are most of their
+            # steps
             once = np.int64(0)
             more = np.int64(0)
             for i in range(n):

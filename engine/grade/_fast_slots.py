@@ -98,7 +98,7 @@ def _parent(ws, w, s, parent):
 # The same two on the workspace's arrays. Why: a compiled call counts references to each of its array arguments on
 # the way in and out, and a tuple counts every array in it (numba's NRT_incref/NRT_decref, atomic operations);
 # numba's pass that removes needless counts mostly fails on such calls. The runs added each state through a call
-# that took the whole workspace: measured (perf), half of the multiple forcing chains' time went to those counts.
+# that took the whole workspace: measured (perf), much of the multiple forcing chains' time went to those counts.
 # Inlining a helper that takes the arrays still counts them at each use, so the runs' innermost loop
 # (engine/grade/_fast_implications.py, _follow) writes these few lines out; they serve the callers outside it
 # (docs/development.md, "Reference counts").

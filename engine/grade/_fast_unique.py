@@ -27,8 +27,8 @@ def _base_tenths(length):
 def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, houses, peers, row_of, col_of,
                 box_of, n, scratch):
     """The steps of one valid loop, kept in ``best_rem`` when better than ``best``; the best key after it.
-    Compiled without reference counts (its calls and loops over peers counted some at every loop found: perf put
-    1 % of grading's samples there), so it allocates nothing: ``scratch`` is type 3's (type3_scratch)."""
+    Compiled without reference counts (its calls and loops over peers counted some at every loop found, which
+    perf showed), so it allocates nothing: ``scratch`` is type 3's (type3_scratch)."""
     base = _base_tenths(length)
     m = 0
     rest = np.int64(0)

@@ -6,8 +6,8 @@ state that first reached it, so each recorded path is a shortest chain. :mod:`en
 from every candidate and keeps the best cycle or forcing chain.
 
 The candidates do not change during a search, so the links do not either: :func:`links` lists them once per search
-(about 5 us on 9x9) and every walk reads the lists instead of scanning houses. A search makes hundreds of walks,
-and scanning the houses at each node was most of their time (chains were 45 % of grading random minimal puzzles).
+and every walk reads the lists instead of scanning houses. A search makes hundreds of walks, and scanning the
+houses at each node was most of their time (chains were the largest part of grading random minimal puzzles).
 The lists keep the order in which the scan met the links (the cell's other digits, then the box, the row and the
 column), so every walk records the same nodes in the same order as before.
 """
@@ -42,7 +42,7 @@ def links(cands, houses, cell_houses, n):
         total += popcount(cands[c])
     # the places of each digit in each house (bits by position) and each cell's position in its three houses: a
     # candidate's links come from the bits of its digit's places, not from a scan of its houses' cells (the scan
-    # was most of the table's time, 9 us on a 9x9 grid)
+    # was most of the table's time)
     places = np.empty((houses.shape[0], n), np.int64)
     _places_table(cands, houses, n, places)
     position = np.empty((ncells, 3), np.int64)

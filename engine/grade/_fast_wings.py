@@ -18,8 +18,8 @@ def _wing(cands, peers, row_of, col_of, box_of, xyz):
 @kernel_with(_nrt=False)
 def _wing_on(cands, peers, row_of, col_of, box_of, xyz, wings):
     """:func:`_wing` with its scratch ``wings`` (a pivot's pincers). Compiled without reference counts: its loops
-    over peers and its calls of ``_sees`` counted references at every pivot and pair (perf: 0.4 % of grading's
-    samples in the counters, as much as the wings' own work)."""
+    over peers and its calls of ``_sees`` counted references at every pivot and pair (perf: as much time in the
+    counters as in the wings' own work)."""
     for pivot in range(cands.size):
         pm = cands[pivot]
         if popcount(pm) != (3 if xyz else 2):

@@ -3,13 +3,13 @@ Python finder runs, to record the step with its explanation.
 
 Why: the plain step path (:func:`engine.grade.grader.solve_logically` with ``guided=False``) tries every row's
 Python finder before each step, and on big grids
-most of them miss after long searches (a 25x25 puzzle's steps took about 15 s, aligned exclusion and fish most of
-it), while the compiled path (:mod:`engine.grade._fast`) answers the same question, "which row first makes a step
+most of them miss after long searches (on a 25x25 puzzle, aligned exclusion and fish most of the time), while the
+compiled path (:mod:`engine.grade._fast`) answers the same question, "which row first makes a step
 here?", in a fraction of that. The two paths find the same first deduction of every row in the same order (the
 twin tests hold them to it, running the Python finders alone), so running the kernel for one step on a copy of the
 state names the row whose Python finder then finds that very step. The steps, ratings and grades are the plain
-path's; only the rows that would have missed are not asked (measured: bench/bench_grade.py, 8 times faster on
-random minimal 9x9 puzzles, 30 on top1465's, 20-60 on 16x16 and 25x25).
+path's; only the rows that would have missed are not asked (measured: bench/bench_grade.py, many times faster,
+most on hard puzzles and big grids: docs/benchmarks.md, Grading).
 
 The rows the kernel does not run (:data:`engine.vocabulary.STEP_PATH_ONLY`, the nested forcing chains) are asked in
 Python, at their place in the order. "The same steps" rests on the twins agreeing, which the tests check both ways

@@ -16,8 +16,8 @@ relabellings. Why this search is small:
 * After row 1 every column and label is fixed; the remaining rows of r0's band go in ascending order, each other
   band's rows ascending, and the bands ordered by their first row. That is the minimum for the rest, exactly.
 
-Cost (measured, bench/bench_keys.py, per core): 9x9 ~ 21,000 boards/s (46 us each); 16x16 ~ 16,000/s (fewer
-ties than 9x9); 25x25 ~ 5,600/s. Boards with many automorphisms keep more ties (the 25x25 pattern board: 0.25 s).
+Cost: docs/benchmarks.md, Canonical keys (bench/bench_keys.py); 16x16 boards keep fewer ties than 9x9 ones. Boards
+with many automorphisms keep more ties, and cost far more (the 25x25 pattern board).
 """
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def board_key(cells, b, key, perm):
                     pattern[:] = 0
                     for k in range(b):
                         pattern[pos[t, r0, grids[t, r1, s0 * b + k]] // b] += 1
-                    for x in range(1, b):  # insertion sort: numba's sort costs ~0.3 us per call here
+                    for x in range(1, b):  # insertion sort: numba's sort costs more per call here
                         v = pattern[x]
                         y = x - 1
                         while y >= 0 and pattern[y] > v:

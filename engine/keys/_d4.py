@@ -3,8 +3,7 @@
 The key of a grid is the smallest of its 8 images, comparing flat arrays in reading order. The images are never
 built: image ``j`` at cell ``p`` is ``cells[perms[j, p]]``, so the kernel compares image ``j`` with the best one
 so far cell by cell and stops at the first difference (on boards that is almost always the first or second
-cell). Only the winner is copied out. Measured on 9x9 boards: ~9 million keys/s per core, 0.1 us a key
-(bench/bench_keys.py).
+cell). Only the winner is copied out. Cost: docs/benchmarks.md, Canonical keys (bench/bench_keys.py).
 """
 from __future__ import annotations
 

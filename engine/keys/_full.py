@@ -6,7 +6,7 @@ key (status CONFLICT): relabelling and line moves are defined for them, but the 
 the searches rely on each digit appearing at most once per house.
 
 Caution (measured): numba's on-disk cache keys a kernel on its own file only, so after editing ``_board.py`` or
-``_grid.py`` a cached :func:`full_keys` kept running the old code of the kernels it calls (a 2x slowdown was seen
+``_grid.py`` a cached :func:`full_keys` kept running the old code of the kernels it calls (a slowdown was seen
 this way). The cache directory keyed on the engine's source (:mod:`engine.cache`) is the cure.
 """
 from __future__ import annotations

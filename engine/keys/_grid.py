@@ -19,8 +19,8 @@ decided yet, never crossing a stack boundary), as in partition-refinement canoni
 
 Rows are chosen one per image row (branching), bands and stacks the same way; rows, bands and stacks that are
 identical cell for cell are tried once (swapping them is an automorphism, so their subtrees give the same image).
-Cost grows with the ties a grid keeps (measured, bench/bench_keys.py and by hand): puzzles with 40% clues take
-~65 us on 9x9, ~0.25 ms on 16x16, ~0.7 ms on 25x25; a 25x25 grid with 2% clues ~50 ms. A grid with a huge
+Cost grows with the ties a grid keeps (bench/bench_keys.py; docs/benchmarks.md, Canonical keys): larger and
+sparser grids keep more. A grid with a huge
 symmetry group (25 clues on the diagonal of a 25x25 grid) exceeds ``max_states`` and is refused.
 """
 from __future__ import annotations

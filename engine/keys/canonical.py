@@ -19,11 +19,10 @@ in ASCII, comparing keys' line strings (:func:`key_text`) gives the same order. 
 class (``canonical_transform`` returns the move that makes it), the same for every member, and different between
 classes; taking the key of a key changes nothing.
 
-Costs per key, one core (measured by bench/bench_keys.py; see its output in the README part on keys):
-``d4`` ~ 0.1 us on 9x9 (8 images compared lazily, cell by cell), 0.3 us on 25x25; ``none`` a copy; ``full`` on
-boards ~ 46 us on 9x9, ~ 60 us on 16x16, ~ 180 us on 25x25 (a pruned exact search, :mod:`engine.keys._board`);
-``full`` on puzzles with 40% clues ~ 65 us on 9x9, ~ 0.25 ms on 16x16, ~ 0.7 ms on 25x25, up to ~ 50 ms for a
-25x25 grid with 2% clues (:mod:`engine.keys._grid`). ``full`` needs grids without conflicts (a digit twice in a house): those raise
+Costs per key (bench/bench_keys.py; docs/benchmarks.md, Canonical keys): ``d4`` is the cheapest (8 images compared
+lazily, cell by cell); ``none`` a copy; ``full`` a pruned exact search, on boards (:mod:`engine.keys._board`) and on
+puzzles (:mod:`engine.keys._grid`), dearer on puzzles and dearest on very sparse 25x25 grids. ``full`` needs grids
+without conflicts (a digit twice in a house): those raise
 :class:`KeySearchError`.
 
 The batch function :func:`canonical_keys` makes one compiled, GIL-free call per batch, so several threads can

@@ -1,8 +1,8 @@
 """The 9x9 kernel of the fast solver: one candidate mask per digit and band, with triad reasoning.
 
 Why a second kernel: on 9x9 the cell-mask search (:mod:`engine.solvers._bitmask`) propagates only singles, and
-on hard puzzles it guesses ten times as often as the best solvers (92 guesses per count to 2 on top1465, tdoku
-9). Locked candidates in the cell layout halve the guesses but cost more than they save on ordinary puzzles.
+on hard puzzles it guesses far more often than the best solvers (tdoku, on top1465: docs/benchmarks.md, Against
+tdoku). Locked candidates in the cell layout cut the guesses but cost more than they save on ordinary puzzles.
 Here the state is laid out so that the stronger reasoning is a few table lookups.
 
 State (``st``, 30 int64): ``st[3 * (d - 1) + b]`` is the set of cells of band ``b`` (rows 3b..3b+2; bit
@@ -98,8 +98,8 @@ def _propagate(st, dirty, pats, tp, guesses):
             if not ok:
                 break
         if dirty == 0:
-            # The digit-level triad step pays only on hard puzzles: measured, running it from the start cost random
-            # minimal puzzles 7% and carving 14% and saved nothing on top1465 against starting after 16 guesses
+            # The digit-level triad step pays only on hard puzzles: measured, running it from the start slowed
+            # random minimal puzzles and carving and saved nothing on top1465 against starting after 16 guesses
             if guesses < TRIADS_AFTER:
                 break
             dirty = _triad_digits(st, pats, tp)
@@ -244,7 +244,8 @@ def solve9(cells, limit, node_limit, forbid_cell, forbid_digit, prefer, work, so
     ``forbid_cell`` (-1: none); the first solution goes to ``solution``, the metrics to ``work[STATS]``.
 
     ``work`` is the one scratch array (:func:`scratch9`): one argument instead of four, since each argument of a
-    compiled call costs about 0.1 us to dispatch, and single calls are meant to cost a few microseconds.
+    compiled call adds to its dispatch, a real share of a single call (docs/benchmarks.md, "Single calls and the
+    first run").
     """
     st = work[STATE]
     stats = work[STATS]

@@ -126,8 +126,8 @@ def _choose_branch(work, prefer, branch, depth, stats, chosen):
     (>= 0) is taken as it is.
 
     A cell with 2 candidates cannot be beaten, so the scan stops there. (Branching on a digit with two places in a
-    house when no cell has two was tried too: it changed 16x16 and 25x25 node counts by nothing to -20% and was
-    dropped for simplicity.)
+    house when no cell has two was tried too: it saved few nodes or none on 16x16 and 25x25 and was dropped for
+    simplicity.)
     """
     best = chosen  # a cell the caller chose (the probe's pick), or -1
     if best < 0:
@@ -186,7 +186,7 @@ def _search_on(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit
     box = box_of(n)
     # probing on 16x16 and up, once the search is big (PROBE_AFTER), when it looks for one solution or for a
     # second: not when counting many (it would probe at every node on the way to each of them: counting the
-    # 6,864 solutions of a 16x16 grid took 16 times longer), nor when tracing (a trace shows singles and guesses)
+    # 6,864 solutions of a 16x16 grid took many times longer), nor when tracing (a trace shows singles and guesses)
     probing = n >= 16 and limit <= 2 and not tracing
     ok, qtail, nsolved = _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, seg, dirty,
                                     False, stats)

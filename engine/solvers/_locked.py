@@ -4,12 +4,11 @@ Where a row (or column) crosses a box, the b cells they share form a segment. If
 lie in one segment, the digit goes in that segment, so it leaves the rest of the segment's row ("pointing"); if
 its candidates in a row all lie in one segment, it leaves the rest of the segment's box ("claiming").
 
-Why only on large grids (measured while tuning): on 25x25 carving's last removal tests, proofs that no second
-solution exists took 3 million guesses with singles alone and 6 times fewer with this pass (2.5 times less
-time). On 16x16 it saves a third of the nodes, which paid for the pass only once the pass became incremental
-(21.7 against 23.4 ms of CPU a carved board; before, the same time either way); on 9x9, where singles nearly
-always suffice, it only added cost (carving 4,800 -> 3,300 boards per CPU second). The search turns it on from
-16x16 up.
+Why only on large grids (measured while tuning; docs/benchmarks.md, Carving): on 25x25 carving's last removal
+tests, proofs that no second solution exists took far fewer guesses, and much less time, with this pass than
+with singles alone. On 16x16 it saves nodes, which paid for the pass only once the pass became incremental
+(before, the same time either way); on 9x9, where singles nearly always suffice, it only slowed carving. The
+search turns it on from 16x16 up.
 
 A pass reads every segment of the bands and stacks where a cell changed since the last pass: the pointing and
 claiming of a row depend on its band's cells only (a column's on its stack's), so elsewhere the last pass's

@@ -101,8 +101,8 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, 
         # Hidden singles, only once naked singles are exhausted: every solved cell is then propagated, so a digit
         # placed in a house shows up in exactly one cell of it and is masked out via ``placed``. Houses are scanned
         # round-robin and naked singles run as soon as one house yields something; the fixpoint is a full quiet
-        # round. Measured against full sweeps between naked rounds: 17% fewer mask checks per count-to-2 of a
-        # random minimal 9x9 puzzle (3,909 -> 3,264), since fewer sweeps end empty.
+        # round. Measured against full sweeps between naked rounds: fewer mask checks per count-to-2 of a
+        # random minimal 9x9 puzzle, since fewer sweeps end empty.
         while quiet < nhouses:
             if not dirty[h] & SCAN:  # quiet when last scanned, and unchanged since
                 h += 1
@@ -166,9 +166,9 @@ def _probe(work, tmp, queue, nsolved, peers, houses, cell_houses, n, box, seg, d
     a digit whose outcome is a contradiction goes, and the other is placed and propagated (a failed literal).
     This is forcing chains from one cell with singles as links. It costs two propagations per bivalue cell at each
     node, and the search probes on 16x16 and up only, once it has run long (``PROBE_AFTER``): the last removal
-    tests of a carving take hundreds of thousands of nodes without it (docs/benchmarks.md, "Probing"). Measured
-    and not kept: probing again until a pass changes nothing (10 % slower), and also removing what neither live
-    outcome keeps (their union; a few % fewer nodes, the same time).
+    tests of a carving take hundreds of thousands of nodes without it (docs/benchmarks.md, Carving). Measured
+    and not kept: probing again until a pass changes nothing (slower), and also removing what neither live
+    outcome keeps (their union; slightly fewer nodes, the same time).
 
     ``pick`` is the bivalue cell to branch on next (-1: none): the one whose two outcomes solved the most cells,
     scored as the product of the two counts (each with the probed cell), so both branches shrink. Lookahead SAT

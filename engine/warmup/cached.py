@@ -3,8 +3,9 @@ reads it (the numba version, the source file's stamp, the argument types, the CP
 
 Why per overload and not per kernel: a kernel compiled for 9x9 has an index file, but not the overload 16x16
 needs (its arguments' types differ); counting it as compiled sent the whole general carver, a chain of kernels
-each waiting for the one below, to the calling process after the workers were done (31 s of a first
-``fill --size 4``, one core busy). Imports the kernels' modules (numba with them), as the caller's run does next.
+each waiting for the one below, to the calling process after the workers were done (most of a first
+``fill --size 4``, one core busy: docs/benchmarks.md, "Single calls and the first run"). Imports the kernels'
+modules (numba with them), as the caller's run does next.
 """
 from __future__ import annotations
 
