@@ -1,7 +1,7 @@
 """catalogue: build, check and serve a catalogue of unique Sudoku boards and the puzzles carved from them."""
 
-# The one place the version lives (pyproject reads it): a literal, because importlib.metadata costs ~12 ms at every
-# start and `catalogue query` has a 200 ms budget from the shell.
+# The one place the version lives (pyproject reads it): a literal, because importlib.metadata would cost time at
+# every start and `catalogue query` has a 200 ms budget from the shell (docs/benchmarks.md, Reading).
 __version__ = "0.2.0"
 
 __all__ = ["Catalogue", "PuzzleQuery", "PuzzleFilter", "PuzzleRecord", "BoardRecord", "BoardPuzzle", "__version__"]

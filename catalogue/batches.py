@@ -2,21 +2,21 @@
 
 The file commands (``check``, ``key``, ``solve``, ``grade``, ``carve``) each had a per-grid function (``one``: the
 result for one entry of the file, or the message to report). A single kernel call costs about twice a batch item
-(issue 11: ``fast.solve`` 17.5 us a minimal 9x9 puzzle, of which ~11 us is dispatch and wrapping), so
-:func:`batch_map` hands the grids that need a kernel to the command's batch function (``many``), a chunk at a time,
+(most of a single ``fast.solve`` on a minimal 9x9 puzzle was dispatch and wrapping: docs/benchmarks.md, Solving),
+so :func:`batch_map` hands the grids that need a kernel to the command's batch function (``many``), a chunk at a time,
 and yields exactly what ``one`` would have, entry by entry, in file order. ``one`` stays the path for everything
 else (unreadable entries, conflicting givens, solvers without a batch form) and the twin the tests compare with.
 
 Chunks: the file is cut into windows of consecutive entries worth about one chunk of work each (:data:`CHUNK`
 grids of a size, less in a file too small for :data:`STEPS` chunks); inside a window the grids are grouped by box size, one ``many`` call per size. Windows are
-computed in :func:`~catalogue.errors.background_map`'s worker thread, so Ctrl-C still stops at once, and small
+computed in :func:`~catalogue.background.background_map`'s worker thread, so Ctrl-C still stops at once, and small
 enough that the progress bar moves and the first lines come out early.
 """
 from __future__ import annotations
 
 from typing import Callable, Iterator, Sequence
 
-from .errors import background_map
+from .background import background_map
 
 #: grids per batch call, by box size: about 10-100 ms of kernel time for the slowest command (grading) on 9x9,
 #: less than a second on 16x16 and 25x25 (a 25x25 solve or carve can take seconds: one grid at a time there)
@@ -58,7 +58,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     of ``retry`` (a grid of the group the batch function refuses: a key search that outgrew its limit, a puzzle
     without solution for the grader), that group is done again with ``one``, which says which grid and why.
     With ``label``, a big input shows a bar over the items (counted in ``unit``) (``catalogue.progress.item_bar``), as
-    :func:`~catalogue.errors.background_map` does. ``threads`` (0: one per core) take the windows in turn: the
+    :func:`~catalogue.background.background_map` does. ``threads`` (0: one per core) take the windows in turn: the
     kernels release the GIL, so a file is done on every core, and the results still come in file order. Before
     the first grid, the kernels the command ``name`` needs for the sizes in ``items`` are made ready (compiled on
     every core the first time, catalogue/kernels.py), or those of ``jobs`` when given.

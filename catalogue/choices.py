@@ -1,16 +1,15 @@
 """The option choices and the grid-reading step that several commands share.
 
 Every choice is built from :mod:`engine.vocabulary` (plain data: no numpy, no numba), so ``query`` and ``export``
-can use them without importing the compiled engine (numba costs ~0.3 s at start-up), and a name added there is
+can use them without importing the compiled engine (numba's import would take much of their start-up budget:
+docs/benchmarks.md, Reading), and a name added there is
 a choice here with no further edit. Grid sizes are given as ``--size N`` (N = 4, 9, 16, 25: the glossary's n)
 everywhere; commands turn them into box sizes with :func:`engine.geometry.box_for_size`.
 """
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Optional
-
-import typer
+from typing import Optional
 
 from engine import vocabulary
 
@@ -35,14 +34,15 @@ InputFormat = _choices("InputFormat", vocabulary.FORMATS,
                        "Input formats (engine.formats.FORMATS); auto recognises the format from the text.", "auto")
 
 
-#: what a puzzle's hardest technique can be (query --technique): a technique, or guessing when none made progress
+#: what the technique of a puzzle's hardest step can be (query --technique): a row of the technique table, or
+#: guessing when none made progress
 HARDEST = (*vocabulary.TECHNIQUES, vocabulary.GUESSING)
 
 
 def choose(option: str, noun: str, names: tuple[str, ...], value: Optional[str]) -> Optional[str]:
     """``value`` as the name it means among ``names``, whatever its case (``X-Wing`` is ``x-wing``); None stays
     None; anything else is a one-line usage error (exit 2) listing the names. Enum options need not call this:
-    :class:`catalogue.errors.CatalogueGroup` gives their bad values the same line."""
+    :class:`catalogue.cli.group.CatalogueGroup` gives their bad values the same line."""
     if value is None:
         return None
     folded = value.casefold()
@@ -58,13 +58,6 @@ def check_size(value: Optional[int]) -> Optional[int]:
         raise UsageError(f"--size must be one of {', '.join(map(str, vocabulary.SIZES))} (rows of the grid), "
                          f"not {value}")
     return value
-
-
-InputFormatOption = Annotated[InputFormat, typer.Option(
-    "--input-format", "-f", case_sensitive=False, help="Format of the input; auto recognises it from the text.")]
-SizeOption = Annotated[Optional[int], typer.Option(
-    "--size", metavar="N", callback=check_size, show_default=False,
-    help="Grid size (4, 9, 16 or 25 rows) when the input cannot tell, e.g. sparse row-column-value files.")]
 
 
 def read_entries(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid") -> list:

@@ -13,16 +13,15 @@ environment at all.
 | ``--checkers``   | ``CATALOGUE_CHECKERS``   | one per core                                           |
 | ``--queue-size`` | ``CATALOGUE_QUEUE_SIZE`` | 256 boards                                             |
 
-This module imports only the standard library and typer: it sits on the start-up path of ``catalogue query``
-and ``catalogue export``, which must answer in a fraction of a second.
+The options themselves (``DbOption``, ``OutOption``, ...) are declared once in :mod:`catalogue.cli.options`, from
+the defaults here. This module imports only the standard library: it sits on the start-up path of ``catalogue
+query`` and ``catalogue export``, which must answer in a fraction of a second, and the store reads it.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
-
-import typer
+from typing import Optional
 
 from .errors import UsageError
 
@@ -39,42 +38,10 @@ FAIL_ENV = "CATALOGUE_TEST_FAIL"
 MAX_WORKERS = 256
 MAX_QUEUE_SIZE = 1_000_000
 
-# The shared typer options: every command that opens the catalogue declares `db: DbOption = None` and
-# `out: OutOption = None` and passes both to `Catalogue.open`, so names, help and precedence are the same
-# everywhere.
-DbOption = Annotated[Optional[str], typer.Option(
-    "--db", metavar="URL|PATH", envvar="CATALOGUE_DB", show_envvar=True,
-    help=f"Catalogue database: a SQLite file path or a SQLAlchemy URL (sqlite:///file.db, "
-         f"postgresql://user@host/db). Default: {DEFAULT_DB}.")]
-OutOption = Annotated[Optional[str], typer.Option(
-    "--out", metavar="DIR", envvar="CATALOGUE_OUT", show_envvar=True,
-    help="Folder of the board files N.txt for this command, e.g. to rebuild them on another host. Default: the "
-         "folder the catalogue recorded, else one beside its database file.")]
-
 
 def default_workers() -> int:
     """Threads per CPU stage: one per core (the kernels release the GIL, so threads use every core)."""
     return max(1, os.cpu_count() or 1)
-
-
-def _workers_option(flag: str, envvar: str, what: str):
-    return Annotated[Optional[int], typer.Option(
-        flag, envvar=envvar, show_envvar=True, min=1, max=MAX_WORKERS, show_default=False,
-        help=f"{what} threads (1-{MAX_WORKERS}). Default: one per core.")]
-
-
-#: the file commands' worker threads (check, key, solve, grade, carve): 0 is one per core
-ThreadsOption = Annotated[int, typer.Option(
-    "--threads", envvar="CATALOGUE_THREADS", show_envvar=True, min=0, max=MAX_WORKERS, metavar="N",
-    help="Worker threads; the chunks of grids go to them in turn, and the output keeps the file's order. "
-         "0 (the default): one per core.")]
-
-
-GeneratorsOption = _workers_option("--generators", "CATALOGUE_GENERATORS", "Board generator")
-CheckersOption = _workers_option("--checkers", "CATALOGUE_CHECKERS", "Checker (keys, carving, grading)")
-QueueSizeOption = Annotated[int, typer.Option(
-    "--queue-size", envvar="CATALOGUE_QUEUE_SIZE", show_envvar=True, min=1, max=MAX_QUEUE_SIZE,
-    help="Boards the queue between generators and checkers holds (backpressure).")]
 
 
 def hide_password(url: str) -> str:

@@ -12,19 +12,18 @@ Why one function rather than ``except`` clauses in each command: a command canno
 it fail (a full disk reaches ``fill`` through SQLite, through a board file, or through the temp folder), and the
 same exception must read the same wherever it surfaces: in the CLI, in a fill worker's summary, in the server.
 
-This module imports only the standard library: it is on the start-up path of every command. SQLAlchemy's and
-the drivers' exceptions are recognised by the modules their classes come from, so nothing is imported to
-classify them.
-"""
+This module imports only the standard library (and :mod:`catalogue.errors`, which imports nothing): it is on the
+start-up path of every command. SQLAlchemy's and the drivers' exceptions are recognised by the modules their
+classes come from, so nothing is imported to classify them or to read their text (:func:`describe_error`, which
+the store uses too)."""
 from __future__ import annotations
 
 import errno
+import re
 from dataclasses import dataclass
 from typing import Optional
 
-EXIT_RUNTIME = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+from .errors import EXIT_INTERRUPTED, EXIT_RUNTIME, EXIT_USAGE, UserError
 
 #: where a bug is reported (the one line of an unexpected failure says it)
 REPORT_TO = "the catalogue developers (docs/development.md says how)"
@@ -55,8 +54,6 @@ def set_database(label: Optional[str]) -> None:
 
 def describe(exc: BaseException) -> Failure:
     """The :class:`Failure` for ``exc``: one line, never a traceback (see the module's docstring)."""
-    from .errors import UserError  # errors imports typer: not needed by a caller that only describes
-
     if isinstance(exc, UserError):
         return Failure(str(exc), exc.code, status=getattr(exc, "status", 400 if exc.code == EXIT_USAGE else 503))
     if isinstance(exc, KeyboardInterrupt):
@@ -157,9 +154,18 @@ def database_meaning(why: str) -> tuple[str, int]:
     return why, 503
 
 
-def _database_failure(exc: BaseException) -> Failure:
-    from .store.database import describe_error  # plain code: imports neither SQLAlchemy nor a driver
+def describe_error(exc: BaseException) -> str:
+    """The useful part of a driver's error, lower-case, one line: 'connection refused', 'file is not a database'."""
+    original = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(original).strip().splitlines() if line.strip()]
+    message = lines[0] if lines else type(original).__name__
+    # psycopg: 'connection failed: connection to server at "127.0.0.1", port 5433 failed: Connection refused'
+    message = re.split(r"\bfailed: ", message)[-1]
+    message = re.sub(r"^(FATAL|ERROR):\s*", "", message)
+    return message[:1].lower() + message[1:]
 
+
+def _database_failure(exc: BaseException) -> Failure:
     where = f"database {_database_label}" if _database_label else "database"
     meaning, status = database_meaning(describe_error(exc))
     return Failure(f"{where}: {meaning}", status=status)

@@ -12,8 +12,8 @@ from .errors import UserError
 
 
 #: the most a command reads from one file or stdin, in bytes. Why 16 MiB: every grid of a file is held while the
-#: command works (about 1 KB per grid with its text: a 16 MiB file of 9x9 lines is 200,000 puzzles and about
-#: 300 MB; docs/benchmarks.md, "Fuzzing"), and it is above the 10 MB a single line (a JSON file written on one
+#: command works (a 16 MiB file of 9x9 lines is 200,000 puzzles, hundreds of MB in memory: docs/benchmarks.md,
+#: Fuzzing), and it is above the 10 MB a single line (a JSON file written on one
 #: line) may take. Anything longer is refused after reading at most this much, so memory never grows with the file.
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 

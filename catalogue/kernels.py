@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Iterable
 
-from .errors import report
+from .console import report
 
 #: the warm-up jobs (engine.warmup.jobs) of each command, for every box size it meets; ``{method}`` and
 #: ``{equivalence}`` are the command's options. fill adds ``relax`` with --level (see :func:`jobs_for`).

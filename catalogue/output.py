@@ -1,7 +1,8 @@
 """One output vocabulary for records: ``--format table|csv|tsv|json|ndjson`` and one printer for all of them.
 
 As sqlite-utils does with ``output_options`` / ``output_rows``, every command that prints records takes the same
-option (:data:`FormatOption`) and hands its rows to :func:`write_records`. The contract, the same in every format:
+option (:data:`catalogue.cli.options.FormatOption`) and hands its rows to :func:`write_records`. The contract, the
+same in every format:
 
 - the column names are the database's names (snake_case, units in the name: ``solve_seconds``);
 - ``json`` is one valid JSON array, ``ndjson`` one JSON object per line; both are written row by row, so a
@@ -27,17 +28,11 @@ import json
 import math
 import os
 import sys
-from typing import Annotated, Any, Iterable, Optional, Sequence, TextIO
-
-import typer
+from typing import Any, Iterable, Optional, Sequence, TextIO
 
 from engine.vocabulary import RECORD_FORMATS  # plain data: the one list of names
 
 RecordFormat = enum.Enum("RecordFormat", {name: name for name in RECORD_FORMATS}, type=str)
-
-#: the shared option: ``fmt: FormatOption = RecordFormat.table``
-FormatOption = Annotated[RecordFormat, typer.Option(
-    "--format", help="Output format: table, csv, tsv, json (one array) or ndjson (one object per line).")]
 
 #: the grid columns: drawn as squares (a row of the grid a line) where a line per table row would not fit
 WIDE_FIELDS = ("puzzle", "solution")

@@ -7,7 +7,7 @@ of 168, about 31 s left", see catalogue/kernels.py) and then the bar, and it is 
 of it is left above what follows.
 
 Nothing at all is drawn when stderr is not a terminal (logs and pipes stay clean) or under ``-q``
-(:func:`catalogue.errors.is_quiet`); :class:`Display` is then a no-op with the same methods.
+(:func:`catalogue.console.is_quiet`); :class:`Display` is then a no-op with the same methods.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from .errors import is_quiet
+from .console import is_quiet
 
 log = logging.getLogger("catalogue")
 

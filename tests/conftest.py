@@ -15,6 +15,7 @@ import uuid
 import pytest
 
 from engine import cache
+from engine.vocabulary import TECHNIQUE_OF
 
 # pytest-xdist's workers (execnet) put COLUMNS=80 and LINES=24 in their environment, which a plain run does not
 # have: the tables would be fitted to 80 columns there and not here. Tests that want a width set it themselves.
@@ -125,15 +126,15 @@ def carve_line(board: str, keep_every: int, offset: int = 0) -> str:
     return "".join(ch if (i + offset) % keep_every == 0 else "." for i, ch in enumerate(board))
 
 
-#: puzzles of the sample catalogue: (board number, box, clue step, nodes, guesses, level, score, hardest)
+#: puzzles of the sample catalogue: (board number, box, clue step, nodes, guesses, level, score, hardest step)
 #: minimality (migration 0003): board 4's carving hit the node limit 3 times; board 3's, like a puzzle stored
 #: before 0003, was never recorded (NULL); the rest were proven minimal (see MINIMALITY)
 SAMPLE = [
-    (0, 3, 3, 120, 4, "easy", 1.5, "hidden-single"),
-    (1, 3, 4, 480, 30, "hard", 4.2, "x-wing"),
-    (2, 3, 2, 90, 0, "easy", 1.2, "naked-single"),
+    (0, 3, 3, 120, 4, "easy", 1.5, "hidden single"),
+    (1, 3, 4, 480, 30, "hard", 4.2, "X-Wing"),
+    (2, 3, 2, 90, 0, "easy", 1.2, "naked single"),
     (3, 2, 2, 7, 0, None, None, None),
-    (4, 3, 4, 480, 12, "expert", 6.1, "xy-wing"),
+    (4, 3, 4, 480, 12, "expert", 6.1, "XY-Wing"),
 ]
 #: board number -> (minimal, undecided) where it is not (True, 0)
 MINIMALITY = {3: (None, None), 4: (False, 3)}
@@ -155,7 +156,8 @@ def sample_rows() -> list[dict]:
             "nodes": nodes, "guesses": guesses, "backtracks": guesses // 2, "checks": nodes * 3,
             "max_depth": guesses // 3, "solve_seconds": nodes / 1e6, "carve_checks": 50 + number,
             "carve_seconds": 0.001 * (number + 1), "minimal": minimal, "undecided": undecided,
-            "level": level, "score": score, "hardest": hardest, "source": IMPORTED.get(number, (None,))[0],
+            "level": level, "score": score, "hardest": hardest, "technique": TECHNIQUE_OF.get(hardest),
+            "source": IMPORTED.get(number, (None,))[0],
             "source_line": IMPORTED.get(number, (None, None))[1], "puzzle": puzzle, "solution": board,
         })
     return rows
@@ -188,13 +190,14 @@ def fill_sample(url: str) -> list[dict]:
                               run_id=run.id, created_at=started))
         session.flush()
         for row in rows:
-            techniques = json.dumps({row["hardest"]: 1}) if row["hardest"] else None
+            techniques = json.dumps({row["technique"]: 1}) if row["technique"] else None
             session.add(Puzzle(board_number=row["number"], puzzle=row["puzzle"], clues=row["clues"],
                                symmetry="none", target_clues=None, carve_seed=7, carve_checks=row["carve_checks"],
                                carve_seconds=row["carve_seconds"], attempts=1, minimal=row["minimal"],
                                undecided=row["undecided"], source=row["source"], source_line=row["source_line"],
                                **{k: row[k] for k in ("nodes", "guesses", "backtracks", "checks", "max_depth",
-                                                      "solve_seconds", "level", "score", "hardest")},
+                                                      "solve_seconds", "level", "score", "hardest",
+                                                      "technique")},
                                techniques=techniques))
     engine.dispose()
     return rows
@@ -235,7 +238,8 @@ def fill_synthetic(url: str, n: int = 60) -> list[dict]:
                                 attempts=1, nodes=100 + number, guesses=number % 7, backtracks=number % 4,
                                 checks=1000 + number, max_depth=number % 5, solve_seconds=1e-5 * (number + 1),
                                 level=level, score=None if level is None else round(1 + (number * 37 % 80) / 10, 1),
-                                hardest=None if level is None else "x-wing", minimal=True, undecided=0))
+                                hardest=None if level is None else "X-Wing",
+                                technique=None if level is None else "x-wing", minimal=True, undecided=0))
         conn.execute(insert(Board), boards)
         conn.execute(insert(Puzzle), puzzles)
     engine.dispose()
@@ -272,7 +276,7 @@ def running_server(db: str):
 
     import uvicorn
 
-    from catalogue.commands.serve import listen
+    from catalogue.cli.commands.serve import listen
     from catalogue.web.app import make_app
 
     sock = listen("127.0.0.1", 0)

@@ -1,6 +1,8 @@
 """The documentation: README.md and docs/ stay true to the program.
 
 - the CLI reference (docs/cli-reference.md) is what `tools/cli_reference.py` generates from --help;
+- the benchmarks page (docs/benchmarks.md) is what `tools/benchmarks_page.py` generates from bench/results/,
+  and stays short (at most 20 KB);
 - README.md stays short (at most 10 KiB) and its test command is the one .ci/run runs;
 - every command has help and is shown (`catalogue NAME`) in the README or a docs page;
 - every relative link in README.md and docs/ points to a file that exists (and to a heading of it);
@@ -24,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 README_LIMIT = 10 * 1024  # bytes
+BENCHMARKS_LIMIT = 20_000  # bytes: today's figures only; their history is in git
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -59,6 +62,23 @@ def test_cli_reference_is_current():
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "cli_reference.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr.strip()
+
+
+def test_vocabulary_tables_are_current():
+    """The docs' tables of levels and step names are what tools/vocabulary_tables.py writes from engine.vocabulary."""
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "vocabulary_tables.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr.strip()
+    text = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
+    assert "| `chains-and-cycles` | bidirectional X-cycle, " in text and "| `bug` | BUG+1, " in text
+
+def test_benchmarks_page_is_current():
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "benchmarks_page.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr.strip()
+    size = (DOCS / "benchmarks.md").stat().st_size
+    assert size <= BENCHMARKS_LIMIT, (f"docs/benchmarks.md is {size} bytes; at most {BENCHMARKS_LIMIT}: keep only "
+                                      "the newest figure of each line in bench/results/; git keeps the rest")
 
 
 def test_readme_is_short():

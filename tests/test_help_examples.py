@@ -123,7 +123,7 @@ try:
     main()
 except SystemExit:
     pass
-print(json.dumps(sorted(m for m in sys.modules if m == "numba" or m.startswith("catalogue.commands."))),
+print(json.dumps(sorted(m for m in sys.modules if m == "numba" or m.startswith("catalogue.cli.commands."))),
       file=sys.stderr)
 """
 

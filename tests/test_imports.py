@@ -87,15 +87,15 @@ def test_enable_keys_the_cache_on_the_source(tmp_path, monkeypatch):
     assert cache.enable() == folder  # a child process of ours finds it in NUMBA_CACHE_DIR (named by the digest)
 
 
-def _engine_import_graph() -> dict[str, set[str]]:
-    """Module -> engine modules it imports anywhere in its text (lazy imports inside functions count too: a
-    circle through them still ties the modules together)."""
+def _import_graph(package: str) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports anywhere in its text (lazy imports inside functions count
+    too, and imports for type checkers only: a circle through them still ties the modules together)."""
     import ast
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
     modules = {}
-    for path in (root / "engine").rglob("*.py"):
+    for path in (root / package).rglob("*.py"):
         parts = list(path.relative_to(root).with_suffix("").parts)
         is_package = parts[-1] == "__init__"
         if is_package:
@@ -103,25 +103,31 @@ def _engine_import_graph() -> dict[str, set[str]]:
         modules[".".join(parts)] = (path, is_package)
     graph: dict[str, set[str]] = {}
     for name, (path, is_package) in modules.items():
-        package = name if is_package else name.rpartition(".")[0]
+        package_of = name if is_package else name.rpartition(".")[0]
         edges = graph.setdefault(name, set())
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                base = package_of.split(".")[: len(package_of.split(".")) - node.level + 1] if node.level else []
                 source = ".".join(base + ([node.module] if node.module else []))
                 targets = [source] + [f"{source}.{a.name}" for a in node.names]
             else:
                 continue
+            # importing a.b.c runs a/__init__.py and a/b/__init__.py first: those are imported too
+            targets += [".".join(t.split(".")[:i]) for t in targets for i in range(1, t.count(".") + 1)]
             # a module's own packages are always imported before it: not an edge of a circle
             edges.update(t for t in targets if t in modules and t != name and not name.startswith(t + "."))
     return graph
 
 
-def test_no_import_circle_in_the_engine():
-    graph = _engine_import_graph()
-    assert "engine.formats.registry" in graph["engine.formats"]  # the graph sees relative imports
+@pytest.mark.parametrize("package, sample", [("engine", ("engine.formats", "engine.formats.registry")),
+                                             ("catalogue", ("catalogue.store", "catalogue.store.catalogue"))])
+def test_no_import_circle(package, sample):
+    """No module of the engine, or of the catalogue, imports itself through others: each package's modules form
+    layers (docs/architecture.md says which may import which)."""
+    graph = _import_graph(package)
+    assert sample[1] in graph[sample[0]]  # the graph sees relative imports
     done: set[str] = set()
 
     def visit(module: str, path: list[str]) -> None:
@@ -135,6 +141,33 @@ def test_no_import_circle_in_the_engine():
 
     for module in sorted(graph):
         visit(module, [])
+
+
+@pytest.mark.parametrize("imports", ["import catalogue.store", "import catalogue.pipeline",
+                                     "import catalogue.store.catalogue, catalogue.store.insert, "
+                                     "catalogue.store.regrade, catalogue.pipeline.run, catalogue.pipeline.importer"])
+def test_the_store_and_the_pipeline_load_without_typer(imports):
+    """The CLI (typer) is a layer above the library: the store and the pipeline are usable without it."""
+    out = subprocess.run([sys.executable, "-c", f"import sys; {imports}; print('typer' in sys.modules)"],
+                         capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "False"
+
+
+def test_only_the_cli_imports_typer():
+    """typer is imported by catalogue/cli/ alone (lazily or not), so no other layer of the program needs it."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for path in sorted([*(root / "catalogue").rglob("*.py"), *(root / "engine").rglob("*.py")]):
+        if (root / "catalogue" / "cli") in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            found += [f"{path.relative_to(root)}:{node.lineno}" for n in names if n.split(".")[0] in ("typer", "click")]
+    assert found == []
 
 
 _READ = """

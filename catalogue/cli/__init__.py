@@ -1,12 +1,22 @@
 """The ``catalogue`` command line: thin typer commands that parse options and call library functions.
 
-Each command lives in its own module under :mod:`catalogue.commands` and adds itself with ``register(app)``.
-Data goes to stdout; messages and progress go to stderr.
+Each command lives in its own module under :mod:`catalogue.cli.commands` and adds itself with ``register(app)``.
+Data goes to stdout; messages and progress go to stderr (:mod:`catalogue.console`).
+
+The package is the only part of catalogue that imports typer (tests/test_imports.py checks it), and nothing
+outside it imports it but the entry points (``catalogue.entry``, ``python -m catalogue``):
+
+``__init__.py``  the app, the lazy group of :data:`COMMANDS`, ``-q``/``-v``, :func:`main`
+``group.py``     the error boundary every command runs inside (:class:`~catalogue.cli.group.CatalogueGroup`)
+``options.py``   the options several commands share (``--db``, ``--out``, ``--threads``, ``--format``, ...)
+``filters.py``   the option groups that select puzzles (``@filter_options``, ``@sample_options``)
+``commands/``    one module per command
 
 Command modules are imported only when their command runs (:class:`LazyGroup`): the engine's compiled kernels
-cost ~0.3 s of numba import that ``catalogue query`` and ``catalogue export`` must not pay (their targets are 200
-and 300 ms from the shell). ``catalogue --help`` and shell completion of command names list the commands from
-:data:`COMMANDS` (name, module, one-line summary) without importing any command module; a test checks that
+cost numba's import, a large share of the start-up that ``catalogue query`` and ``catalogue export`` may not pay
+(their targets are 200 and 300 ms from the shell: docs/benchmarks.md, Reading). ``catalogue --help`` and shell
+completion of command names list the commands from :data:`COMMANDS` (name, module, one-line summary) without
+importing any command module; a test checks that
 each summary is the first sentence of its command's own help, so the two cannot drift apart.
 """
 from __future__ import annotations
@@ -20,15 +30,15 @@ import typer
 import typer.main
 from typer.core import CompletionItem
 
-from . import __version__
-from .errors import CatalogueGroup
+from .. import __version__
+from .group import CatalogueGroup
 
 #: ``-h`` as well as ``--help``, on every command: click hands help_option_names down to every sub-context, so
 #: the lazily loaded commands (and `db`'s subcommands) inherit them. ``--help`` first: it is the name click
 #: quotes in "Try 'catalogue query --help' for help."
 CONTEXT_SETTINGS = {"help_option_names": ["--help", "-h"]}
 
-#: command name -> (module under catalogue.commands, one-line summary), in the order the commands appear in
+#: command name -> (module under catalogue.cli.commands, one-line summary), in the order the commands appear in
 #: --help. The summary is the first sentence of the command's help (tests/test_help_examples.py checks it).
 COMMANDS = {
     "fill": ("fill", "Add new unique boards, with carved puzzles, to the catalogue."),
@@ -141,7 +151,7 @@ def load_command(name: str):
         return None
     holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                          context_settings=CONTEXT_SETTINGS)
-    import_module(f"catalogue.commands.{entry[0]}").register(holder)
+    import_module(f"catalogue.cli.commands.{entry[0]}").register(holder)
 
     @holder.callback()
     def _holder() -> None:  # a callback makes typer build a group even for a single command
@@ -171,8 +181,9 @@ class LazyGroup(CatalogueGroup):
         return names + typer.core.TyperCommand.shell_complete(self, ctx, incomplete)
 
     def get_params(self, ctx: typer.Context):
-        # typer coerces every option value that is not already a bool through pydantic, whose import costs
-        # ~0.15 s; the root's --help and completion flags default to None, so `catalogue query --help` paid it
+        # typer coerces every option value that is not already a bool through pydantic, whose import is a large
+        # share of a read command's start-up; the root's --help and completion flags default to None, so
+        # `catalogue query --help` paid it
         # before query's own --help could answer. False is what "not given" means to their callbacks anyway.
         params = super().get_params(ctx)
         for param in params:
@@ -199,7 +210,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    # a plain bool (False when absent), not Optional[bool]: typer coerces None through pydantic (~0.15 s)
+    # a plain bool (False when absent), not Optional[bool]: typer coerces None through pydantic (its import)
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on stderr but errors: no progress, "
@@ -221,10 +232,10 @@ def _root(
 
 
 def _set_verbosity(quiet: bool, verbose: bool) -> None:
-    """-q silences notes and progress (:func:`catalogue.errors.report` and the display consult it); -v turns on
+    """-q silences notes and progress (:func:`catalogue.console.report` and the display consult it); -v turns on
     the ``catalogue`` logger's INFO records on stderr (standard logging), -q wins if both are given. Without -v,
     logging is not imported here (``catalogue query --help`` must stay fast)."""
-    from .errors import set_quiet, set_verbose
+    from ..console import set_quiet, set_verbose
 
     set_quiet(quiet)
     verbose = verbose and not quiet
@@ -268,7 +279,7 @@ def main() -> None:
         _leave(done)
         raise
     except KeyboardInterrupt:  # before the commands' own boundary took over (typer setting up, an import)
-        from .errors import report
+        from ..console import report
 
         report("interrupted")
         done = SystemExit(130)

@@ -25,9 +25,10 @@ import typer
 
 from engine.vocabulary import BOARD_METHODS
 
-from .choices import HARDEST, Equivalence, Level, check_size, choose
-from .errors import UsageError, report
-from .store.selection import PuzzleFilter
+from ..choices import HARDEST, Equivalence, Level, check_size, choose
+from ..console import report
+from ..errors import UsageError
+from ..store.selection import PuzzleFilter
 
 
 def _option(annotation, *names: str, **settings):
@@ -47,7 +48,8 @@ FILTER_OPTIONS = {
                       help="Only puzzles imported from NAME (the file's name, or what import --source said)."),
     "level": _option(Optional[Level], "--level", help="Only puzzles graded at this level."),
     "technique": _option(Optional[str], "--technique", metavar="NAME",
-                         help="Only puzzles whose hardest technique is NAME (e.g. x-wing)."),
+                         help="Only puzzles whose hardest step is of technique NAME (e.g. x-wing, "
+                              "chains-and-cycles)."),
     "min_score": _option(Optional[float], "--min-score", min=0, metavar="X",
                          help="Only puzzles whose grade's score is at least X (ungraded puzzles have none)."),
     "max_score": _option(Optional[float], "--max-score", min=0, metavar="Y",

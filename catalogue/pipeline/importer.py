@@ -36,13 +36,14 @@ import numpy as np
 from engine.vocabulary import IMPORTED
 
 from .. import __version__
-from ..errors import report
+from ..console import report
 from ..kernels import jobs_for
 from ..store.files import refuse_strangers
 from ..store.records import grade_columns
 from .interrupts import Interrupts
 
-#: puzzles per batch: one kernel call per step, one transaction (about 0.1-0.5 s of work for 9x9)
+#: puzzles per batch: one kernel call per step, one transaction (a fraction of a second of work for 9x9:
+#: docs/benchmarks.md, Importing)
 DEFAULT_BATCH = {2: 4096, 3: 2048, 4: 64, 5: 4}
 #: rejected lines reported one by one; past this, only counted (the summary has every count)
 REPORT_LIMIT = 100

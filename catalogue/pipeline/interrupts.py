@@ -11,7 +11,8 @@ import signal
 import threading
 from typing import Optional
 
-from ..errors import EXIT_INTERRUPTED, report
+from ..console import report
+from ..errors import EXIT_INTERRUPTED
 
 
 class Interrupts:

@@ -34,10 +34,9 @@ from engine.vocabulary import MIN_CLUES
 
 from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError
-from ..failures import describe
+from ..failures import describe, describe_error
 from ..kernels import jobs_for
 from ..store import Catalogue
-from ..store.database import describe_error
 from ..store.files import FileReport, refuse_strangers
 from .actor import Channel, Supervisor
 from .interrupts import Interrupts
@@ -51,7 +50,8 @@ PROGRESS_SECONDS = 0.2
 #: how long an ordered shutdown waits for one stage; a stage still running then is reported, never waited on
 JOIN_SECONDS = 30.0
 #: boards per batch by box size: a batch is one kernel call, and a checker finishes its batch before it stops,
-#: so big grids (16x16 carving ~25 ms a board) get small batches to keep Ctrl-C within a few seconds
+#: so big grids (a board costs many times a 9x9 one: docs/benchmarks.md, Cost against size) get small batches
+#: to keep Ctrl-C within a few seconds
 DEFAULT_BATCH = {2: 256, 3: 256, 4: 16, 5: 1}
 #: upper bounds of the sizing options: a batch is allocated whole by the kernels (`--batch 99999999999` asked
 #: for 745 GiB and failed mid-run), and every worker is an OS thread (30,000 of them never got started)

@@ -7,7 +7,8 @@ the recorded watermark has its file. A crash between commit and files leaves boa
 watermark, which the next open finds and rewrites (``Catalogue.recover``).
 
 Why a single writer rather than checkers inserting their own claims: measured with ``bench/bench_fill.py
---claims`` (see the README's figures), the difference on SQLite is within noise because the write lock serialises
+claims`` (the benchmarks diary in git: ``git show eb9b7e6:docs/benchmarks.md``, "Filling"), the difference on
+SQLite is within noise because the write lock serialises
 the inserts anyway; one writer keeps numbers and files in commit order, which is what makes one watermark per
 run enough.
 """

@@ -41,7 +41,8 @@ def write_pdf(pages: Iterable[Page], title: str = "", author: str = "catalogue")
 
 def _draw(canvas, page: Page) -> None:
     """One page: per group, its lines as one path per width and colour, its rectangles, and its texts in one
-    text object (one BT ... ET for a grid's 81 digits, not 81: measured 2x faster on a book with solutions)."""
+    text object (one BT ... ET for a grid's 81 digits, not 81: text is most of a book's cost, docs/benchmarks.md,
+    Books)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     canvas.setPageSize((page.width, page.height))

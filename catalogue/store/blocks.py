@@ -39,8 +39,8 @@ from sqlalchemy.exc import DBAPIError
 
 from . import database
 from .database import WRITE_LOCK_KEY, lock_clock, write_transaction
-from . import insert  # its helpers by module, so that a test patching insert._existing_keys reaches here too
 from .models import Board, Puzzle, Run
+from .rows import NumberingConflict, dialect_insert, existing_keys, new_rows
 
 DEADLOCK = "40P01"
 #: retries of a block when writers meet on shared keys: a deadlock PostgreSQL broke, or keys another writer stored
@@ -74,7 +74,7 @@ class _Yield(Exception):
 def store_block(engine, boards, puzzles, limit, run_id, files_through) -> list[int | None]:
     result: list[int | None] = [None] * len(boards)
     with engine.connect() as conn:
-        taken = insert._new_rows(insert._existing_keys(conn, boards), boards, limit)
+        taken = new_rows(existing_keys(conn, boards), boards, limit)
         conn.rollback()
         if not taken:
             if run_id is not None and files_through is not None:
@@ -88,7 +88,7 @@ def store_block(engine, boards, puzzles, limit, run_id, files_through) -> list[i
                 try:
                     start = _fill_block(conn, boards, puzzles, taken, block, first, run_id, files_through)
                     break
-                except (insert.NumberingConflict, DBAPIError) as e:
+                except (NumberingConflict, DBAPIError) as e:
                     # keys another writer stored meanwhile (or a deadlock between two inserts that each hold a
                     # key the other wants, which PostgreSQL breaks by failing one): drop them and try again
                     if isinstance(e, DBAPIError) and getattr(e.orig, "sqlstate", None) != DEADLOCK:
@@ -102,7 +102,7 @@ def store_block(engine, boards, puzzles, limit, run_id, files_through) -> list[i
                     if conn.in_transaction():
                         conn.rollback()
                     time.sleep(random.uniform(0, 0.002 * conflicts))
-                    taken = insert._new_rows(insert._existing_keys(conn, boards), boards, limit)
+                    taken = new_rows(existing_keys(conn, boards), boards, limit)
                     conn.rollback()
                 except _Yield as waiting:  # an earlier block's writer waits for our rows: let it go first
                     started = time.perf_counter()
@@ -181,12 +181,12 @@ def _insert_rows(conn, boards, puzzles, taken, first, now) -> None:
     # 20 retries)
     order = sorted(range(len(taken)), key=lambda j: _index_key(boards[taken[j]]))
     board_rows = [{**boards[taken[j]], "number": first + j, "created_at": now} for j in order]
-    stmt = (insert._insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
+    stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
             .returning(Board.number))
     inserted = conn.execute(stmt, board_rows).scalars().all()
     if len(inserted) != len(board_rows):  # another writer stored some of these keys meanwhile
-        raise insert.NumberingConflict(f"{len(board_rows) - len(inserted)} keys appeared during the batch")
-    conn.execute(insert._insert(conn, Puzzle), [{**puzzles[i], "board_number": first + j} for j, i in enumerate(taken)])
+        raise NumberingConflict(f"{len(board_rows) - len(inserted)} keys appeared during the batch")
+    conn.execute(dialect_insert(conn, Puzzle), [{**puzzles[i], "board_number": first + j} for j, i in enumerate(taken)])
 
 
 def _wait_for_turn(conn, place: int) -> None:

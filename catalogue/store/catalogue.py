@@ -249,7 +249,7 @@ class Catalogue(BoardFolder):
 
     def known_keys(self, size: int, equivalence: str, keys: Sequence[str]) -> set[str]:
         """Which of ``keys`` the catalogue already holds for this size and equivalence (the checkers' read)."""
-        from .insert import known_keys
+        from .rows import known_keys
 
         with self._connect().connect() as conn:
             return known_keys(conn, size, equivalence, keys)

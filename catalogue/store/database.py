@@ -17,7 +17,6 @@ Only :class:`catalogue.store.Catalogue` calls these; nothing else in the program
 """
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from contextlib import contextmanager, nullcontext
@@ -32,8 +31,8 @@ from .location import check_sqlite_file, writable
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
-# SQLAlchemy is imported inside the functions that use it: importing it costs ~200 ms, more than the whole
-# budget of `catalogue query` (bench/bench_query.py), and `reading()` on SQLite does not need it.
+# SQLAlchemy is imported inside the functions that use it: importing it costs about the whole start-up budget of
+# `catalogue query` (bench/bench_query.py; docs/benchmarks.md, Reading), and `reading()` on SQLite does not need it.
 
 #: PostgreSQL advisory lock key for writes and migrations: any constant works, as long as every process uses it
 WRITE_LOCK_KEY = 0x0CA7A106
@@ -64,7 +63,8 @@ lock_clock = LockClock()
 
 #: SQLite's page cache per read-write connection, KiB (its default is 2,000). The writer inserts keys in random
 #: order into the UNIQUE key index, so each batch touches pages all over it; once the index outgrows the cache
-#: every batch read them back from the OS (bench/bench_scaleout.py capacity: docs/benchmarks.md). Memory is
+#: every batch read them back from the OS (bench/bench_scaleout.py capacity: docs/benchmarks.md, "Scale-out on
+#: PostgreSQL"). Memory is
 #: taken only as pages are read, up to this much.
 WRITER_CACHE_KIB = 65_536
 #: WAL pages after which a commit copies the log back into the database file (SQLite's default is 1,000). A
@@ -166,17 +166,6 @@ def _make_sqlite_parent(url: str) -> None:
     except OSError as e:
         raise UserError(f"cannot open database {path}: cannot create folder {path.parent} ({e.strerror})") \
             from None
-
-
-def describe_error(exc: BaseException) -> str:
-    """The useful part of a driver's error, lower-case, one line: 'connection refused', 'file is not a database'."""
-    original = getattr(exc, "orig", None) or exc
-    lines = [line.strip() for line in str(original).strip().splitlines() if line.strip()]
-    message = lines[0] if lines else type(original).__name__
-    # psycopg: 'connection failed: connection to server at "127.0.0.1", port 5433 failed: Connection refused'
-    message = re.split(r"\bfailed: ", message)[-1]
-    message = re.sub(r"^(FATAL|ERROR):\s*", "", message)
-    return message[:1].lower() + message[1:]
 
 
 @contextmanager

@@ -1,8 +1,9 @@
 """The board files ``<folder>/N.txt``: how they are written, checked and rebuilt.
 
 The database holds every board; the files are derived from it. So the writer writes them with plain writes, after
-the batch's commit, without a temp file and without fsync. Measured on this machine for 50,000 files: plain writes
-2-28 s (median ~6 s), temp file + rename ~26 s, fsync after each ~44 s. Paying that 50,000 times buys nothing the
+the batch's commit, without a temp file and without fsync. Measured for 50,000 files, plain writes were several
+times cheaper than a temp file and a rename each, and an fsync each dearer still (docs/benchmarks.md, Filling).
+Paying that 50,000 times buys nothing the
 database does not already give: a file lost or torn by a crash is rewritten from its row.
 
 What makes the recovery cheap is a watermark: after writing the files of a batch, the writer records

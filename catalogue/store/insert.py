@@ -24,28 +24,15 @@ import datetime as dt
 from typing import Sequence
 
 from sqlalchemy import func, select, text, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
+from . import blocks
 from .database import write_transaction
 from .models import Board, Puzzle, Run
+from .rows import NumberingConflict, dialect_insert, existing_keys, new_rows
 
 #: rollbacks tolerated when the belt catches a conflict the lock should have prevented
 RETRIES = 3
-
-
-class NumberingConflict(RuntimeError):
-    """A key appeared between the existence check and the insert: on SQLite, the lock was bypassed; on
-    PostgreSQL, another block's writer stored it meanwhile."""
-
-
-def _insert(conn: Connection, table):
-    dialect = conn.dialect.name
-    if dialect == "sqlite":
-        return sqlite.insert(table)
-    if dialect == "postgresql":
-        return postgresql.insert(table)
-    raise NotImplementedError(f"catalogue supports SQLite and PostgreSQL, not {dialect}")
 
 
 def store_rows(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dict], *, limit: int | None = None,
@@ -58,7 +45,6 @@ def store_rows(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dict], 
     (with ``run_id``) records the writer's file watermark in the same transaction, which costs no extra commit.
     """
     if engine.dialect.name == "postgresql" and boards and limit != 0:
-        from . import blocks  # here, not at the top: blocks builds on this module's helpers
         return blocks.store_block(engine, boards, puzzles, limit, run_id, files_through)
     for attempt in range(RETRIES + 1):
         try:
@@ -67,21 +53,6 @@ def store_rows(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dict], 
             if attempt == RETRIES:
                 raise
     raise AssertionError("unreachable")
-
-
-def _new_rows(existing: set[tuple], boards: Sequence[dict], limit: int | None) -> list[int]:
-    """Indexes of the rows to store: not in ``existing``, not a repeat of an earlier row, at most ``limit``."""
-    taken: list[int] = []
-    seen: set[tuple] = set()
-    for i, row in enumerate(boards):
-        ident = (row["size"], row["equivalence"], row["key"])
-        if ident in existing or ident in seen:
-            continue
-        seen.add(ident)
-        taken.append(i)
-        if limit is not None and len(taken) == limit:
-            break
-    return taken
 
 
 def _store_once(engine, boards, puzzles, limit, run_id, files_through) -> list[int | None]:
@@ -93,59 +64,27 @@ def _store_once(engine, boards, puzzles, limit, run_id, files_through) -> list[i
             conn.execute(update(Run).where(Run.id == run_id).values(files_through=files_through))
         if limit == 0:
             return result
-        taken = _new_rows(_existing_keys(conn, boards), boards, limit)
+        taken = new_rows(existing_keys(conn, boards), boards, limit)
         if not taken:
             return result
         top = conn.execute(select(func.max(Board.number))).scalar()
         first = 0 if top is None else top + 1
         now = dt.datetime.now(dt.timezone.utc)
         board_rows = [{**boards[i], "number": first + j, "created_at": now} for j, i in enumerate(taken)]
-        stmt = (_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
+        stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
                 .returning(Board.number))
         inserted = conn.execute(stmt, board_rows).scalars().all()
         if len(inserted) != len(board_rows):
             raise NumberingConflict(f"{len(board_rows) - len(inserted)} keys appeared during the batch")
-        conn.execute(_insert(conn, Puzzle),
+        conn.execute(dialect_insert(conn, Puzzle),
                      [{**puzzles[i], "board_number": first + j} for j, i in enumerate(taken)])
         for j, i in enumerate(taken):
             result[i] = first + j
     return result
 
 
-# -- PostgreSQL: blocks (the module docstring explains the protocol) ------------------------------------------
-#: PostgreSQL's SQLSTATE for a deadlock it broke by failing this transaction
-def _existing_keys(conn: Connection, boards: Sequence[dict]) -> set[tuple]:
-    """The (size, equivalence, key) triples of the batch that are already stored (one query per group)."""
-    groups: dict[tuple, list[str]] = {}
-    for row in boards:
-        groups.setdefault((row["size"], row["equivalence"]), []).append(row["key"])
-    found: set[tuple] = set()
-    for (size, equivalence), keys in groups.items():
-        found.update((size, equivalence, k) for k in known_keys(conn, size, equivalence, keys))
-    return found
-
-
-def known_keys(conn: Connection, size: int, equivalence: str, keys: Sequence[str]) -> set[str]:
-    """Which of ``keys`` the catalogue already holds for this size and equivalence (uses the UNIQUE index)."""
-    if not keys:
-        return set()
-    if conn.dialect.name == "postgresql":
-        return set(conn.execute(_PG_KNOWN, {"size": size, "equivalence": equivalence, "keys": list(keys)}).scalars())
-    rows = conn.execute(select(Board.key).where(Board.size == size, Board.equivalence == equivalence,
-                                                Board.key.in_(list(keys))))
-    return set(rows.scalars())
-
-
-# On PostgreSQL, ``key IN (...)`` is planned from statistics, and a catalogue's `boards` may have none (a server
-# with autovacuum off, or a table that grew since it was last analysed): the planner then takes
-# ``size = 9 AND equivalence = 'd4'`` for a single row, uses only those two columns of the UNIQUE index and checks
-# the keys as a filter, reading every board of the size for every batch: the writer slowed down from 2,400 to 600
-# boards/s between 0 and 20,000 boards (bench/bench_scaleout.py). One index probe per key instead, whatever the
-# statistics say: a LATERAL subquery with LIMIT 1 is always a nested loop, and its plain equalities are always
-# index conditions. One array parameter also spares psycopg the parsing of a statement with 256 placeholders.
-_PG_KNOWN = text("SELECT k.key FROM unnest(CAST(:keys AS text[])) AS k(key) CROSS JOIN LATERAL "
-                 "(SELECT 1 FROM boards b WHERE b.size = :size AND b.equivalence = :equivalence AND b.key = k.key "
-                 "LIMIT 1) AS found")
+#: the boards of a batch already stored, with their numbers and lines: on PostgreSQL one index probe per key,
+#: whatever the statistics say (the reason is at :data:`catalogue.store.rows.PG_KNOWN`)
 _PG_STORED = text("SELECT k.key, found.number, found.board FROM unnest(CAST(:keys AS text[])) AS k(key) "
                   "CROSS JOIN LATERAL (SELECT b.number, b.board FROM boards b WHERE b.size = :size "
                   "AND b.equivalence = :equivalence AND b.key = k.key LIMIT 1) AS found")
@@ -221,13 +160,13 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, r
             variants[number] = variants.get(number, 0) + 1  # the board's next puzzle: 1 on a new board
             puzzle_rows.append({**puzzle, "board_number": number, "variant": variants[number]})
         if board_rows:
-            stmt = (_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
+            stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
                     .returning(Board.number))
             inserted = conn.execute(stmt, board_rows).scalars().all()
             if len(inserted) != len(board_rows):
                 raise NumberingConflict(f"{len(board_rows) - len(inserted)} keys appeared during the batch")
         if puzzle_rows:
-            conn.execute(_insert(conn, Puzzle), puzzle_rows)
+            conn.execute(dialect_insert(conn, Puzzle), puzzle_rows)
     return result
 
 

@@ -147,8 +147,7 @@ def unusable(label: str, path: Optional[Path], verb: str, error: BaseException) 
     """The one line for a driver's error while opening, reading or writing a catalogue: a SQLite file that fails
     ``PRAGMA quick_check`` is called corrupt (the driver's own words name only the first page it tripped on), or
     read-only; anything else is the driver's reason in a user's words (``failures.database_meaning``)."""
-    from ..failures import database_meaning
-    from .database import describe_error
+    from ..failures import database_meaning, describe_error
 
     why = damage(path) if path is not None and path.is_file() else None
     return UserError(f"cannot {verb} database {label}: {why or database_meaning(describe_error(error))[0]}")

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
 #: the newest migration in migrations/versions (a test checks it against Alembic's own idea of head)
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 #: the revisions this program knows, oldest first: a database at any other revision is newer than the program
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
 #: where the migrations are: data files inside this package
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 

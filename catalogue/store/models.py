@@ -151,7 +151,9 @@ class Puzzle(Base):
     # human-style grade (migration 0002); None for puzzles stored before grading existed
     level: Mapped[Optional[str]] = mapped_column(String(16), index=True)
     score: Mapped[Optional[float]] = mapped_column(Float, index=True)
+    # the hardest step's own name (engine.vocabulary.STEP_NAMES) and the technique row that made it (migration 0008)
     hardest: Mapped[Optional[str]] = mapped_column(String(32), index=True)
+    technique: Mapped[Optional[str]] = mapped_column(String(32), index=True)
     techniques: Mapped[Optional[str]] = mapped_column(Text)
     # minimality (migration 0003; None for puzzles stored before it). `minimal` is False when some removal test
     # hit the carver's node limit (the default on 25x25; `undecided` counts those tests), or when `fill --level`

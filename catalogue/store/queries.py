@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterator, Optional, Sequence
 
-from engine.vocabulary import GUESSING, LEVELS, METRICS, TECHNIQUES  # plain data: no engine code is imported
+from engine.vocabulary import GUESSING, LEVELS, METRICS, STEP_NAMES, TECHNIQUES  # plain data: no engine code is imported
 
 #: the solver metrics stored with every puzzle (engine/solvers/base.py defines them; seconds as solve_seconds)
 SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
@@ -26,17 +26,20 @@ SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
 #: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;
 #: the default on 25x25) or `fill --level` put clues back, None for puzzles stored before migration 0003
 RESULT_FIELDS = ("number", "variant", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
-                 "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest", "source",
-                 "source_line", "puzzle", "solution")
+                 "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest",
+                 "technique", "source", "source_line", "puzzle", "solution")
 
 #: the fields that come from the board (all others are the puzzle's columns of the same name)
 _BOARD_FIELDS = {"number": "b.number", "size": "b.size", "equivalence": "b.equivalence", "method": "b.method",
                  "solution": "b.board AS solution"}
 _RESULT_COLUMNS = ", ".join(_BOARD_FIELDS.get(name, f"p.{name}") for name in RESULT_FIELDS)
 
-#: the columns sorted by rank, not by their text: a level by difficulty; the hardest technique in the technique
-#: table's order (easiest first), guessing after it; ungraded (no value) last
-RANKED = {"level": LEVELS, "hardest": (*TECHNIQUES, GUESSING)}
+#: the columns sorted by rank, not by their text: a level by difficulty; the hardest step by its technique, in the
+#: technique table's order (easiest first), then its kind (engine.vocabulary.STEPS), guessing after them; a row's
+#: name (stored before migration 0008 where only a regrade can name the step) just before its steps; ungraded
+#: (no value) last
+RANKED = {"level": LEVELS,
+          "hardest": (*dict.fromkeys(name for t in TECHNIQUES for name in (t, *STEP_NAMES[t]) if name), GUESSING)}
 
 
 def rank_of(column: str, value: Optional[str]) -> int:
@@ -72,7 +75,7 @@ _FILTERS = (
     ("min_clues", "p.clues >= :min_clues", "p.clues + 0 >= :min_clues"),
     ("max_clues", "p.clues <= :max_clues", "p.clues + 0 <= :max_clues"),
     # always hidden: the leading column of UNIQUE(size, equivalence, key) matches nearly every board, but SQLite
-    # without statistics took it for selective and sorted all 50,000 boards (178 ms instead of 0.4 ms for
+    # without statistics took it for selective and sorted all 50,000 boards (far slower for
     # `--size 9` on bench/bench_query.py's catalogue)
     ("size", "b.size + 0 = :size", "b.size + 0 = :size"),
     ("equivalence", "b.equivalence = :equivalence", "b.equivalence = :equivalence"),
@@ -80,7 +83,7 @@ _FILTERS = (
     # no index: imported puzzles are few beside a fill's, and a source's are read whole
     ("source", "p.source = :source", "p.source = :source"),
     ("level", "p.level = :level", "p.level || '' = :level"),
-    ("technique", "p.hardest = :technique", "p.hardest || '' = :technique"),
+    ("technique", "p.technique = :technique", "p.technique || '' = :technique"),
     # no index on score: these are checked on the rows the other conditions (or the scan) reach
     ("min_score", "p.score >= :min_score", "p.score >= :min_score"),
     ("max_score", "p.score <= :max_score", "p.score <= :max_score"),
@@ -91,10 +94,10 @@ FILTER_NAMES = tuple(name for name, _, _ in _FILTERS)
 #: filters on the board's columns: a query that uses one joins boards before choosing its rows
 _BOARD_FILTERS = ("size", "equivalence", "method")
 
-#: What a row read through an index costs, in rows of a sequential scan, in SQLite (50,000 puzzles: a scan
-#: reads a row in ~0.3 us, index lookups plus the sort ~1.5 us; bench/bench_query.py's catalogue)
+#: What a row read through an index costs, in rows of a sequential scan, in SQLite (measured on 50,000 puzzles,
+#: bench/bench_query.py's catalogue: index lookups plus the sort cost a few times a scanned row)
 INDEX_ROW_COST = 4
-#: the filters each puzzle index answers (ix_puzzles_clues, ix_puzzles_level, ix_puzzles_hardest)
+#: the filters each puzzle index answers (ix_puzzles_clues, ix_puzzles_level, ix_puzzles_technique)
 _INDEX_GROUPS = (("min_clues", "max_clues"), ("level",), ("technique",))
 _INDEXED_FILTERS = tuple(name for group in _INDEX_GROUPS for name in group)
 
@@ -190,6 +193,21 @@ def _conditions(conn, filters: dict[str, Any], order_by: str, limit: Optional[in
     return where, params, any(name in params for name in _BOARD_FILTERS)
 
 
+def after_sql(order_by: str, desc: bool, after: tuple[Any, int, int]) -> tuple[str, dict[str, Any]]:
+    """The condition (and its parameters) of the rows past the cursor ``after`` in the query's order (keyset
+    paging: :mod:`catalogue.store.keyset`; a cursor is the sort key's value, the board number and the variant)."""
+    key = ORDER_KEYS[order_by]
+    value, number, variant = after
+    cmp = "<" if desc else ">"
+    tie = f"(p.board_number {cmp} :after_number OR (p.board_number = :after_number AND p.variant > :after_variant))"
+    params: dict[str, Any] = {"after_number": int(number), "after_variant": int(variant)}
+    if value is None:
+        return f"({key} IS NULL AND {tie})", params
+    params["after_key"] = value
+    nulls_after = f" OR {key} IS NULL" if order_by in NULLABLE_KEYS else ""
+    return f"({key} {cmp} :after_key OR ({key} = :after_key AND {tie}){nulls_after})", params
+
+
 def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: Optional[int] = None,
                  offset: int = 0, ids: Optional[Sequence[int]] = None, with_id: bool = False,
                  after: Optional[tuple[Any, int, int]] = None, **filters) -> tuple[str, dict[str, Any]]:
@@ -213,8 +231,6 @@ def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: O
         where = f" WHERE p.id IN ({marks})" if chosen else " WHERE 1 = 0"
         params, board_filter = {f"id{i}": value for i, value in enumerate(chosen)}, False
     if after is not None:
-        from .keyset import after_sql
-
         condition, more = after_sql(order_by, desc, after)
         where = (where + " AND " if where else " WHERE ") + condition
         params.update(more)
@@ -231,7 +247,7 @@ def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: O
     else:
         # Pick the puzzle ids first, then fetch the few chosen rows with their boards: the sort carries ids
         # instead of whole rows, and boards are joined for the winners only unless a filter or the sort key is
-        # a board column (`--order-by score --limit 10` on 50,000 puzzles: 52 ms -> 24 ms). LIMIT and OFFSET
+        # a board column (`--order-by score --limit 10` on 50,000 puzzles: much faster). LIMIT and OFFSET
         # are in the subset both databases share: an offset without a limit takes the largest one
         board_needed = order_by == "size" or board_filter
         window = " LIMIT :limit OFFSET :offset"
@@ -252,7 +268,7 @@ def sources(conn, limit: int = 500) -> list[str]:
 def count_puzzles(conn, **filters) -> int:
     """How many puzzles match ``filters`` (the names of ``FILTER_NAMES``)."""
     given = [name for name, value in filters.items() if value is not None]
-    # the filters of one index alone: counted from that index (on 250,000 matches, 10 ms instead of a scan's 160)
+    # the filters of one index alone: counted from that index (on 250,000 matches, far cheaper than a scan)
     one_index = bool(given) and any(set(given) <= set(group) for group in _INDEX_GROUPS)
     where, params, board_filter = _conditions(conn, filters, "number", None, hidden=False if one_index else None)
     join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
@@ -285,8 +301,9 @@ def ids_at(conn, positions: Sequence[int], **filters) -> list[int]:
     """The ids at ``positions`` (sorted, distinct, each below the number of matches) of
     ``matching_ids(conn, **filters)``, without reading the others: one query per position seeks past the
     previous one in board order and skips the gap (``LIMIT 1 OFFSET gap``), so the database walks the board
-    number index once in all (12 ms for 500,000 puzzles on SQLite) and returns one row per position, where
-    ``matching_ids`` hands every id to Python (0.4 s). The conditions are hidden from the other indexes: the walk
+    number index once in all and returns one row per position, where ``matching_ids`` hands every id to Python
+    (far slower on 500,000 puzzles: docs/benchmarks.md, "Sampling and the daily puzzle"). The
+    conditions are hidden from the other indexes: the walk
     must follow board order."""
     where, params, board_filter = _conditions(conn, filters, "number", None, hidden=True)
     join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
@@ -322,8 +339,8 @@ def id_stored_at(conn, position: int, **filters) -> int:
 def ids_numbered(conn, positions: Sequence[int], **filters) -> list[int]:
     """``ids_at`` in one statement: the database numbers the matches in board order (``row_number()``) and
     returns the ids at ``positions``. What PostgreSQL should use: a seek there is a round trip and a walk of its
-    own (10 positions of 500,000 puzzles: 290 ms by seeks, 1,000 positions: 1.0 s; numbered: 0.3-0.5 s for
-    either, 23-48 ms for the 3% of one level). SQLite numbers rows slowly (0.4-0.5 s) and seeks fast."""
+    own (measured on 500,000 puzzles: numbering was faster than seeks for 10 positions and far faster for 1,000;
+    docs/benchmarks.md, "Sampling and the daily puzzle"). SQLite numbers rows slowly and seeks fast."""
     where, params, board_filter = _conditions(conn, filters, "number", None)
     join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
     marks = ", ".join(f":position{i}" for i in range(len(positions)))
@@ -363,11 +380,11 @@ def _count(conn, names: list[str], params: dict[str, Any]) -> int:
 
 
 def _prefer_scan(conn, params: dict[str, Any], order_by: str, limit: Optional[int]) -> bool:
-    """Whether SQLite should scan puzzles instead of reading the clues / level / hardest index.
+    """Whether SQLite should scan puzzles instead of reading the clues / level / technique index.
 
     Without statistics SQLite always takes the index, which is slow when many puzzles match: on 50,000 puzzles,
-    `--min-clues 24 --max-clues 26` took 33 ms through ix_puzzles_clues and 0.06 ms by walking puzzles in board
-    order until the limit was reached. Counting the matches through the index first costs under a millisecond.
+    `--min-clues 24 --max-clues 26` took far longer through ix_puzzles_clues than by walking puzzles
+    in board order until the limit was reached. Counting the matches through the index first costs far less.
     PostgreSQL keeps statistics and plans well by itself, so it is left alone.
     """
     used = [name for name in _INDEXED_FILTERS if name in params]
@@ -398,7 +415,7 @@ def get_board(conn, number: int, variant: Optional[int] = None) -> Optional[dict
     which = "" if variant is None else " AND variant = :variant"
     puzzles = _booleans(fetch(conn, f"SELECT variant, puzzle, clues, symmetry, {metrics}, carve_seed, "
                                     f"carve_checks, carve_seconds, minimal, undecided, level, score, hardest, "
-                                    f"techniques, source, source_line "
+                                    f"technique, techniques, source, source_line "
                                     f"FROM puzzles WHERE board_number = :number{which} ORDER BY variant LIMIT 1",
                                     {"number": int(number), **({} if variant is None else {"variant": variant})}),
                         "minimal")

@@ -13,13 +13,13 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional
 
 #: the columns of a puzzle row that hold its grade
-GRADE_COLUMNS = ("level", "score", "hardest", "techniques")
+GRADE_COLUMNS = ("level", "score", "hardest", "technique", "techniques")
 
 
 def grade_columns(grade) -> dict[str, Any]:
     """The grade columns of a puzzle row from an ``engine.grade.Grade`` (the steps per technique as JSON text with
     sorted keys): what the fill, the import and ``regrade`` all store."""
-    return {"level": grade.level, "score": float(grade.score), "hardest": grade.hardest,
+    return {"level": grade.level, "score": float(grade.score), "hardest": grade.hardest, "technique": grade.technique,
             "techniques": json.dumps(grade.steps_by_technique, sort_keys=True)}
 
 
@@ -46,7 +46,8 @@ class PuzzleRecord:
     undecided: Optional[int]
     level: Optional[str]  #: None: stored before grading existed
     score: Optional[float]
-    hardest: Optional[str]
+    hardest: Optional[str]  #: the hardest step's own name (``forcing X-chain``), or ``guessing``
+    technique: Optional[str]  #: the technique row that made it (``chains-and-cycles``; ``--technique``)
     source: Optional[str]  #: an imported puzzle's file (or ``import --source``); None for a carved one
     source_line: Optional[int]  #: its line in that file
     puzzle: str  #: the givens, line format
@@ -88,6 +89,7 @@ class BoardPuzzle:
     level: Optional[str]
     score: Optional[float]
     hardest: Optional[str]
+    technique: Optional[str]
     techniques: Optional[str]
     source: Optional[str]  #: an imported puzzle's file (or ``import --source``); None for a carved one
     source_line: Optional[int]

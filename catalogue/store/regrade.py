@@ -32,8 +32,8 @@ from .records import GRADE_COLUMNS, grade_columns
 #: puzzles graded and written together (a few seconds of grading, one short transaction)
 CHUNK = 1000
 #: what grading a puzzle costs against a 9x9 one, roughly, by (size, with the dynamic chains): a piece of a chunk
-#: weighs at most ``chunk`` (docs/grading.md, "Other sizes": 16x16 about 40 ms a puzzle by default and 1.2 s with
-#: them, 25x25 about 75 ms and 28 s, against 0.3-0.6 ms for 9x9)
+#: weighs at most ``chunk`` (docs/grading.md, "Other sizes"; the measured costs are in docs/benchmarks.md, "Cost
+#: against size": big grids cost tens to hundreds of 9x9 puzzles, and far more with the dynamic chains)
 WEIGHT = {(16, False): 16, (25, False): 250, (16, True): 250, (25, True): 1000}
 
 
@@ -61,7 +61,7 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     where Ctrl-C stops the compile at once, and never inside a grading thread."""
     from sqlalchemy import bindparam, select, update
 
-    from ..errors import background_map
+    from ..background import background_map
     from .database import write_transaction
     from .models import Board, Puzzle
     from .queries import matching_ids
@@ -123,7 +123,7 @@ def _full(row, full_scale: bool) -> bool:
     if full_scale or row[1] < 16:
         return full_scale
     stored = dict(zip(GRADE_COLUMNS, row[3:]))
-    if stored["hardest"] in FULL_SCALE_ROWS:
+    if stored["technique"] in FULL_SCALE_ROWS:
         return True
     try:
         steps = json.loads(stored["techniques"] or "{}")
@@ -186,7 +186,7 @@ def _grades(rows, fulls, uniqueness: bool) -> list[dict[str, Any]]:
 
 
 def _same(old: dict[str, Any], new: dict[str, Any]) -> bool:
-    if old["level"] != new["level"] or old["hardest"] != new["hardest"]:
+    if old["level"] != new["level"] or old["hardest"] != new["hardest"] or old["technique"] != new["technique"]:
         return False
     if old["score"] is None or round(old["score"], 1) != round(new["score"], 1):
         return False

@@ -40,13 +40,18 @@ import re
 import sqlite3
 from dataclasses import dataclass, field, fields, replace
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
+from typing import Any, ContextManager, Iterator, Optional, Protocol, Union
 
 from . import queries
 from .records import PuzzleRecord
 
-if TYPE_CHECKING:
-    from .catalogue import Catalogue
+
+class Reader(Protocol):
+    """What a query reads through: a :class:`~catalogue.store.Catalogue`, whose ``reading()`` lends a connection
+    (a protocol rather than the class: catalogue.py makes the queries, so it imports this module, not the other
+    way round)."""
+
+    def reading(self) -> ContextManager[Any]: ...
 
 #: a date: a ``datetime.date`` or its text ``YYYY-MM-DD``
 DateLike = Union[dt.date, str]
@@ -114,7 +119,7 @@ class PuzzleQuery:
     the same method. Iterating yields :class:`PuzzleRecord` s; ``dicts()`` yields the same rows as plain dicts.
     """
 
-    catalogue: "Catalogue" = field(repr=False, compare=False)
+    catalogue: Reader = field(repr=False, compare=False)
     filter: PuzzleFilter = PuzzleFilter()
     key: str = "number"
     descending: bool = False
@@ -260,7 +265,8 @@ def draw_positions(seed: int, population: int, k: int) -> list[int]:
 #: a sample of k of M matches seeks each chosen position (``queries.ids_at``) when k * SEEK_RATIO < M and no
 #: index narrows the matches down, else it reads every matching id (``queries.matching_ids``): on SQLite a seek
 #: costs about what 60 ids read into Python cost, and a walk that must read each puzzle's row to test a filter
-#: loses to an index that hands over few matches (500,000 puzzles, 3% of a level: 250 ms against 64 ms). Both
+#: loses to an index that hands over few matches (500,000 puzzles, 3% of a level: much faster;
+#: docs/benchmarks.md, "Sampling and the daily puzzle"). Both
 #: find the same ids: the choice changes the time, never the sample.
 SEEK_RATIO = 60
 

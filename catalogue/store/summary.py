@@ -57,10 +57,10 @@ def _summaries(conn, rows: dict[str, int]) -> dict[str, dict[str, Any]]:
 
     Every metric has its own index (migration 0006), so min and max are one index descent each, the NULLs are
     counted on the index's NULL range, and the median is ``ORDER BY column LIMIT 1 or 2 OFFSET (n - 1) // 2``:
-    a walk over half of one narrow index, ~3.5 ms per metric on 500,000 puzzles on SQLite, 10-20 ms on
-    PostgreSQL. Without the indexes every metric cost a scan of the wide table (~0.4 s on SQLite) plus a sort
-    (``percentile_disc`` of 9 columns: 0.64 s on PostgreSQL); reading the columns into Python and sorting them
-    there, as before, made the report take 4.4-6 s and the command 250-330 MB (bench/bench_stats.py)."""
+    a walk over half of one narrow index. Without the indexes every metric cost a scan of the wide table plus a
+    sort (``percentile_disc`` on PostgreSQL); reading the columns into Python and sorting them there, as before,
+    made the report and its memory many times larger (bench/bench_stats.py; docs/benchmarks.md, "Stats on 500,000
+    boards")."""
     parts = []
     for name, (table, column) in SUMMARY_METRICS.items():
         # separate scalar subqueries: `min(x), max(x)` in one SELECT would not use the index's ends on SQLite
@@ -83,8 +83,8 @@ def _summaries(conn, rows: dict[str, int]) -> dict[str, dict[str, Any]]:
 
 def _board_groups(conn) -> list[tuple[int, str]]:
     """The distinct (size, equivalence) of the boards in order, each found by one descent of the index of
-    UNIQUE (size, equivalence, key): a loose index scan, where GROUP BY walks every entry (57 ms on 500,000
-    boards on SQLite, 113 ms on PostgreSQL). Two queries per step because SQLite seeks a row-value range
+    UNIQUE (size, equivalence, key): a loose index scan, where GROUP BY walks every entry (on 500,000 boards, most
+    of the report's time, on either database). Two queries per step because SQLite seeks a row-value range
     ``(size, equivalence) > (?, ?)`` on ``size`` alone and would walk the rest of that size."""
     groups = []
     found = fetch(conn, "SELECT size, equivalence FROM boards ORDER BY size, equivalence LIMIT 1")
@@ -102,7 +102,8 @@ def _by_size_and_clues(conn) -> tuple[int, int, list[dict], list[dict]]:
     """The numbers of boards and of puzzles, the counts per size and equivalence and the clue histogram per size, without
     joining every puzzle to its board.
 
-    Joining each puzzle to its board (for its size) and grouping took 0.4-1.5 s on 500,000 puzzles. Instead one
+    Joining each puzzle to its board (for its size) and grouping took longer than the whole report's target on
+    500,000 puzzles (docs/benchmarks.md, "Stats on 500,000 boards"). Instead one
     (size, equivalence) group, the one the runs say is largest, gets what remains of the catalogue-wide counts
     (``count(*)``, and walks of the clues and minimal indexes) once the other groups are taken away, and only
     those others are counted and joined: on a catalogue of one size and equivalence nothing is joined, and the
@@ -160,8 +161,8 @@ def stats(conn) -> dict[str, Any]:
     Per size and equivalence, ``not_proven_minimal`` counts the puzzles whose carving hit the node limit
     (``minimal`` False: unique, but maybe a clue could still go) and ``minimal_unknown`` those stored before
     migration 0003 recorded minimality (``minimal`` NULL). Every figure is an aggregate in SQL over indexes (no
-    query reads every row of a table): on 500,000 boards the report takes 0.13 s of CPU on SQLite and ~0.2-0.3 s
-    on PostgreSQL, against 4.4-6 s before (bench/bench_stats.py).
+    query reads every row of a table), far faster than reading the columns into Python on 500,000
+    boards (bench/bench_stats.py; docs/benchmarks.md, "Stats on 500,000 boards").
     On PostgreSQL it reads one snapshot (REPEATABLE READ) when it opens the transaction itself, so the counts
     and the medians' offsets agree while a fill is writing.
     """

@@ -63,7 +63,8 @@ class PuzzleParams(BaseModel):
     source: Optional[str] = Field(None, description="Imported from this source (the file's name, or import "
                                                     "--source).")
     level: Optional[Level] = Field(None, description="The grade's level.")
-    technique: Optional[str] = Field(None, description="The hardest technique, e.g. x-wing.")
+    technique: Optional[str] = Field(None, description="The technique row that made the hardest step, e.g. x-wing or "
+                                                       "chains-and-cycles.")
     min_score: Optional[float] = Field(None, ge=0, description="A score of at least this.")
     max_score: Optional[float] = Field(None, ge=0, description="A score of at most this.")
     sample: Optional[int] = Field(None, ge=1, le=MAX_SAMPLE, description=(
@@ -146,8 +147,8 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     """The application serving the catalogue at ``db`` (a path or URL; it must exist: a server makes nothing)."""
     catalogue = Catalogue.open(db, create=False)
     # The routes answer with JSONResponse (json.dumps of plain rows) rather than a dict for FastAPI to encode: its
-    # jsonable_encoder walked every value of every row, 4 ms of the 8.6 ms of CPU a 50-puzzle page cost
-    # (bench/bench_serve.py); the rows are already JSON's types.
+    # jsonable_encoder walked every value of every row, a large share of a 50-puzzle page's CPU (bench/bench_serve.py;
+    # docs/benchmarks.md, Serving); the rows are already JSON's types.
     app = FastAPI(title="catalogue", version=__version__, default_response_class=JSONResponse,
                   dependencies=[Depends(known_parameters_only)], docs_url=None, redoc_url=None,
                   description="A read-only catalogue of unique Sudoku boards and the minimal puzzles carved from "

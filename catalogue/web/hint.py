@@ -6,7 +6,8 @@ the CLI and the sentences count). The engine is imported on the first hint, not 
 JSON API without hints needs no compiled code. A hint is the compiled grader's choice of technique, found again by
 that technique's Python search (engine.grade.guided), when the compiled grader is ready
 (engine.warmup.compiled_ready: loaded, or in the kernel cache, as after any fill or import on this machine); where
-it is not, the Python searches answer alone (the same step, slower: up to a second on 9x9, about 15 on 25x25)
+it is not, the Python searches answer alone (the same step, many times slower, most on big grids:
+docs/benchmarks.md, Grading, the step path)
 rather than compile it for a minute inside a request.
 """
 from __future__ import annotations
@@ -67,9 +68,9 @@ def hint(grid: str, candidates: str | None = None) -> dict[str, Any]:
         stuck = ("no technique helps from here: the position needs guessing, or a digit entered is wrong"
                  if box < 4 else "no technique the hints try helps from here (on this size they leave out the "
                  "dynamic forcing chains): the position needs those or guessing, or a digit entered is wrong")
-        return {"technique": None, "explanation": "the grid is full" if full else stuck,
+        return {"technique": None, "name": None, "explanation": "the grid is full" if full else stuck,
                 "placements": [], "eliminations": [], "cells": [], "houses": []}
-    return {"technique": step.technique, "rating": step.rating, "explanation": step.explanation,
+    return {"technique": step.technique, "name": step.name, "rating": step.rating, "explanation": step.explanation,
             "placements": [{**where(c), "digit": int(d)} for c, d in step.placements],
             "eliminations": [{**where(c), "digit": int(d)} for c, d in step.eliminations],
             "cells": [where(c) for c in step.cells], "houses": [int(h) for h in step.houses]}

@@ -69,6 +69,8 @@ class Candidate(Place):
 
 class Hint(BaseModel):
     technique: Optional[str] = Field(description="The step's technique; null when no technique helps.")
+    name: Optional[str] = Field(None, description="The step's own name, as the literature writes it (forcing X-chain, "
+                                                  "BUG+1); null when no technique helps.")
     rating: Optional[float] = None
     explanation: str
     placements: list[Candidate]

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from catalogue.batches import _windows, batch_map
-from catalogue.errors import background_map
+from catalogue.background import background_map
 
 
 def entry(i: int, box: int | None):

@@ -12,11 +12,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..config import DbOption
-from ..errors import UsageError, UserError, report
+from ...console import report
+from ...errors import UsageError, UserError
+from ...io import check_output_path, write_atomic
+from ...store.selection import PuzzleFilter
 from ..filters import Sampling, filter_options, sample_options
-from ..io import check_output_path, write_atomic
-from ..store.selection import PuzzleFilter
+from ..options import DbOption
 
 DEFAULT_COUNT = 12
 #: -o's extension -> what is written
@@ -37,7 +38,7 @@ def _drawable(record) -> bool:
 def output_kind(path: str) -> str:
     """pdf or svg, from ``-o``'s extension (any case); a book (pdf) to ``-`` (standard output) and into a device
     or a FIFO, which have no extension to say; anything else is a usage error naming -o."""
-    from ..io import output_kind as written_as
+    from ...io import output_kind as written_as
 
     kind = KINDS.get(Path(path).suffix.lower())
     if kind is None and written_as(path) in ("stdout", "stream"):
@@ -96,7 +97,7 @@ def register(app: typer.Typer) -> None:
             count = per if kind == "svg" else (None if sampling.sample is not None else DEFAULT_COUNT)
             if kind == "svg" and sampling.sample is not None:
                 count = min(per, sampling.sample)
-        from ..store import Catalogue
+        from ...store import Catalogue
 
         with Catalogue.open(db, create=False) as catalogue:
             chosen = list(sampling.apply(catalogue.puzzles(**filters.given())).limit(count))
@@ -107,8 +108,8 @@ def register(app: typer.Typer) -> None:
                    f"known size: `catalogue verify` names {'them' if skipped > 1 else 'it'})")
         if not records:
             raise UserError("no puzzles match: nothing written")
-        from ..english import count as counted
-        from ..publish import book_pdf, book_svg, page_counts
+        from ...english import count as counted
+        from ...publish import book_pdf, book_svg, page_counts
 
         if kind == "svg":
             write_atomic(output, book_svg(records, per))

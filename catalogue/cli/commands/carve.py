@@ -27,11 +27,12 @@ import typer
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.vocabulary import MIN_CLUES
 
-from ..choices import CarveOrder, InputFormat, InputFormatOption, SizeOption, Symmetry, read_entries
-from ..batches import batch_map
-from ..config import ThreadsOption
-from ..errors import UsageError, UserError, report
-from ..output import RECORD_FORMATS, terminal_width, write_records
+from ...choices import CarveOrder, InputFormat, Symmetry, read_entries
+from ...batches import batch_map
+from ...console import report
+from ...errors import UsageError, UserError
+from ...output import RECORD_FORMATS, terminal_width, write_records
+from ..options import InputFormatOption, SizeOption, ThreadsOption
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.carve import CarveResult
@@ -80,7 +81,7 @@ def record(parsed: Parsed, seed: int, r: CarveResult, targeted: bool) -> dict:
 
 
 def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool, width: Optional[int] = None) -> str:
-    from ..output import table_text
+    from ...output import table_text
 
     records = [record(parsed, seed, r, targeted) for parsed, seed, r in rows]
     return table_text(records, RECORD_FIELDS[:-1], width=width).rstrip("\n")

@@ -9,10 +9,10 @@ import typer
 from engine.formats import SYMBOLS, FormatError, Parsed
 from engine.grid import Grid
 
-from ..choices import InputFormat, InputFormatOption, SizeOption, read_input
-from ..batches import batch_map
-from ..config import ThreadsOption
-from ..errors import report
+from ...choices import InputFormat, read_input
+from ...batches import batch_map
+from ...console import report
+from ..options import InputFormatOption, SizeOption, ThreadsOption
 
 #: formats whose digits are written as symbols (1-9, then A-P); the others (txt, rcv, json) write numbers
 SYMBOL_FORMATS = ("line", "block", "pretty")
@@ -48,7 +48,8 @@ def check_line(parsed: Parsed, symbols: bool = True, solutions: int | None = Non
     (``16``) in txt, rcv and json input.
 
     A grid with a solution has no conflicts (its givens are part of one): given ``solutions`` >= 1, the cells are
-    not searched for conflicts (a Python scan, ~1 ms a 9x9 grid, 100 times the solution count)."""
+    not searched for conflicts (a Python scan, far dearer than counting the solutions: docs/benchmarks.md, "File
+    commands on chunks of grids")."""
     grid = parsed.grid
     where = f"grid {parsed.index + 1} ({parsed.source}:{parsed.line})"
     invalid = [] if solutions is not None and solutions > 0 else grid.invalid_cells()

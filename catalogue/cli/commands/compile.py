@@ -9,9 +9,9 @@ import typer
 
 from engine import vocabulary
 
-from ..choices import Equivalence, Method, _choices, check_size
-from ..errors import UsageError
-from ..kernels import COMMAND_JOBS
+from ...choices import Equivalence, Method, _choices, check_size
+from ...errors import UsageError
+from ...kernels import COMMAND_JOBS
 
 #: the commands that have kernels to compile
 Command = _choices("Command", tuple(COMMAND_JOBS), "Commands with compiled kernels (catalogue/kernels.py).")
@@ -53,8 +53,8 @@ def register(app: typer.Typer) -> None:
           catalogue compile import grade --size 9 --size 16
           catalogue compile --all
         """
-        from ..kernels import jobs_for, ready
-        from ..progress import Display
+        from ...kernels import jobs_for, ready
+        from ...progress import Display
 
         if everything and (commands or sizes):
             raise UsageError("--all compiles every command for every size: give no COMMAND and no --size with it")

@@ -13,12 +13,13 @@ import typer
 
 from engine.vocabulary import LEVELS
 
-from ..config import DbOption
-from ..errors import UsageError, report
+from ...console import report
+from ...errors import UsageError
+from ...output import write_records
+from ...store.queries import RESULT_FIELDS
+from ...store.selection import PuzzleFilter, parse_date
 from ..filters import filter_options
-from ..output import write_records
-from ..store.queries import RESULT_FIELDS
-from ..store.selection import PuzzleFilter, parse_date
+from ..options import DbOption
 from .query import QueryFormat
 
 #: the columns of the table (the other formats carry `date` and every field of RESULT_FIELDS); on a terminal too
@@ -36,7 +37,7 @@ def pretty_text(row: dict) -> str:
     from engine import formats
 
     grid = formats.from_line(row["puzzle"], math.isqrt(math.isqrt(len(row["puzzle"]))))
-    from ..store.records import puzzle_name
+    from ...store.records import puzzle_name
 
     head = (f"{row['date']}  {row['level']}  number {puzzle_name(row['number'], row['variant'])}  score {row['score']:.1f}  {row['hardest']}  "
             f"{row['clues']} clues")
@@ -76,7 +77,7 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--date: not a date (YYYY-MM-DD): {date!r}") from None
         levels = [filters.level] if filters.level else list(LEVELS)
         others = {name: value for name, value in filters.given().items() if name != "level"}
-        from ..store import Catalogue
+        from ...store import Catalogue
 
         with Catalogue.open(db, create=False) as catalogue:
             chosen = [catalogue.daily(day, level, **others) for level in levels]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import typer
 
-from ..config import DbOption, database_url
+from ...config import database_url
+from ..options import DbOption
 
 db_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                      context_settings={"help_option_names": ["--help", "-h"]},
@@ -30,8 +31,8 @@ def upgrade(db: DbOption = None) -> None:
       catalogue db upgrade --db demo.db
       catalogue db upgrade --db empty.db
     """
-    from ..store import Catalogue
-    from ..store.migrate import describe_revision
+    from ...store import Catalogue
+    from ...store.migrate import describe_revision
 
     with Catalogue.open(db, migrate=False) as catalogue:
         before, after = catalogue.upgrade()
@@ -51,8 +52,8 @@ def current(db: DbOption = None) -> None:
     Examples:
       catalogue db current --db demo.db
     """
-    from ..store import Catalogue
-    from ..store.migrate import describe_foreign, describe_revision
+    from ...store import Catalogue
+    from ...store.migrate import describe_foreign, describe_revision
 
     # not migrated and not refused when newer than this program: saying which revision it is, is the whole job
     catalogue = Catalogue(database_url(db))

@@ -10,10 +10,12 @@ from engine.explore import DEFAULT_NODE_LIMIT, Exploration, explore, plot_svg
 from engine.geometry import box_for_size
 from engine.solvers import SOLVERS
 
-from ..choices import SolverName, check_size
-from ..errors import UsageError, report
-from ..io import check_output_path, write_atomic
-from ..output import FormatOption, RecordFormat, write_records
+from ...choices import SolverName, check_size
+from ...console import report
+from ...errors import UsageError
+from ...io import check_output_path, write_atomic
+from ...output import RecordFormat, write_records
+from ..options import FormatOption
 
 #: the columns of every format (JSON: of each of its `rows`); seconds, not the engine's milliseconds, as everywhere
 #: in the catalogue. `mean_placed` is added when some grid could not take every clue
@@ -92,7 +94,7 @@ def register(app: typer.Typer) -> None:
             check_output_path(plot)
         names = [s.value for s in solver] if solver else ["stack"]
         names = list(dict.fromkeys(names))
-        from ..progress import Display
+        from ...progress import Display
 
         with Display("explore", unit="solves") as display:  # nothing drawn in a pipe or under -q
             result = explore(counts, trials, names, node_limit, box, seed,

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..config import DbOption
-from ..errors import UsageError, UserError, report
+from ...console import report
+from ...errors import UsageError, UserError
+from ..options import DbOption
 
 if TYPE_CHECKING:
-    from ..store.records import BoardRecord
+    from ...store.records import BoardRecord
 
 
 class ExportFormat(str, enum.Enum):
@@ -114,8 +115,8 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--puzzle and --solution exclude each other: give one, or neither")
         show = "solution" if solution else "puzzle" if puzzle or fmt not in BOTH_BY_DEFAULT else "both"
 
-        from ..store import Catalogue
-        from ..store.records import parse_reference
+        from ...store import Catalogue
+        from ...store.records import parse_reference
 
         try:
             number, variant = parse_reference(name)
@@ -138,7 +139,7 @@ def register(app: typer.Typer) -> None:
         if output is None:
             typer.echo(text, nl=False)
             return
-        from ..io import check_output_path, write_atomic
+        from ...io import check_output_path, write_atomic
 
         write_atomic(check_output_path(output), text)  # whole file or nothing; errors are one line
         report(f"wrote {_named(board)} ({fmt.value}) to {output}")

@@ -14,10 +14,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..choices import Equivalence, Level, Method, Symmetry, check_size
-from ..config import (DEFAULT_QUEUE_SIZE, CheckersOption, DbOption, GeneratorsOption, OutOption,
-                      QueueSizeOption, default_workers)
-from ..errors import EXIT_INTERRUPTED, EXIT_RUNTIME, UserError, report
+from ...choices import Equivalence, Level, Method, Symmetry, check_size
+from ...config import DEFAULT_QUEUE_SIZE, default_workers
+from ...console import report
+from ...errors import EXIT_INTERRUPTED, EXIT_RUNTIME, UserError
+from ..options import CheckersOption, DbOption, GeneratorsOption, OutOption, QueueSizeOption
 
 log = logging.getLogger("catalogue")
 
@@ -47,8 +48,8 @@ def _surplus_reason(status: str) -> str:
 def format_summary(s, width: int | None = None) -> str:
     """The end-of-run summary (stdout): counts, numbers, time, seed, and each stage's throughput as a table that
     fits ``width`` columns (catalogue.output.table_text)."""
-    from ..english import count, numbers
-    from ..output import table_text
+    from ...english import count, numbers
+    from ...output import table_text
 
     lines = [
         f"status          {s.status} (run {s.run_id})",
@@ -132,10 +133,10 @@ def register(app: typer.Typer) -> None:
           catalogue fill --count 20 --db demo.db
           catalogue fill -n 10 --size 4 --seed 7 --db demo.db
         """
-        from ..pipeline.run import fill as run_fill
-        from ..kernels import ready
-        from ..progress import Display
-        from ..store import Catalogue
+        from ...pipeline.run import fill as run_fill
+        from ...kernels import ready
+        from ...progress import Display
+        from ...store import Catalogue
 
         if seed is None:  # chosen here so that the stored command line repeats this very run
             import secrets
@@ -167,7 +168,7 @@ def register(app: typer.Typer) -> None:
             if recovered.strays:
                 report(f"{len(recovered.strays)} stray files past the last board in {catalogue.folder} "
                        f"({', '.join(recovered.strays[:3])}): run `catalogue verify` to list them")
-        from ..output import terminal_width
+        from ...output import terminal_width
 
         typer.echo(format_summary(summary, terminal_width(sys.stdout)))
         if summary.stuck:  # a thread that would not stop would keep the process alive: leave without it
@@ -182,7 +183,7 @@ def register(app: typer.Typer) -> None:
         if summary.level_missed:  # the boards are stored; the run did not give what was asked
             report(summary.level_missed)
         if summary.status == "interrupted":
-            from ..english import count
+            from ...english import count
 
             report(f"interrupted: {count(summary.accepted, 'board')} saved with their files")
             raise typer.Exit(EXIT_INTERRUPTED)

@@ -25,8 +25,9 @@ from engine.generators import GenerationError, derive_seeds, get_generator
 from engine.geometry import box_for_size
 from engine.grid import Grid
 
-from ..choices import Method, check_size
-from ..errors import UsageError, UserError, is_verbose, report
+from ...choices import Method, check_size
+from ...console import is_verbose, report
+from ...errors import UsageError, UserError
 
 AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
 SEED_MAX = 2**63 - 1
@@ -128,7 +129,7 @@ class _Teller:
 
     def close(self) -> None:
         if self.total and not (self.each and self.boards == 1):
-            from ..english import count
+            from ...english import count
 
             report(f"{count(self.total, 'restart')} after contradictions in {count(self.boards, 'board')} "
                    f"({self.total / self.boards:.2f} a board)" + ("" if self.each else ": -v tells each one"))
@@ -196,8 +197,8 @@ def register(app: typer.Typer) -> None:
         # json: one valid array of the boards' JSON objects, written board by board (closed on every exit)
         as_array = fmt_name == "json" and not interactive
         written = 0
-        from ..kernels import jobs_for
-        from ..progress import item_bar
+        from ...kernels import jobs_for
+        from ...progress import item_bar
 
         # the kernels first (compiled once, with their progress), then a bar on the terminal for a big --count
         # (never between --interactive boards)

@@ -9,24 +9,25 @@ import typer
 
 from engine.formats import FormatError, Parsed, conflict_errors
 
-from ..choices import InputFormat, InputFormatOption, SizeOption, read_entries
-from ..batches import batch_map
-from ..config import ThreadsOption
-from ..errors import report
-from ..output import RECORD_FORMATS, write_records
+from ...choices import InputFormat, read_entries
+from ...batches import batch_map
+from ...console import report
+from ...output import RECORD_FORMATS, write_records
+from ..options import InputFormatOption, SizeOption, ThreadsOption
 
 if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.grade import Grade
 
 
-#: the record formats, and `line`: 'level score hardest' per puzzle
+#: the record formats, and `line`: 'level score hardest' per puzzle (the hardest step's name is the rest of the line:
+#: it may hold spaces, as in 'forcing X-chain')
 OutputFormat = enum.Enum("OutputFormat", {name: name for name in (*RECORD_FORMATS, "line")}, type=str)
 
 #: the fields of a record in every record format (`explanation` too with --steps, and in json and ndjson
 #: `step_data`: each step as data); the table shows TABLE_FIELDS. `score` is Sudoku Explainer's ER; `ep` and `ed`
-#: its other two figures
-RECORD_FIELDS = ("index", "source", "line", "clues", "level", "score", "ep", "ed", "hardest", "step_count", "steps",
-                 "needs_guessing")
+#: its other two figures; `hardest` the hardest step's own name, `technique` the row that made it
+RECORD_FIELDS = ("index", "source", "line", "clues", "level", "score", "ep", "ed", "hardest", "technique",
+                 "step_count", "steps", "needs_guessing")
 TABLE_FIELDS = ("index", "line", "clues", "level", "score", "hardest", "step_count")
 
 
@@ -49,7 +50,7 @@ def explanation(entry: Parsed, g: Grade, full_scale: bool = False) -> list[str]:
 def record(entry: Parsed, g: Grade, steps: bool, full_scale: bool = False) -> dict:
     rec = {"index": entry.index + 1, "source": entry.source, "line": entry.line, "clues": entry.grid.clue_count,
            "level": g.level, "score": g.score, "ep": g.ep, "ed": g.ed, "hardest": g.hardest,
-           "step_count": g.step_count, "steps": g.steps_by_technique, "needs_guessing": g.needs_guessing}
+           "technique": g.technique, "step_count": g.step_count, "steps": g.steps_by_technique, "needs_guessing": g.needs_guessing}
     if steps:
         rec["step_data"] = [s.as_dict() for s in g.steps]
         rec["explanation"] = [s.explanation for s in g.steps]

@@ -13,9 +13,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, read_input
-from ..config import DbOption, OutOption
-from ..errors import EXIT_INTERRUPTED, UserError, report
+from ...choices import Equivalence, InputFormat, read_input
+from ...console import report
+from ...errors import EXIT_INTERRUPTED, UserError
+from ..options import DbOption, InputFormatOption, OutOption, SizeOption
 
 
 class SummaryFormat(str, enum.Enum):
@@ -25,9 +26,9 @@ class SummaryFormat(str, enum.Enum):
 
 def format_summary(s) -> str:
     """The end-of-import summary (stdout): what was added, already known, rejected, and how fast."""
-    from ..pipeline.importer import REASONS
+    from ...pipeline.importer import REASONS
 
-    from ..english import count, numbers
+    from ...english import count, numbers
 
     rejected = sum(s.rejected.values())
     reasons = ", ".join(f"{reason} {s.rejected[reason]:,}" for reason in REASONS if s.rejected.get(reason))
@@ -80,10 +81,10 @@ def register(app: typer.Typer) -> None:
           catalogue import data/samples/*.sdm data/samples/*.json --db demo.db
           catalogue generate | catalogue carve - | catalogue import - --db demo.db
         """
-        from ..pipeline.importer import Source, import_sources
-        from ..kernels import ready
-        from ..progress import Display
-        from ..store import Catalogue
+        from ...pipeline.importer import Source, import_sources
+        from ...kernels import ready
+        from ...progress import Display
+        from ...store import Catalogue
 
         sources = []
         for path in paths:  # every file is read before the catalogue is touched: a typo costs nothing
@@ -117,7 +118,7 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(format_summary(summary))
         if summary.status == "interrupted":
-            from ..english import count
+            from ...english import count
 
             report(f"interrupted: {count(summary.added, 'puzzle')} saved, {summary.new_boards:,} of them on new "
                    f"boards with their files")

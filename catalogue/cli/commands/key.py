@@ -9,12 +9,12 @@ import typer
 
 from engine.formats import FormatError, conflict_errors
 
-from ..choices import Equivalence, InputFormat, InputFormatOption, SizeOption, read_entries
-from ..batches import batch_map
-from ..config import ThreadsOption
-from ..errors import report
-from ..kernels import jobs_for, sizes_of
-from ..output import RECORD_FORMATS, write_records
+from ...choices import Equivalence, InputFormat, read_entries
+from ...batches import batch_map
+from ...console import report
+from ...kernels import jobs_for, sizes_of
+from ...output import RECORD_FORMATS, write_records
+from ..options import InputFormatOption, SizeOption, ThreadsOption
 
 #: `line` (default): one key per line; the record formats: one record per grid with these fields
 KeyFormat = enum.Enum("KeyFormat", {name: name for name in ("line", *RECORD_FORMATS)}, type=str)

@@ -11,12 +11,12 @@ from typing import Annotated, Iterator, Optional
 
 import typer
 
-from ..config import DbOption
-from ..errors import report
+from ...console import report
+from ...output import RECORD_FORMATS, write_records
+from ...store.queries import ORDER_KEYS, RESULT_FIELDS
+from ...store.selection import PuzzleFilter
 from ..filters import Sampling, filter_options, sample_options
-from ..output import RECORD_FORMATS, write_records
-from ..store.queries import ORDER_KEYS, RESULT_FIELDS
-from ..store.selection import PuzzleFilter
+from ..options import DbOption
 
 DEFAULT_LIMIT = 100
 
@@ -41,7 +41,7 @@ OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_KEYS}, type=str)
 def named(rows: Iterator[dict]) -> Iterator[dict]:
     """The rows as a table shows them: each puzzle's number is its name (``7``, or ``7.2`` for board 7's second
     puzzle: what `catalogue export` and the page take)."""
-    from ..store.records import puzzle_name
+    from ...store.records import puzzle_name
 
     for row in rows:
         yield {**row, "number": puzzle_name(row["number"], row.get("variant"))}
@@ -98,7 +98,7 @@ def register(app: typer.Typer) -> None:
         """
         if limit is None:
             limit = 0 if sampling.sample is not None else DEFAULT_LIMIT
-        from ..store import Catalogue
+        from ...store import Catalogue
 
         state = {"truncated": False}
         with Catalogue.open(db, create=False) as catalogue:

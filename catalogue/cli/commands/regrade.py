@@ -11,10 +11,11 @@ from typing import Annotated
 
 import typer
 
-from ..config import DbOption
-from ..errors import Interrupted, report
+from ...console import report
+from ...errors import Interrupted
+from ...store.selection import PuzzleFilter
 from ..filters import filter_options
-from ..store.selection import PuzzleFilter
+from ..options import DbOption
 
 
 class RegradeFormat(str, enum.Enum):
@@ -60,10 +61,10 @@ def register(app: typer.Typer) -> None:
           catalogue regrade --db demo.db --technique guessing
           catalogue regrade --db demo.db --level extreme --format json
         """
-        from ..kernels import ready
-        from ..progress import Display
-        from ..store import Catalogue
-        from ..store.regrade import RegradeReport
+        from ...kernels import ready
+        from ...progress import Display
+        from ...store import Catalogue
+        from ...store.regrade import RegradeReport
 
         done = RegradeReport()
         with Catalogue.open(db, create=False) as catalogue, Display("regrade", unit="puzzles") as display:
@@ -96,7 +97,7 @@ def register(app: typer.Typer) -> None:
         if done.moves:
             import sys
 
-            from ..output import table_text, terminal_width
+            from ...output import table_text, terminal_width
 
             rows = [{"stored": f"{old_level or '-'} {old_hardest or '-'}", "now": f"{new_level} {new_hardest}",
                      "puzzles": count}

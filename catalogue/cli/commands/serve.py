@@ -6,8 +6,9 @@ from typing import Annotated
 
 import typer
 
-from ..config import DbOption
-from ..errors import UserError, report
+from ...console import report
+from ...errors import UserError
+from ..options import DbOption
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
         """
         import uvicorn
 
-        from ..web.app import make_app
+        from ...web.app import make_app
 
         application = make_app(db)  # a missing or unusable catalogue is refused before anything listens
         sock = listen(host, port)

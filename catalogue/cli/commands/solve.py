@@ -31,12 +31,13 @@ from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
-from ..choices import InputFormat, InputFormatOption, SizeOption, SolverName, read_entries
-from ..batches import batch_map
-from ..config import ThreadsOption
-from ..errors import UsageError, UserError, report
-from ..output import RECORD_FORMATS, terminal_width, write_records
-from ..watch import watch
+from ...choices import InputFormat, SolverName, read_entries
+from ...batches import batch_map
+from ...console import report
+from ...errors import UsageError, UserError
+from ...output import RECORD_FORMATS, terminal_width, write_records
+from ...watch import watch
+from ..options import InputFormatOption, SizeOption, ThreadsOption
 
 
 
@@ -111,7 +112,7 @@ def outcome(parsed: Parsed, result: SolveResult, counting: bool) -> Outcome:
 
 
 def metrics_table(outcomes: list[Outcome], solver: str, counting: bool, width: Optional[int] = None) -> str:
-    from ..output import table_text
+    from ...output import table_text
 
     return table_text([record(o, counting, solver) for o in outcomes], TABLE_FIELDS, width=width).rstrip("\n")
 

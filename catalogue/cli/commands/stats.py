@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..config import DbOption
+from ..options import DbOption
 
 
 class StatsFormat(str, enum.Enum):
@@ -33,7 +33,7 @@ SHORT_TOTAL_FIELDS = ("boards", "puzzles")
 
 def metric_rows(metrics: dict) -> list[dict]:
     """One row per metric; min, median and max of one metric share one format (a metric per row, not column)."""
-    from ..output import column_formatter
+    from ...output import column_formatter
 
     rows = []
     for name, m in metrics.items():
@@ -68,7 +68,7 @@ def size_fields(by_size: list[dict]) -> list[str]:
 def render_tables(summary: dict, width=None, details: bool = False) -> str:
     """The stats as titled tables, one per section, with the JSON's names as column names: what the catalogue
     holds (sizes, levels, clues), and with ``details`` how it was made (the pipeline's figures, its runs)."""
-    from ..output import table_text
+    from ...output import table_text
 
     sections = [table_text([summary], TOTAL_FIELDS if details else SHORT_TOTAL_FIELDS, width=width)]
 
@@ -111,7 +111,7 @@ def register(app: typer.Typer) -> None:
           catalogue stats --db demo.db --details
           catalogue stats --db demo.db --format json
         """
-        from ..store import Catalogue
+        from ...store import Catalogue
 
         with Catalogue.open(db, create=False) as catalogue:
             summary = catalogue.stats()
@@ -122,6 +122,6 @@ def register(app: typer.Typer) -> None:
         else:
             import sys
 
-            from ..output import terminal_width
+            from ...output import terminal_width
 
             sys.stdout.write(render_tables(summary, terminal_width(sys.stdout), details))

@@ -11,9 +11,10 @@ from typing import Annotated
 
 import typer
 
-from ..config import DbOption, OutOption
-from ..errors import UserError, report
-from ..store.integrity import SAMPLE
+from ...console import report
+from ...errors import UserError
+from ...store.integrity import SAMPLE
+from ..options import DbOption, OutOption
 
 
 def register(app: typer.Typer) -> None:
@@ -38,8 +39,8 @@ def register(app: typer.Typer) -> None:
           catalogue verify --db demo.db
           catalogue verify --db demo.db --full --repair
         """
-        from ..progress import Display
-        from ..store import Catalogue
+        from ...progress import Display
+        from ...store import Catalogue
 
         # verifying a mistyped --db must not make a catalogue
         with Catalogue.open(db, out, create=False) as catalogue:

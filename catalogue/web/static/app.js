@@ -461,7 +461,7 @@ function showHint() {
   const mark = (cells, cls) => {
     for (const cell of cells) $("board").children[cell].classList.add(cls);
   };
-  const name = step.technique.replace(/-/g, " ");
+  const name = step.name;  // the step's own name: "forcing X-chain", "BUG+1", "X-Wing"
   if (stage === 1) {
     const where = step.houses.length ? step.houses.map(houseName).join(" and ") : "the highlighted cells";
     mark(step.houses.flatMap(houseCells), "region");

@@ -16,9 +16,9 @@ from paths import DATA
 from typer.testing import CliRunner
 
 from catalogue import batches
+from catalogue.background import background_map
 from catalogue.cli import app
-from catalogue.commands import carve, check, grade, key, solve
-from catalogue.errors import background_map
+from catalogue.cli.commands import carve, check, grade, key, solve
 
 COMMANDS = (check, key, solve, grade, carve)
 

@@ -151,7 +151,7 @@ def test_metrics_table(boards_file):
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
 def test_record_formats_parse_and_name_the_same_columns(boards_file, fmt):
 
-    from catalogue.commands.carve import RECORD_FIELDS
+    from catalogue.cli.commands.carve import RECORD_FIELDS
 
     r = _run([str(boards_file), "--format", fmt, "--seed", "3"])
     assert r.exit_code == 0 and r.stderr == ""

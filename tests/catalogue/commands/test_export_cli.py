@@ -93,11 +93,11 @@ def test_json_record_has_board_puzzle_and_metrics(sample_sqlite):
     row = ROWS[1]
     assert {k: record[k] for k in ("number", "size", "equivalence", "method", "seed", "puzzle", "solution",
                                    "clues", "nodes", "guesses", "minimal", "undecided", "level", "score", "hardest",
-                                   "techniques")} == {
+                                   "technique", "techniques")} == {
         "number": 1, "size": 9, "equivalence": "d4", "method": "backtrack", "seed": 1001,
         "puzzle": row["puzzle"], "solution": row["solution"], "clues": 20, "nodes": 480, "guesses": 30,
-        "minimal": True, "undecided": 0, "level": "hard", "score": 4.2, "hardest": "x-wing",
-        "techniques": {"x-wing": 1}}
+        "minimal": True, "undecided": 0, "level": "hard", "score": 4.2, "hardest": "X-Wing",
+        "technique": "x-wing", "techniques": {"x-wing": 1}}
     # not proven minimal (the node limit cut 3 removal tests off), and unknown (stored before migration 0003)
     for number, minimal, undecided in (("4", False, 3), ("3", None, None)):
         record = json.loads(export(sample_sqlite, number, "--format", "json").stdout)

@@ -136,7 +136,7 @@ def test_long_runs_sum_up_their_restarts_in_one_line():
 
 def test_a_huge_count_streams_seeds_instead_of_making_them_all_first():
     # --count 10**20 used to fail in derive_seeds(seed, count) (numpy: "Maximum allowed dimension exceeded")
-    from catalogue.commands.generate import _seeds
+    from catalogue.cli.commands.generate import _seeds
     from engine.generators import derive_seeds
 
     first = list(itertools.islice(_seeds(5, 10**20), 200))

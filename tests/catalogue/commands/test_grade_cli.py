@@ -35,7 +35,7 @@ def test_table(tmp_path):
         "index  line  clues  level    score  hardest        step_count\n"
         + "─" * 61 + "\n"
         "    1     1     17  medium     2.6  pointing               69\n"
-        "    2     2     32  easy       1.2  hidden-single          49\n"
+        "    2     2     32  easy       1.2  hidden single          49\n"
         "    3     3     20  extreme   20.0  guessing                0\n")
     assert result.stderr == ""
 
@@ -43,7 +43,7 @@ def test_table(tmp_path):
 def test_line_format(tmp_path):
     result = run(write(tmp_path, f"{NEEDS_POINTING}\n{SINGLES_ONLY}\n{SEVERAL}\n"), "--format", "line")
     assert result.exit_code == 0
-    assert result.stdout == "medium 2.6 pointing\neasy 1.2 hidden-single\nextreme 20.0 guessing\n"
+    assert result.stdout == "medium 2.6 pointing\neasy 1.2 hidden single\nextreme 20.0 guessing\n"
 
 
 def test_json_format(tmp_path):
@@ -52,11 +52,11 @@ def test_json_format(tmp_path):
     got = json.loads(result.stdout)
     assert got == [
         {"index": 1, "source": str(tmp_path / "puzzles.txt"), "line": 1, "clues": 17, "level": "medium",
-         "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "step_count": 69,
+         "score": 2.6, "ep": 1.2, "ed": 1.2, "hardest": "pointing", "technique": "pointing", "step_count": 69,
          "steps": {"hidden-single": 60, "direct-hidden-pair": 2, "naked-single": 2, "pointing": 5},
          "needs_guessing": False},
         {"index": 2, "source": str(tmp_path / "puzzles.txt"), "line": 2, "clues": 20, "level": "extreme",
-         "score": 20.0, "ep": 20.0, "ed": 20.0, "hardest": "guessing", "step_count": 0, "steps": {},
+         "score": 20.0, "ep": 20.0, "ed": 20.0, "hardest": "guessing", "technique": "guessing", "step_count": 0, "steps": {},
          "needs_guessing": True},
     ]
 
@@ -82,9 +82,9 @@ def test_steps_in_a_table(tmp_path):
     assert result.stdout == (
         "index  line  clues  level  score  hardest        step_count\n"
         + "─" * 59 + "\n"
-        "    1     1      4  easy     1.2  hidden-single          12\n"
+        "    1     1      4  easy     1.2  hidden single          12\n"
         "\n"
-        "#1 (line 1): easy, score 1.2, hardest hidden-single\n"
+        "#1 (line 1): easy, score 1.2, hardest hidden single\n"
         "  1. r1c2: hidden single 2 in box 1\n"
         "  2. r2c1: hidden single 3 in box 1\n"
         "  3. r2c2: full house 4 in box 1\n"
@@ -144,7 +144,7 @@ def test_bad_grids_get_one_line_each_and_exit_1(tmp_path):
             + "12x.\n")                     # unreadable
     result = run(write(tmp_path, text, "bad.txt"), "--format", "line", "--input-format", "block")
     assert result.exit_code == 1
-    assert result.stdout == "easy 1.2 hidden-single\n"
+    assert result.stdout == "easy 1.2 hidden single\n"
     source = str(tmp_path / "bad.txt")
     assert result.stderr.splitlines() == [
         f"catalogue: {source}:1: the puzzle has no solution (r1c3 has no candidate left)",
@@ -155,7 +155,7 @@ def test_bad_grids_get_one_line_each_and_exit_1(tmp_path):
 
 def test_stdin_and_empty_input(tmp_path):
     result = run("-", "--format", "line", stdin=SINGLES_ONLY + "\n")
-    assert result.exit_code == 0 and result.stdout == "easy 1.2 hidden-single\n"
+    assert result.exit_code == 0 and result.stdout == "easy 1.2 hidden single\n"
     result = run(write(tmp_path, "\n\n", "empty.txt"))
     assert result.exit_code == 1 and "empty file" in result.stderr
     result = run(str(tmp_path / "missing.txt"))
@@ -180,9 +180,9 @@ def test_no_uniqueness_grades_without_unique_rectangles(tmp_path):
         with_ur = run(path, "--format", "line", *args)
         without = run(path, "--format", "line", "--no-uniqueness", *args)
         assert with_ur.exit_code == without.exit_code == 0, without.output
-        assert with_ur.stdout.splitlines()[0] == "expert 4.5 unique-loop"
-        assert without.stdout.splitlines()[0] == "expert 6.6 chains-and-cycles"
-        assert ("unique rectangle type 1" in with_ur.stdout) == bool(args)
+        assert with_ur.stdout.splitlines()[0] == "expert 4.5 unique rectangle type 1"
+        assert without.stdout.splitlines()[0] == "expert 6.6 forcing X-chain"
+        assert ("unique rectangle type 1 on" in with_ur.stdout) == bool(args)  # the step explained
         assert "unique" not in without.stdout
     assert "--no-uniqueness" in run("--help").stdout
 
@@ -199,7 +199,7 @@ def test_full_scale_rates_big_grids_with_the_dynamic_chains(tmp_path):
     for args in ((), ("--steps",)):
         full = run(path, "--format", "line", "--full-scale", *args)
         assert full.exit_code == 0, full.output
-        assert full.stdout.splitlines()[0] == "extreme 9.1 dynamic-forcing-chains"
+        assert full.stdout.splitlines()[0] == "extreme 9.1 dynamic cell forcing chains"
         assert ("dynamic forcing chain" in full.stdout.lower()) == bool(args) and "guessing" not in full.stdout
     # on 9x9 the dynamic chains always run, and the stuck note has nothing to add
     several = run(write(tmp_path, SEVERAL + "\n", "several.txt"), "--format", "line", "--steps", "--full-scale")

@@ -8,7 +8,7 @@ from conftest import sample_rows
 from typer.testing import CliRunner
 
 from catalogue.cli import app
-from catalogue.commands.query import DEFAULT_LIMIT
+from catalogue.cli.commands.query import DEFAULT_LIMIT
 
 runner = CliRunner()
 
@@ -36,9 +36,9 @@ def test_csv_exact(sample_sqlite):
     assert result.exit_code == 0
     assert result.stdout == (
         "number,variant,size,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,"
-        "solve_seconds,carve_checks,carve_seconds,minimal,undecided,level,score,hardest,source,source_line,puzzle,"
-        "solution\n"
-        '3,1,4,"none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
+        "solve_seconds,carve_checks,carve_seconds,minimal,undecided,level,score,hardest,technique,source,source_line,"
+        "puzzle,solution\n"
+        '3,1,4,"none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
 
 
 def test_minimality_in_json_and_csv(sample_sqlite):
@@ -63,7 +63,7 @@ def test_table_exact(sample_sqlite):
     assert result.exit_code == 0
     puzzle = sample_rows()[1]["puzzle"]
     header = "number  level  score  hardest  clues  puzzle"
-    row = "     1  hard     4.2  x-wing      20  " + puzzle
+    row = "     1  hard     4.2  X-Wing      20  " + puzzle
     assert result.stdout.splitlines() == [header, "─" * len(row), row]
 
 
@@ -73,7 +73,7 @@ def test_metrics_table_exact(sample_sqlite):
     puzzle = sample_rows()[1]["puzzle"]
     header = ("number  level  score  hardest  clues  size  nodes  guesses  backtracks  max_depth  solve_seconds  "
               "puzzle")
-    row = ("     1  hard     4.2  x-wing      20     9    480       30          15         10        0.00048  "
+    row = ("     1  hard     4.2  X-Wing      20     9    480       30          15         10        0.00048  "
            + puzzle)
     assert result.stdout.splitlines() == [header, "─" * len(row), row]
 

@@ -19,6 +19,7 @@ from catalogue.store import Catalogue
 from catalogue.store.models import Board, Puzzle
 from engine.formats import from_line
 from engine.grade import grade
+from engine.vocabulary import STEP_NAMES
 
 runner = CliRunner()
 
@@ -116,7 +117,7 @@ def test_the_command(sample_sqlite):
     dry = runner.invoke(app, ["regrade", "--db", sample_sqlite, "--dry-run"])
     assert dry.exit_code == 0, dry.output
     assert "graded    5 puzzles" in dry.output and "would change (--dry-run: nothing written)" in dry.output
-    assert "stored" in dry.output and "hard x-wing" in dry.output  # the table of moves names the old grade
+    assert "stored" in dry.output and "hard X-Wing" in dry.output  # the table of moves names the old grade
     result = runner.invoke(app, ["regrade", "--db", sample_sqlite])
     assert result.exit_code == 0 and "changed and written" in result.output
     again = runner.invoke(app, ["regrade", "--db", sample_sqlite])
@@ -133,8 +134,8 @@ def test_the_json_report(sample_sqlite):
     changed = sum(grades_of(row) != expected(row[2], row[3]) for row in before.values())
     assert (report["matched"], report["graded"], report["changed"], report["written"]) == (5, 5, changed, False)
     assert sum(m["puzzles"] for m in report["moves"]) == changed
-    assert {"stored_level": "hard", "stored_hardest": "x-wing"}.items() <= next(
-        m for m in report["moves"] if m["stored_hardest"] == "x-wing").items()
+    assert {"stored_level": "hard", "stored_hardest": "X-Wing"}.items() <= next(
+        m for m in report["moves"] if m["stored_hardest"] == "X-Wing").items()
     assert stored(sample_sqlite) == before
 
 
@@ -194,14 +195,14 @@ def test_full_scale_rates_big_grid_puzzles_and_a_plain_regrade_keeps_them(tmp_pa
     full = runner.invoke(app, ["regrade", "--db", url, "--full-scale", "--format", "json"])
     assert full.exit_code == 0, full.output
     assert json.loads(full.stdout)["moves"] == [{"stored_level": "extreme", "stored_hardest": "guessing",
-                                                 "level": "extreme", "hardest": "dynamic-forcing-chains",
+                                                 "level": "extreme", "hardest": "dynamic cell forcing chains",
                                                  "puzzles": 1}]
     (row,) = stored(url).values()
-    assert grades_of(row)[:3] == ("extreme", 9.1, "dynamic-forcing-chains")
+    assert grades_of(row)[:3] == ("extreme", 9.1, "dynamic cell forcing chains")
     assert row[-1] == grade(from_line(NEEDS_DYNAMIC_16, 4), 4, full_scale=True).steps_by_technique
     again = runner.invoke(app, ["regrade", "--db", url, "--format", "json"])
     assert json.loads(again.stdout)["changed"] == 0
-    assert grades_of(next(iter(stored(url).values())))[:3] == ("extreme", 9.1, "dynamic-forcing-chains")
+    assert grades_of(next(iter(stored(url).values())))[:3] == ("extreme", 9.1, "dynamic cell forcing chains")
 
 
 def test_which_puzzles_are_graded_with_the_dynamic_chains_and_how_chunks_are_cut():
@@ -210,16 +211,16 @@ def test_which_puzzles_are_graded_with_the_dynamic_chains_and_how_chunks_are_cut
     weight, so that a piece of big-grid puzzles graded at the full scale is one thread's work of seconds."""
     from catalogue.store.regrade import WEIGHT, _full, _pieces
 
-    def row(size, hardest, techniques):
-        return (1, size, "", "extreme", 8.6, hardest, json.dumps(techniques))
+    def row(size, technique, techniques):  # (id, size, puzzle, *GRADE_COLUMNS)
+        return (1, size, "", "extreme", 8.6, STEP_NAMES[technique][-1], technique, json.dumps(techniques))
 
     multiple_first = row(16, "multiple-forcing-chains", {"multiple-forcing-chains": 2, "dynamic-forcing-chains": 1})
     assert _full(multiple_first, False) and _full(row(25, "dynamic-forcing-chains-plus", {}), False)
     assert not _full(row(16, "multiple-forcing-chains", {"multiple-forcing-chains": 2}), False)
     assert not _full(row(9, "dynamic-forcing-chains", {"dynamic-forcing-chains": 1}), False)
-    assert not _full((1, 16, "", None, None, None, None), False)  # ungraded
-    assert not _full((1, 16, "", "extreme", 20.0, "guessing", "{"), False)  # steps that cannot be read
-    assert _full((1, 16, "", "extreme", 20.0, "guessing", "{"), True)
+    assert not _full((1, 16, "", None, None, None, None, None), False)  # ungraded
+    assert not _full((1, 16, "", "extreme", 20.0, "guessing", "guessing", "{"), False)  # steps that cannot be read
+    assert _full((1, 16, "", "extreme", 20.0, "guessing", "guessing", "{"), True)
     small = row(9, "hidden-single", {"hidden-single": 50})
     assert [len(p) for p, _ in _pieces([small] * 3 + [multiple_first, small], 1000, False)] == [5]
     cut = list(_pieces([small] * 3 + [multiple_first, small], 4, False))

@@ -188,7 +188,7 @@ def test_json(puzzles):
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "ndjson"])
 def test_record_formats_parse_and_name_the_same_columns(puzzles, fmt):
 
-    from catalogue.commands.solve import RECORD_FIELDS
+    from catalogue.cli.commands.solve import RECORD_FIELDS
 
     r = run(["solve", puzzles(UNIQUE, CLASH), "--format", fmt, "--solver", "stack"])
     records = parse_records(fmt, r.stdout)
@@ -259,7 +259,7 @@ def test_watch_terminal_view_draws_and_ends_with_the_verdict():
 
 
 def test_background_map_keeps_order_and_raises_in_the_caller():
-    from catalogue.errors import background_map
+    from catalogue.background import background_map
 
     assert list(background_map(lambda x: x * x, range(50), ahead=2)) == [x * x for x in range(50)]
 
@@ -280,7 +280,7 @@ def test_background_map_in_several_threads_keeps_order():
     import threading
     import time
 
-    from catalogue.errors import background_map
+    from catalogue.background import background_map
 
     names = set()
 

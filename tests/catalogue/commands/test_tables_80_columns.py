@@ -62,7 +62,7 @@ def test_daily_shows_grids(sample_sqlite):
 
 @pytest.mark.parametrize("extra", [(), ("--details",)])
 def test_stats(sample_sqlite, extra):
-    from catalogue.commands.stats import RUN_FIELDS, SIZE_FIELDS, STAGE_FIELDS, TOTAL_FIELDS
+    from catalogue.cli.commands.stats import RUN_FIELDS, SIZE_FIELDS, STAGE_FIELDS, TOTAL_FIELDS
 
     result = run("stats", "--db", sample_sqlite, *extra)
     check_fits(result.stdout, (*TOTAL_FIELDS, *SIZE_FIELDS, *RUN_FIELDS, *STAGE_FIELDS, "not_proven_minimal",

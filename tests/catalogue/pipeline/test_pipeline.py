@@ -231,7 +231,8 @@ class CutOffFirstCarving(Kernels):
 
     def grade_many(self, puzzles, box):
         level = "hard" if self.carvings == 1 else "easy"
-        return [SimpleNamespace(level=level, score=1.0, hardest="naked-single", steps_by_technique={})
+        return [SimpleNamespace(level=level, score=1.0, hardest="naked single", technique="naked-single",
+                                steps_by_technique={})
                 for _ in puzzles]
 
 

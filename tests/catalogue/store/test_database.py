@@ -11,8 +11,9 @@ from sqlalchemy.exc import IntegrityError
 
 from catalogue.config import database_label, database_url, sqlite_path
 from catalogue.errors import UsageError, UserError
+from catalogue.failures import describe_error
 from catalogue.store import Catalogue
-from catalogue.store.database import WRITE_LOCK_KEY, describe_error, make_engine, write_transaction
+from catalogue.store.database import WRITE_LOCK_KEY, make_engine, write_transaction
 from catalogue.store.migrate import HEAD_REVISION, KNOWN_REVISIONS, alembic_config, current_revision
 from catalogue.store.models import Base
 
@@ -99,6 +100,7 @@ def test_models_use_the_naming_convention():
     assert {ix.name for ix in Base.metadata.tables["puzzles"].indexes} == {
         "ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level", "ix_puzzles_hardest",
         "ix_puzzles_board_number_variant",  # migration 0007: one variant per board (unique)
+        "ix_puzzles_technique",  # migration 0008: the technique row that made the hardest step
         # migration 0006: the metrics `stats` summarises, and minimality
         *(f"ix_puzzles_{name}" for name in ("nodes", "guesses", "backtracks", "checks", "max_depth",
                                              "solve_seconds", "carve_checks", "carve_seconds", "score", "minimal"))}

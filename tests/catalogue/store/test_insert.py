@@ -7,7 +7,7 @@ import pytest
 from conftest import pattern_board
 from sqlalchemy import insert, select, text
 
-from catalogue.store import Catalogue
+from catalogue.store import Catalogue, blocks
 from catalogue.store import insert as store
 from catalogue.store.insert import NumberingConflict, store_rows
 from catalogue.store.models import Board, Puzzle, Run
@@ -88,16 +88,20 @@ def test_belt_rolls_back_and_retries_when_a_key_slips_in(engine, monkeypatch):
     row, the numbering would have a gap: the batch is rolled back and retried, and the retry sees the key."""
     run = new_run(engine)
     store_rows(engine, *rows(run, ["a"]))
-    real, calls = store._existing_keys, []
+    real, calls = store.existing_keys, []
 
     def blind_once(conn, boards):
         calls.append(1)
         return set() if len(calls) == 1 else real(conn, boards)
 
-    monkeypatch.setattr(store, "_existing_keys", blind_once)
+    def blind(check) -> None:  # where the check is called: the insert under the lock (SQLite), a block (PostgreSQL)
+        monkeypatch.setattr(store, "existing_keys", check)
+        monkeypatch.setattr(blocks, "existing_keys", check)
+
+    blind(blind_once)
     assert store_rows(engine, *rows(run, ["b", "a", "c"])) == [1, None, 2]
     assert len(calls) == 2 and [n for n, _, _ in stored(engine)] == [0, 1, 2]
-    monkeypatch.setattr(store, "_existing_keys", lambda conn, boards: set())
+    blind(lambda conn, boards: set())
     with pytest.raises(NumberingConflict):
         store_rows(engine, *rows(run, ["a", "d"]))
     assert [n for n, _, _ in stored(engine)] == [0, 1, 2]  # every failed try was rolled back

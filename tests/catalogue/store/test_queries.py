@@ -15,6 +15,7 @@ from catalogue.store import Catalogue
 from catalogue.store import queries as repository
 from catalogue.store.queries import LEVELS, ORDER_KEYS, TECHNIQUES, get_board, query_puzzles
 from catalogue.store.summary import stats
+from engine.vocabulary import STEP_NAMES, TECHNIQUE_OF
 
 
 @pytest.fixture(params=["sqlite3", "sqlalchemy-sqlite", "postgresql"])
@@ -45,14 +46,19 @@ def twin(rows, min_clues=None, max_clues=None, size=None, equivalence=None, meth
             and (size is None or r["size"] == size) and (equivalence is None or r["equivalence"] == equivalence)
             and (method is None or r["method"] == method) and (source is None or r["source"] == source)
             and (level is None or r["level"] == level)
-            and (technique is None or r["hardest"] == technique)]
+            and (technique is None or r["technique"] == technique)]
     rank = {name: i for i, name in enumerate(LEVELS)}
-    # the hardest technique in the technique table's order (as the grader tries them), guessing next, none last
-    hardest = {name: i for i, name in enumerate([*TECHNIQUES, "guessing"])}
 
     def value(r):
+        # the hardest step by its technique, in the technique table's order (as the grader tries them), then by
+        # its name's place among the technique's; guessing next, none last
         if order_by == "hardest":
-            return hardest.get(r["hardest"], len(hardest))
+            step = r["hardest"]
+            if step == "guessing":
+                return (len(TECHNIQUES), 0)
+            if step in TECHNIQUE_OF:
+                return (TECHNIQUES.index(TECHNIQUE_OF[step]), STEP_NAMES[TECHNIQUE_OF[step]].index(step))
+            return (len(TECHNIQUES) + 1, 0)
         return rank.get(r["level"], len(LEVELS)) if order_by == "level" else r[order_by]
 
     present = sorted((r for r in keep if value(r) is not None), key=lambda r: (value(r), r["number"]),

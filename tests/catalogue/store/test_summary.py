@@ -156,6 +156,6 @@ def test_migration_0006_adds_and_drops_only_indexes(catalogue_url):
         assert indexed(cat.engine) == {"ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level",
                                        "ix_puzzles_hardest"}
         assert cat.upgrade() == ("0005", HEAD_REVISION)
-        assert len(indexed(cat.engine)) == 4 + 12 + 1  # 0007: ix_puzzles_board_number_variant
+        assert len(indexed(cat.engine)) == 4 + 12 + 1 + 1  # 0007: ix_puzzles_board_number_variant; 0008: technique
         with cat.engine.connect() as conn:
             assert conn.execute(select(func.count()).select_from(Puzzle)).scalar() == 1

@@ -5,11 +5,10 @@ Revises: 0005
 Create Date: 2026-11-23 00:00:00
 
 ``catalogue stats`` gives min / median / max of eleven metrics and counts puzzles by minimality. Without an index
-each of those reads every row of a wide table: on 500,000 boards one scan of ``puzzles`` costs ~0.4 s on SQLite,
-and a sort per metric (``percentile_disc`` on PostgreSQL, ``ORDER BY ... OFFSET`` on SQLite) 0.2-0.7 s more.
-With a B-tree per column, min and max are one descent and the median is a walk over half of one narrow index
-(~5 ms on SQLite, ~15 ms on PostgreSQL for 500,000 rows; bench/bench_stats.py). The cost: ~85 MB more on a
-500,000-board SQLite file (~28%), a few seconds to build them on upgrade, and one more B-tree insert per index
+each of those reads every row of a wide table, and sorts it per metric (``percentile_disc`` on PostgreSQL,
+``ORDER BY ... OFFSET`` on SQLite). With a B-tree per column, min and max are one descent and the median is a walk
+over half of one narrow index (bench/bench_stats.py; docs/benchmarks.md, "Stats on 500,000 boards"). The cost: a
+larger SQLite file, a few seconds to build them on upgrade, and one more B-tree insert per index
 and row when storing boards. Indexes only: no row changes, nothing to convert back on downgrade.
 """
 from __future__ import annotations

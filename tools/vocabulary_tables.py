@@ -1,0 +1,82 @@
+"""Write the tables the docs take from ``engine.vocabulary`` between their markers, so that one list is kept.
+
+    python tools/vocabulary_tables.py           # (re)write every marked table
+    python tools/vocabulary_tables.py --check   # exit 1 with one line if one is stale
+
+A page holds a table as ``<!-- vocabulary: NAME -->``, the table, ``<!-- end vocabulary -->``; NAME is a key of
+:data:`TABLES`. ``tests/test_docs.py`` runs the check.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import vocabulary  # noqa: E402  (plain data: no compiled code is imported)
+
+#: where each table goes
+PAGES = (ROOT / "docs" / "grading.md",)
+_MARKED = re.compile(r"(<!-- vocabulary: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- end vocabulary -->)", re.S)
+
+
+def step_names() -> str:
+    """Each technique row and the names of the steps it makes (what a grade's ``hardest`` says)."""
+    lines = ["| technique (`technique`) | its steps (`hardest`) |", "|---|---|"]
+    for technique in vocabulary.TECHNIQUES:
+        names = ", ".join(name for name in vocabulary.STEP_NAMES[technique] if name)
+        lines.append(f"| `{technique}` | {names} |")
+    lines.append(f"| `{vocabulary.GUESSING}` | {vocabulary.GUESSING} |")
+    return "\n".join(lines) + "\n"
+
+
+def levels() -> str:
+    """The levels, the highest ER of each (the last takes the rest, and guessing), and the techniques whose one step
+    (its base rating) falls in each band."""
+    lines = ["| level | ER | techniques whose base rating is in the band |", "|---|---|---|"]
+    low = 0.0
+    for level, limit in (*vocabulary.LEVEL_LIMITS, (vocabulary.LEVELS[-1], None)):
+        rows = [t for t, rating in vocabulary.TECHNIQUE_TABLE if rating > low and (limit is None or rating <= limit)]
+        band = f"up to {limit}" if limit is not None else f"above {low}, or guessing"
+        lines.append(f"| `{level}` | {band} | {', '.join(f'`{t}`' for t in rows)} |")
+        low = limit if limit is not None else low
+    return "\n".join(lines) + "\n"
+
+
+#: table name -> the function that writes it
+TABLES = {"step-names": step_names, "levels": levels}
+
+
+def rendered(text: str) -> str:
+    """``text`` with every marked table written again."""
+    def table(match: re.Match) -> str:
+        name = match["name"]
+        if name not in TABLES:
+            raise SystemExit(f"vocabulary_tables: no table named {name!r} (known: {', '.join(TABLES)})")
+        return match.group(1) + TABLES[name]() + match.group(4)
+
+    return _MARKED.sub(table, text)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if a table is stale, write nothing")
+    args = parser.parse_args()
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        new = rendered(text)
+        if new == text:
+            continue
+        if args.check:
+            print(f"{page.relative_to(ROOT)} is stale: run `python tools/vocabulary_tables.py` to regenerate its "
+                  f"tables", file=sys.stderr)
+            return 1
+        page.write_text(new, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
