@@ -62,22 +62,28 @@ class Catalogue(BoardFolder):
         self._info: Optional[dict[str, Any]] = None
         self._write_lock = threading.RLock()
         self._create = True  # open(create=False): a database without a catalogue is refused, not given one
+        self._read_only = False  # open(read_only=True): nothing is written, switched or migrated
 
     # -- opening ------------------------------------------------------------------------------------------------
     @classmethod
     def open(cls, db: Optional[str] = None, out: Optional[str | Path] = None, *, create: bool = True,
-             migrate: bool = True) -> "Catalogue":
+             migrate: bool = True, read_only: bool = False) -> "Catalogue":
         """The catalogue at ``db`` (a SQLite file path or a SQLAlchemy URL; None: ``./data/catalogue.db``).
 
         ``out`` names the folder of board files for this session (default: the folder the catalogue recorded,
         else one beside its database file). ``create=False`` refuses a SQLite file that does not exist, or a
         database that holds no catalogue, instead of making a new catalogue (what read commands want: a mistyped
         path must not leave an empty file behind, nor a read write a schema into an empty or foreign database).
-        ``migrate`` upgrades an older schema to head. The database is checked here; the folder only when it is
-        first used.
+        ``migrate`` upgrades an older schema to head. ``read_only`` (the read commands) changes nothing at all:
+        no catalogue made, no migration (an older schema is refused with the command that upgrades it), no WAL
+        switch and no write on the connection, so another program's database, an empty file or a read-only
+        catalogue keep every byte. The database is checked here; the folder only when it is first used.
         """
         catalogue = cls(database_url(db), out)
+        if read_only:
+            create = migrate = False
         catalogue._create = create
+        catalogue._read_only = read_only
         path = catalogue.database_file
         if path is not None and not path.exists():
             if not create:
@@ -86,7 +92,7 @@ class Catalogue(BoardFolder):
             # a new catalogue can only own a folder no other catalogue has used: refuse before the file exists
             # (the folder as it will be: a new catalogue has recorded none, and reading the row would create it)
             folders.check_new(catalogue._out or folders.default_folder(path), catalogue._folder_name())
-        if path is None or migrate and not at_head(path, HEAD_REVISION):
+        if path is None or (migrate or read_only) and not at_head(path, HEAD_REVISION):
             catalogue._connect(migrate=migrate)
         return catalogue
 
@@ -98,11 +104,12 @@ class Catalogue(BoardFolder):
 
         from .migrate import current_revision, refuse_foreign_tables, upgrade
 
-        engine = make_engine(self.url)
+        migrate = migrate and not self._read_only
+        engine = make_engine(self.url, read_only=self._read_only)
         try:
             with engine.connect() as conn:
                 revision = current_revision(conn)
-                if revision is None and migrate and not self._create:
+                if revision is None and (migrate or self._read_only) and not self._create:
                     # an empty file or schema, or another program's database: a read must not make a catalogue there
                     refuse_foreign_tables(conn, self.url)  # the more telling answer when it is another program's
                     raise UserError(f"no catalogue in {self.label}: `catalogue fill` makes one, `catalogue db "
@@ -110,6 +117,10 @@ class Catalogue(BoardFolder):
             if revision is not None and revision not in KNOWN_REVISIONS:
                 raise UserError(f"{self.label} has schema revision {revision}, which this version of catalogue "
                                 f"does not know: upgrade catalogue")
+            if self._read_only and revision != HEAD_REVISION:
+                # a read changes nothing, its schema included: the upgrade is a command of its own
+                raise UserError(f"{self.label} is a catalogue of schema revision {revision}, older than this "
+                                f"version's {HEAD_REVISION}: run `catalogue db upgrade` first (a read changes nothing)")
             if migrate and revision != HEAD_REVISION:
                 upgrade(engine, self.url)
         except DBAPIError as e:
@@ -237,7 +248,7 @@ class Catalogue(BoardFolder):
         path = self.database_file
         if path is not None and not path.exists():
             return missing
-        engine = self._engine or make_engine(self.url)
+        engine = self._engine or make_engine(self.url, read_only=True)  # looking changes nothing
         try:
             with engine.connect() as conn:
                 return read(conn)

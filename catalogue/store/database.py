@@ -118,6 +118,16 @@ def _switch_to_wal(cursor) -> None:
 def _sqlite_on_connect_read_only(dbapi_connection, _record) -> None:
     dbapi_connection.isolation_level = None
     dbapi_connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    dbapi_connection.execute("PRAGMA query_only = ON")  # a read never writes, whatever a bug upstream might try
+
+
+def _postgresql_on_connect_read_only(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+    finally:
+        cursor.close()
+    dbapi_connection.commit()
 
 
 def _sqlite_on_begin(conn: Connection) -> None:
@@ -125,15 +135,27 @@ def _sqlite_on_begin(conn: Connection) -> None:
     conn.exec_driver_sql(f"BEGIN {mode}")
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url`` with this project's connection settings (no schema check; see open_catalogue)."""
+def make_engine(url: str, read_only: bool = False) -> Engine:
+    """An engine for ``url`` with this project's connection settings (no schema check; see open_catalogue).
+
+    ``read_only``: connections that change nothing, for the read commands. On SQLite no folder is made, the file
+    is not switched to WAL (a switch rewrites its header: another program's database, or an empty file, would
+    change), and every connection is query_only, opened as the readers' are (``_read_target``: the file must exist;
+    the normal mode, so that the last reader to close removes the -wal and -shm files it made beside a catalogue);
+    on PostgreSQL every transaction is READ ONLY."""
     from sqlalchemy import create_engine, event
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
     try:
         if url.startswith("sqlite"):
-            _make_sqlite_parent(url)
             path = sqlite_path(url)
+            if read_only and path is not None:
+                engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(
+                    _read_target(path), uri=True, check_same_thread=False, isolation_level=None))
+                event.listen(engine, "connect", _sqlite_on_connect_read_only)
+                event.listen(engine, "begin", _sqlite_on_begin)
+                return engine
+            _make_sqlite_parent(url)
             if path is not None and path.is_file() and not writable(path):
                 # a catalogue on a read-only disk: readable (verify, db current) through an immutable connection,
                 # and every write fails with SQLite's "readonly database", which the boundary says in one line
@@ -149,7 +171,10 @@ def make_engine(url: str) -> Engine:
         connect_args = {}
         if url.startswith("postgresql") and "connect_timeout" not in url:
             connect_args["connect_timeout"] = PG_CONNECT_TIMEOUT_S  # an unreachable host fails, never hangs
-        return create_engine(url, connect_args=connect_args)
+        engine = create_engine(url, connect_args=connect_args)
+        if read_only and url.startswith("postgresql"):
+            event.listen(engine, "connect", _postgresql_on_connect_read_only)
+        return engine
     except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as e:
         raise UserError(f"cannot open database {hide_password(url)}: not a usable database URL ({e})") from None
 

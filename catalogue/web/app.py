@@ -145,7 +145,7 @@ def docs_assets() -> Path:
 
 def make_app(db: Optional[str] = None) -> FastAPI:
     """The application serving the catalogue at ``db`` (a path or URL; it must exist: a server makes nothing)."""
-    catalogue = Catalogue.open(db, create=False)
+    catalogue = Catalogue.open(db, read_only=True)  # the server only reads
     # The routes answer with JSONResponse (json.dumps of plain rows) rather than a dict for FastAPI to encode: its
     # jsonable_encoder walked every value of every row, a large share of a 50-puzzle page's CPU (bench/bench_serve.py;
     # docs/benchmarks.md, Serving); the rows are already JSON's types.

@@ -99,7 +99,7 @@ def register(app: typer.Typer) -> None:
                 count = min(per, sampling.sample)
         from ...store import Catalogue
 
-        with Catalogue.open(db, create=False) as catalogue:
+        with Catalogue.open(db, read_only=True) as catalogue:
             chosen = list(sampling.apply(catalogue.puzzles(**filters.given())).limit(count))
         records = [r for r in chosen if _drawable(r)]
         if len(records) < len(chosen):

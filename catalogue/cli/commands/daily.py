@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         others = {name: value for name, value in filters.given().items() if name != "level"}
         from ...store import Catalogue
 
-        with Catalogue.open(db, create=False) as catalogue:
+        with Catalogue.open(db, read_only=True) as catalogue:
             chosen = [catalogue.daily(day, level, **others) for level in levels]
         rows = [{"date": day.isoformat(), **record.to_dict()} for record in chosen if record is not None]
         if fmt.value == "line":

@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
             number, variant = parse_reference(name)
         except ValueError as e:
             raise UsageError(f"ID: {e}") from None
-        with Catalogue.open(db, create=False) as catalogue:
+        with Catalogue.open(db, read_only=True) as catalogue:
             board = (catalogue.board(number, variant if variant > 1 else None)
                      if 0 <= number < 2 ** 63 and variant < 2 ** 31 else None)
         if board is None:

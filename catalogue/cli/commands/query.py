@@ -101,7 +101,7 @@ def register(app: typer.Typer) -> None:
         from ...store import Catalogue
 
         state = {"truncated": False}
-        with Catalogue.open(db, create=False) as catalogue:
+        with Catalogue.open(db, read_only=True) as catalogue:
             # one row more than asked tells whether the default limit cut the result short; rows stream from the
             # database cursor to stdout, so json / ndjson / csv of any size take constant memory
             selection = sampling.apply(catalogue.puzzles(**filters.given()).order_by(order_by.value, desc=desc))

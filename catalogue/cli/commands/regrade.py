@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
         from ...store.regrade import RegradeReport
 
         done = RegradeReport()
-        with Catalogue.open(db, create=False) as catalogue, Display("regrade", unit="puzzles") as display:
+        with Catalogue.open(db, create=False, read_only=dry_run) as catalogue, Display("regrade", unit="puzzles") as display:
             try:
                 catalogue.regrade(filters.given(), write=not dry_run, threads=threads, full_scale=full_scale,
                                   progress=display.counter("puzzles"), report=done,

@@ -113,7 +113,7 @@ def register(app: typer.Typer) -> None:
         """
         from ...store import Catalogue
 
-        with Catalogue.open(db, create=False) as catalogue:
+        with Catalogue.open(db, read_only=True) as catalogue:
             summary = catalogue.stats()
         if fmt is StatsFormat.json:
             import json

@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
         from ...store import Catalogue
 
         # verifying a mistyped --db must not make a catalogue
-        with Catalogue.open(db, out, create=False) as catalogue:
+        with Catalogue.open(db, out, create=False, read_only=not repair) as catalogue:
             folder = catalogue.claim_folder() if repair else catalogue.check_folder_owner()
             # one transient display on a terminal (nothing in a pipe or under -q): a bar over the keys checked,
             # then over the board files; gone before the report below is printed
