@@ -29,6 +29,11 @@ DEFAULT_DB = "./data/catalogue.db"
 #: the board folder of a catalogue with no database file (PostgreSQL) when none is recorded or given
 DEFAULT_SERVER_FOLDER = "./data/boards"
 DEFAULT_QUEUE_SIZE = 256
+#: the search budget of one puzzle in `solve`, `check` and `import` (overridable: --node-limit, 0 = never): a
+#: conflict-free 25x25 puzzle without a solution can take the search longer than anyone waits (one ran for hours),
+#: and one such line must not hold up a file of others. 10 million nodes is seconds of CPU on 25x25, and no puzzle
+#: with one solution that the catalogue makes needs a tenth of it; a 9x9 search never comes near.
+NODE_BUDGET = 10_000_000
 #: test hook, not a user setting: "stage:n" makes the fill actors of that stage raise InjectedFailure on their
 #: n-th unit of work, so the failure path is exercised with a real exception in a real thread
 #: (tests/catalogue/pipeline/test_pipeline.py, test_signals.py)

@@ -2,7 +2,8 @@
 
 Per batch of puzzles of one size (one kernel call per step, each releasing the GIL):
 
-1. solve to 2 (``solve_many``): 0 solutions is rejected (conflicting clues, or no solution), 2 is rejected
+1. solve to 2 (``solve_results``, within ``config.NODE_BUDGET`` nodes each: a search out of budget is rejected as
+   undecided): 0 solutions is rejected (conflicting clues, or no solution), 2 is rejected
    (several solutions), 1 gives the solution, which is the board;
 2. key the solutions (the board's key under the equivalence) and the puzzles themselves (the puzzle's key);
 3. drop the puzzles already stored (a read: their boards' stored puzzles, keyed) before the costly steps;
@@ -36,6 +37,7 @@ import numpy as np
 from engine.vocabulary import IMPORTED
 
 from .. import __version__
+from ..config import NODE_BUDGET
 from ..console import report
 from ..kernels import jobs_for
 from ..store.files import refuse_strangers
@@ -48,7 +50,7 @@ DEFAULT_BATCH = {2: 4096, 3: 2048, 4: 64, 5: 4}
 #: rejected lines reported one by one; past this, only counted (the summary has every count)
 REPORT_LIMIT = 100
 #: the reasons a line is rejected, in the order the summary lists them
-REASONS = ("unreadable", "conflicting clues", "no solution", "several solutions", "no key")
+REASONS = ("unreadable", "conflicting clues", "no solution", "several solutions", "undecided", "no key")
 
 
 @dataclass
@@ -114,11 +116,13 @@ class Kernels:
         from engine.grade import grade_many
         from engine.keys import KeySearchError, key_texts
         from engine.carve.carver import METRICS_NODE_LIMIT
-        from engine.solvers.fast import metrics_many, solve_many
+        from engine.solvers.fast import metrics_many, solve_results
 
         # the metrics solve bounded as the carver's is (figures past the bound are lower bounds)
         self.metrics_many = functools.partial(metrics_many, node_limit=METRICS_NODE_LIMIT)
-        self.solve_many, self.key_texts = solve_many, key_texts
+        # the uniqueness search bounded too: one line whose search would not end must not hold up the file
+        self.solve_results = functools.partial(solve_results, node_limit=NODE_BUDGET)
+        self.key_texts = key_texts
         self.grade_many, self.minimal_many, self.conflict_errors = grade_many, minimal_many, conflict_errors
         self.KeySearchError = KeySearchError
 
@@ -184,10 +188,15 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
 
     box, size = batch.box, batch.box * batch.box
     cells = np.stack([p.grid.cells for p in batch.parsed]).astype(np.int8)
-    counts, solutions = kernels.solve_many(cells, box, 2)
+    results = kernels.solve_results(cells, box, 2)
+    counts = [r.count for r in results]
     unique = []
     for i, p in enumerate(batch.parsed):
-        if counts[i] == 1:
+        if results[i].gave_up:  # (conflicting clues end a search at once: this one has none)
+            batch.rejected.append((p, "undecided", f"undecided: the search for a second solution gave up after "
+                                                   f"{results[i].metrics.nodes} nodes (the budget is "
+                                                   f"{NODE_BUDGET} nodes)"))
+        elif counts[i] == 1:
             unique.append(i)
         elif counts[i] >= 2:
             batch.rejected.append((p, "several solutions", "several solutions"))
@@ -200,7 +209,7 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     if not unique:
         return batch
     idx = np.array(unique)
-    cells, solutions = cells[idx], solutions[idx]
+    cells, solutions = cells[idx], np.stack([results[i].solution for i in unique]).astype(np.int8)
     board_keys = kernels.keys_or_none(solutions, box, equivalence)
     puzzle_keys = kernels.keys_or_none(cells, box, equivalence)
     keep = [j for j in range(len(idx)) if board_keys[j] is not None and puzzle_keys[j] is not None]

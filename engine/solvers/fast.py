@@ -193,15 +193,17 @@ def metrics_many(puzzles, box: int, limit: int = 1, node_limit: int = 0) -> tupl
     return counts, stats
 
 
-def solve_results(puzzles, box: int, limit: int = 1) -> list[SolveResult]:
-    """:func:`solve` of every row of ``puzzles`` (m, ncells), from one kernel call (no node limit).
+def solve_results(puzzles, box: int, limit: int = 1, node_limit: int = 0) -> list[SolveResult]:
+    """:func:`solve` of every row of ``puzzles`` (m, ncells), from one kernel call; ``node_limit`` (0: none) gives
+    up on a puzzle after that many nodes (``gave_up``; the 9x9 band kernel, whose searches take microseconds,
+    takes none).
 
     Counts, solutions and metrics are those of one :func:`solve` per puzzle; ``seconds`` is the batch's wall time
     shared out by each puzzle's ``checks`` (:func:`~engine.solvers.base.share_seconds`). The CLI's ``solve`` finds
     this function as ``solve.many`` (a solver without that attribute is called once per puzzle).
     """
     t0 = time.perf_counter()
-    counts, solutions, stats = _batch(puzzles, box, limit, True)
+    counts, solutions, stats = _batch(puzzles, box, limit, True, node_limit)
     seconds = share_seconds(time.perf_counter() - t0, stats[:, CHECKS]).tolist()
     out = []
     for count, solution, row, secs in zip(counts.tolist(), solutions, stats.tolist(), seconds):

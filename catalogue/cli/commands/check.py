@@ -10,6 +10,7 @@ from engine.formats import SYMBOLS, FormatError, Parsed
 from engine.grid import Grid
 
 from ...choices import InputFormat, read_input
+from ...config import NODE_BUDGET
 from ...batches import batch_map
 from ...console import report
 from ..options import InputFormatOption, SizeOption, ThreadsOption
@@ -30,17 +31,25 @@ def describe(grid: Grid, valid: bool | None = None) -> str:
     return f"{n}x{n} puzzle with {grid.clue_count} clue{'s' if grid.clue_count != 1 else ''}"
 
 
-def count_solutions(parsed: Parsed) -> int:
-    """Solutions of a grid without conflicts, up to :data:`COUNT_LIMIT` (a complete board is its own one)."""
+#: what a count says when the search ran out of its budget before it could tell
+UNDECIDED = -1
+
+
+def count_solutions(parsed: Parsed, node_limit: int = NODE_BUDGET) -> int:
+    """Solutions of a grid without conflicts, up to :data:`COUNT_LIMIT` (a complete board is its own one), or
+    :data:`UNDECIDED` when the search gives up after ``node_limit`` nodes (0: never)."""
     if parsed.grid.is_complete():
         return 1
-    from engine.solvers import count_solutions
+    from engine.solvers.fast import solve
 
-    return count_solutions(parsed.grid, COUNT_LIMIT)
+    result = solve(parsed.grid.cells, parsed.grid.box, COUNT_LIMIT, node_limit)
+    return UNDECIDED if result.gave_up else result.count
 
 
-def check_line(parsed: Parsed, symbols: bool = True, solutions: int | None = None) -> tuple[str, str]:
-    """The grid's verdict (``valid``, ``invalid``, ``no solution`` or ``several solutions``) and its report line.
+def check_line(parsed: Parsed, symbols: bool = True, solutions: int | None = None,
+               node_limit: int = NODE_BUDGET) -> tuple[str, str]:
+    """The grid's verdict (``valid``, ``invalid``, ``no solution``, ``several solutions`` or ``undecided``) and
+    its report line.
 
     A grid without conflicts is valid when it has exactly one solution (``solutions``, counted up to 2 by
     :func:`count_solutions` when not given); with none or several the line says so, and so the verdict.
@@ -54,7 +63,10 @@ def check_line(parsed: Parsed, symbols: bool = True, solutions: int | None = Non
     where = f"grid {parsed.index + 1} ({parsed.source}:{parsed.line})"
     invalid = [] if solutions is not None and solutions > 0 else grid.invalid_cells()
     if not invalid:
-        solutions = count_solutions(parsed) if solutions is None else solutions
+        solutions = count_solutions(parsed, node_limit) if solutions is None else solutions
+        if solutions == UNDECIDED:
+            return "undecided", (f"{where}: undecided: the search gave up after --node-limit {node_limit} nodes "
+                                 f"(0 for none): {describe(grid, True)}")
         if solutions == 0:
             return "no solution", f"{where}: no solution: {describe(grid, True)}"
         if solutions > 1:
@@ -66,13 +78,20 @@ def check_line(parsed: Parsed, symbols: bool = True, solutions: int | None = Non
     return "invalid", f"{where}: {len(invalid)} invalid cell{plural}: {cells}; {describe(grid, False)}"
 
 
-def check_lines(group: list[Parsed], symbols: bool = True) -> list[tuple[str, str]]:
+def check_lines(group: list[Parsed], symbols: bool = True, node_limit: int = NODE_BUDGET) -> list[tuple[str, str]]:
     """:func:`check_line` of grids of one box size, their solutions counted in one batch call (same counts as
-    :func:`count_solutions`: up to :data:`COUNT_LIMIT`, a board is its own one, conflicting givens count 0)."""
-    from engine.solvers.fast import count_many
+    :func:`count_solutions`: up to :data:`COUNT_LIMIT`, a board is its own one, conflicting givens count 0, a
+    search out of budget is :data:`UNDECIDED`)."""
+    from engine.solvers.fast import metrics_many
 
-    counts = count_many(np.stack([p.grid.cells for p in group]), group[0].grid.box, COUNT_LIMIT).tolist()
-    return [check_line(p, symbols, count) for p, count in zip(group, counts)]
+    counts, stats = metrics_many(np.stack([p.grid.cells for p in group]), group[0].grid.box, COUNT_LIMIT,
+                                 node_limit)
+    nodes, gave_up = stats[:, 0].tolist(), stats[:, -1].tolist()  # the first metric and the last: out of nodes
+    # 9x9's band kernel takes no node limit (its searches take microseconds): a count it ran past a small
+    # --node-limit is made again alone (check_line counts it), which gives up where the limit says
+    return [check_line(p, symbols, None if node_limit and not out and used > node_limit
+                       else UNDECIDED if out else count, node_limit)
+            for p, count, used, out in zip(group, counts.tolist(), nodes, gave_up)]
 
 
 def summary(verdicts: dict[str, int], unreadable: int) -> str:
@@ -80,7 +99,8 @@ def summary(verdicts: dict[str, int], unreadable: int) -> str:
     total = sum(verdicts.values()) + unreadable
     parts = [f"{verdicts['valid']} valid"]
     for verdict, words in (("invalid", "invalid"), ("no solution", "without a solution"),
-                           ("several solutions", f"with {COUNT_LIMIT} or more solutions")):
+                           ("several solutions", f"with {COUNT_LIMIT} or more solutions"),
+                           ("undecided", "undecided within --node-limit")):
         if verdicts[verdict]:
             parts.append(f"{verdicts[verdict]} {words}")
     if unreadable:
@@ -95,13 +115,16 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
         threads: ThreadsOption = 0,
+        node_limit: Annotated[int, typer.Option(min=0, help="Give up counting a grid's solutions after this many "
+                                                            "nodes of search (0 = never): the grid is then "
+                                                            "undecided.")] = NODE_BUDGET,
     ) -> None:
         """Check every grid in a file for conflicting digits and for exactly one solution.
 
         Lists each invalid cell with its reason (row, column and/or box conflict) and says whether the grid is a
         board or a puzzle with K clues. A puzzle is valid only with exactly one solution: "no solution" and "2 or
-        more solutions" are reported too. Exit 0 if every grid is valid, 1 if any is invalid, has no solution or
-        several, or cannot be read (read errors go to stderr as file:line:column: message).
+        more solutions" are reported too, and "undecided" when the search runs out of --node-limit. Exit 0 if
+        every grid is valid, 1 if any is invalid, has no solution or several, is undecided, or cannot be read (read errors go to stderr as file:line:column: message).
 
         \b
         Examples:
@@ -110,17 +133,17 @@ def register(app: typer.Typer) -> None:
           catalogue generate --count 3 | catalogue check -
         """
         entries, fmt = read_input(path, input_format, size)
-        verdicts = dict.fromkeys(("valid", "invalid", "no solution", "several solutions"), 0)
+        verdicts = dict.fromkeys(("valid", "invalid", "no solution", "several solutions", "undecided"), 0)
         unreadable = 0
 
         symbols = fmt in SYMBOL_FORMATS
 
         def checked(entry):
-            return None if isinstance(entry, FormatError) else check_line(entry, symbols)
+            return None if isinstance(entry, FormatError) else check_line(entry, symbols, node_limit=node_limit)
 
         # solutions counted a chunk of grids per kernel call, in a worker thread so Ctrl-C stops a long count at
         # once (see batch_map); the lines are those of check_line, grid by grid, in file order
-        for entry, result in zip(entries, batch_map(checked, lambda group: check_lines(group, symbols), entries,
+        for entry, result in zip(entries, batch_map(checked, lambda group: check_lines(group, symbols, node_limit), entries,
                                                     "check", label="checking", threads=threads)):
             if result is None:
                 unreadable += 1

@@ -32,6 +32,7 @@ from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
 from ...choices import InputFormat, SolverName, read_entries
+from ...config import NODE_BUDGET
 from ...batches import batch_map
 from ...console import report
 from ...errors import UsageError, UserError
@@ -85,27 +86,37 @@ def solve_one(parsed: Parsed, solver: str, limit: int, node_limit: int, counting
     if clashes:
         return Outcome(parsed, None, f"{parsed.source}:{parsed.line}: conflicting givens: {clashes[0].message}")
     grid = parsed.grid
-    return outcome(parsed, get_solver(solver)(grid.cells, grid.box, limit, node_limit), counting)
+    return outcome(parsed, get_solver(solver)(grid.cells, grid.box, limit, node_limit), counting, node_limit)
 
 
-def solve_group(group: list[Parsed], solver: str, limit: int, counting: bool) -> list[Outcome]:
-    """:func:`solve_one` of puzzles of one box size (no node limit), from one call of the solver's batch form
-    (``solve.many``): the same counts, solutions and metrics, ``seconds`` the batch's time shared out by checks.
+def solve_group(group: list[Parsed], solver: str, limit: int, node_limit: int, counting: bool) -> list[Outcome]:
+    """:func:`solve_one` of puzzles of one box size, from one call of the solver's batch form (``solve.many``):
+    the same counts, solutions and metrics, ``seconds`` the batch's time shared out by checks.
 
-    A puzzle with a solution has no conflicting givens (they are part of it), so only those without one are
-    searched for conflicts (a Python scan that costs several solves), by :func:`solve_one`."""
-    results = get_solver(solver).many(np.stack([p.grid.cells for p in group]), group[0].grid.box, limit)
-    return [outcome(p, r, counting) if r.count > 0 else solve_one(p, solver, limit, 0, counting)
+    A puzzle with a solution has no conflicting givens (they are part of it), nor has one whose search ran out of
+    budget (conflicting givens end a search at once), so only the others are searched for conflicts (a Python
+    scan that costs several solves), by :func:`solve_one`."""
+    results = get_solver(solver).many(np.stack([p.grid.cells for p in group]), group[0].grid.box, limit,
+                                      node_limit)
+
+    def stands(r: SolveResult) -> bool:
+        # 9x9's band kernel takes no node limit (its searches take microseconds): a search it ran past a small
+        # --node-limit is made again alone, which gives up where the limit says
+        over = node_limit and not r.gave_up and r.metrics.nodes > node_limit
+        return (r.count > 0 or r.gave_up) and not over
+
+    return [outcome(p, r, counting, node_limit) if stands(r) else solve_one(p, solver, limit, node_limit, counting)
             for p, r in zip(group, results)]
 
 
-def outcome(parsed: Parsed, result: SolveResult, counting: bool) -> Outcome:
-    """The outcome of a search of ``parsed`` (givens without conflicts)."""
+def outcome(parsed: Parsed, result: SolveResult, counting: bool, node_limit: int = 0) -> Outcome:
+    """The outcome of a search of ``parsed`` (givens without conflicts) under a budget of ``node_limit`` nodes."""
     where = f"{parsed.source}:{parsed.line}"
     problem = None
     if result.gave_up:
         found = f" ({result.count} solution{'s' if result.count != 1 else ''} found so far)" if counting else ""
-        problem = f"{where}: gave up after {result.metrics.nodes} nodes{found}"
+        problem = (f"{where}: gave up after {result.metrics.nodes} nodes{found}: the budget is --node-limit "
+                   f"{node_limit} (0 for none)")
     elif not counting and result.count == 0:
         problem = f"{where}: no solution"
     return Outcome(parsed, result, problem)
@@ -153,8 +164,9 @@ def register(app: typer.Typer) -> None:
         limit: Annotated[Optional[int], typer.Option("--max-solutions", min=1, show_default=False,
                                                      help="With --count-solutions: count up to this many "
                                                           "solutions [default: 2, so 1 means unique].")] = None,
-        node_limit: Annotated[int, typer.Option(min=0, help="Give up on a puzzle after this many nodes "
-                                                            "(0 = never).")] = 0,
+        node_limit: Annotated[int, typer.Option(min=0, help="Give up on a puzzle after this many nodes of search "
+                                                            "(0 = never); the default is seconds of CPU on "
+                                                            "25x25.")] = NODE_BUDGET,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table of the solver's metrics per "
                                                                  "puzzle (stderr with line/count output).")] = False,
         output_format: Annotated[Optional[OutputFormat], typer.Option(
@@ -210,11 +222,11 @@ def register(app: typer.Typer) -> None:
                                                                            node_limit, count)
 
         def solved_many(group):
-            return solve_group(group, solver.value, limit_used, count)
-        # a chunk of puzzles per kernel call when the solver has a batch form and no node limit is set (the batch
-        # kernels have none), in a worker thread so Ctrl-C stops even a long count at once (see batch_map)
+            return solve_group(group, solver.value, limit_used, node_limit, count)
+        # a chunk of puzzles per kernel call when the solver has a batch form, in a worker thread so Ctrl-C stops
+        # even a long count at once (see batch_map)
         compiled = hasattr(get_solver(solver.value), "many")  # the compiled solver is the one with a batch form
-        batched = compiled and node_limit == 0
+        batched = compiled
         # the compiled solver's kernels are made ready (compiled the first time, on every core) before the first
         # puzzle, so its time is its solve, not a compile or a cache load; the plain-Python solvers need none
         answers = batch_map(solved, solved_many if batched else None, entries, "solve", label="solving",
