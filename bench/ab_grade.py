@@ -18,6 +18,7 @@ as bench_grade makes them (``--box``, ``--seed``); the rounds go through four ch
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import statistics
 import subprocess
@@ -75,8 +76,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7, help="seed of the random puzzles (default 7)")
     args = parser.parse_args()
     sys.path.insert(0, str(export(args.before)))
-    import engine.grade._fast as now
-    import engine_before.grade._fast as before
+    import engine.grade.kernels.driver as now
+    try:
+        before = importlib.import_module("engine_before.grade.kernels.driver")
+    except ModuleNotFoundError as e:  # a commit from before the grader's floor plan: its driver is grade/_fast.py
+        if not (e.name or "").startswith("engine_before.grade.kernels"):
+            raise
+        before = importlib.import_module("engine_before.grade._fast")
 
     grids = puzzles(args)
     box = 3 if args.file else args.box

@@ -49,10 +49,11 @@ from bench_grade import make_puzzles  # noqa: E402
 from bench_serate import read_set, to_array  # noqa: E402
 from engine.geometry import geometry  # noqa: E402
 from engine.grade import grade_many  # noqa: E402
-from engine.grade import _fast_aligned, _fast_cycles, _fast_direct, _fast_fish, _fast_unique  # noqa: E402
-from engine.grade import _fast_forcing, _fast_misses  # noqa: E402
-from engine.grade._fast_forcing_space import shared_space  # noqa: E402
-from engine.grade._fast_state import _places_table, cell_houses_of  # noqa: E402
+from engine.grade.kernels import aligned as aligned_kernel, fish as fish_kernel, locked, misses  # noqa: E402
+from engine.grade.kernels import unique_loops  # noqa: E402
+from engine.grade.kernels.chains import cycles, forcing as forcing_kernel  # noqa: E402
+from engine.grade.kernels.chains.space import shared_space  # noqa: E402
+from engine.grade.kernels.state import _places_table, cell_houses_of  # noqa: E402
 from engine.grade.grader import solve_logically  # noqa: E402
 from engine.grade.state import State  # noqa: E402
 from engine.grade.techniques import REGISTRY  # noqa: E402
@@ -64,56 +65,56 @@ def nine_by_nine():
     made once, as the grader does."""
     g = geometry(3)
     ch = cell_houses_of(g.row_of, g.col_of, g.box_of, g.size)
-    return g, g.size, ch, _fast_cycles.cycle_sees(g.houses, ch, g.houses.shape[1] ** 2)
+    return g, g.size, ch, cycles.cycle_sees(g.houses, ch, g.houses.shape[1] ** 2)
 
 
 def kernel(name: str):
     """``try_(cells, cands, memo) -> found`` for the technique ``name`` on 9x9 grids (changes cells and cands)."""
     g, n, ch, sees = nine_by_nine()
     table = np.empty((g.houses.shape[0], n), np.int64)
-    hint = np.empty(_fast_cycles.C_SIZE, np.int64)
+    hint = np.empty(cycles.C_SIZE, np.int64)
 
     def chains(cells, cands, memo):
-        return _fast_cycles._cycles_on(cells, cands, g.houses, ch, g.peers, n, hint, sees) != 0
+        return cycles._cycles_on(cells, cands, g.houses, ch, g.peers, n, hint, sees) != 0
 
     def aligned(k):
-        return lambda cells, cands, memo: _fast_aligned._aligned(cands, g.peers, g.row_of, g.col_of, g.box_of, k,
-                                                                 memo[_fast_misses.ALIGNED_ROW + k])
+        return lambda cells, cands, memo: aligned_kernel._aligned(cands, g.peers, g.row_of, g.col_of, g.box_of, k,
+                                                                  memo[misses.ALIGNED_ROW + k])
 
     def direct(claiming):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
-            return _fast_direct._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n,
-                                                claiming, table, memo[_fast_misses.DIRECT_ROW + claiming])
+            return locked._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n,
+                                          claiming, table, memo[misses.DIRECT_ROW + claiming])
         return try_
 
     def fish(k):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
-            memo_row = memo[_fast_misses.FISH_ROW + k]
-            found = _fast_fish._fish(cands, g.houses, n, k, table, _fast_misses._changed_digits(memo_row, cands))
-            _fast_misses._remember(memo_row, cands, not found)
+            memo_row = memo[misses.FISH_ROW + k]
+            found = fish_kernel._fish(cands, g.houses, n, k, table, misses._changed_digits(memo_row, cands))
+            misses._remember(memo_row, cands, not found)
             return found
         return try_
 
     def forcing(producer):
         space = shared_space(81, n, 1000)
-        forcing_hint = np.empty(_fast_forcing.HINT_SIZE, np.int64)
+        forcing_hint = np.empty(forcing_kernel.HINT_SIZE, np.int64)
 
         def try_(cells, cands, memo):
-            return _fast_forcing._forcing(producer, cells, cands, g.houses, ch, g.peers, n, forcing_hint, memo,
-                                          space)
+            return forcing_kernel._forcing(producer, cells, cands, g.houses, ch, g.peers, n, forcing_hint, memo,
+                                           space)
         return try_
 
     kernels = {
         "chains-and-cycles": chains,
-        "nishio": forcing(_fast_forcing.NISHIO),
-        "multiple-forcing-chains": forcing(_fast_forcing.MULTIPLE),
-        "dynamic-forcing-chains": forcing(_fast_forcing.DYNAMIC),
-        "dynamic-forcing-chains-plus": forcing(_fast_forcing.DYNAMIC_PLUS),
+        "nishio": forcing(forcing_kernel.NISHIO),
+        "multiple-forcing-chains": forcing(forcing_kernel.MULTIPLE),
+        "dynamic-forcing-chains": forcing(forcing_kernel.DYNAMIC),
+        "dynamic-forcing-chains-plus": forcing(forcing_kernel.DYNAMIC_PLUS),
         "aligned-pair-exclusion": aligned(2),
         "aligned-triple-exclusion": aligned(3),
-        "unique-loop": lambda cells, cands, memo: _fast_unique._unique_loop(cells, cands, g.houses, g.peers, g.row_of,
+        "unique-loop": lambda cells, cands, memo: unique_loops._unique_loop(cells, cands, g.houses, g.peers, g.row_of,
                                                                             g.col_of, g.box_of, n) != 0,
         "direct-pointing": direct(False),
         "direct-claiming": direct(True),
@@ -173,7 +174,7 @@ def main() -> None:
 
     def run() -> tuple[float, int, str]:
         work = [(cells.copy(), cands.copy()) for cells, cands in grids]  # the kernels change them
-        memo = _fast_misses.new_memo(81)
+        memo = misses.new_memo(81)
         started = time.process_time()
         hits = [bool(try_(cells, cands, memo)) for cells, cands in work]
         cpu = time.process_time() - started
@@ -197,7 +198,7 @@ def main() -> None:
 def perfect_bound(grids, runs: int) -> None:
     """The static chain search on each grid, from no bound and from its own answer, in turn (medians of ``runs``)."""
     g, n, ch, sees = nine_by_nine()
-    C = _fast_cycles
+    C = cycles
     plain_total = bound_total = 0.0
     same = 0
     for _, cands in grids:
@@ -227,22 +228,22 @@ def perfect_bound(grids, runs: int) -> None:
 def by_answer(grids, runs: int) -> None:
     """The static chain search on each grid alone (``runs`` times, the median), grouped by its conclusion."""
     g, n, ch, sees = nine_by_nine()
-    hint = np.empty(_fast_cycles.C_SIZE, np.int64)
+    hint = np.empty(cycles.C_SIZE, np.int64)
     elim = np.zeros(81 * n, np.int8)
-    passes = {_fast_cycles.X_PASS: "X", _fast_cycles.Y_PASS: "Y", _fast_cycles.XY_PASS: "XY"}
-    kinds = {_fast_cycles.CYCLE: "cycle", _fast_cycles.FORCING: "forcing chain"}
+    passes = {cycles.X_PASS: "X", cycles.Y_PASS: "Y", cycles.XY_PASS: "XY"}
+    kinds = {cycles.CYCLE: "cycle", cycles.FORCING: "forcing chain"}
     groups: dict[str, list[float]] = {}
     for _, cands in grids:
         times = []
         for _ in range(runs):
-            hint[:] = _fast_cycles.NO_HINT  # no bound: the search looks for any conclusion
+            hint[:] = cycles.NO_HINT  # no bound: the search looks for any conclusion
             started = time.process_time()
-            _fast_cycles._cycles_hint_on(cands, g.houses, ch, g.peers, n, hint, elim, sees)
+            cycles._cycles_hint_on(cands, g.houses, ch, g.peers, n, hint, elim, sees)
             times.append(time.process_time() - started)
-        if hint[_fast_cycles.C_TENTHS] == _fast_cycles.NO_HINT:
+        if hint[cycles.C_TENTHS] == cycles.NO_HINT:
             answer = "none (a miss)"
         else:
-            answer = f"{passes[int(hint[_fast_cycles.C_PASS])]} {kinds[int(hint[_fast_cycles.C_KIND])]}"
+            answer = f"{passes[int(hint[cycles.C_PASS])]} {kinds[int(hint[cycles.C_KIND])]}"
         groups.setdefault(answer, []).append(statistics.median(times))
     total = sum(sum(t) for t in groups.values())
     print(f"{'conclusion':18s} {'tries':>6s} {'us a try':>9s} {'share of time':>14s}")

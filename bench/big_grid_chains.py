@@ -26,7 +26,7 @@ import numpy as np
 
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
 from engine.carve.carver import carve_many
-from engine.grade._fast import grade_counts
+from engine.grade.kernels.driver import grade_counts
 from engine.grade.grader import level_of, skipped
 from engine.vocabulary import BIG_GRID_SKIPS, STEP_PATH_ONLY
 

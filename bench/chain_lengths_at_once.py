@@ -2,7 +2,7 @@
 
     python bench/chain_lengths_at_once.py [--count 300] [--seed 7] [--runs 3]
 
-The static chain search (engine.grade._fast_cycles) walks from each candidate on and off, halfway, to find the
+The static chain search (engine.grade.kernels.chains.cycles) walks from each candidate on and off, halfway, to find the
 shortest forcing chain from that state to its opposite. The other way: every source's walk at once, one layer at
 a time, the sources a state has been reached from kept as a bitset per state (a layer ORs each state's new
 sources into the states it forces). Each source's shortest chain is the first layer at which its opposite state
@@ -11,8 +11,8 @@ random minimal ones, as bench_tries.py collects them), with the XY pass's links,
 
 - the walk of every source at once, to the first layer where any source closes a chain (all it takes to know the
   shortest chain and, among those as short, the first source), and to the end;
-- halfway walks (engine.grade._fast_walk._meet_walk) from every source, unbounded, without the search's marks of
-  states that have no chain (which only skip walks);
+- halfway walks (engine.grade.kernels.chains.walk._meet_walk) from every source, unbounded, without the search's
+  marks of states that have no chain (which only skip walks);
 
 and checks that both find the same length for every source whose chain the one-walk found. CPU us a grid, medians
 of ``--runs``. A developer's tool (the benchmarks diary in git: `git show eb9b7e6:docs/benchmarks.md`, "A
@@ -34,8 +34,8 @@ from engine._jit import wide_kernel
 from engine.bits import popcount
 from engine.geometry import geometry
 from engine.grade import grade_many
-from engine.grade._fast_state import cell_houses_of
-from engine.grade._fast_walk import NSTRONG, _meet_walk, links
+from engine.grade.kernels.chains.walk import NSTRONG, _meet_walk, links
+from engine.grade.kernels.state import cell_houses_of
 
 NO_CHAIN = -1
 LAYERS = 40  # deeper than any chain of these grids

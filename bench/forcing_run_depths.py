@@ -25,9 +25,9 @@ import _common  # noqa: E402,F401  (first: the repository on the path, the kerne
 
 import bench_tries  # noqa: E402
 from bench_serate import read_set, to_array  # noqa: E402
-from engine.grade import _fast_forcing as F  # noqa: E402
-from engine.grade import _fast_implications as I  # noqa: E402
-from engine.grade import _fast_slots as S  # noqa: E402
+from engine.grade.kernels.chains import forcing as F  # noqa: E402
+from engine.grade.kernels.chains import implications as I  # noqa: E402
+from engine.grade.kernels.chains import slots as S  # noqa: E402
 
 PRODUCERS = (("nishio", F.NISHIO), ("multiple-forcing-chains", F.MULTIPLE), ("dynamic-forcing-chains", F.DYNAMIC))
 

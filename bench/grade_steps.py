@@ -25,8 +25,8 @@ import numpy as np
 import _common  # noqa: F401  (first: it enables the kernel cache before kernels load)
 from bench_grade import make_puzzles
 from engine.geometry import geometry
-from engine.grade import _fast
-from engine.grade._fast_misses import new_memo
+from engine.grade.kernels import driver
+from engine.grade.kernels.misses import new_memo
 from engine.grade.state import State
 from engine.grade.techniques import COUNTER_NAMES, NCOUNTERS
 from engine.vocabulary import STEP_PATH_ONLY
@@ -38,22 +38,23 @@ def steps_of(puzzle: np.ndarray, geo, enabled) -> tuple[list[tuple[int, float, f
     """(counter, seconds, ER so far) of each step grading ``puzzle`` makes, and its final ER."""
     cells, cands = State.from_puzzle(puzzle.astype(np.int64), 3).to_arrays()
     counts = np.zeros(NCOUNTERS, np.int64)
-    ratings = np.zeros(_fast.NRATINGS)
+    ratings = np.zeros(driver.NRATINGS)
     memo = new_memo(cells.size)
     out = []
     while True:
         before = counts.copy()
         t0 = time.perf_counter()
-        left = _fast._solve(0, _fast.NTECHNIQUES, 1, enabled, counts, ratings, cells, cands, geo.houses, geo.peers,
-                            geo.row_of, geo.col_of, geo.box_of, geo.size, int(np.count_nonzero(cells == 0)), memo)
+        left = driver._solve(0, driver.NTECHNIQUES, 1, enabled, counts, ratings, cells, cands, geo.houses,
+                             geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size,
+                             int(np.count_nonzero(cells == 0)), memo)
         seconds = time.perf_counter() - t0
         changed = np.flatnonzero(counts != before)
         if changed.size == 0:
             break
-        out.append((int(changed[0]), seconds, float(ratings[_fast.ER])))
+        out.append((int(changed[0]), seconds, float(ratings[driver.ER])))
         if left == 0:
             break
-    return out, float(ratings[_fast.ER])
+    return out, float(ratings[driver.ER])
 
 
 def main() -> None:
@@ -62,7 +63,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     geo = geometry(3)
-    enabled = _fast.enabled_rows(STEP_PATH_ONLY)
+    enabled = driver.enabled_rows(STEP_PATH_ONLY)
     puzzles = make_puzzles(3, args.count, args.seed)
     steps_of(puzzles[0], geo, enabled)  # kernels compiled or loaded before timing
     load = os.getloadavg()[0]

@@ -61,7 +61,8 @@ def elf_functions(obj: bytes) -> list[tuple[str, int, int, int]]:
 
 
 def short_name(mangled: str) -> str:
-    """``engine.grade._fast._solve`` from numba's Itanium-style mangled name (other names cut to 60 characters)."""
+    """``engine.grade.kernels.driver._solve`` from numba's Itanium-style mangled name (other names cut to 60
+    characters)."""
     if not mangled.startswith("_ZN"):
         return mangled[:60]
     parts, i = [], 3
@@ -102,7 +103,7 @@ def child(out: Path, count: int, reps: int, carve_box: int, puzzles_file: str) -
         top = _kernel._carve_batch
     else:
         from bench_grade import make_puzzles
-        from engine.grade import _fast
+        from engine.grade.kernels import driver
 
         if puzzles_file:
             from bench_serate import read_set, to_array
@@ -111,12 +112,12 @@ def child(out: Path, count: int, reps: int, carve_box: int, puzzles_file: str) -
             count = len(puzzles)
         else:
             puzzles = make_puzzles(3, count, 1)
-        _fast.grade_counts(puzzles[:5], 3)  # load (or compile) before the timed part
+        driver.grade_counts(puzzles[:5], 3)  # load (or compile) before the timed part
         started = time.process_time()
         for _ in range(reps):
-            _fast.grade_counts(puzzles, 3)
+            driver.grade_counts(puzzles, 3)
         print(f"graded {count} puzzles x {reps}: {time.process_time() - started:.2f} s of CPU", file=sys.stderr)
-        top = _fast._grade_many
+        top = driver._grade_many
     result = next(iter(top.overloads.values()))
     library = result.library
     if not hasattr(library, "_kept_object"):  # compiled in this run, not loaded: no object code was kept

@@ -23,7 +23,7 @@ _ROOT = Path(__file__).resolve().parent.parent  # the folder that holds the engi
 
 
 def package_folder(py_file: str | os.PathLike) -> str | None:
-    """``engine.grade`` for ``.../engine/grade/_fast.py``; None for a file outside the engine package."""
+    """``engine.grade.kernels`` for ``.../engine/grade/kernels/driver.py``; None for a file outside the engine package."""
     try:
         relative = Path(py_file).resolve().parent.relative_to(_ROOT)
     except ValueError:

@@ -101,7 +101,7 @@ FULL_SCALE_BIG_GRID_SKIPS: tuple[str, ...] = ("nested-forcing-chains",)
 FULL_SCALE_ROWS: tuple[str, ...] = tuple(r for r in BIG_GRID_SKIPS if r not in FULL_SCALE_BIG_GRID_SKIPS)
 #: the rows the compiled grader never tries: it stops before them, and grade_many hands a puzzle stuck there (with
 #: one solution) to the step path. The nested forcing chains run their outer search in Python, seconds to minutes
-#: a step (engine.grade.nested_chains)
+#: a step (engine.grade.finders.chains.nested)
 STEP_PATH_ONLY: tuple[str, ...] = ("nested-forcing-chains",)
 #: a hidden single in a box is easier to spot than one in a row or column, so it rates lower (and counts apart)
 HIDDEN_SINGLE_IN_BOX_RATING = 1.2
@@ -111,8 +111,8 @@ FULL_HOUSE_RATING = 1.0
 TECHNIQUES = tuple(name for name, _ in TECHNIQUE_TABLE)
 #: technique name -> rating of one step
 RATINGS = dict(TECHNIQUE_TABLE)
-# the kinds of conclusion a forcing chain row reaches (engine.grade._fast_forcing: CONTRADICTION, DOUBLE, REGION,
-# CELL), as Sudoku Explainer names its hints
+# the kinds of conclusion a forcing chain row reaches (engine.grade.kernels.chains.forcing: CONTRADICTION, DOUBLE,
+# REGION, CELL), as Sudoku Explainer names its hints
 _FORCING_KINDS = ("contradiction forcing chains", "double forcing chains", "region forcing chains",
                   "cell forcing chains")
 #: technique -> the names of the steps it makes, as the literature writes them (Sudoku Explainer's hints): a

@@ -11,7 +11,7 @@ Two paths give the same grade (the tests hold them to it on many puzzles):
   technique first and only that technique's finder runs (:mod:`engine.grade.guided`); plain (``guided=False``),
   every technique's finder is asked in turn: the slow twin the tests hold the fast path to;
 - the fast path (``explain=False`` and :func:`grade_many`) runs the same techniques, in the same order, as one
-  compiled kernel (:mod:`engine.grade._fast`) that only counts steps. It releases the GIL, so the catalogue's
+  compiled kernel (:mod:`engine.grade.kernels.driver`) that only counts steps. It releases the GIL, so the catalogue's
   checker threads grade in parallel.
 
 The grade carries the three figures Sudoku Explainer's ``serate`` prints: ER (``score``), the rating of the
@@ -29,7 +29,7 @@ import numpy as np
 from ..inputs import check_cells, check_grids, check_name
 from ..vocabulary import (BIG_GRID_SKIPS, FULL_SCALE_BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS,
                           STEP_PATH_ONLY, TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES, step_name)
-from . import hidden_single
+from .finders import singles
 from .guided import first_step, guided_finder, plain_first_step
 from .state import Contradiction, State, Step
 from .techniques import COUNTER_NAMES, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
@@ -121,9 +121,9 @@ def rate_steps(steps) -> tuple[float, float, float, int, int]:
 def counter_of(step: Step) -> int:
     """Which counter a step adds to: its technique's row (hidden singles found in a box, and full houses, apart,
     by rating)."""
-    if step.technique == hidden_single.NAME and step.rating == hidden_single.RATING_BOX:
+    if step.technique == singles.HIDDEN_SINGLE and step.rating == singles.RATING_BOX:
         return IN_BOX_COUNTER
-    if step.technique == hidden_single.NAME and step.rating == hidden_single.RATING_FULL:
+    if step.technique == singles.HIDDEN_SINGLE and step.rating == singles.RATING_FULL:
         return FULL_HOUSE_COUNTER
     return INDEX[step.technique]
 
@@ -250,7 +250,7 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True,
     default (:data:`~engine.vocabulary.BIG_GRID_SKIPS`: seconds a puzzle, against milliseconds), so that a puzzle
     that needs them gets their rating instead of needing guessing. No effect on 4x4 and 9x9, which always try
     them."""
-    from ._fast import ED, EP, ER, HARDEST, HARDEST_KIND, grade_counts
+    from .kernels.driver import ED, EP, ER, HARDEST, HARDEST_KIND, grade_counts
 
     arr, box = check_grids(puzzles, box, "puzzles")
     counts, ratings, solved, bad = grade_counts(arr, box, skipped(box, uniqueness, full_scale))
@@ -307,7 +307,7 @@ def within_level(puzzles, box: int | None = None, level: str = "hard", *, unique
     grader's puzzle stays within the level, every step it makes is one of the restricted rows: the same run. If
     not, the restricted run gets stuck there or takes a step rated above the level (a variable rating, such as a
     long chain's, can pass its row's): not within. A puzzle with no solution is not within any level."""
-    from ._fast import ER, grade_counts
+    from .kernels.driver import ER, grade_counts
 
     check_name("level", level, LEVELS)
     arr, box = check_grids(puzzles, box, "puzzles")

@@ -4,7 +4,7 @@ Python finder runs, to record the step with its explanation.
 Why: the plain step path (:func:`engine.grade.grader.solve_logically` with ``guided=False``) tries every row's
 Python finder before each step, and on big grids
 most of them miss after long searches (on a 25x25 puzzle, aligned exclusion and fish most of the time), while the
-compiled path (:mod:`engine.grade._fast`) answers the same question, "which row first makes a step
+compiled path (:mod:`engine.grade.kernels.driver`) answers the same question, "which row first makes a step
 here?", in a fraction of that. The two paths find the same first deduction of every row in the same order (the
 twin tests hold them to it, running the Python finders alone), so running the kernel for one step on a copy of the
 state names the row whose Python finder then finds that very step. The steps, ratings and grades are the plain
@@ -44,8 +44,8 @@ class _Kernel:
     """The compiled grader set up to make one step at a time on a copy of a state's cells and candidates."""
 
     def __init__(self, state: State, techniques):
-        from ._fast import enabled_rows
-        from ._fast_misses import new_memo
+        from .kernels.driver import enabled_rows
+        from .kernels.misses import new_memo
 
         names = {t.name for t in techniques if t.name not in STEP_PATH_ONLY}
         self.enabled = enabled_rows(tuple(name for name in INDEX if name not in names))
@@ -58,7 +58,7 @@ class _Kernel:
     def next_row(self, state: State) -> int | None:
         """The row of the table whose first deduction is the next step from ``state``, or None if no row run by
         the kernel makes one."""
-        from ._fast import step_counter
+        from .kernels.driver import step_counter
 
         self.arrays[0] = state.cells
         self.arrays[1] = state.cands

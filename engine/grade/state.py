@@ -3,7 +3,7 @@
 Candidates are bitmasks: bit ``d - 1`` of ``cands[cell]`` is set while digit ``d`` may still stand in that blank
 cell. Plain Python ints in plain lists, not numpy arrays: the techniques touch single cells in tight loops, where
 list indexing is several times faster than numpy scalar indexing (numpy pays off only in the compiled fast path,
-:mod:`engine.grade._fast`).
+:mod:`engine.grade.kernels.driver`).
 
 Houses are numbered as in :mod:`engine.geometry`: rows ``0..n-1``, columns ``n..2n-1``, boxes ``2n..3n-1``.
 Explanations count rows, columns and boxes from 1 (``r4c7``, ``box 6``), like the CLI.
@@ -30,8 +30,8 @@ class Reason:
 
     ``also``: the other states it needs (in a dynamic chain, a digit's last place in a house once the chain removed
     the others). ``inner``: for a state a nested forcing chain concluded, the step of the chain found inside the
-    run that concludes it, on the grid the run had left (:mod:`engine.grade.nested_chains`). ``rule``: for a state
-    a dynamic chain (+) removed by a pattern, the pattern (:mod:`engine.grade.plus_rules`).
+    run that concludes it, on the grid the run had left (:mod:`engine.grade.finders.chains.nested`). ``rule``: for a
+    state a dynamic chain (+) removed by a pattern, the pattern (:mod:`engine.grade.finders.chains.plus`).
     """
 
     also: tuple[Link, ...] = ()

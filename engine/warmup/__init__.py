@@ -162,12 +162,12 @@ def compiled_ready() -> bool:
     """Whether the compiled grader can be used at once: loaded in this process, or compiled in the kernel cache (it
     then loads in a fraction of a second). Where it is not, a caller that must answer at once (the web server's
     hint) takes the plain path rather than compile the grader for a minute inside a request."""
-    from ..grade import _fast
+    from ..grade.kernels import driver
 
-    overloads = getattr(_fast._grade_many, "overloads", None)
+    overloads = getattr(driver._grade_many, "overloads", None)
     if overloads is None:  # NUMBA_DISABLE_JIT: the kernels are plain Python, far slower than the finders alone
         return False
     if overloads:
         return True
     folder = os.environ.get("NUMBA_CACHE_DIR")  # without a cache folder nothing compiled lasts
-    return bool(folder) and _has_index(Path(folder), f"{_fast.__name__}:_grade_many")
+    return bool(folder) and _has_index(Path(folder), f"{driver.__name__}:_grade_many")

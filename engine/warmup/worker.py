@@ -2,7 +2,7 @@
 
     python -m engine.warmup.worker        (started by engine.warmup.parallel, one per core)
 
-It reads one task a line on stdin, ``{"id": 7, "kernel": "engine.grade._fast_forcing:_forcing", "signatures":
+It reads one task a line on stdin, ``{"id": 7, "kernel": "engine.grade.kernels.chains.forcing:_forcing", "signatures":
 ["(...)", ...]}``, compiles each overload (numba loads instead whatever the cache already holds, the callees
 other workers compiled included) and answers one line on stdout, ``{"id": 7, "seconds": 2.9}`` or ``{"id": 7,
 "error": "..."}``. It exits at the end of its input: when the parent closes the pipe, or dies.

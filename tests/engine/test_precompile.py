@@ -44,7 +44,7 @@ def _first_run(root: Path, home: Path) -> dict:
 
 
 def test_package_folder_names_the_kernel_by_package_not_by_place():
-    assert package_folder(ENGINE / "grade" / "_fast.py") == "engine.grade"
+    assert package_folder(ENGINE / "grade" / "kernels" / "driver.py") == "engine.grade.kernels"
     assert package_folder(ENGINE / "bits.py") == "engine"
     assert package_folder(Path(sys.executable)) is None
 

@@ -12,7 +12,7 @@ import pytest
 from engine import solve
 from engine.formats import from_line
 from engine.grade import grade, grade_many, next_step
-from engine.grade._fast_implications import _length_tenths
+from engine.grade.kernels.chains.implications import _length_tenths
 from engine.grade.state import State, tables
 from engine.vocabulary import STEP_NAMES
 from puzzles import NEEDS_DYNAMIC_16
@@ -284,7 +284,7 @@ def test_nested_forcing_chains_on_ai_escargot():
     a step, as Sudoku Explainer's does at this point of its own path: sound (the solution agrees), its chains
     written out, each from an assumption to the conclusion, the rating the row's 9.5 plus the length bonus of the
     chains, those inside included."""
-    from engine.grade.forcing_chains import find_nested
+    from engine.grade.finders.chains.forcing import find_nested
 
     puzzle = from_line(ESCARGOT)
     solution = _solution(puzzle)

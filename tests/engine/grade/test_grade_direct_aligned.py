@@ -9,9 +9,8 @@ from itertools import combinations, product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.grade import aligned_exclusion, direct, locked_candidates
 from engine.grade.state import State, tables
-from engine.grade.techniques import INDEX
+from engine.grade.techniques import BY_NAME, INDEX
 from test_grade_fast import _one_step, random_state
 from test_grade_techniques import cell, make
 
@@ -37,7 +36,7 @@ def kernel_agrees(state: State, step, name: str, box: int = 3) -> None:
 def test_direct_pointing():
     # 7 in box 3 only at r2c7, r2c9 (along row 2); in box 1 at r1c1 and r2c2: the pointing leaves r1c1
     state = make(only={7: ["r2c7", "r2c9", "r1c1", "r2c2"] + outside(*BOX1, *BOX3)})
-    step = direct.find_pointing(state)
+    step = BY_NAME["direct-pointing"].find(state)
     assert step.explanation == ("direct pointing 7 in box 3 (r2c7, r2c9) along row 2 leaves r1c1 as the only place "
                                 "for 7 in box 1: places 7 in r1c1")
     assert step.placements == ((cell("r1c1"), 7),) and step.rating == 1.7
@@ -51,9 +50,9 @@ def test_a_pointing_that_leaves_no_box_single_is_not_direct():
     column4 = ["r2c4", "r7c4"]
     rest = [nm for nm in ALL if not (nm[1] <= "3" and nm[3] >= "7") and nm[3] != "4" and nm not in BOX1]
     state = make(only={7: box3 + column4 + ["r1c1", "r1c2", "r2c2"] + rest})
-    assert direct.find_pointing(state) is None
-    assert direct.find_claiming(state) is None
-    plain = locked_candidates.find_pointing(state)
+    assert BY_NAME["direct-pointing"].find(state) is None
+    assert BY_NAME["direct-claiming"].find(state) is None
+    plain = BY_NAME["pointing"].find(state)
     assert plain is not None and plain.houses == (2 * 9 + 2, 1)  # box 3 along row 2: a plain pointing
     cells, cands = state.to_arrays()
     assert not _one_step(INDEX["direct-pointing"], cells, cands, 3).any()
@@ -63,7 +62,7 @@ def test_direct_claiming():
     # 5 in column 1 only at r1c1, r3c1 (inside box 1); column 2 has it at r2c2 and r6c2: the claiming leaves r6c2
     only5 = ["r1c1", "r3c1", "r2c2", "r6c2"] + [nm for nm in ALL if nm[3] not in "12"]
     state = make(only={5: only5})
-    step = direct.find_claiming(state)
+    step = BY_NAME["direct-claiming"].find(state)
     assert step.explanation == ("direct claiming 5 in column 1 (r1c1, r3c1) inside box 1 leaves r6c2 as the only "
                                 "place for 5 in column 2: places 5 in r6c2")
     assert step.placements == ((cell("r6c2"), 5),) and step.rating == 1.9
@@ -75,7 +74,7 @@ def test_direct_hidden_pair():
     # in box 1, 1 and 2 only at r1c1, r1c2; 3 at r1c1 and r2c2: the pair clears r1c1, leaving r2c2 for 3
     others = outside(*BOX1)
     state = make(only={1: ["r1c1", "r1c2"] + others, 2: ["r1c1", "r1c2"] + others, 3: ["r1c1", "r2c2"] + others})
-    step = direct.find_hidden_pair(state)
+    step = BY_NAME["direct-hidden-pair"].find(state)
     assert step.explanation == ("direct hidden pair 1,2 in r1c1, r1c2 (box 1) leaves r2c2 as the only place for 3 "
                                 "in box 1: places 3 in r2c2")
     assert step.placements == ((cell("r2c2"), 3),) and step.rating == 2.0
@@ -83,14 +82,14 @@ def test_direct_hidden_pair():
     kernel_agrees(state, step, "direct-hidden-pair")
     # without a digit left with one place, a hidden pair is not direct
     state = make(only={1: ["r1c1", "r1c2"] + others, 2: ["r1c1", "r1c2"] + others})
-    assert direct.find_hidden_pair(state) is None
+    assert BY_NAME["direct-hidden-pair"].find(state) is None
 
 
 def test_direct_hidden_triple():
     others = outside(*BOX1)
     state = make(only={1: ["r1c1", "r1c2"] + others, 2: ["r1c2", "r1c3"] + others, 3: ["r1c1", "r1c3"] + others,
                        4: ["r1c1", "r3c3"] + others})
-    step = direct.find_hidden_triple(state)
+    step = BY_NAME["direct-hidden-triple"].find(state)
     assert step.explanation == ("direct hidden triple 1,2,3 in r1c1, r1c2, r1c3 (box 1) leaves r3c3 as the only "
                                 "place for 4 in box 1: places 4 in r3c3")
     assert step.placements == ((cell("r3c3"), 4),) and step.rating == 2.5
@@ -102,7 +101,7 @@ def test_aligned_pair_exclusion():
     # r1c1 {1,2,4} and r1c2 {1,2,3} both see r1c5 {1,2} and r2c3 {1,3}: 1 in r1c1 leaves r1c2 only 2 (empties
     # r1c5) or 3 (empties r2c3), so 1 goes from r1c1
     state = make(cands={"r1c1": "124", "r1c2": "123", "r1c5": "12", "r2c3": "13"})
-    step = aligned_exclusion.find_pair(state)
+    step = BY_NAME["aligned-pair-exclusion"].find(state)
     assert step.eliminations == ((cell("r1c1"), 1),) and step.rating == 6.2
     assert step.explanation == ("aligned pair exclusion r1c1, r1c2: no choice of their digits may take every "
                                 "candidate of r1c5 {1,2}, r2c3 {1,3} (they see them all), nor repeat a digit in a "
@@ -125,7 +124,7 @@ def test_aligned_triple_exclusion():
     # by r1c5 {1,3} and r2c2 {2,3,4}; of the choices 124, 134, 231, 234 (the rest repeat a digit) only 124 takes
     # neither all of 13 nor all of 234
     state = sparse({"r1c1": "12", "r1c2": "23", "r1c3": "14", "r1c5": "13", "r2c2": "234"})
-    step = aligned_exclusion.find_triple(state)
+    step = BY_NAME["aligned-triple-exclusion"].find(state)
     assert step.rating == 7.5
     assert step.eliminations == ((cell("r1c1"), 2), (cell("r1c2"), 3), (cell("r1c3"), 1)), step.explanation
     assert step.explanation.startswith("aligned triple exclusion r1c1, r1c2, r1c3: no choice of their digits may "
@@ -170,8 +169,8 @@ def slow_ape(state: State) -> State | None:
 def test_aligned_exclusion_is_sound_and_ape_matches_its_slow_twin(seed, box, blanks, thin):
     rng = random.Random(seed)
     state, board = random_state(box, rng, blanks, thin)
-    for name, find in (("aligned-pair-exclusion", aligned_exclusion.find_pair),
-                       ("aligned-triple-exclusion", aligned_exclusion.find_triple)):
+    for name, find in (("aligned-pair-exclusion", BY_NAME["aligned-pair-exclusion"].find),
+                       ("aligned-triple-exclusion", BY_NAME["aligned-triple-exclusion"].find)):
         step = find(state.copy())
         cells, cands = state.to_arrays()
         fired = _one_step(INDEX[name], cells, cands, box).any()
@@ -192,10 +191,9 @@ def test_aligned_exclusion_is_sound_and_ape_matches_its_slow_twin(seed, box, bla
 def test_the_new_techniques_fire_on_random_states():
     rng = random.Random(5)
     seen = set()
-    finders = {"direct-pointing": direct.find_pointing, "direct-claiming": direct.find_claiming,
-               "direct-hidden-pair": direct.find_hidden_pair, "direct-hidden-triple": direct.find_hidden_triple,
-               "aligned-pair-exclusion": aligned_exclusion.find_pair,
-               "aligned-triple-exclusion": aligned_exclusion.find_triple}
+    finders = {name: BY_NAME[name].find for name in ("direct-pointing", "direct-claiming", "direct-hidden-pair",
+                                                     "direct-hidden-triple", "aligned-pair-exclusion",
+                                                     "aligned-triple-exclusion")}
     for _ in range(40):
         state, _ = random_state(3, rng, rng.uniform(0.5, 0.75), rng.uniform(0.2, 0.7))
         seen |= {name for name, find in finders.items() if find(state.copy()) is not None}
@@ -211,7 +209,7 @@ def test_sixteen_by_sixteen_direct_pointing():
         r, col = divmod(c, n)
         if (r < 4 and col >= 12 and not (r == 0 and col in (12, 15))) or (r < 4 and col < 4 and c not in (0, 17)):
             state.cands[c] &= ~(1 << 8)
-    step = direct.find_pointing(state)
+    step = BY_NAME["direct-pointing"].find(state)
     assert step.placements == ((17, 9),)
     kernel_agrees(state, step, "direct-pointing", box=4)
 
@@ -219,14 +217,14 @@ def test_sixteen_by_sixteen_direct_pointing():
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1), box=st.sampled_from([2, 3]), k=st.sampled_from([2, 3]))
 def test_aligned_exclusion_that_remembers_its_misses_finds_what_a_fresh_one_finds(seed, box, k):
-    """A try that looks again only where cells changed since its last miss (engine/grade/_fast_misses.py) removes
+    """A try that looks again only where cells changed since its last miss (engine/grade/kernels/misses.py) removes
     the same candidates as one that looks at every set: along a run of grids, each the last with a few candidates
     dropped (singles now and then), and across the steps the technique itself makes."""
     import numpy as np
 
     from engine.geometry import geometry
-    from engine.grade._fast_aligned import _aligned
-    from engine.grade._fast_misses import ALIGNED_ROW, new_memo
+    from engine.grade.kernels.aligned import _aligned
+    from engine.grade.kernels.misses import ALIGNED_ROW, new_memo
 
     rng = random.Random(seed)
     geo = geometry(box)

@@ -22,8 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.geometry import geometry
-from engine.grade import _fast, grade, grade_many
-from engine.grade._fast_misses import new_memo
+from engine.grade import grade, grade_many
+from engine.grade.kernels import driver
+from engine.grade.kernels.misses import new_memo
 from engine.grade.state import State
 from engine.vocabulary import BIG_GRID_SKIPS, STEP_PATH_ONLY, UNIQUENESS_TECHNIQUES
 from engine.grade.techniques import BY_NAME, COUNTER_NAMES, FINDERS, INDEX, NCOUNTERS, REGISTRY, TECHNIQUES
@@ -37,24 +38,24 @@ def _one_step(t: int, cells: np.ndarray, cands: np.ndarray, box: int, ratings=No
     ``ratings``, if given, the slots the loop rates the step in)."""
     g = geometry(box)
     counts = np.zeros(NCOUNTERS, np.int64)
-    ratings = np.zeros(_fast.NRATINGS, np.float64) if ratings is None else ratings
-    left = _fast._solve(t, t + 1, 1, _fast.enabled_rows(), counts, ratings, cells, cands, g.houses, g.peers,
-                        g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
-                        new_memo(cells.size))
-    assert left != _fast.NO_KERNEL, TECHNIQUES[t]
+    ratings = np.zeros(driver.NRATINGS, np.float64) if ratings is None else ratings
+    left = driver._solve(t, t + 1, 1, driver.enabled_rows(), counts, ratings, cells, cands, g.houses, g.peers,
+                         g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
+                         new_memo(cells.size))
+    assert left != driver.NO_KERNEL, TECHNIQUES[t]
     return counts
 
 
 def _kernel_step(name: str, cells: np.ndarray, cands: np.ndarray, box: int) -> tuple[float, int] | None:
     """The rating and kind (engine.vocabulary.STEP_NAMES) of the step the technique's kernel made, or None; it
     counts at the technique's own counter."""
-    ratings = np.zeros(_fast.NRATINGS, np.float64)
+    ratings = np.zeros(driver.NRATINGS, np.float64)
     counts = _one_step(INDEX[name], cells, cands, box, ratings)
     assert counts.sum() <= 1
     if not counts.any():
         return None
     assert COUNTER_NAMES[int(np.flatnonzero(counts)[0])] == name
-    return round(float(ratings[_fast.ER]), 2), int(ratings[_fast.HARDEST_KIND])
+    return round(float(ratings[driver.ER]), 2), int(ratings[driver.HARDEST_KIND])
 
 
 
@@ -148,23 +149,23 @@ def test_every_row_of_the_table_has_a_step_finder_and_a_kernel():
     """The table (engine.vocabulary) is the only list of techniques: each row has a finder and a kernel, but the
     rows only the step path runs (STEP_PATH_ONLY), which the compiled path never enables."""
     assert [t.name for t in REGISTRY] == list(TECHNIQUES) == list(FINDERS)
-    assert _fast.NTECHNIQUES == len(TECHNIQUES)
+    assert driver.NTECHNIQUES == len(TECHNIQUES)
     g = geometry(2)
     for t in range(len(TECHNIQUES)):  # _one_step fails on a row without a kernel
         if TECHNIQUES[t] in STEP_PATH_ONLY:
             cells, cands = State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays()
-            assert _fast._solve(t, t + 1, 1, _fast.enabled_rows(), np.zeros(NCOUNTERS, np.int64),
-                                np.zeros(_fast.NRATINGS), cells, cands, g.houses, g.peers, g.row_of, g.col_of,
-                                g.box_of, g.size, 16, new_memo(16)) == _fast.NO_KERNEL
-            assert not _fast.enabled_rows(STEP_PATH_ONLY)[t]
+            assert driver._solve(t, t + 1, 1, driver.enabled_rows(), np.zeros(NCOUNTERS, np.int64),
+                                 np.zeros(driver.NRATINGS), cells, cands, g.houses, g.peers, g.row_of, g.col_of,
+                                 g.box_of, g.size, 16, new_memo(16)) == driver.NO_KERNEL
+            assert not driver.enabled_rows(STEP_PATH_ONLY)[t]
             continue
         _one_step(t, *State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays(), 2)
     cells, cands = State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays()
     counts = np.zeros(NCOUNTERS, np.int64)
     beyond = len(TECHNIQUES)  # a row the dispatch does not know: the grader would refuse to run
     enabled = np.ones(beyond + 1, np.int8)
-    assert _fast._solve(beyond, beyond + 1, 1, enabled, counts, np.zeros(_fast.NRATINGS), cells, cands, g.houses,
-                        g.peers, g.row_of, g.col_of, g.box_of, g.size, 16, new_memo(16)) == _fast.NO_KERNEL
+    assert driver._solve(beyond, beyond + 1, 1, enabled, counts, np.zeros(driver.NRATINGS), cells, cands, g.houses,
+                         g.peers, g.row_of, g.col_of, g.box_of, g.size, 16, new_memo(16)) == driver.NO_KERNEL
 
 
 @settings(max_examples=40, deadline=None)
@@ -245,8 +246,8 @@ def test_grade_many_matches_on_puzzles_with_many_blanks(box, blanks, count):
 
 
 def test_the_batch_kernel_releases_the_gil():
-    assert _fast._grade_many.targetoptions.get("nogil") is True
-    assert not _fast._grade_many.targetoptions.get("parallel")
+    assert driver._grade_many.targetoptions.get("nogil") is True
+    assert not driver._grade_many.targetoptions.get("parallel")
 
 
 def test_grade_many_from_threads(minimal_9x9):

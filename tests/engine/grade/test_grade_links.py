@@ -1,4 +1,4 @@
-"""The link table of the chain searches (engine.grade._fast_walk.links) and the walks that read it.
+"""The link table of the chain searches (engine.grade.kernels.chains.walk.links) and the walks that read it.
 
 The table is listed once per search of the static chains and the walks read it instead of scanning houses at
 every node. Its twin here
@@ -16,9 +16,9 @@ import numpy as np
 from hypothesis import assume, given, settings, strategies as st
 
 from engine.geometry import geometry
-from engine.grade._fast_state import cell_houses_of
-from engine.grade._fast_cycles import _cycle_eliminations, cycle_masks
-from engine.grade._fast_walk import NSTRONG, _meet_walk, _walk, cycle_end, has_strong_link, links
+from engine.grade.kernels.chains.cycles import _cycle_eliminations, cycle_masks
+from engine.grade.kernels.chains.walk import NSTRONG, _meet_walk, _walk, cycle_end, has_strong_link, links
+from engine.grade.kernels.state import cell_houses_of
 
 BIG = 1 << 30
 
@@ -58,7 +58,8 @@ def _strong(cands, geo, ch, c, d):
 
 
 def _slow_walk(source, cands, geo, ch, ylinks, xlinks, cycles, most):
-    """The walk of engine.grade._fast_walk._walk over the scanned links: (forcing, closed, size, nodes, parents)."""
+    """The walk of engine.grade.kernels.chains.walk._walk over the scanned links: (forcing, closed, size, nodes,
+    parents)."""
     n = geo.size
     nodes, parents, cycles_found = [source], [-1], []
     seen_on, seen_off = set(), set()

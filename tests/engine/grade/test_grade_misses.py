@@ -1,4 +1,4 @@
-"""The memo of misses (engine/grade/_fast_misses.py) changes no step: a grader that remembers each technique's last
+"""The memo of misses (engine/grade/kernels/misses.py) changes no step: a grader that remembers each technique's last
 miss makes, step by step, the same steps as one that forgets everything before each step (its slow twin). Each
 puzzle has a step of the technique found while the memo held that technique's miss (Nishio, aligned pair and triple
 exclusion, direct pointing, pointing, claiming, X-Wing, Swordfish); direct claiming and Jellyfish, which random
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from engine.geometry import geometry
-from engine.grade import _fast
-from engine.grade._fast_misses import ALIGNED_ROW, DIRECT_ROW, FISH_ROW, LOCKED_ROW, NISHIO_ROW, new_memo
+from engine.grade.kernels import driver
+from engine.grade.kernels.misses import ALIGNED_ROW, DIRECT_ROW, FISH_ROW, LOCKED_ROW, NISHIO_ROW, new_memo
 from engine.grade.state import State
 from engine.grade.techniques import INDEX, NCOUNTERS
 from engine.vocabulary import STEP_PATH_ONLY
@@ -64,9 +64,9 @@ SELDOM = ("direct-claiming", "jellyfish")
 
 def _step(cells, cands, counts, ratings, memo):
     g = geometry(3)
-    return _fast._solve(0, _fast.NTECHNIQUES, 1, _fast.enabled_rows(STEP_PATH_ONLY), counts, ratings, cells, cands,
-                        g.houses, g.peers, g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
-                        memo)
+    return driver._solve(0, driver.NTECHNIQUES, 1, driver.enabled_rows(STEP_PATH_ONLY), counts, ratings, cells, cands,
+                         g.houses, g.peers, g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
+                         memo)
 
 
 @pytest.mark.parametrize("technique,puzzle", [("nishio", p) for p in NISHIO_PUZZLES] + ALIGNED_PUZZLES
@@ -78,7 +78,7 @@ def test_remembering_misses_makes_the_same_steps(technique, puzzle):
     kept = State.from_puzzle(digits, 3).to_arrays()
     fresh = State.from_puzzle(digits, 3).to_arrays()
     counts = [np.zeros(NCOUNTERS, np.int64), np.zeros(NCOUNTERS, np.int64)]
-    ratings = [np.zeros(_fast.NRATINGS), np.zeros(_fast.NRATINGS)]
+    ratings = [np.zeros(driver.NRATINGS), np.zeros(driver.NRATINGS)]
     memo = new_memo(81)
     remembered = 0  # steps of the technique found while the memo held its miss
     held_tries = 0  # steps made while it held one

@@ -13,12 +13,12 @@ import pytest
 from engine import solve
 from engine.formats import from_line
 from engine.geometry import geometry
-from engine.grade import _fast_cycles as cy, _fast_forcing as fo
-from engine.grade._fast_forcing_space import _search_space
-from engine.grade._fast_nested import _rule_parents
-from engine.grade._fast_plain import _plain_search
-from engine.grade._fast_state import cell_houses_of
-from engine.grade.nested_chains import FOUND_ROWS, _Search
+from engine.grade.finders.chains.nested import FOUND_ROWS, _Search
+from engine.grade.kernels.chains import cycles as cy, forcing as fo
+from engine.grade.kernels.chains.nested import _rule_parents
+from engine.grade.kernels.chains.plain import _plain_search
+from engine.grade.kernels.chains.space import _search_space
+from engine.grade.kernels.state import cell_houses_of
 
 from test_grade_chains import ESCARGOT, ESCARGOT_STUCK
 

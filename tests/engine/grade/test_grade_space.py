@@ -1,4 +1,4 @@
-"""The forcing searches of a batch share one workspace (engine.grade._fast_forcing_space.forcing_space), kept by the
+"""The forcing searches of a batch share one workspace (engine.grade.kernels.chains.space.forcing_space), kept by the
 grading thread from batch to batch, where each search used to make its own: a puzzle graded in a batch, after other
 puzzles' searches have left their runs in the shared slots, gets the same counts and ratings as the same puzzle
 graded alone (a batch of one uses no shared workspace, so each of its searches makes a fresh one: the slow twin)."""
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.grade._fast import grade_counts
-from engine.grade._fast_forcing_space import forcing_space, shared_space
+from engine.grade.kernels.chains.space import forcing_space, shared_space
+from engine.grade.kernels.driver import grade_counts
 from engine.grade.techniques import INDEX
 
 from test_grade_misses import ALIGNED_PUZZLES, NISHIO_PUZZLES

@@ -1,5 +1,5 @@
-"""The proof of where the multiple forcing chains can conclude (engine/grade/_fast_static_miss.py) is sound, and its
-closures are those of a plain walk.
+"""The proof of where the multiple forcing chains can conclude (engine/grade/kernels/chains/static_miss.py) is sound,
+and its closures are those of a plain walk.
 
 - On every grid the grader tries the multiple forcing chains on while grading hard puzzles, a grid the closures
   call a miss is one where the search finds nothing; and they prove most of the search's misses there.
@@ -19,11 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.geometry import geometry
-from engine.grade import _fast_forcing as F
-from engine.grade._fast_state import cell_houses_of
-from engine.grade._fast_forcing_space import forcing_space
-from engine.grade._fast_static_miss import _closures, _static_miss, _static_units
 from engine.grade.grader import solve_logically
+from engine.grade.kernels.chains import forcing as F
+from engine.grade.kernels.chains.space import forcing_space
+from engine.grade.kernels.chains.static_miss import _closures, _static_miss, _static_units
+from engine.grade.kernels.state import cell_houses_of
 from engine.grade.state import State
 from engine.grade.techniques import REGISTRY
 from engine.vocabulary import STEP_PATH_ONLY

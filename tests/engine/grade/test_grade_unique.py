@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.carve import carve
-from engine.grade import bug, grade, grade_many, unique_loop
+from engine.grade import grade, grade_many
+from engine.grade.finders import bug, unique_loops
 from engine.grade.state import State, tables
 from engine.vocabulary import UNIQUENESS_TECHNIQUES
 from naive.grade import minimal_puzzles
@@ -38,7 +39,7 @@ def both_paths(find, name: str, state: State, box: int = 3):
 
 
 def loop(state: State):
-    return both_paths(unique_loop.find, "unique-loop", state)
+    return both_paths(unique_loops.find, "unique-loop", state)
 
 
 def elims(*pairs) -> tuple:

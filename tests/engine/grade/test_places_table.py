@@ -1,4 +1,4 @@
-"""The places table the grader fills once a step (engine.grade._fast_state._places_table) is what scanning each
+"""The places table the grader fills once a step (engine.grade.kernels.state._places_table) is what scanning each
 house for each digit gives (:func:`_places`, its slow twin), on any candidates of any size."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.geometry import geometry
-from engine.grade._fast_state import _places, _places_table
+from engine.grade.kernels.state import _places, _places_table
 
 
 @settings(max_examples=60, deadline=None)

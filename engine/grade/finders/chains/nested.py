@@ -1,0 +1,301 @@
+"""Nested forcing chains: Sudoku Explainer's last rows (9.5 and up), where a chain may use other chains.
+
+A dynamic forcing chain (:mod:`engine.grade.kernels.chains.forcing`) follows single-candidate rules from an assumption;
+its "+" form also uses locked candidates, pairs and X-Wings on the grid the run has left. A *nested* one, when
+nothing is left to follow, also looks for whole forcing chains on that grid, and removes what they conclude.
+Sudoku Explainer has four such rows, each tried only when the one before finds nothing:
+
+====  ======  ===================================================================
+row   rating  chains inside a run (after locked candidates, pairs, X-Wings)
+====  ======  ===================================================================
+2     9.5     plain forcing chains (a candidate on forces itself off, or off on)
+3     10.0    plain, then multiple (cell and region) forcing chains
+4     10.5    dynamic forcing chains
+4+    10.5    dynamic forcing chains (+)
+====  ======  ===================================================================
+
+Each adds the length bonus of its complexity, which counts every distinct chain inside it with its own
+complexity (so the ratings of the hardest puzzles climb past 11). A chain inside counts only if it rests on the
+run's removals (:mod:`engine.grade.kernels.chains.nested`); it then adds every conclusion of its kind found on the run's
+grid, in the order Sudoku Explainer sorts them (rating, complexity, kind).
+
+The outer search is the dynamic one of :func:`engine.grade.kernels.chains.forcing._forcing_search`, written here in
+Python because its runs call searches that themselves run chains: numba compiles no recursion it can cache. The runs and
+the searches inside are compiled, and cost what Sudoku Explainer's do: seconds to minutes a step, on the few puzzles
+(none of a thousand random minimal ones) that need these rows. The grader's compiled path stops before them and
+hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....geometry import geometry
+from ....vocabulary import step_name
+from ...kernels.chains import forcing as fo
+from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE, H_TARGET,
+                                       H_TENTHS, H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double,
+                                       _worth)
+from ...kernels.chains.implications import NONE, _follow, _length_tenths, _push_off, _start
+from ...kernels.chains.nested import _add_nested, _rule_parents
+from ...kernels.chains.plain import _plain_path, _plain_search, _walk_space
+from ...kernels.chains.plus import _advanced
+from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
+from ...kernels.chains.space import _search_space
+from ...kernels.state import cell_houses_of
+from ...state import Reason, Step, tables
+from .steps import (CHAINS_AND_CYCLES, DYNAMIC, DYNAMIC_PLUS, LABEL, MULTIPLE, chain_kind, chains, conclusion,
+                    forcing_words, raw_size, step, with_rules)
+
+NAME = "nested-forcing-chains"
+#: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
+ROWS = (
+    ("forcing chains", 95, (fo.STATIC,)),
+    ("multiple forcing chains", 100, (fo.STATIC, fo.MULTIPLE)),
+    ("dynamic forcing chains", 105, (fo.DYNAMIC,)),
+    ("dynamic forcing chains (+)", 105, (fo.DYNAMIC_PLUS,)),
+)
+#: the most conclusions a search inside keeps, and the most nested chains one outer search records
+FOUND_ROWS = 1 << 14
+NESTS = 1 << 18
+_NO_FOUND = np.zeros((0, HINT_SIZE), np.int64)
+
+
+class _Search:
+    """One outer search of row ``row`` on ``cands`` (a dynamic forcing chain search whose runs nest chains)."""
+
+    def __init__(self, row: int, cands: np.ndarray, box: int):
+        geo = geometry(box)
+        self.box = box
+        self.n, self.houses = geo.size, geo.houses
+        self.cell_houses = cell_houses_of(geo.row_of, geo.col_of, geo.box_of, self.n)
+        self.cands = np.ascontiguousarray(cands, np.int64)
+        self.base, self.inner = ROWS[row][1], ROWS[row][2]
+        ncands = sum(int(m).bit_count() for m in self.cands)
+        n = self.n
+        # slots as in _search_space: a cell's candidates, an off run, a region's places, then one per candidate
+        self.off_slot, self.region_slot, self.free = n, n + 1, 2 * n + 1
+        self.ws = _nested_workspace(2 * n + 1 + ncands, self.cands.size, n, NESTS)
+        self.memo: dict[int, tuple[int, int, int]] = {}
+        self.nests = 0
+        self.out = np.empty(2 * self.cands.size * n, np.int32)
+        self.no_slots = _search_space(np.zeros(self.cands.size, np.int64), n)
+        # the conclusions a search inside collects: one table for every call (its count, found[0, 0], is reset)
+        self.found = np.empty((FOUND_ROWS, HINT_SIZE), np.int64)
+        # what each nested chain was, to explain the states it adds: (producer, hint row, its off states, grid)
+        self.nest_info: dict[int, tuple | None] = {}
+
+    # -- runs ---------------------------------------------------------------------------------------------------
+    def run(self, w: int, seed: int) -> tuple[int, int]:
+        """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains: ``(on, off)`` of a
+        candidate forced both ways, or ``(NONE, NONE)``."""
+        ws, cands, n = self.ws, self.cands, self.n
+        _reset(ws, w)
+        _start(ws, w, seed, cands, self.houses, self.cell_houses)
+        while True:
+            on, off = _follow(ws, w, cands, self.houses, self.cell_houses, n, True, True)
+            if on != NONE:
+                return int(on), int(off)
+            added = _advanced(ws, w, cands, ws[7], self.houses, self.cell_houses, n, ws[12], ws[13])
+            if added > 0:
+                _push_off(ws, ws[12], added)
+                continue
+            if added == 0 or not self.nest(w):
+                return NONE, NONE
+
+    def on_run(self, p: int, scratch: int) -> tuple[int, int, int]:
+        """The slot holding the run from candidate ``p`` on, with its contradiction: remembered (one slot per
+        candidate), else made in ``scratch``."""
+        if p in self.memo:
+            return self.memo[p]
+        w = self.free if self.free < self.ws[0].shape[0] else scratch
+        on, off = self.run(w, 2 * p + 1)
+        if w != scratch:
+            self.free += 1
+            self.memo[p] = (w, on, off)
+        return w, on, off
+
+    def nest(self, w: int) -> bool:
+        """The first search inside that rests on the run's removals adds its conclusions to slot ``w`` as off
+        states; whether any was new."""
+        ws, n = self.ws, self.n
+        work = ws[7].copy()
+        for producer in self.inner:
+            found = self.found
+            found[0, 0] = 0
+            if producer == fo.STATIC:  # walks of their own: no slots
+                iws, imemo = self.no_slots
+                _plain_search(work, self.houses, self.cell_houses, n, found)
+            else:
+                iws, imemo = _search_space(work, n)
+                fo._forcing_search(producer, work, self.houses, self.cell_houses, n, np.empty(HINT_SIZE, np.int64),
+                                   found, iws, imemo)
+            rows = found[1:found[0, 0] + 1]
+            productive = False
+            new = 0
+            for row, states in self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY],
+                                                           rows[:, H_TENTHS]))], work):
+                k = _rule_parents(producer, row, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
+                                  self.out)
+                if not k:  # it was there before the run: not the run's to use
+                    continue
+                productive = True
+                self.nests = min(self.nests + 1, NESTS - 1)
+                ws[16][self.nests] = row[H_COMPLEXITY]
+                # (the last id is shared once the table is full: what it explains is then unknown)
+                self.nest_info[self.nests] = (None if self.nests == NESTS - 1
+                                              else (producer, row.copy(), states.copy(), work))
+                added = _add_nested(ws, w, states, states.size, self.out, k, self.nests)
+                _push_off(ws, states, added)
+                new += added
+            if productive:
+                return new > 0
+        return False
+
+    def hints(self, rows, work):
+        """The collected conclusions (sorted) as Sudoku Explainer's hints: ``(row, the off states it adds)``, a
+        cycle's rows as one hint, and of hints that remove the same candidates only the first (SE keeps its hints in
+        a set that holds one of each: a later equal hint is dropped even where the first rests on no removal)."""
+        n = self.n
+        cycles: dict[tuple[int, int], list[int]] = {}
+        for row in rows:
+            if row[H_KIND] == fo.CYCLE:
+                cycles.setdefault((int(row[H_SOURCE]), int(row[H_WHERE])), []).append(int(row[H_TARGET]))
+        seen = set()
+        for row in rows:
+            target = int(row[H_TARGET])
+            if row[H_KIND] == fo.CYCLE:
+                states = cycles.pop((int(row[H_SOURCE]), int(row[H_WHERE])), None)
+                if states is None:  # the cycle's other rows: done with its first
+                    continue
+            elif target & 1:  # placed: the cell's other candidates go
+                p = target >> 1
+                c = p // n
+                states = [2 * (c * n + e) for e in range(n) if work[c] >> e & 1 and e != p % n]
+            else:
+                states = [target]
+            key = frozenset(states)
+            if key not in seen:
+                seen.add(key)
+                yield row, np.array(sorted(states), np.int32)
+
+    # -- the search ---------------------------------------------------------------------------------------------
+    def search(self) -> np.ndarray:
+        """The best conclusion (a hint record; H_TENTHS is NO_HINT when none), as _forcing_search keeps it."""
+        ws, cands, n, base = self.ws, self.cands, self.n, self.base
+        hint = np.full(HINT_SIZE, NO_HINT, np.int64)
+        for c in range(cands.size):
+            m = int(cands[c])
+            card = m.bit_count()
+            if card < 2:
+                continue
+            digits = [d for d in range(1, n + 1) if m >> (d - 1) & 1]
+            for d in digits:
+                p = c * n + d - 1
+                w, on, off = self.on_run(p, d - 1)
+                if on != NONE:  # the candidate cannot be on
+                    _new_conclusion(ws)
+                    cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
+                    _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
+                on2, off2 = self.run(self.off_slot, 2 * p)
+                if on2 != NONE and _worth(cands, 2 * p + 1, n):  # the candidate cannot be off
+                    _new_conclusion(ws)
+                    cx = _ancestors(ws, self.off_slot, on2) + _ancestors(ws, self.off_slot, off2)
+                    _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
+                if card >= 3:
+                    _double(ws, w, self.off_slot, p, c, base, cands, n, hint, _NO_FOUND)
+                self.regions(w, c, d, hint)
+            slots = np.array([self.on_run(c * n + d - 1, d - 1)[0] for d in digits], np.int64)
+            _common(ws, slots, card, CELL, -1, c, base, cands, n, hint, _NO_FOUND)
+        return hint
+
+    def places(self, h: int, d: int) -> list[int]:
+        return [int(c) for c in self.houses[h] if self.cands[c] >> (d - 1) & 1]
+
+    def regions(self, w: int, c: int, d: int, hint) -> None:
+        """Region chains on digit ``d`` from the houses where cell ``c`` is the digit's first place."""
+        n = self.n
+        for k in (2, 0, 1):
+            h = int(self.cell_houses[c, k])
+            places = self.places(h, d)
+            if len(places) < 2 or places[0] != c:
+                continue
+            slots = [w] + [self.on_run(c2 * n + d - 1, self.region_slot + j)[0]
+                           for j, c2 in enumerate(places[1:])]
+            _common(self.ws, np.array(slots, np.int64), len(slots), REGION, d, h, self.base, self.cands, n, hint,
+                    _NO_FOUND)
+
+    def links(self, hint):
+        """The chains of the kept conclusion, each from its assumption to the conclusion, and beside each state
+        its reason (:func:`engine.grade.finders.chains.steps.chains`), with the chain found inside the run for each
+        state one concluded."""
+        n, kind, target, source, where = self.n, int(hint[H_KIND]), int(hint[H_TARGET]), int(hint[H_SOURCE]), \
+            int(hint[H_WHERE])
+        ends: list[tuple[int, int]] = []  # (slot, state)
+        if kind in (CONTRADICTION, fo.DOUBLE):
+            for seed in ((source,) if kind == CONTRADICTION else (source, source ^ 1)):
+                if seed & 1:
+                    w, on, off = self.on_run(seed >> 1, 0)
+                else:
+                    w = self.off_slot
+                    on, off = self.run(w, seed)
+                ends += [(w, e) for e in ((on, off) if kind == CONTRADICTION else (target,))]
+        else:
+            seeds = (self.places(where, source) if kind == REGION
+                     else [where] * int(self.cands[where]).bit_count())
+            digits = ([source] * len(seeds) if kind == REGION
+                      else [d for d in range(1, n + 1) if self.cands[where] >> (d - 1) & 1])
+            ends = [(self.on_run(c * n + d - 1, 0)[0], target) for c, d in zip(seeds, digits)]
+        out = np.empty(raw_size(self.cands.size, n), np.int32)
+        links, reasons = [], []
+        for w, e in ends:
+            size = _full_path(self.ws, w, e, out, 0)
+            states = [int(t) for t in out[:size] if t >= 0]
+            chain, why = chains(out, size, n)
+            links.append(chain[0])
+            why = list(why[0]) if why else [None] * len(states)
+            for i, t in enumerate(states):
+                inner = self.inner_step(int(self.ws[15][w, t]))
+                if inner is not None:
+                    why[i] = Reason(also=why[i].also if why[i] else (), inner=inner)
+            reasons.append(tuple(why))
+        return with_rules(tables(self.box), self.cands, (tuple(links), tuple(reasons)))
+
+    def inner_step(self, nest: int) -> Step | None:
+        """The step of nested chain ``nest`` (1..; 0 for none) on the grid the run had left when it was found."""
+        info = self.nest_info.get(nest) if nest else None
+        if info is None:
+            return None
+        producer, row, states, work = info
+        n, t = self.n, tables(self.box)
+        kind, source, where, tenths = int(row[H_KIND]), int(row[H_SOURCE]), int(row[H_WHERE]), int(row[H_TENTHS])
+        placements, eliminations = conclusion(int(row[H_TARGET]), n)
+        if producer == fo.STATIC:  # a plain chain or cycle: walk its one path again
+            walk = _walk_space(work.size, n)
+            node, last = _plain_path(kind, source, where, work, self.houses, self.cell_houses, n, walk)
+            path = []
+            while node >= 0:
+                path.append(int(walk[0][node]))
+                node = int(walk[1][node])
+            path.reverse()
+            if kind == fo.CYCLE:  # back to its start; it removes every candidate the cycle sees
+                path += [int(last), source]
+                placements, eliminations = (), tuple(((e >> 1) // n, (e >> 1) % n + 1) for e in states.tolist())
+            raw = np.array(path + [-1], np.int32)
+            step_kind = chain_kind(kind == fo.CYCLE, where % 3)
+            return step(CHAINS_AND_CYCLES, t, tenths, step_name(CHAINS_AND_CYCLES, step_kind), placements,
+                        eliminations, chains(raw, raw.size, n), step_kind)
+        raw = np.zeros(raw_size(work.size, n), np.int32)
+        size = fo._forcing_links(producer, work, self.houses, self.cell_houses, n, row, raw)
+        name = {fo.MULTIPLE: MULTIPLE, fo.DYNAMIC: DYNAMIC, fo.DYNAMIC_PLUS: DYNAMIC_PLUS}[producer]
+        words = forcing_words(f"{LABEL[name]} forcing chains", row, t)
+        return step(name, t, tenths, words, placements, eliminations, with_rules(t, work, chains(raw, size, n)), kind)
+
+
+def search(cands: np.ndarray, box: int):
+    """The first nested row with a conclusion on ``cands``, and its best: ``(row, hint, links)`` or None."""
+    for row in range(len(ROWS)):
+        s = _Search(row, cands, box)
+        hint = s.search()
+        if hint[H_TENTHS] != NO_HINT:
+            return row, hint, s.links(hint)
+    return None

@@ -1,0 +1,99 @@
+"""Locked candidates, plain and direct: a digit whose places in one house all lie in one other house (pointing and
+claiming; direct pointing and direct claiming).
+
+Then that digit's copy in the first house (the base) stands where the two meet, so no cell of the second house (the
+cover) outside the base can hold it. One search, two techniques that rate and count apart:
+
+- pointing: the base is a box and the cover a row or column (a digit confined to one line inside a box);
+- claiming (box-line reduction): the base is a row or column and the cover a box.
+
+The search order is Sudoku Explainer's (its ``Locking``), since the order decides which state the next steps see:
+pointing along columns, then along rows; claiming from columns, then from rows; in each, digits ascending, then
+the bases by index.
+
+Direct pointing and direct claiming (Sudoku Explainer's ``Locking(true)``, one of its direct techniques: an easy
+elimination that at once leaves a hidden single, placed in the same step) rate below the plain ones because only
+the single has to be seen, not the elimination kept: the step places the single and makes none of the pattern's
+eliminations (Sudoku Explainer's direct hints carry no removable candidates), so the same pattern may give
+another single later, and a plain pointing is still needed, at its own rating, to remove those candidates. A
+digit's places in a house (the base) all lie in a second house (the cover); removing the digit from the rest of
+the cover leaves it one place in another house of the base's kind that crosses the cover. Search order as SE:
+box -> column, box -> row (pointing); column -> box, row -> box (claiming); in each, digits ascending, then the
+base, then the other house, by index.
+
+``claiming`` (the rows' argument: engine.grade.kernels.families.POINTING 0, CLAIMING 1) says which side the base
+is on, for both.
+"""
+from __future__ import annotations
+
+from ...vocabulary import RATINGS
+from ..state import State, Step, cell_list, describe_eliminations
+
+POINTING, CLAIMING = "pointing", "claiming"
+ROW, COLUMN, BOX = 0, 1, 2  # house kinds: a house's kind is ``house // n``, and ``cell_houses[cell][kind]``
+#: claiming? -> the (base kind, cover kind) pairs in Sudoku Explainer's order (the direct ones' too)
+ORDER = {False: ((BOX, COLUMN), (BOX, ROW)), True: ((COLUMN, BOX), (ROW, BOX))}
+DIRECT_NAMES = {False: "direct-pointing", True: "direct-claiming"}
+
+
+def find_locked_candidates(state: State, claiming: bool) -> Step | None:
+    """The first pointing step (``claiming`` False) or claiming step (True) in search order, or None."""
+    t = state.t
+    cands = state.cands
+    n = t.n
+    name = CLAIMING if claiming else POINTING
+    for kind1, kind2 in ORDER[claiming]:
+        for digit in range(1, n + 1):
+            bit = 1 << (digit - 1)
+            for base in range(kind1 * n, (kind1 + 1) * n):
+                where = [c for c in t.houses[base] if cands[c] & bit]
+                if len(where) < 2:
+                    continue
+                cover = t.cell_houses[where[0]][kind2]
+                if any(t.cell_houses[c][kind2] != cover for c in where):
+                    continue
+                inside = set(t.houses[base])
+                eliminations = tuple((c, digit) for c in t.houses[cover] if cands[c] & bit and c not in inside)
+                if eliminations:
+                    return Step(name, RATINGS[name],
+                                f"{name} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
+                                f"{'inside' if claiming else 'along'} {t.house_name(cover)}: "
+                                f"removes {describe_eliminations(t, eliminations)}",
+                                eliminations=eliminations, cells=tuple(where), houses=(base, cover))
+    return None
+
+
+def find_direct_locking(state: State, claiming: bool) -> Step | None:
+    """The first direct pointing (``claiming`` False) or direct claiming step in SE's search order, or None."""
+    t = state.t
+    cands = state.cands
+    n = t.n
+    name = DIRECT_NAMES[claiming]
+    for kind1, kind2 in ORDER[claiming]:
+        for digit in range(1, n + 1):
+            bit = 1 << (digit - 1)
+            for i1 in range(n):
+                base = kind1 * n + i1
+                where = [c for c in t.houses[base] if cands[c] & bit]
+                if len(where) < 2:
+                    continue
+                cover = t.cell_houses[where[0]][kind2]
+                if any(t.cell_houses[c][kind2] != cover for c in where):
+                    continue
+                for i3 in range(n):
+                    other = kind1 * n + i3
+                    if other == base:
+                        continue
+                    places = [c for c in t.houses[other] if cands[c] & bit]
+                    rest = [c for c in places if t.cell_houses[c][kind2] != cover]
+                    if len(places) < 2 or len(rest) != 1:  # (a house not crossing the cover keeps all its places)
+                        continue
+                    single = rest[0]
+                    return Step(name, RATINGS[name],
+                                f"{name.replace('-', ' ')} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
+                                f"{'inside' if claiming else 'along'} {t.house_name(cover)} leaves "
+                                f"{t.cell_name(single)} as the only place for {t.symbol(digit)} in {t.house_name(other)}: "
+                                f"places {t.symbol(digit)} in {t.cell_name(single)}",
+                                placements=((single, digit),), cells=tuple(where),
+                                houses=(base, cover, other))
+    return None

@@ -1,0 +1,169 @@
+"""Compiled parts of nested forcing chains (:mod:`engine.grade.finders.chains.nested`): what a chain found inside a run
+rests on, and how its eliminations join the run.
+
+A nested chain is found on a run's working grid (the candidates left after the run's own removals). Sudoku
+Explainer uses it only if it rests on those removals, and then its *rule parents* are the removals it rests on:
+for each "on" state along its chains, the candidates the run removed from the cell (when the state is a cell's last
+candidate) or from the house (when it is the digit's last place there) that made the state forced. Which of the two
+a state was is read from its first parent, the off state that forced it: in the same cell, the cell; else the first
+house (box, row, column, the order the run looks in) the two cells share. The chain's own assumption counts as the
+cell's last candidate for a cell forcing chain, and the digit's last place in the house for a region one.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...._jit import wide_kernel
+from .forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_KIND, H_SOURCE, H_TARGET, H_WHERE,
+                      MULTIPLE, REGION, UNARY, _on_run)
+from .implications import _propagate
+from .plain import _plain_path, _walk_space
+from .slots import _add, _ancestry, _has, _parent, _reset
+
+#: what the assumption of a chain counts as when its rule parents are collected
+NO_CAUSE, CELL_CAUSE = -2, -1  # else a house
+
+
+@wide_kernel
+def _cause_parents(x, cause, orig, work, houses, n, mark, out, count):
+    """Add to ``out`` the removals behind on state ``x`` with ``cause`` (the cell, or a house); returns the count."""
+    p = x >> 1
+    c = p // n
+    d = p % n + 1
+    if cause == CELL_CAUSE:
+        gone = orig[c] & ~work[c]
+        for e in range(n):
+            if gone >> e & 1:
+                q = 2 * (c * n + e)
+                if not mark[q]:
+                    mark[q] = 1
+                    out[count] = q
+                    count += 1
+    elif cause >= 0:
+        bit = np.int64(1) << (d - 1)
+        for i in range(n):
+            c2 = houses[cause, i]
+            if orig[c2] & bit and not work[c2] & bit:
+                q = 2 * (c2 * n + d - 1)
+                if not mark[q]:
+                    mark[q] = 1
+                    out[count] = q
+                    count += 1
+    return count
+
+
+@wide_kernel
+def _link_cause(x, y, cell_houses, n):
+    """What made off state ``y`` force on state ``x``: the cell (CELL_CAUSE) or the house the two cells share."""
+    c = (x >> 1) // n
+    c2 = (y >> 1) // n
+    if c2 != c:
+        for k in (2, 0, 1):
+            if cell_houses[c, k] == cell_houses[c2, k]:
+                return cell_houses[c, k]
+    return np.int64(CELL_CAUSE)
+
+
+@wide_kernel
+def _chain_parents(ws, w, t, seed_cause, orig, work, houses, cell_houses, n, mark, out, count):
+    """Add to ``out`` the rule parents of the chains leading to state ``t`` in slot ``w``; returns the count."""
+    states = ws[12]
+    k, _ = _ancestry(ws, w, t, states)
+    for i in range(k):
+        x = states[i]
+        if x & 1:
+            first = ws[3][w, x] == 0
+            cause = seed_cause if first else _link_cause(x, ws[4][w, ws[2][w, x]], cell_houses, n)
+            count = _cause_parents(x, cause, orig, work, houses, n, mark, out, count)
+    return count
+
+
+@wide_kernel
+def _rule_parents(producer, row, ws, memo, orig, work, houses, cell_houses, n, out):
+    """The rule parents (off states, in ``out``; returns how many) of a conclusion ``row`` (a hint record) that
+    :func:`engine.grade.kernels.chains.forcing._forcing_search` collected on ``work`` with ``ws`` and ``memo``;
+    ``orig``: the grid the run that ``work`` belongs to started from. Runs no longer in the workspace are made again."""
+    dynamic = producer != MULTIPLE
+    level = np.int64(1) if producer == DYNAMIC_PLUS else np.int64(0)
+    ylinks = level >= 0  # True, as a variable (see _forcing_search)
+    mark = np.zeros(2 * work.size * n, np.int8)
+    kind, target, source, where = row[H_KIND], row[H_TARGET], row[H_SOURCE], row[H_WHERE]
+    count = 0
+    scratch = n  # the search's off slot: free once the search is over
+    if kind == REGION or kind == CELL:
+        d = source
+        for i in range(n):
+            if kind == REGION:
+                c = houses[where, i]
+                if not work[c] >> (d - 1) & 1:
+                    continue
+                p = c * n + d - 1
+                cause = where
+            else:
+                if not work[where] >> i & 1:
+                    continue
+                p = where * n + i
+                cause = np.int64(CELL_CAUSE)
+            w = _on_run(ws, memo, p, scratch, work, houses, cell_houses, n, ylinks, dynamic, level)
+            count = _chain_parents(ws, w, target, cause, orig, work, houses, cell_houses, n, mark, out, count)
+        return count
+    if kind == UNARY or kind == CYCLE:
+        return _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out)
+    p = source >> 1
+    cause = np.int64(NO_CAUSE)
+    if source & 1:
+        w = _on_run(ws, memo, p, scratch, work, houses, cell_houses, n, ylinks, dynamic, level)
+        on, off = memo[1, p], memo[2, p]
+    else:
+        w = scratch
+        _reset(ws, w)
+        on, off = _propagate(ws, w, source, work, houses, cell_houses, n, ylinks, dynamic, level)
+    if kind == CONTRADICTION:
+        count = _chain_parents(ws, w, on, cause, orig, work, houses, cell_houses, n, mark, out, count)
+        return _chain_parents(ws, w, off, cause, orig, work, houses, cell_houses, n, mark, out, count)
+    count = _chain_parents(ws, w, target, cause, orig, work, houses, cell_houses, n, mark, out, count)
+    if kind == DOUBLE:  # and the run from the candidate off
+        w = scratch
+        _reset(ws, w)
+        _propagate(ws, w, source ^ 1, work, houses, cell_houses, n, ylinks, dynamic, level)
+        count = _chain_parents(ws, w, target, cause, orig, work, houses, cell_houses, n, mark, out, count)
+    return count
+
+
+@wide_kernel
+def _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out):
+    """The rule parents of a plain chain or cycle (:mod:`engine.grade.kernels.chains.plain`): along its one path (a
+    cycle's back to its source through its closing off state)."""
+    walk = _walk_space(work.size, n)
+    nodes, parents = walk[0], walk[1]
+    node, last = _plain_path(kind, source, where, work, houses, cell_houses, n, walk)
+    count = 0
+    if last >= 0:
+        count = _cause_parents(source, _link_cause(source, last, cell_houses, n), orig, work, houses, n, mark, out,
+                               count)
+    while node >= 0 and parents[node] >= 0:
+        x = nodes[node]
+        if x & 1:
+            count = _cause_parents(x, _link_cause(x, nodes[parents[node]], cell_houses, n), orig, work, houses, n,
+                                   mark, out, count)
+        node = parents[node]
+    return count
+
+
+@wide_kernel
+def _add_nested(ws, w, states, k, parents, nparents, nest):
+    """Put the off states ``states[:k]`` that slot ``w`` lacks into it, each with the ``parents[:nparents]`` it has
+    and nested chain ``nest``; returns how many were new (written back to the front of ``states``)."""
+    new = 0
+    for i in range(k):
+        e = states[i]
+        if _has(ws, w, e):
+            continue
+        _add(ws, w, e, -1)
+        for j in range(nparents):
+            if _has(ws, w, parents[j]):
+                _parent(ws, w, e, parents[j])
+        ws[15][w, e] = nest
+        states[new] = e
+        new += 1
+    return new

@@ -1,0 +1,89 @@
+"""Sudoku Explainer's plain chains as a search inside nested forcing chains (:mod:`engine.grade.finders.chains.nested`).
+
+The row ``chains-and-cycles`` (:mod:`engine.grade.kernels.chains.cycles`) keeps the best conclusion; a nested run needs
+every one, with the path each rests on. Here the same walks (:mod:`engine.grade.kernels.chains.walk`) in the same three
+passes (X-links only, Y-links only, both) collect every cycle's eliminations and every forcing chain's
+conclusion as rows of hint records (:func:`engine.grade.kernels.chains.forcing._consider`): a row's H_WHERE keeps the
+pass and, for a cycle, which of the walk's cycles, so :func:`_plain_parents` can walk the same path again.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...._jit import wide_kernel
+from ....bits import popcount
+from .cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks
+from .forcing import CYCLE, UNARY, _consider, _worth
+from .implications import _length_tenths
+from .walk import _chain_states, _walk_call, cycle_end, links
+
+
+@wide_kernel
+def _walk_space(ncells, n):
+    """(nodes, parents, in_on, in_off, stamp) for walks on a grid of ``ncells`` cells."""
+    cap = 2 * ncells * n * 12 + 256
+    return (np.zeros(cap, np.int32), np.zeros(cap, np.int32), np.zeros(ncells * n, np.int32),
+            np.zeros(ncells * n, np.int32), np.zeros(1, np.int64))
+
+
+@wide_kernel
+def _plain_walk(source, pas, cycles, table, walk):
+    """The walk of pass ``pas`` from ``source`` over the links ``table`` (a cycle walk when ``cycles``): (forcing
+    node, cycles closed)."""
+    nodes, parents, in_on, in_off, stamp = walk
+    stamp[0] += 1
+    hit, closed, _ = _walk_call(source, table, pas != X_PASS, pas != Y_PASS, cycles, nodes, parents, in_on,
+                                in_off, stamp[0], np.int64(1 << 30))
+    return hit, closed
+
+
+@wide_kernel
+def _plain_search(cands, houses, cell_houses, n, found):
+    """Every conclusion of Sudoku Explainer's "Forcing Chains & Cycles" on ``cands``, as rows of ``found``."""
+    walk = _walk_space(cands.size, n)
+    table = links(cands, houses, cell_houses, n)
+    nodes, parents = walk[0], walk[1]
+    gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
+    sees, has, acc = cycle_masks(cands, houses, cell_houses, n)
+    hint = np.zeros(7, np.int64)  # unused: found has rows
+    yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
+    no = not yes
+    for pas in (X_PASS, Y_PASS, XY_PASS):
+        for c in range(cands.size):
+            m = cands[c]
+            card = popcount(m)
+            if card < 2 or (pas == Y_PASS and card > 2):
+                continue
+            for d in range(1, n + 1):
+                if not m >> (d - 1) & 1:
+                    continue
+                p = c * n + d - 1
+                _, closed = _plain_walk(2 * p + 1, pas, yes, table, walk)
+                for k in range(closed):
+                    end, last = cycle_end(k, nodes)
+                    cx = _chain_states(end, nodes, parents) + 1
+                    tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
+                    count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
+                    for q in np.sort(gone[:count]):  # in potential order, as the rows are kept
+                        _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
+                if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
+                    continue
+                for source in (2 * p + 1, 2 * p):
+                    hit, _ = _plain_walk(source, pas, no, table, walk)
+                    if hit >= 0 and _worth(cands, nodes[hit], n):
+                        cx = _chain_states(hit, nodes, parents)
+                        tenths = (70 if pas == XY_PASS else 66) + _length_tenths(cx)
+                        _consider(hint, found, tenths, cx, UNARY, nodes[hit], source, pas)
+
+
+@wide_kernel
+def _plain_path(kind, source, where, cands, houses, cell_houses, n, walk):
+    """Walk again the path of a row of :func:`_plain_search`: its last node (the cycle's closing on node, or the
+    forcing chain's end), and for a cycle the off state that leads back to the source (else -1)."""
+    pas = where % 3
+    table = links(cands, houses, cell_houses, n)
+    if kind == CYCLE:
+        _plain_walk(source, pas, kind == CYCLE, table, walk)
+        return cycle_end(where // 3, walk[0])
+    hit, _ = _plain_walk(source, pas, kind == CYCLE, table, walk)
+    return hit, -1

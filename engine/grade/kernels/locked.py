@@ -1,0 +1,154 @@
+"""Compiled locked candidates, plain and direct: pointing and claiming, direct pointing and direct claiming, twins
+of :mod:`engine.grade.finders.locked`.
+
+Each kernel makes the FIRST step in the search order of its finder (Sudoku Explainer's), in place. The direct
+ones place the hidden single the pattern leaves (so the caller counts a placement); the pattern's own
+eliminations are not made, as Sudoku Explainer's direct hints do not make them. ``claiming`` (the families'
+argument, engine.grade.kernels.families: POINTING 0, CLAIMING 1) says which side the base is on.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import kernel_with, wide_kernel
+from ...bits import lowbit_index, popcount
+from .misses import _changed_digits, _remember
+from .state import _in_house, _place
+
+ROW, COLUMN, BOX = 0, 1, 2
+
+
+@wide_kernel
+def _house_of(cell, kind, row_of, col_of, box_of, n):
+    """The house of ``kind`` (ROW, COLUMN, BOX) holding ``cell``."""
+    if kind == ROW:
+        return row_of[cell]
+    if kind == COLUMN:
+        return n + col_of[cell]
+    return 2 * n + box_of[cell]
+
+
+@kernel_with(_nrt=False)
+def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, memo):
+    """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
+    row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed.
+    ``table``: the places of every digit in every house (engine.grade.kernels.state._places_table); ``memo``: the
+    technique's row of the misses memo (engine.grade.kernels.misses): only the digits whose places changed since
+    its last miss are looked at, the others would miss again. Compiled without reference counts, as all it calls
+    is: tried before most steps, a layer that counts them cost more than the digits it skips saved."""
+    found = _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table,
+                               _changed_digits(memo, cands))
+    _remember(memo, cands, not found)
+    return found
+
+
+@kernel_with(_nrt=False)
+def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, digits):
+    """:func:`_direct_locking` on the digits set in ``digits`` (a bit each; -1 for all), in the order of the search.
+
+    Only the houses of the base's kind that meet the cover can be left with one place (the others keep all theirs),
+    and a base whose digit has more places than a box side cannot lie in one line of a box, or one box of a line:
+    both are skipped before any place is looked at (SE's order is kept: the houses are tried in order)."""
+    side = 1
+    while side * side < n:
+        side += 1
+    for pair in range(2):
+        if claiming:
+            kind1, kind2 = (COLUMN if pair == 0 else ROW), BOX
+        else:
+            kind1, kind2 = BOX, (COLUMN if pair == 0 else ROW)
+        for d in range(1, n + 1):
+            if not digits >> (d - 1) & 1:
+                continue
+            for i1 in range(n):
+                base = kind1 * n + i1
+                at = table[base, d - 1]
+                size = popcount(at)
+                if size < 2 or size > side:
+                    continue
+                cover = -1
+                while at:
+                    low = at & -at
+                    at ^= low
+                    h = _house_of(houses[base, lowbit_index(low)], kind2, row_of, col_of, box_of, n)
+                    if cover == -1:
+                        cover = h
+                    elif h != cover:
+                        cover = -1
+                        break
+                if cover < 0:
+                    continue
+                meets = np.int64(0)  # the houses of the base's kind that meet the cover, as bits
+                for i in range(n):
+                    meets |= np.int64(1) << (_house_of(houses[cover, i], kind1, row_of, col_of, box_of, n) - kind1 * n)
+                meets &= ~(np.int64(1) << i1)
+                while meets:
+                    low3 = meets & -meets
+                    meets ^= low3
+                    other = kind1 * n + lowbit_index(low3)
+                    at = table[other, d - 1]
+                    if popcount(at) < 2:
+                        continue
+                    rest, single = 0, -1
+                    while at:
+                        low = at & -at
+                        at ^= low
+                        c = houses[other, lowbit_index(low)]
+                        if not _in_house(c, cover, row_of, col_of, box_of, n):
+                            rest += 1
+                            single = c
+                    if rest != 1:
+                        continue
+                    _place(cells, cands, peers, single, d)
+                    return True
+    return False
+
+
+@wide_kernel
+def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming, table, digits):
+    """Pointing (``claiming`` False: a box's places for a digit in one row or column) or claiming (True: a row's
+    or column's places in one box): remove the digit from the rest of that second house. Sudoku Explainer's order,
+    as engine.grade.finders.locked: (base kind, cover kind) pairs, then digits, then bases. ``table``: the places of
+    every digit in every house (engine.grade.kernels.state._places_table); only the digits set in ``digits`` (a bit
+    each, -1 for all) are looked at (engine.grade.kernels.misses: a digit whose places did not change misses again)."""
+    for pair in range(2):
+        if claiming:  # columns, then rows, into boxes
+            first = n if pair == 0 else 0
+        else:  # boxes, along columns, then along rows
+            first = 2 * n
+        for d in range(1, n + 1):
+            if not digits >> (d - 1) & 1:
+                continue
+            bit = np.int64(1) << (d - 1)
+            for base in range(first, first + n):
+                at = table[base, d - 1]
+                if popcount(at) < 2:
+                    continue
+                c0, same = -1, True
+                while at:
+                    low = at & -at
+                    at ^= low
+                    c = houses[base, lowbit_index(low)]
+                    if c0 < 0:
+                        c0 = c
+                    elif claiming:
+                        same &= box_of[c] == box_of[c0]
+                    elif pair == 0:
+                        same &= col_of[c] == col_of[c0]
+                    else:
+                        same &= row_of[c] == row_of[c0]
+                if not same:
+                    continue
+                if claiming:
+                    cover = 2 * n + box_of[c0]
+                else:
+                    cover = n + col_of[c0] if pair == 0 else row_of[c0]
+                changed = False
+                for i in range(n):
+                    c = houses[cover, i]
+                    if cands[c] & bit and not _in_house(c, base, row_of, col_of, box_of, n):
+                        cands[c] &= ~bit
+                        changed = True
+                if changed:
+                    return True
+    return False
