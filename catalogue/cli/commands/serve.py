@@ -53,6 +53,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from ...web.app import make_app
+        from ...web.protocol import JsonErrorsProtocol
 
         application = make_app(db)  # a missing or unusable catalogue is refused before anything listens
         sock = listen(host, port)
@@ -61,7 +62,7 @@ def register(app: typer.Typer) -> None:
         report(f"serving {application.state.catalogue.label} at http://{shown}:{bound}/ (API documentation at "
                f"/docs); Ctrl-C stops")
         config = uvicorn.Config(application, log_config=None, log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=5)
+                                timeout_graceful_shutdown=5, http=JsonErrorsProtocol)
         server = uvicorn.Server(config)
         server.run(sockets=[sock])
         if server.should_exit:

@@ -362,3 +362,27 @@ def test_a_hint_from_the_players_candidates_moves_the_game_on(server, catalogue_
     fields[blank] = "0"
     status, bad = get(server, f"/api/hint?grid={''.join(grid)}&candidates={quote(','.join(fields))}")
     assert status == 400 and bad["error"].startswith("candidates: '0' in cell")
+
+
+@pytest.mark.parametrize("request_bytes", [b"GARBAGE\r\n\r\n", b"GET /api/stats HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+                                           b"GET /\x00 HTTP/1.1\r\n\r\n"], ids=["not-http", "bad-header", "nul"])
+def test_a_request_uvicorn_cannot_parse_gets_the_json_error_too(catalogue_db, request_bytes):
+    """uvicorn answers these itself, before the application; the answer has the API's JSON error shape."""
+    import socket
+
+    proc, base = _start("--db", str(catalogue_db))
+    try:
+        host, port = base.removeprefix("http://").rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(request_bytes)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in head.lower()
+        error = json.loads(body)
+        assert error["status"] == 400 and error["error"].startswith("malformed HTTP request: ")
+        assert get(base, "/api/stats")[0] == 200  # and the server serves on
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
