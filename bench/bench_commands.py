@@ -3,6 +3,7 @@
     python bench/bench_commands.py                      # before = f29544c (the last commit before catalogue/batches.py)
     python bench/bench_commands.py --before REV --runs 3 --count 20000
     python bench/bench_commands.py --quick              # 2,000 puzzles, 1 run
+    python bench/bench_commands.py --conflicting --before HEAD --only check --runs 3   # complete grids, 2 cells swapped
 
 `catalogue check`, `key`, `solve` and `grade --format line` run as whole processes (``python -m catalogue``) on one
 file, with this checkout's code ("after") and with the code of ``--before`` exported by ``git archive`` to a temp
@@ -51,6 +52,28 @@ def puzzles_file(path: Path, count: int, seed: int = 2026) -> Path:
     return path
 
 
+def conflicting_file(path: Path, count: int, seed: int = 2026) -> Path:
+    """``count`` complete 9x9 grids with conflicts: random boards with two cells of one row swapped across boxes
+    (each digit then clashes in its new column and box), one per line (made once, then reused)."""
+    if path.exists() and sum(1 for _ in path.open()) == count:
+        return path
+    import random
+
+    from engine.formats import to_line
+
+    rng = random.Random(seed)
+    lines = []
+    for board in random_boards(3, count, seed):
+        grid = board.copy().reshape(9, 9)
+        row, a = rng.randrange(9), rng.randrange(3)
+        b = rng.randrange(3, 9)  # another box of the same band: the two columns differ
+        grid[row, a], grid[row, b] = grid[row, b], grid[row, a]
+        lines.append(to_line(grid.ravel()))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 def export(rev: str, folder: Path) -> Path:
     """The source tree of ``rev`` (``git archive``) in ``folder``."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
@@ -79,11 +102,16 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="2,000 puzzles, 1 run")
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "catalogue-bench")
     ap.add_argument("--only", default="", help="only the commands whose name holds this text")
+    ap.add_argument("--conflicting", action="store_true", help="complete grids with conflicts instead of puzzles")
     a = ap.parse_args()
     count, runs = (2_000, 1) if a.quick else (a.count, a.runs)
-    path = puzzles_file(a.cache / f"minimal-9x9-{count}.txt", count)
-    print(f"{count:,} random minimal 9x9 puzzles ({path}); before = {a.before}, after = this checkout; "
-          f"median of {runs}")
+    if a.conflicting:
+        path = conflicting_file(a.cache / f"conflicting-9x9-{count}.txt", count)
+        what = "complete 9x9 grids with conflicts"
+    else:
+        path = puzzles_file(a.cache / f"minimal-9x9-{count}.txt", count)
+        what = "random minimal 9x9 puzzles"
+    print(f"{count:,} {what} ({path}); before = {a.before}, after = this checkout; median of {runs}")
     with tempfile.TemporaryDirectory() as tmp:
         sides = {"before": export(a.before, Path(tmp)), "after": ROOT}
         print(f"{'command':<22}{'load':>6}{'before wall':>13}{'cpu':>8}{'after wall':>12}{'cpu':>8}"

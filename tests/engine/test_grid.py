@@ -108,3 +108,15 @@ def test_non_integer_cells_are_refused_not_truncated():
     with pytest.raises(TypeError, match="integers"):
         Grid(["1"] * 81)
     assert Grid(np.zeros(81, dtype=np.uint8)).clue_count == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(box=st.sampled_from([2, 3, 4]), data=st.data())
+def test_invalid_cells_are_the_cells_a_peer_clashes_with(box, data):
+    """The per-house count against its slow, obvious twin: each filled cell asked alone (``conflicts``)."""
+    n = box * box
+    cells = np.array(data.draw(st.lists(st.integers(0, n), min_size=n * n, max_size=n * n)), dtype=np.int8)
+    g = Grid(cells)
+    twin = [(r, c, int(cells[r * n + c]), g.conflicts(r, c, int(cells[r * n + c])))
+            for r in range(n) for c in range(n) if cells[r * n + c]]
+    assert g.invalid_cells() == [t for t in twin if t[3] != Conflict.NONE]
