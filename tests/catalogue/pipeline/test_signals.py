@@ -123,6 +123,15 @@ def test_sigkill_loses_nothing_committed_and_the_next_fill_repairs(tmp_path):
     assert run_row(tmp_path)[0] == "interrupted"
 
 
+def _before_our_code(stderr: str) -> bool:
+    """Whether a traceback ran through no file of ours: the pip script's import line and Python's frozen import
+    machinery only (a Ctrl-C while Python searches sys.path for the ``catalogue`` package, before its first line,
+    and so before catalogue.entry can set its handler; seen once in about 200 starts on a loaded host)."""
+    frames = [line.strip() for line in stderr.splitlines() if line.strip().startswith('File "')]
+    return bool(frames) and all(f.startswith('File "<frozen ') or f.endswith(", in <module>") and "/bin/" in f
+                                for f in frames)
+
+
 def test_ctrl_c_at_any_moment_of_a_start_is_one_line_never_a_traceback(sample_sqlite):
     """Ctrl-C in the first half second of the real ``catalogue`` script (imports, typer's setup, the command):
     exit 130 with one line, 0 when the command finished first, or death by the signal before Python's own
@@ -142,8 +151,9 @@ def test_ctrl_c_at_any_moment_of_a_start_is_one_line_never_a_traceback(sample_sq
         time.sleep(rng.uniform(0.0, 0.5))
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=60)
-        if stderr.startswith("Fatal Python error: init_import_site"):
-            # Python's own start-up, before any line of ours runs (site and the .pth files): not ours to catch
+        if stderr.startswith("Fatal Python error: init_import_site") or _before_our_code(stderr):
+            # Python's own start-up, before any line of ours runs (site and the .pth files, then the import
+            # system looking for the package the script names): not ours to catch
             continue
         assert "Traceback" not in stderr, stderr
         assert proc.returncode in (0, 130, -signal.SIGINT), (proc.returncode, stderr)
