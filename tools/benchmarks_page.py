@@ -24,7 +24,6 @@ sentence, and one `[[line]]` table a measurement, with:
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import tomllib
 from pathlib import Path
@@ -135,20 +134,9 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if docs/benchmarks.md is stale")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run `python tools/benchmarks_page.py` to regenerate it",
-                  file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)} ({len(text.encode())} bytes)", file=sys.stderr)
-    return 0
+    from generated import main as generate
+
+    return generate(lambda: {TARGET: render()}, "tools/benchmarks_page.py", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

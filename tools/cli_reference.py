@@ -8,7 +8,6 @@ every CATALOGUE_* environment variable unset, so the file depends only on the co
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -78,22 +77,10 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if docs/cli-reference.md is stale")
-    args = parser.parse_args(argv)
+    from generated import main as generate
+
     sys.path.insert(0, str(ROOT))
-    text = render()
-    if args.check:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run `python tools/cli_reference.py` to regenerate it",
-                  file=sys.stderr)
-            return 1
-        return 0
-    TARGET.parent.mkdir(parents=True, exist_ok=True)
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)}", file=sys.stderr)
-    return 0
+    return generate(lambda: {TARGET: render()}, "tools/cli_reference.py", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ A page holds a table as ``<!-- vocabulary: NAME -->``, the table, ``<!-- end voc
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -61,21 +60,11 @@ def rendered(text: str) -> str:
     return _MARKED.sub(table, text)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if a table is stale, write nothing")
-    args = parser.parse_args()
-    for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        new = rendered(text)
-        if new == text:
-            continue
-        if args.check:
-            print(f"{page.relative_to(ROOT)} is stale: run `python tools/vocabulary_tables.py` to regenerate its "
-                  f"tables", file=sys.stderr)
-            return 1
-        page.write_text(new, encoding="utf-8")
-    return 0
+def main(argv: list[str] | None = None) -> int:
+    from generated import main as generate
+
+    return generate(lambda: {page: rendered(page.read_text(encoding="utf-8")) for page in PAGES},
+                    "tools/vocabulary_tables.py", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":
