@@ -122,7 +122,7 @@ def in_process_ms(db: str, runs: int, only: str = "") -> dict[str, tuple[float, 
 
     from catalogue.output import write_records
     from catalogue.store import Catalogue
-    from catalogue.store.queries import RESULT_FIELDS
+    from catalogue.store.columns import RESULT_FIELDS
 
     catalogue = Catalogue.open(db, create=False)
 

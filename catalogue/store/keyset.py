@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .queries import RANKED, rank_of
+from .columns import RANKED, rank_of
 
 #: (sort key value, board number, variant)
 Cursor = tuple[Any, int, int]

@@ -17,57 +17,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterator, Optional, Sequence
 
-from engine.vocabulary import GUESSING, LEVELS, METRICS, STEP_NAMES, TECHNIQUES  # plain data: no engine code is imported
-
-#: the solver metrics stored with every puzzle (engine/solvers/base.py defines them; seconds as solve_seconds)
-SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
-
-#: the fields of a query result, in order; `puzzle` and `solution` are in the line format. `minimal` is True
-#: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;
-#: the default on 25x25) or `fill --level` put clues back, None for puzzles stored before migration 0003
-RESULT_FIELDS = ("number", "variant", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
-                 "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest",
-                 "technique", "source", "source_line", "puzzle", "solution")
-
-#: the fields that come from the board (all others are the puzzle's columns of the same name)
-_BOARD_FIELDS = {"number": "b.number", "size": "b.size", "equivalence": "b.equivalence", "method": "b.method",
-                 "solution": "b.board AS solution"}
-_RESULT_COLUMNS = ", ".join(_BOARD_FIELDS.get(name, f"p.{name}") for name in RESULT_FIELDS)
-
-#: the columns sorted by rank, not by their text: a level by difficulty; the hardest step by its technique, in the
-#: technique table's order (easiest first), then its kind (engine.vocabulary.STEPS), guessing after them; a row's
-#: name (stored before migration 0008 where only a regrade can name the step) just before its steps; ungraded
-#: (no value) last
-RANKED = {"level": LEVELS,
-          "hardest": (*dict.fromkeys(name for t in TECHNIQUES for name in (t, *STEP_NAMES[t]) if name), GUESSING)}
-
-
-def rank_of(column: str, value: Optional[str]) -> int:
-    """A ranked column's value as the sort uses it (``RANKED``; no value, or an unknown one, ranks last)."""
-    names = RANKED[column]
-    return names.index(value) if value in names else len(names)
-
-
-def _rank_sql(column: str) -> str:
-    names = RANKED[column]
-    return (f"CASE p.{column} " + " ".join(f"WHEN '{name}' THEN {rank}" for rank, name in enumerate(names))
-            + f" ELSE {len(names)} END")
-
-
-#: --order-by keys -> SQL expressions. The only way a sort key reaches SQL: anything else is refused.
-ORDER_KEYS = {
-    "number": "p.board_number",  # = b.number; see query_puzzles
-    "size": "b.size + 0",  # not through UNIQUE(size, ...): see the size filter below
-    "clues": "p.clues",
-    **{name: f"p.{name}" for name in SOLVER_METRICS},
-    "carve_checks": "p.carve_checks",
-    "carve_seconds": "p.carve_seconds",
-    "score": "p.score",
-    **{column: _rank_sql(column) for column in RANKED},
-}
-
-#: sort keys that can be NULL (puzzles stored before grading): those rows go last in either direction
-NULLABLE_KEYS = frozenset({"score"})
+from .columns import NULLABLE_KEYS, ORDER_KEYS, RESULT_COLUMNS, SOLVER_METRICS
 
 #: (query option, SQL condition, the same condition hidden from indexes) in the order filters are applied;
 #: values are always bound parameters. The hidden forms (`+ 0`, `|| ''`) select the same rows.
@@ -213,7 +163,7 @@ def _puzzles_sql(conn, *, order_by: str = "number", desc: bool = False, limit: O
                  after: Optional[tuple[Any, int, int]] = None, **filters) -> tuple[str, dict[str, Any]]:
     """The SQL text and parameters of ``query_puzzles`` (``with_id``: each row also has ``puzzle_id``; ``after``:
     only the rows past that cursor, :mod:`catalogue.store.keyset`)."""
-    columns = _RESULT_COLUMNS + (", p.id AS puzzle_id" if with_id else "")
+    columns = RESULT_COLUMNS + (", p.id AS puzzle_id" if with_id else "")
     key = ORDER_KEYS[order_by]  # KeyError before any SQL is built
     offset = int(offset or 0)
     if offset < 0 or (limit is not None and limit < 0):

@@ -1,6 +1,6 @@
 """Typed records of what the catalogue's reads return: frozen dataclasses named with the database's columns.
 
-``PuzzleRecord``'s fields are ``queries.RESULT_FIELDS`` in their order (what `catalogue query` prints, under the
+``PuzzleRecord``'s fields are ``columns.RESULT_FIELDS`` in their order (what `catalogue query` prints, under the
 same names); ``BoardRecord`` is one board with its first puzzle (``BoardPuzzle``), and its :meth:`record` the
 one full record shape (:data:`RECORD_FIELDS`: query's fields, then how it was made) that `catalogue export` and the
 API print. Grids are text in the line format (``engine.formats``: ``.`` for a blank). ``to_dict()`` gives the plain
@@ -25,7 +25,7 @@ def grade_columns(grade) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class PuzzleRecord:
-    """One puzzle with its board: the fields of `catalogue query` (``queries.RESULT_FIELDS``), in order."""
+    """One puzzle with its board: the fields of `catalogue query` (``columns.RESULT_FIELDS``), in order."""
 
     number: int  #: the board's number (its public id)
     variant: int  #: the puzzle's number on its board: 1 for its first (the puzzle is named N), 2, ... (N.2, ...)

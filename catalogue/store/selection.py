@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, fields, replace
 from itertools import islice
 from typing import Any, ContextManager, Iterator, Optional, Protocol, Union
 
-from . import queries
+from . import columns, queries
 from .records import PuzzleRecord
 
 
@@ -113,7 +113,7 @@ class PuzzleQuery:
     """A lazy selection of puzzles: nothing is read until it is iterated, counted or asked for its first row.
 
     Every method returns a new query (this one is unchanged), so selections compose and can be reused:
-    ``where(**filters)`` adds conditions, ``order_by(key, desc=False)`` sorts (``queries.ORDER_KEYS``),
+    ``where(**filters)`` adds conditions, ``order_by(key, desc=False)`` sorts (``columns.ORDER_KEYS``),
     ``sample(n, seed)`` keeps a uniform random sample of n matches, and ``offset(n)`` / ``limit(n)`` take a window
     of the result (in that order: filter, sample, sort, window). Each call replaces the value of an earlier call of
     the same method. Iterating yields :class:`PuzzleRecord` s; ``dicts()`` yields the same rows as plain dicts.
@@ -135,8 +135,8 @@ class PuzzleQuery:
         return replace(self, filter=replace(self.filter, **more))
 
     def order_by(self, key: str, desc: bool = False) -> "PuzzleQuery":
-        if key not in queries.ORDER_KEYS:
-            raise ValueError(f"no sort key {key!r}; one of: {', '.join(queries.ORDER_KEYS)}")
+        if key not in columns.ORDER_KEYS:
+            raise ValueError(f"no sort key {key!r}; one of: {', '.join(columns.ORDER_KEYS)}")
         return replace(self, key=key, descending=bool(desc))
 
     def sample(self, n: int, seed: int = 0) -> "PuzzleQuery":
@@ -171,7 +171,7 @@ class PuzzleQuery:
         return (PuzzleRecord.from_row(row) for row in self.dicts())
 
     def dicts(self) -> Iterator[dict[str, Any]]:
-        """The rows as plain dicts (``queries.RESULT_FIELDS``), streamed from the database cursor: what the
+        """The rows as plain dicts (``columns.RESULT_FIELDS``), streamed from the database cursor: what the
         printers take, at constant memory. The read connection stays open until the iterator is exhausted."""
         with self.catalogue.reading() as conn:
             yield from self._rows(conn)

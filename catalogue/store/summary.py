@@ -12,7 +12,8 @@ from typing import Any, Optional
 
 from engine.vocabulary import LEVELS
 
-from .queries import SOLVER_METRICS, fetch
+from .columns import SOLVER_METRICS
+from .queries import fetch
 
 #: metrics that `stats` summarises (min / median / max): name -> (table, column)
 SUMMARY_METRICS = {

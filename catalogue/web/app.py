@@ -30,7 +30,7 @@ from ..choices import HARDEST, Equivalence, Level, choose
 from ..errors import UsageError
 from ..store import Catalogue
 from ..store.keyset import cursor_of
-from ..store.queries import ORDER_KEYS, RESULT_FIELDS
+from ..store.columns import ORDER_KEYS, RESULT_FIELDS
 from ..store.records import PuzzleRecord
 from . import errors
 from .errors import NotFound

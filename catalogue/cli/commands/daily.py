@@ -16,7 +16,7 @@ from engine.vocabulary import LEVELS
 from ...console import report
 from ...errors import UsageError
 from ...output import write_records
-from ...store.queries import RESULT_FIELDS
+from ...store.columns import RESULT_FIELDS
 from ...store.selection import PuzzleFilter, parse_date
 from ..filters import filter_options
 from ..options import DbOption

@@ -13,7 +13,7 @@ import typer
 
 from ...console import report
 from ...output import RECORD_FORMATS, write_records
-from ...store.queries import ORDER_KEYS, RESULT_FIELDS
+from ...store.columns import ORDER_KEYS, RESULT_FIELDS
 from ...store.selection import PuzzleFilter
 from ..filters import Sampling, filter_options, sample_options
 from ..options import DbOption

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from catalogue.cli import app
 from records import parse_records
 from catalogue.output import RECORD_FORMATS, column_formatter, table_text, write_records
-from catalogue.store.queries import RESULT_FIELDS
+from catalogue.store.columns import RESULT_FIELDS
 
 runner = CliRunner()
 

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from catalogue.cli import app
-from catalogue.store.queries import RESULT_FIELDS
+from catalogue.store.columns import RESULT_FIELDS
 
 runner = CliRunner()
 GRIDS = ("puzzle", "solution")

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from catalogue.store import Catalogue
 from catalogue.store import queries as repository
-from catalogue.store.queries import LEVELS, ORDER_KEYS, TECHNIQUES, get_board, query_puzzles
+from catalogue.store.columns import ORDER_KEYS, RESULT_FIELDS
+from engine.vocabulary import LEVELS, TECHNIQUES
+from catalogue.store.queries import get_board, query_puzzles
 from catalogue.store.summary import stats
 from engine.vocabulary import STEP_NAMES, TECHNIQUE_OF
 
@@ -74,7 +76,7 @@ def numbers(rows):
 
 def test_all_puzzles_with_every_field(conn):
     assert query_puzzles(conn) == sample_rows()
-    assert tuple(query_puzzles(conn, limit=1)[0]) == repository.RESULT_FIELDS
+    assert tuple(query_puzzles(conn, limit=1)[0]) == RESULT_FIELDS
 
 
 @pytest.mark.parametrize("filters, expected", [

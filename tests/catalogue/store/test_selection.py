@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from catalogue.store import Catalogue
 from catalogue.store import keyset, queries, selection
-from catalogue.store.queries import RESULT_FIELDS
+from catalogue.store.columns import RESULT_FIELDS
 from catalogue.store.records import BoardPuzzle, BoardRecord, PuzzleRecord
 from catalogue.store.selection import PuzzleFilter, PuzzleQuery, draw_positions, jump_hash
 

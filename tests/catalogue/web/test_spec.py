@@ -74,6 +74,6 @@ def test_the_spec_has_typed_answers_and_our_errors(server):
         if path.startswith("/api/"):
             assert answers["200"]["content"]["application/json"]["schema"] != {}, path
     row = spec["components"]["schemas"]["PuzzleRow"]["properties"]
-    from catalogue.store.queries import RESULT_FIELDS
+    from catalogue.store.columns import RESULT_FIELDS
 
     assert list(row) == list(RESULT_FIELDS)
