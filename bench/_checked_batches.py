@@ -16,9 +16,10 @@ def make_batches(total: int, batch: int, seed: int) -> list:
 
     import numpy as np
 
-    from catalogue.pipeline.stages import CheckerActor, Kernels, Plan
+    from catalogue.pipeline.options import FillOptions
+    from catalogue.pipeline.stages import CheckerActor, Kernels
 
-    plan = Plan(box=3, method="wfc", equivalence="d4", batch=batch, seed=seed)
+    plan = FillOptions(size=9, method="wfc", equivalence="d4", batch=batch, seed=seed)
     kernels = Kernels("wfc")
     kernels.warm(plan)
     class Checker(CheckerActor):
@@ -44,8 +45,8 @@ def make_batches(total: int, batch: int, seed: int) -> list:
 
 
 def rows_of(batches, run_id: int):
-    from catalogue.pipeline.stages import Plan
+    from catalogue.pipeline.options import FillOptions
     from catalogue.pipeline.writer import batch_rows
 
-    plan = Plan(box=3, method="wfc", equivalence="d4")
+    plan = FillOptions(size=9, method="wfc", equivalence="d4", seed=0)
     return [(b, *batch_rows(b, plan, run_id)) for b in batches]

@@ -89,9 +89,10 @@ def _stage_rate(work, batches, threads: int) -> tuple[float, float]:
 
 
 def scaling(args) -> None:
-    from catalogue.pipeline.stages import Kernels, Plan, carve_seeds
+    from catalogue.pipeline.options import FillOptions
+    from catalogue.pipeline.stages import Kernels, carve_seeds
 
-    plan = Plan(box=3, method="wfc", equivalence="d4", batch=args.batch, seed=1)
+    plan = FillOptions(size=9, method="wfc", equivalence="d4", batch=args.batch, seed=1)
     k = Kernels("wfc")
     k.warm(plan)
     nb = args.boards // args.batch

@@ -42,6 +42,18 @@ FAIL_ENV = "CATALOGUE_TEST_FAIL"
 #: queue is allocated in batches the kernels fill whole
 MAX_WORKERS = 256
 MAX_QUEUE_SIZE = 1_000_000
+#: the largest seed a command takes (--seed): the kernels' int64
+SEED_MAX = 2 ** 63 - 1
+#: the bits of a seed drawn when none is given: 53, exact in JSON and JavaScript (the page and the API show them)
+SEED_BITS = 53
+
+
+def draw_seed() -> int:
+    """A run's seed when none is given (fill, generate, the page's random puzzle): printed or stored, so the run
+    can be made again."""
+    import secrets
+
+    return secrets.randbelow(2 ** SEED_BITS)
 
 
 def default_workers() -> int:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import random
 from dataclasses import dataclass
 from typing import Annotated, Callable, Optional
 
@@ -26,6 +25,7 @@ import typer
 from engine.vocabulary import BOARD_METHODS
 
 from ..choices import HARDEST, Equivalence, Level, check_size, choose
+from ..config import draw_seed
 from ..console import report
 from ..errors import UsageError
 from ..store.selection import PuzzleFilter
@@ -105,7 +105,7 @@ def make_sampling(sample: Optional[int] = None, seed: Optional[int] = None, offs
     if seed is not None and sample is None:
         raise UsageError("--seed chooses a sample: give --sample N too")
     if sample is not None and seed is None:
-        seed = random.SystemRandom().randrange(2 ** 32)
+        seed = draw_seed()
         report(f"sample drawn with --seed {seed}")
     return Sampling(sample, seed, offset)
 

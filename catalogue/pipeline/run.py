@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import socket
 import threading
 import time
@@ -29,9 +28,9 @@ from typing import Callable
 
 from sqlalchemy.exc import DBAPIError
 
-from .. import __version__
 from engine.vocabulary import MIN_CLUES
 
+from .. import __version__
 from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError
 from ..failures import describe, describe_error
@@ -41,7 +40,8 @@ from ..store.files import FileReport, refuse_strangers
 from .actor import Channel, Supervisor
 from .interrupts import Interrupts
 from .messages import Counters
-from .stages import CheckerActor, GeneratorActor, Kernels, Plan, SeenKeys
+from .options import FillOptions
+from .stages import CheckerActor, GeneratorActor, Kernels, SeenKeys
 from .writer import WriterActor
 
 logger = logging.getLogger(__name__)
@@ -49,10 +49,6 @@ logger = logging.getLogger(__name__)
 PROGRESS_SECONDS = 0.2
 #: how long an ordered shutdown waits for one stage; a stage still running then is reported, never waited on
 JOIN_SECONDS = 30.0
-#: boards per batch by box size: a batch is one kernel call, and a checker finishes its batch before it stops,
-#: so big grids (a board costs many times a 9x9 one: docs/benchmarks.md, Cost against size) get small batches
-#: to keep Ctrl-C within a few seconds
-DEFAULT_BATCH = {2: 256, 3: 256, 4: 16, 5: 1}
 #: upper bounds of the sizing options: a batch is allocated whole by the kernels (`--batch 99999999999` asked
 #: for 745 GiB and failed mid-run), and every worker is an OS thread (30,000 of them never got started)
 MAX_BATCH = 65_536
@@ -101,15 +97,15 @@ class FillSummary:
     stuck: list[str] = field(default_factory=list)  # actors that did not stop in time
 
 
-def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kernels) -> None:
-    if count < 1:
-        raise UsageError(f"--count must be at least 1, got {count}")
-    for name, value in (("--generators", generators), ("--checkers", checkers), ("--queue-size", queue_size),
-                        ("--batch", plan.batch)):
+def _validate(plan: FillOptions, kernels: Kernels) -> None:
+    if plan.count < 1:
+        raise UsageError(f"--count must be at least 1, got {plan.count}")
+    for name, value in (("--generators", plan.generators), ("--checkers", plan.checkers),
+                        ("--queue-size", plan.queue_size), ("--batch", plan.batch)):
         if value < 1:
             raise UsageError(f"{name} must be at least 1, got {value}")
-    for name, value, most in (("--generators", generators, MAX_WORKERS), ("--checkers", checkers, MAX_WORKERS),
-                              ("--batch", plan.batch, MAX_BATCH)):
+    for name, value, most in (("--generators", plan.generators, MAX_WORKERS),
+                              ("--checkers", plan.checkers, MAX_WORKERS), ("--batch", plan.batch, MAX_BATCH)):
         if value > most:
             raise UsageError(f"{name} must be at most {most:,}, got {value:,}")
     ncells = plan.size * plan.size
@@ -123,32 +119,29 @@ def _validate(count, plan: Plan, generators, checkers, queue_size, kernels: Kern
     kernels.validate(plan)
 
 
-def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc", equivalence: str = "d4",
-         generators: int = 1, checkers: int = 1, queue_size: int = 256,
-         batch: int | None = None, seed: int | None = None, symmetry: str = "none", target_clues: int | None = None,
-         level: str | None = None, level_tries: int = 20, give_up_after: int = 10_000,
-         progress: Callable[[dict], None] | None = None,
-         prepare: Callable[[list[str]], object] | None = None, command: str = "") -> FillSummary:
-    """Add ``count`` new unique boards, with their carved and graded puzzles, to the catalogue.
+def fill(catalogue: Catalogue, count: int | FillOptions, *, progress: Callable[[dict], None] | None = None,
+         prepare: Callable[[list[str]], object] | None = None, **options) -> FillSummary:
+    """Add ``count`` new unique boards, with their carved and graded puzzles, to the catalogue: ``count`` and
+    ``options`` are the fields of :class:`~catalogue.pipeline.options.FillOptions` (the options of ``catalogue
+    fill``: ``fill(catalogue, 20, seed=7, generators=1)``), or ``count`` is a FillOptions already made.
 
     Returns the summary whatever happens; ``status`` says how it ended (a failed worker gives ``failed`` and
     ``error``, Ctrl-C gives ``interrupted``). Raises UsageError for bad options, UserError if the catalogue
     cannot be opened. ``prepare(jobs)`` makes the kernels ready before the actors start (default: engine.warmup's
     prepare, without progress; the CLI's shows it: catalogue/kernels.py).
     """
-    from engine.geometry import box_for_size
+    from engine.vocabulary import SIZES
 
-    try:
-        box = box_for_size(size)
-    except ValueError as e:
-        raise UsageError(f"--size: {e}") from None
-    batch = batch or DEFAULT_BATCH[box]
-    seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
-    plan = Plan(box=box, method=method, equivalence=equivalence, symmetry=symmetry, target_clues=target_clues,
-                level=level, level_tries=level_tries,
-                batch=batch, seed=seed, give_up_after=give_up_after)
-    kernels = Kernels(method)
-    _validate(count, plan, generators, checkers, queue_size, kernels)
+    if isinstance(count, FillOptions):
+        if options:
+            raise TypeError(f"fill() takes FillOptions or keywords, not both: {', '.join(options)}")
+        plan = count
+    else:
+        plan = FillOptions(count=count, **options)
+    if plan.size not in SIZES:
+        raise UsageError(f"--size: {plan.size} is not a grid size ({', '.join(map(str, SIZES))})")
+    kernels = Kernels(plan.method)
+    _validate(plan, kernels)
 
     try:
         # a folder of another catalogue, or a file in the way, stops here: before a run is recorded
@@ -162,7 +155,7 @@ def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc"
         prepare(jobs)  # compiled on every core the first time (Ctrl-C: KeyboardInterrupt, nothing half-written)
         kernels.warm(plan)  # in this thread, before any worker starts: this run's options, from the loaded kernels
         warm_seconds = time.perf_counter() - started
-        run = _Run(catalogue, plan, count, generators, checkers, queue_size, kernels, command)
+        run = _Run(catalogue, plan, kernels)
         summary = run.execute(progress)
         summary.recovered, summary.warm_seconds = recovered, warm_seconds
         return summary
@@ -173,23 +166,21 @@ def fill(catalogue: Catalogue, count: int, *, size: int = 9, method: str = "wfc"
 
 
 class _Run:
-    def __init__(self, catalogue: Catalogue, plan: Plan, count, generators, checkers, queue_size, kernels, command):
+    def __init__(self, catalogue: Catalogue, plan: FillOptions, kernels):
         self.catalogue, self.plan, self.kernels = catalogue, plan, kernels
-        self.count, self.n_generators, self.n_checkers, self.queue_size = count, generators, checkers, queue_size
-        self.command = command
-        self.counters = Counters(target=count)
+        self.count, self.n_generators, self.n_checkers = plan.count, plan.generators, plan.checkers
+        self.queue_size = plan.queue_size
+        self.counters = Counters(target=plan.count)
         self.supervisor = Supervisor()
         self.run_id = self._create_run()
 
     # -- the run row ----------------------------------------------------------------------------------------------
     def _create_run(self) -> int:
         p = self.plan
-        parameters = {"count": self.count, "batch": p.batch, "queue_size": self.queue_size,
-                      "level_tries": p.level_tries, "give_up_after": p.give_up_after,
-                      "carve_attempts": p.carve_attempts, "pid": os.getpid(), "host": socket.gethostname(),
+        parameters = {**p.parameters(), "pid": os.getpid(), "host": socket.gethostname(),
                       "out": str(self.catalogue.folder)}
         return self.catalogue.start_run(
-            program_version=__version__, command=self.command, size=p.size, method=p.method,
+            program_version=__version__, command=p.command(), size=p.size, method=p.method,
             equivalence=p.equivalence, symmetry=p.symmetry, target_clues=p.target_clues, level=p.level,
             seed=p.seed, generators=self.n_generators, checkers=self.n_checkers, queue_size=self.queue_size,
             parameters=parameters)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from engine.vocabulary import METRICS
 from ..store.records import GRADE_COLUMNS, grade_columns
 from .actor import POLL_SECONDS, Actor, Channel, Stopped, Supervisor
 from .messages import BoardBatch, CheckedBatch, Counters
+from .options import FillOptions
 
 #: the solver metrics stored with every puzzle as whole numbers (all but ``seconds``, stored as solve_seconds)
 METRIC_COLUMNS = METRICS[:-1]
@@ -61,7 +61,7 @@ class Kernels:
         self.method = method
         self.generate_array = get_generator(method).generate_array
 
-    def validate(self, plan: "Plan") -> None:
+    def validate(self, plan: FillOptions) -> None:
         from engine.vocabulary import EQUIVALENCES, LEVELS, SYMMETRIES
 
         from ..errors import UsageError, unknown_choice
@@ -100,7 +100,7 @@ class Kernels:
         from engine.vocabulary import LEVELS
         return LEVELS.index(level)
 
-    def warm(self, plan: "Plan") -> None:
+    def warm(self, plan: FillOptions) -> None:
         """Run every kernel once on two boards in the calling (main) thread, with this run's options, before any
         worker starts: what the run calls is loaded here (compiled, if ``engine.warmup.prepare`` did not foresee
         it), instead of in several threads at once in the middle of the run."""
@@ -111,33 +111,12 @@ class Kernels:
         self.grade_many(np.stack([r.puzzle for r in results]), plan.box)
 
 
-@dataclass(frozen=True)
-class Plan:
-    """What a run makes: the options every stage needs, fixed before the actors start."""
-
-    box: int
-    method: str
-    equivalence: str
-    symmetry: str = "none"
-    target_clues: int | None = None
-    level: str | None = None
-    level_tries: int = 20
-    carve_attempts: int | None = None  # carve_many's default: 1, or 20 orders with target_clues
-    batch: int = 256
-    seed: int = 0
-    give_up_after: int = 10_000
-
-    @property
-    def size(self) -> int:
-        return self.box * self.box
-
-
 class GeneratorActor(Actor):
     """Makes batches of complete boards until stopped; each actor draws from its own seed stream."""
 
     stage = "generate"
 
-    def __init__(self, name, supervisor: Supervisor, stop: threading.Event, out: Channel, plan: Plan,
+    def __init__(self, name, supervisor: Supervisor, stop: threading.Event, out: Channel, plan: FillOptions,
                  counters: Counters, stream: int, generate_array, fail_at=None):
         super().__init__(name, supervisor, stop, fail_at=fail_at)
         self.out, self.plan, self.counters, self.stream = out, plan, counters, stream
@@ -202,7 +181,7 @@ class CheckerActor(Actor):
     stage = "check"
 
     def __init__(self, name, supervisor: Supervisor, stop: threading.Event, inbox: Channel, out: Channel,
-                 out_stop: threading.Event, plan: Plan, counters: Counters, seen: SeenKeys, catalogue, kernels,
+                 out_stop: threading.Event, plan: FillOptions, counters: Counters, seen: SeenKeys, catalogue, kernels,
                  fail_at=None):
         super().__init__(name, supervisor, stop, inbox=inbox, fail_at=fail_at)
         self.out, self.out_stop, self.plan, self.counters, self.seen = out, out_stop, plan, counters, seen

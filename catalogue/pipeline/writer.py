@@ -20,13 +20,13 @@ import time
 from ..store import Catalogue
 from .actor import Actor, Channel, Supervisor
 from .messages import CheckedBatch, Counters
-from .stages import Plan
+from .options import FillOptions
 
 
 class WriterActor(Actor):
     stage = "write"
 
-    def __init__(self, name, supervisor: Supervisor, stop: threading.Event, inbox: Channel, plan: Plan,
+    def __init__(self, name, supervisor: Supervisor, stop: threading.Event, inbox: Channel, plan: FillOptions,
                  counters: Counters, catalogue: Catalogue, run_id: int, fail_at=None):
         super().__init__(name, supervisor, stop, inbox=inbox, fail_at=fail_at)
         self.plan, self.counters, self.catalogue, self.run_id = plan, counters, catalogue, run_id
@@ -90,7 +90,7 @@ class WriterActor(Actor):
         return batch_rows(batch, self.plan, self.run_id)
 
 
-def batch_rows(batch: CheckedBatch, plan: Plan, run_id: int) -> tuple[list[dict], list[dict]]:
+def batch_rows(batch: CheckedBatch, plan: FillOptions, run_id: int) -> tuple[list[dict], list[dict]]:
     """The board and puzzle rows of a checked batch (row i of each for board i): the batch's columns, plus what
     the plan says of every row."""
     board_constants = {"size": plan.size, "equivalence": plan.equivalence, "method": plan.method, "run_id": run_id}

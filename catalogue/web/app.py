@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
-import secrets
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -27,6 +26,7 @@ from engine import vocabulary
 
 from .. import __version__
 from ..choices import HARDEST, Equivalence, Level, choose
+from ..config import draw_seed
 from ..errors import UsageError
 from ..store import Catalogue
 from ..store.keyset import cursor_of
@@ -169,7 +169,7 @@ def make_app(db: Optional[str] = None) -> FastAPI:
         selection = catalogue.puzzles(**filters).order_by(q.order_by, desc=q.desc)
         seed = q.seed
         if q.sample is not None:
-            seed = secrets.randbelow(2 ** 32) if seed is None else seed
+            seed = draw_seed() if seed is None else seed
             selection = selection.sample(q.sample, seed=seed)
         total = selection.count()  # every match (or the sample's size): what the pages add up to
         rows = list(selection.after(cursor).offset(q.offset).limit(q.limit + 1).dicts())

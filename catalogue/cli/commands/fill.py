@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import logging
 import os
-import shlex
 import sys
 from typing import Annotated, Optional
 
 import typer
 
 from ...choices import Equivalence, Level, Method, Symmetry, check_size
-from ...config import DEFAULT_QUEUE_SIZE, default_workers
+from ...config import DEFAULT_QUEUE_SIZE, SEED_MAX, default_workers
 from ...console import report
 from ...errors import EXIT_INTERRUPTED, EXIT_RUNTIME, UserError
-from ..options import CheckersOption, DbOption, GeneratorsOption, OutOption, QueueSizeOption
+from ..options import (
+    CheckersOption,
+    DbOption,
+    GeneratorsOption,
+    OutOption,
+    QueueSizeOption,
+)
 
 log = logging.getLogger("catalogue")
 
@@ -78,15 +83,6 @@ def format_summary(s, width: int | None = None) -> str:
     return "\n".join(lines) + "\n\n" + table.rstrip("\n")
 
 
-def repeat_command(**options) -> str:
-    """The fill command line that makes the same kind of boards with the same seed (stored with the run)."""
-    parts = ["catalogue", "fill"]
-    for name, value in options.items():
-        if value is not None:
-            parts += [f"--{name.replace('_', '-')}", shlex.quote(str(value))]
-    return " ".join(parts)
-
-
 def register(app: typer.Typer) -> None:
     @app.command("fill")
     def fill(
@@ -104,7 +100,7 @@ def register(app: typer.Typer) -> None:
             help="Boards per kernel call and per database transaction (default: 256 up to 9x9, 16 for 16x16, "
                  "1 for 25x25).")] = None,
         seed: Annotated[Optional[int], typer.Option(
-            min=0, max=2**63 - 1, show_default=False,
+            min=0, max=SEED_MAX, show_default=False,
             help="Run seed, 0 .. 2**63-1 (default: a random one, printed and stored).")] = None,
         symmetry: Annotated[Symmetry, typer.Option(help="Symmetry of the clue pattern of carved puzzles.")
                             ] = Symmetry.none,
@@ -133,29 +129,25 @@ def register(app: typer.Typer) -> None:
           catalogue fill --count 20 --db demo.db
           catalogue fill -n 10 --size 4 --seed 7 --db demo.db
         """
-        from ...pipeline.run import fill as run_fill
         from ...kernels import ready
+        from ...pipeline.options import FillOptions
+        from ...pipeline.run import fill as run_fill
         from ...progress import Display
         from ...store import Catalogue
 
-        if seed is None:  # chosen here so that the stored command line repeats this very run
-            import secrets
-            seed = secrets.randbelow(2 ** 53)  # 53 bits: exact in JSON and JavaScript
-        command = repeat_command(count=count, size=size, method=method.value, equivalence=equivalence.value,
-                                 seed=seed, symmetry=symmetry.value, target_clues=target_clues,
-                                 level=level.value if level else None, level_tries=level_tries if level else None,
-                                 batch=batch)
+        # made once: the run validates it, the actors read it, the run row stores it (with the seed drawn here
+        # when none was given, so the stored command line repeats this very run)
+        options = FillOptions(
+            count=count, size=size, method=method.value, equivalence=equivalence.value, seed=seed,
+            symmetry=symmetry.value, target_clues=target_clues, level=level.value if level else None,
+            level_tries=level_tries, batch=batch, generators=generators or default_workers(),
+            checkers=checkers or default_workers(), queue_size=queue_size, give_up_after=give_up_after)
         # one transient display for both phases (kernels, then the bar): nothing of it is left above the summary
         display = Display("fill", extra="dup {task.fields[duplicates]:,} contra {task.fields[contradictions]:,}")
         with display, Catalogue.open(db, out) as catalogue:
             log.info("kernel cache folder: %s", os.environ.get("NUMBA_CACHE_DIR", "numba's default"))
-            summary = run_fill(
-                catalogue, count, size=size, method=method.value, equivalence=equivalence.value,
-                generators=generators or default_workers(), checkers=checkers or default_workers(),
-                queue_size=queue_size, batch=batch, seed=seed, symmetry=symmetry.value,
-                target_clues=target_clues, level=level.value if level else None, level_tries=level_tries,
-                give_up_after=give_up_after, progress=_progress(display, count),
-                prepare=lambda jobs: ready(jobs, display, "fill"), command=command)
+            summary = run_fill(catalogue, options, progress=_progress(display, count),
+                               prepare=lambda jobs: ready(jobs, display, "fill"))
         log.info("kernels ready in %.2f s; run %.2f s", summary.warm_seconds, summary.elapsed)
         recovered = summary.recovered
         if recovered is not None:

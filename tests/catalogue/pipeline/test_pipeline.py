@@ -25,11 +25,11 @@ from catalogue.pipeline.actor import (
     Supervisor,
 )
 from catalogue.pipeline.messages import BoardBatch, Counters
+from catalogue.pipeline.options import FillOptions
 from catalogue.pipeline.run import fill
 from catalogue.pipeline.stages import (
     CheckerActor,
     Kernels,
-    Plan,
     SeenKeys,
     batch_seed,
     carve_seeds,
@@ -241,7 +241,7 @@ def checked_batch(level):
     from engine.generators import get_generator
 
     boards, seeds, restarts = get_generator("backtrack").generate_array(3, 6, 17)
-    plan = Plan(box=3, method="backtrack", equivalence="d4", level=level, level_tries=3)
+    plan = FillOptions(size=9, method="backtrack", equivalence="d4", level=level, level_tries=3, seed=0)
     checker = CheckerActor("checker-1", Supervisor(), threading.Event(), Channel("in", 1), Channel("out", 1),
                            threading.Event(), plan, Counters(target=6), SeenKeys(), None, CutOffFirstCarving())
     batch = BoardBatch("generator-1", 1, boards, seeds.astype(np.int64), restarts.astype(np.int32), 0.1)
