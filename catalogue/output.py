@@ -1,7 +1,7 @@
 """One output vocabulary for records: ``--format table|csv|tsv|json|ndjson`` and one printer for all of them.
 
 As sqlite-utils does with ``output_options`` / ``output_rows``, every command that prints records takes the same
-option (:data:`catalogue.cli.options.FormatOption`) and hands its rows to :func:`write_records`. The contract, the
+option (:func:`catalogue.cli.options.format_option`) and hands its rows to :func:`write_records`. The contract, the
 same in every format:
 
 - the column names are the database's names (snake_case, units in the name: ``solve_seconds``);
@@ -92,6 +92,29 @@ def cell_text(value: Any) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- the printer
+
+
+def write_grids(rows: Iterable[dict], fmt: str, *, field: str = "puzzle", head=None,
+                out: Optional[TextIO] = None) -> int:
+    """Print the grid of each row (its ``field``: a grid stored as a line) in the grid format ``fmt``
+    (catalogue.choices.GRID_FORMATS); return how many. ``line`` prints the stored text itself, one per line; the
+    other formats (engine.formats.write) put a blank line between grids, each under ``head(row)`` when given.
+    Rows are read one at a time, so a query of any size takes constant memory."""
+    out = out or sys.stdout
+    count = 0
+    for row in rows:
+        text = row[field]
+        if fmt != "line":
+            import math
+
+            from engine import formats  # only here: query must start without numpy
+
+            box = math.isqrt(math.isqrt(len(text)))
+            text = formats.write(formats.from_line(text, box), fmt, box).rstrip("\n")
+            text = ("\n" if count else "") + (f"{head(row)}\n" if head else "") + text
+        out.write(text + "\n")
+        count += 1
+    return count
 
 
 def write_records(rows: Iterable[dict], fields: Sequence[str], fmt: RecordFormat | str, *,

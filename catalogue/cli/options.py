@@ -13,7 +13,6 @@ import typer
 
 from ..choices import InputFormat, check_size
 from ..config import DEFAULT_DB, MAX_QUEUE_SIZE, MAX_WORKERS
-from ..output import RecordFormat
 
 DbOption = Annotated[Optional[str], typer.Option(
     "--db", metavar="URL|PATH", envvar="CATALOGUE_DB", show_envvar=True,
@@ -51,6 +50,10 @@ SizeOption = Annotated[Optional[int], typer.Option(
     "--size", metavar="N", callback=check_size, show_default=False,
     help="Grid size (4, 9, 16 or 25 rows) when the input cannot tell, e.g. sparse row-column-value files.")]
 
-#: the records' output format: ``fmt: FormatOption = RecordFormat.table``
-FormatOption = Annotated[RecordFormat, typer.Option(
-    "--format", help="Output format: table, csv, tsv, json (one array) or ndjson (one object per line).")]
+
+
+def format_option(help: str, **extra):
+    """Every command's ``--format`` (its choices: :func:`catalogue.choices.output_formats`), as one option:
+    ``fmt: Annotated[QueryFormat, format_option("...")] = QueryFormat.table``. The help says what each choice
+    prints for this command; the choices themselves are listed by typer from the enum."""
+    return typer.Option("--format", case_sensitive=False, help=help, **extra)

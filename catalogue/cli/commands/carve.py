@@ -18,7 +18,6 @@ Output rules (data on stdout, messages on stderr):
 """
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import numpy as np
@@ -27,25 +26,25 @@ import typer
 from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.vocabulary import MIN_CLUES
 
-from ...choices import CarveOrder, InputFormat, Symmetry, read_entries
 from ...batches import batch_map
+from ...choices import (
+    GRID_FORMATS,
+    CarveOrder,
+    InputFormat,
+    Symmetry,
+    output_formats,
+    read_entries,
+)
 from ...console import report
 from ...errors import UsageError, UserError
 from ...output import RECORD_FORMATS, terminal_width, write_records
-from ..options import InputFormatOption, SizeOption, ThreadsOption
+from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.carve import CarveResult
 
 
-class OutputFormat(str, enum.Enum):
-    line = "line"
-    block = "block"
-    pretty = "pretty"
-    csv = "csv"
-    tsv = "tsv"
-    json = "json"
-    ndjson = "ndjson"
+OutputFormat = output_formats("OutputFormat", *GRID_FORMATS, *RECORD_FORMATS)
 
 
 #: records (csv, tsv, json, ndjson) carry every field, under the catalogue database's names where it has them;
@@ -130,9 +129,9 @@ def register(app: typer.Typer) -> None:
                                                           help="Nodes one removal test may take before its clue "
                                                                "is kept (0 = no limit) [default: 2000 on 25x25, "
                                                                "else no limit].")] = None,
-        output_format: Annotated[OutputFormat, typer.Option("--format", help=(
-            "How to print puzzles: line, block, pretty; or records with the puzzle and its metrics: csv, tsv, "
-            "json (one array), ndjson (one object per line)."))] = OutputFormat.line,
+        output_format: Annotated[OutputFormat, format_option(
+            "How to print the puzzles (line, block, rcv, pretty, txt), or a record per puzzle with its metrics "
+            "(table, csv, tsv, json, ndjson).")] = OutputFormat.line,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table per puzzle: clues, tests, time and "
                                                                  "the fast solver's metrics (stderr with "
                                                                  "line output).")] = False,

@@ -9,9 +9,9 @@ import typer
 from engine.formats import SYMBOLS, FormatError, Parsed
 from engine.grid import Grid
 
+from ...batches import batch_map
 from ...choices import InputFormat, read_input
 from ...config import NODE_BUDGET
-from ...batches import batch_map
 from ...console import report
 from ..options import InputFormatOption, SizeOption, ThreadsOption
 

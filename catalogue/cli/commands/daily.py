@@ -6,42 +6,36 @@ puzzles on the same date. Like `query`, it imports neither SQLAlchemy (on a SQLi
 """
 from __future__ import annotations
 
-import enum
 from typing import Annotated, Optional
 
 import typer
 
 from engine.vocabulary import LEVELS
 
+from ...choices import GRID_FORMATS
 from ...console import report
 from ...errors import UsageError
-from ...output import write_records
+from ...output import write_grids, write_records
 from ...store.columns import RESULT_FIELDS
 from ...store.selection import PuzzleFilter, parse_date
 from ..filters import filter_options
-from ..options import DbOption
+from ..options import DbOption, format_option
 from .query import QueryFormat
 
 #: the columns of the table (the other formats carry `date` and every field of RESULT_FIELDS); on a terminal too
 #: narrow for a puzzle a line, each is drawn as its square
 TABLE_FIELDS = ("date", "level", "number", "score", "hardest", "clues", "puzzle")
 
-#: query's formats, and `pretty`: each puzzle drawn as a grid with box-drawing characters, under a line naming it
-DailyFormat = enum.Enum("DailyFormat", {**{f.name: f.value for f in QueryFormat}, "pretty": "pretty"}, type=str)
+#: query's formats; a drawn puzzle (block, rcv, pretty, txt) comes under a line naming it
+DailyFormat = QueryFormat
 
 
-def pretty_text(row: dict) -> str:
-    """A day's puzzle drawn as a grid, under a line that names it (date, level, number, score, hardest, clues)."""
-    import math
-
-    from engine import formats
-
-    grid = formats.from_line(row["puzzle"], math.isqrt(math.isqrt(len(row["puzzle"]))))
+def heading(row: dict) -> str:
+    """The line above a day's drawn puzzle: date, level, number, score, hardest step, clues."""
     from ...store.records import puzzle_name
 
-    head = (f"{row['date']}  {row['level']}  number {puzzle_name(row['number'], row['variant'])}  score {row['score']:.1f}  {row['hardest']}  "
-            f"{row['clues']} clues")
-    return head + "\n" + formats.write(grid, "pretty").rstrip("\n") + "\n"
+    return (f"{row['date']}  {row['level']}  number {puzzle_name(row['number'], row['variant'])}  "
+            f"score {row['score']:.1f}  {row['hardest']}  {row['clues']} clues")
 
 
 def register(app: typer.Typer) -> None:
@@ -52,9 +46,9 @@ def register(app: typer.Typer) -> None:
             "--date", metavar="YYYY-MM-DD", show_default=False,
             help="The day (default: today, in this machine's time zone).")] = None,
         filters: PuzzleFilter = None,
-        fmt: Annotated[DailyFormat, typer.Option("--format", help=(
-            "Output format: table, pretty (grids), csv, tsv, json (one array), ndjson (one object per line) or "
-            "line (the puzzles only)."))] = DailyFormat.table,
+        fmt: Annotated[DailyFormat, format_option(
+            "A record per day (table, csv, tsv, json: one array, ndjson: one object per line), or the puzzles "
+            "only (line, block, rcv, pretty: each under a line naming it, txt).")] = DailyFormat.table,
         db: DbOption = None,
     ) -> None:
         """Print the puzzle of the day, one per level.
@@ -82,11 +76,8 @@ def register(app: typer.Typer) -> None:
         with Catalogue.open(db, read_only=True) as catalogue:
             chosen = [catalogue.daily(day, level, **others) for level in levels]
         rows = [{"date": day.isoformat(), **record.to_dict()} for record in chosen if record is not None]
-        if fmt.value == "line":
-            for row in rows:
-                typer.echo(row["puzzle"])
-        elif fmt.value == "pretty":
-            typer.echo("\n".join(pretty_text(row) for row in rows), nl=False)
+        if fmt.value in GRID_FORMATS:  # a drawn grid under a line naming it
+            write_grids(rows, fmt.value, head=None if fmt.value == "line" else heading)
         else:
             from .query import named
 

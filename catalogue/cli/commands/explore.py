@@ -9,19 +9,20 @@ import typer
 from engine.explore import DEFAULT_NODE_LIMIT, Exploration, explore, plot_svg
 from engine.geometry import box_for_size
 from engine.solvers import SOLVERS
+from engine.vocabulary import RECORD_FORMATS
 
-from ...choices import SolverName, check_size
+from ...choices import SolverName, check_size, output_formats
 from ...console import report
 from ...errors import UsageError
 from ...io import check_output_path, write_atomic
-from ...output import RecordFormat, write_records
-from ..options import FormatOption
+from ...output import write_records
+from ..options import format_option
 
 #: the columns of every format (JSON: of each of its `rows`); seconds, not the engine's milliseconds, as everywhere
 #: in the catalogue. `mean_placed` is added when some grid could not take every clue
 FIELDS = ("solver", "clues", "trials", "solved", "none", "timeout", "median_nodes", "median_seconds")
 
-TableFormat = RecordFormat  # the name before the shared option group
+ExploreFormat = output_formats("ExploreFormat", *RECORD_FORMATS)
 
 
 def parse_clues(text: str, ncells: int) -> list[int]:
@@ -47,10 +48,10 @@ def records(result: Exploration) -> tuple[list[dict], tuple[str, ...]]:
     return [{f: r[f] for f in fields} for r in rows], fields
 
 
-def render(result: Exploration, fmt: RecordFormat) -> None:
+def render(result: Exploration, fmt: str) -> None:
     """Print the results: JSON is one object (size, seed, node_limit, trials and the rows), the others rows."""
     rows, fields = records(result)
-    if RecordFormat(fmt) is RecordFormat.json:
+    if fmt == "json":
         typer.echo(json.dumps({**result.as_dict(), "rows": rows}, indent=2))
     else:
         write_records(rows, fields, fmt)
@@ -71,7 +72,10 @@ def register(app: typer.Typer) -> None:
                                                       "grids and node counts.")] = 0,
         plot: Annotated[Optional[str], typer.Option(show_default=False, metavar="FILE.svg",
                                                     help="Also draw the results as an SVG chart.")] = None,
-        output_format: FormatOption = RecordFormat.table,
+        output_format: Annotated[ExploreFormat, format_option(
+            "A row per clue count and solver: table, csv, tsv, ndjson (one object per line); or json: one "
+            "object with the size, seed, node limit, trials and the rows.")
+        ] = ExploreFormat.table,
     ) -> None:
         """Time the solvers on random grids with K valid clues.
 

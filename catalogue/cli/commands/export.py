@@ -5,29 +5,25 @@ database layer and engine.formats (numpy) load when the command runs, and only i
 """
 from __future__ import annotations
 
-import enum
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from engine.vocabulary import WRITE_FORMATS
+
+from ...choices import output_formats
 from ...console import report
 from ...errors import UsageError, UserError
-from ..options import DbOption
+from ..options import DbOption, format_option
 
 if TYPE_CHECKING:
     from ...store.records import BoardRecord
 
 
-class ExportFormat(str, enum.Enum):
-    txt = "txt"
-    line = "line"
-    block = "block"
-    rcv = "rcv"
-    pretty = "pretty"
-    json = "json"
-    svg = "svg"
+#: every format a grid is written in, the board file's own (txt) first: the default
+ExportFormat = output_formats("ExportFormat", "txt", *WRITE_FORMATS)
 
 
 #: formats that show both puzzle and solution when neither --puzzle nor --solution is given
@@ -88,7 +84,9 @@ def register(app: typer.Typer) -> None:
     def export(
         name: Annotated[str, typer.Argument(metavar="ID", help=(
             "The puzzle: its board's number (0, 1, 2, ...), or N.K for the K-th puzzle of board N."))],
-        fmt: Annotated[ExportFormat, typer.Option("--format", help="Output format.")] = ExportFormat.txt,
+        fmt: Annotated[ExportFormat, format_option(
+            "How to write the grid: txt (as the board file N.txt), line, block, rcv, pretty; json (the record); "
+            "svg (a printable page).")] = ExportFormat.txt,
         puzzle: Annotated[bool, typer.Option("--puzzle", help="Only the puzzle (the default for most formats).")]
         = False,
         solution: Annotated[bool, typer.Option("--solution", help="Only the solution: the complete board.")]

@@ -11,9 +11,7 @@ is told as it happens ("board 3: contradiction at r4c7 (no candidates left) afte
 """
 from __future__ import annotations
 
-import enum
 import queue
-import secrets
 import sys
 import threading
 from typing import Annotated, Iterator, Optional
@@ -25,20 +23,16 @@ from engine.generators import GenerationError, derive_seeds, get_generator
 from engine.geometry import box_for_size
 from engine.grid import Grid
 
-from ...choices import Method, check_size
+from ...choices import GRID_FORMATS, Method, check_size, output_formats
+from ...config import SEED_MAX, draw_seed
 from ...console import is_verbose, report
 from ...errors import UsageError, UserError
+from ..options import format_option
 
 AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
-SEED_MAX = 2**63 - 1
 
 
-class Format(str, enum.Enum):
-    line = "line"
-    block = "block"
-    pretty = "pretty"
-    txt = "txt"
-    json = "json"
+Format = output_formats("Format", *GRID_FORMATS, "json")
 
 
 def _seeds(seed: int, count: Optional[int]) -> Iterator[int]:
@@ -161,8 +155,9 @@ def register(app: typer.Typer) -> None:
                              ] = None,
         shuffle: Annotated[bool, typer.Option(help="pattern only: also permute rows and columns within bands "
                                                    "and stacks (reaches more boards).")] = False,
-        fmt: Annotated[Optional[Format], typer.Option("--format", help="line, block, pretty, txt or json "
-                                                      "[default: line; --interactive: pretty].")] = None,
+        fmt: Annotated[Optional[Format], format_option(
+            "How to print the boards, or json: one array of objects [default: line; --interactive: pretty].",
+            show_default=False)] = None,
         interactive: Annotated[bool, typer.Option(help="Show one board at a time with its invalid cells and "
                                                        "wait for Enter; q or end of input quits.")] = False,
     ) -> None:
@@ -183,7 +178,7 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--shuffle applies to --method pattern only")
         box = box_for_size(size)
         if seed is None:
-            seed = secrets.randbits(31)
+            seed = draw_seed()
             report(f"seed {seed} (use --seed {seed} to print these boards again)")
         options = {"propagate": propagate} if method is Method.wfc else {}
         if method is Method.pattern:

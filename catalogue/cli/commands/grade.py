@@ -1,7 +1,6 @@
 """catalogue grade: how hard each puzzle in a file is for a person, and with --steps how a person solves it."""
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
@@ -9,11 +8,11 @@ import typer
 
 from engine.formats import FormatError, Parsed, conflict_errors
 
-from ...choices import InputFormat, read_entries
 from ...batches import batch_map
+from ...choices import InputFormat, output_formats, read_entries
 from ...console import report
 from ...output import RECORD_FORMATS, write_records
-from ..options import InputFormatOption, SizeOption, ThreadsOption
+from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
 if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.grade import Grade
@@ -21,7 +20,7 @@ if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalog
 
 #: the record formats, and `line`: 'level score hardest' per puzzle (the hardest step's name is the rest of the line:
 #: it may hold spaces, as in 'forcing X-chain')
-OutputFormat = enum.Enum("OutputFormat", {name: name for name in (*RECORD_FORMATS, "line")}, type=str)
+OutputFormat = output_formats("OutputFormat", *RECORD_FORMATS, "line")
 
 #: the fields of a record in every record format (`explanation` too with --steps, and in json and ndjson
 #: `step_data`: each step as data); the table shows TABLE_FIELDS. `score` is Sudoku Explainer's ER; `ep` and `ed`
@@ -93,8 +92,8 @@ def register(app: typer.Typer) -> None:
                                             show_default=False)],
         steps: Annotated[bool, typer.Option("--steps", help="Also print every step, explained the way a person "
                                                             "would follow it.")] = False,
-        output_format: Annotated[OutputFormat, typer.Option(
-            "--format", help="table (one row per puzzle), csv, tsv, json (an array of objects), ndjson (one object "
+        output_format: Annotated[OutputFormat, format_option(
+            "table (one row per puzzle), csv, tsv, json (an array of objects), ndjson (one object "
                              "per line) or line ('level score hardest' per puzzle).")] = OutputFormat.table,
         uniqueness: Annotated[bool, typer.Option(
             "--uniqueness/--no-uniqueness",

@@ -6,29 +6,30 @@ the summary to stdout.
 """
 from __future__ import annotations
 
-import enum
 import shlex
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from ...choices import Equivalence, InputFormat, read_input
+from ...choices import (
+    SUMMARY_FORMATS,
+    Equivalence,
+    InputFormat,
+    output_formats,
+    read_input,
+)
 from ...console import report
 from ...errors import EXIT_INTERRUPTED, UserError
-from ..options import DbOption, InputFormatOption, OutOption, SizeOption
+from ..options import DbOption, InputFormatOption, OutOption, SizeOption, format_option
 
-
-class SummaryFormat(str, enum.Enum):
-    text = "text"
-    json = "json"
+SummaryFormat = output_formats("SummaryFormat", *SUMMARY_FORMATS)
 
 
 def format_summary(s) -> str:
     """The end-of-import summary (stdout): what was added, already known, rejected, and how fast."""
-    from ...pipeline.importer import REASONS
-
     from ...english import count, numbers
+    from ...pipeline.importer import REASONS
 
     rejected = sum(s.rejected.values())
     reasons = ", ".join(f"{reason} {s.rejected[reason]:,}" for reason in REASONS if s.rejected.get(reason))
@@ -60,8 +61,8 @@ def register(app: typer.Typer) -> None:
                  "validity-preserving transformation and relabelling), none (cell for cell).")] = Equivalence.d4,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
-        output_format: Annotated[SummaryFormat, typer.Option(
-            "--format", help="The summary as text or as one JSON object.")] = SummaryFormat.text,
+        output_format: Annotated[SummaryFormat, format_option(
+            "table: the summary for people; json: one object.")] = SummaryFormat.table,
         db: DbOption = None,
         out: OutOption = None,
     ) -> None:
@@ -81,8 +82,8 @@ def register(app: typer.Typer) -> None:
           catalogue import data/samples/*.sdm data/samples/*.json --db demo.db
           catalogue generate | catalogue carve - | catalogue import - --db demo.db
         """
-        from ...pipeline.importer import Source, import_sources
         from ...kernels import ready
+        from ...pipeline.importer import Source, import_sources
         from ...progress import Display
         from ...store import Catalogue
 

@@ -1,7 +1,6 @@
 """catalogue key: print the canonical key of every grid in a file."""
 from __future__ import annotations
 
-import enum
 from typing import Annotated
 
 import numpy as np
@@ -9,15 +8,15 @@ import typer
 
 from engine.formats import FormatError, conflict_errors
 
-from ...choices import Equivalence, InputFormat, read_entries
 from ...batches import batch_map
+from ...choices import Equivalence, InputFormat, output_formats, read_entries
 from ...console import report
 from ...kernels import jobs_for, sizes_of
 from ...output import RECORD_FORMATS, write_records
-from ..options import InputFormatOption, SizeOption, ThreadsOption
+from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
 #: `line` (default): one key per line; the record formats: one record per grid with these fields
-KeyFormat = enum.Enum("KeyFormat", {name: name for name in ("line", *RECORD_FORMATS)}, type=str)
+KeyFormat = output_formats("KeyFormat", "line", *RECORD_FORMATS)
 RECORD_FIELDS = ("source", "line", "equivalence", "key")
 
 
@@ -32,8 +31,8 @@ def register(app: typer.Typer) -> None:
                  "moves and relabelled digits; none: only the grid itself.")] = Equivalence.d4,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
-        output_format: Annotated[KeyFormat, typer.Option(
-            "--format", help="line: one key per line; or a record per grid (source, line, equivalence, key): "
+        output_format: Annotated[KeyFormat, format_option(
+            "line: one key per line; or a record per grid (source, line, equivalence, key): "
                              "table, csv, tsv, json, ndjson.")] = KeyFormat.line,
         threads: ThreadsOption = 0,
     ) -> None:

@@ -11,12 +11,13 @@ from typing import Annotated, Iterator, Optional
 
 import typer
 
+from ...choices import GRID_FORMATS, output_formats
 from ...console import report
-from ...output import RECORD_FORMATS, write_records
+from ...output import RECORD_FORMATS, write_grids, write_records
 from ...store.columns import ORDER_KEYS, RESULT_FIELDS
 from ...store.selection import PuzzleFilter
 from ..filters import Sampling, filter_options, sample_options
-from ..options import DbOption
+from ..options import DbOption, format_option
 
 DEFAULT_LIMIT = 100
 
@@ -32,8 +33,8 @@ def table_fields(metrics: bool) -> tuple[str, ...]:
     return (*TABLE_FIELDS[:-1], *METRIC_FIELDS, TABLE_FIELDS[-1]) if metrics else TABLE_FIELDS
 
 
-#: the record formats, and `line`: the puzzles only, one per line
-QueryFormat = enum.Enum("QueryFormat", {name: name for name in (*RECORD_FORMATS, "line")}, type=str)
+#: a record per puzzle, or the puzzles only in a grid format
+QueryFormat = output_formats("QueryFormat", *RECORD_FORMATS, *GRID_FORMATS)
 
 OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_KEYS}, type=str)
 
@@ -70,9 +71,9 @@ def register(app: typer.Typer) -> None:
             min=0, metavar="N", show_default=False,
             help=f"How many puzzles to show at most; 0 for all. Default {DEFAULT_LIMIT}, or the whole sample "
                  f"with --sample.")] = None,
-        fmt: Annotated[QueryFormat, typer.Option("--format", help=(
-            "Output format: table, csv, tsv, json (one array), ndjson (one object per line) or line "
-            "(the puzzles only)."))] = QueryFormat.table,
+        fmt: Annotated[QueryFormat, format_option(
+            "A record per puzzle (table, csv, tsv, json: one array, ndjson: one object per line), or the puzzles "
+            "only (line, block, rcv, pretty, txt).")] = QueryFormat.table,
         metrics: Annotated[bool, typer.Option("--metrics", help=(
             "Add the size and the solver's metrics (nodes, guesses, backtracks, max_depth, solve_seconds) "
             "to the table."))] = False,
@@ -106,11 +107,8 @@ def register(app: typer.Typer) -> None:
             # database cursor to stdout, so json / ndjson / csv of any size take constant memory
             selection = sampling.apply(catalogue.puzzles(**filters.given()).order_by(order_by.value, desc=desc))
             rows = limited(selection.limit((limit + 1) if limit else None).dicts(), limit, state)
-            if fmt.value == "line":
-                count = 0
-                for row in rows:
-                    typer.echo(row["puzzle"])
-                    count += 1
+            if fmt.value in GRID_FORMATS:
+                count = write_grids(rows, fmt.value)
             else:
                 shown = named(rows) if fmt.value == "table" else rows
                 count = write_records(shown, RESULT_FIELDS, fmt.value, table_fields=table_fields(metrics))

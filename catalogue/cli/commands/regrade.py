@@ -5,22 +5,19 @@ shares (catalogue/filters.py), so ``--level extreme`` or ``--technique guessing`
 """
 from __future__ import annotations
 
-import enum
 import json
 from typing import Annotated
 
 import typer
 
+from ...choices import SUMMARY_FORMATS, output_formats
 from ...console import report
 from ...errors import Interrupted
 from ...store.selection import PuzzleFilter
 from ..filters import filter_options
-from ..options import DbOption
+from ..options import DbOption, format_option
 
-
-class RegradeFormat(str, enum.Enum):
-    table = "table"
-    json = "json"
+RegradeFormat = output_formats("RegradeFormat", *SUMMARY_FORMATS)
 
 
 def register(app: typer.Typer) -> None:
@@ -38,7 +35,7 @@ def register(app: typer.Typer) -> None:
                  "out by default (a second or more a puzzle instead of milliseconds; minutes for some 25x25 "
                  "puzzles), so that puzzles stored as needing guessing get a rating. Puzzles whose stored steps "
                  "used them are always graded with them.")] = False,
-        fmt: Annotated[RegradeFormat, typer.Option("--format", help=(
+        fmt: Annotated[RegradeFormat, format_option((
             "table, or json: one object (matched, graded, skipped, changed, written, moves)."))
                        ] = RegradeFormat.table,
         db: DbOption = None,

@@ -19,7 +19,6 @@ Output rules (data on stdout, messages on stderr):
 """
 from __future__ import annotations
 
-import enum
 import sys
 from dataclasses import dataclass
 from typing import Annotated, Optional
@@ -31,25 +30,22 @@ from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
 from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
-from ...choices import InputFormat, SolverName, read_entries
-from ...config import NODE_BUDGET
 from ...batches import batch_map
+from ...choices import (
+    GRID_FORMATS,
+    InputFormat,
+    SolverName,
+    output_formats,
+    read_entries,
+)
+from ...config import NODE_BUDGET
 from ...console import report
 from ...errors import UsageError, UserError
 from ...output import RECORD_FORMATS, terminal_width, write_records
 from ...watch import watch
-from ..options import InputFormatOption, SizeOption, ThreadsOption
+from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
-
-
-class OutputFormat(str, enum.Enum):
-    line = "line"
-    block = "block"
-    pretty = "pretty"
-    csv = "csv"
-    tsv = "tsv"
-    json = "json"
-    ndjson = "ndjson"
+OutputFormat = output_formats("OutputFormat", *GRID_FORMATS, *RECORD_FORMATS)
 
 
 #: the fields of a record (csv, tsv, json, ndjson), named as in the catalogue database (solve_seconds); the
@@ -169,9 +165,9 @@ def register(app: typer.Typer) -> None:
                                                             "25x25.")] = NODE_BUDGET,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table of the solver's metrics per "
                                                                  "puzzle (stderr with line/count output).")] = False,
-        output_format: Annotated[Optional[OutputFormat], typer.Option(
-            "--format", show_default=False, help="How to print solutions: line, block, pretty; or records per "
-                                                  "puzzle: csv, tsv, json, ndjson [default: line].")] = None,
+        output_format: Annotated[Optional[OutputFormat], format_option(
+            "How to print the solutions (line, block, rcv, pretty, txt), or a record per puzzle with its "
+            "metrics (table, csv, tsv, json, ndjson) [default: line].", show_default=False)] = None,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
         watch_it: Annotated[bool, typer.Option("--watch", help="Show the solver placing and taking back digits "

@@ -1,17 +1,14 @@
 """catalogue stats: what the catalogue holds and how it was made, as tables or one JSON object."""
 from __future__ import annotations
 
-import enum
 from typing import Annotated
 
 import typer
 
-from ..options import DbOption
+from ...choices import SUMMARY_FORMATS, output_formats
+from ..options import DbOption, format_option
 
-
-class StatsFormat(str, enum.Enum):
-    table = "table"
-    json = "json"
+StatsFormat = output_formats("StatsFormat", *SUMMARY_FORMATS)
 
 
 RUN_FIELDS = ("id", "status", "started_at", "size", "method", "equivalence", "generated", "accepted",
@@ -91,7 +88,8 @@ def render_tables(summary: dict, width=None, details: bool = False) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("stats")
     def stats(
-        fmt: Annotated[StatsFormat, typer.Option("--format", help="Output format.")] = StatsFormat.table,
+        fmt: Annotated[StatsFormat, format_option(
+            "table: what the catalogue holds, for people; json: one object with every figure.")] = StatsFormat.table,
         details: Annotated[bool, typer.Option("--details", help=(
             "Add how the catalogue was made: boards generated, duplicates, contradictions, the metrics' "
             "min / median / max, and each run with its stages."))] = False,

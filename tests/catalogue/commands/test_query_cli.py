@@ -147,7 +147,7 @@ TECHNIQUE_LIST = ("hidden-single, direct-pointing, direct-claiming, direct-hidde
     (("--method", "bogus"), "--method: no method 'bogus'; one of: wfc, backtrack, pattern, import"),
     (("--level", "trivial"), "--level: no level 'trivial'; one of: easy, medium, hard, expert, extreme"),
     (("--equivalence", "d8"), "--equivalence: no equivalence 'd8'; one of: d4, full, none"),
-    (("--format", "xml"), "--format: no format 'xml'; one of: table, csv, tsv, json, ndjson, line"),
+    (("--format", "xml"), "--format: no format 'xml'; one of: table, csv, tsv, json, ndjson, line, block, rcv, pretty, txt"),
     (("--size", "7"), "--size must be one of 4, 9, 16, 25 (rows of the grid), not 7"),
 ])
 def test_unknown_value_is_one_line_with_the_valid_values(sample_sqlite, args, line):
