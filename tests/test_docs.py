@@ -182,7 +182,7 @@ def test_python_examples_run():
 
 def test_the_record_fields_are_the_codes():
     """docs/commands/query.md lists the one record shape: the fields of RECORD_FIELDS, in order."""
-    from catalogue.store.records import RECORD_FIELDS
+    from catalogue.store.fields import RECORD_FIELDS
 
     text = (ROOT / "docs" / "commands" / "query.md").read_text(encoding="utf-8")
     listed = text.split("<!-- record fields -->", 1)[1].split("\n\n", 1)[0]

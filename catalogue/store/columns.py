@@ -1,28 +1,34 @@
 """The puzzle's columns as the read side names and sorts them: the fields of a query result and the sort keys.
 
-One list each: the query's SELECT (``RESULT_COLUMNS``), the records (``records.PuzzleRecord`` holds to
-``RESULT_FIELDS``), ``--order-by``'s choices and the keyset cursor (``ORDER_KEYS``, ``rank_of``) are made here.
+The fields themselves are :mod:`catalogue.store.fields`; made here from them: the query's SELECT
+(``RESULT_COLUMNS``), ``--order-by``'s choices and the keyset cursor (``ORDER_KEYS``, ``rank_of``).
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from engine.vocabulary import GUESSING, LEVELS, METRICS, STEP_NAMES, TECHNIQUES  # plain data: no engine code
+from engine.vocabulary import (  # plain data: no engine code
+    GUESSING,
+    LEVELS,
+    METRICS,
+    STEP_NAMES,
+    TECHNIQUES,
+)
+
+from .fields import BY_NAME, RESULT_FIELDS
 
 #: the solver metrics stored with every puzzle (engine/solvers/base.py defines them; seconds as solve_seconds)
 SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
 
-#: the fields of a query result, in order; `puzzle` and `solution` are in the line format. `minimal` is True
-#: when the carving proved the puzzle minimal, False when removal tests hit the node limit (`undecided` of them;
-#: the default on 25x25) or `fill --level` put clues back, None for puzzles stored before migration 0003
-RESULT_FIELDS = ("number", "variant", "size", "equivalence", "method", "clues", "symmetry", *SOLVER_METRICS,
-                 "carve_checks", "carve_seconds", "minimal", "undecided", "level", "score", "hardest",
-                 "technique", "source", "source_line", "puzzle", "solution")
 
-#: the fields that come from the board (all others are the puzzle's columns of the same name)
-_BOARD_FIELDS = {"number": "b.number", "size": "b.size", "equivalence": "b.equivalence", "method": "b.method",
-                 "solution": "b.board AS solution"}
-RESULT_COLUMNS = ", ".join(_BOARD_FIELDS.get(name, f"p.{name}") for name in RESULT_FIELDS)
+def _select(name: str) -> str:
+    field = BY_NAME[name]
+    alias = "b" if field.table == "boards" else "p"
+    return f"{alias}.{field.stored}" + (f" AS {name}" if field.column else "")
+
+
+#: the query's SELECT list: each result field from its table (engine grids in the line format)
+RESULT_COLUMNS = ", ".join(_select(name) for name in RESULT_FIELDS)
 
 #: the columns sorted by rank, not by their text: a level by difficulty; the hardest step by its technique, in the
 #: technique table's order (easiest first), then its kind (engine.vocabulary.STEPS), guessing after them; a row's

@@ -17,7 +17,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterator, Optional, Sequence
 
-from .columns import NULLABLE_KEYS, ORDER_KEYS, RESULT_COLUMNS, SOLVER_METRICS
+from .columns import NULLABLE_KEYS, ORDER_KEYS, RESULT_COLUMNS
+from .fields import BOARD_FIELDS, BY_NAME, PUZZLE_FIELDS
 
 #: (query option, SQL condition, the same condition hidden from indexes) in the order filters are applied;
 #: values are always bound parameters. The hidden forms (`+ 0`, `|| ''`) select the same rows.
@@ -356,17 +357,14 @@ def _prefer_scan(conn, params: dict[str, Any], order_by: str, limit: Optional[in
 def get_board(conn, number: int, variant: Optional[int] = None) -> Optional[dict[str, Any]]:
     """Board ``number`` with its puzzle ``variant`` (None: its first), that puzzle's metrics and grade; None if
     there is no such board. The puzzle is None when the board has no puzzle of that variant."""
-    rows = fetch(conn, "SELECT number, size, equivalence, method, seed, restarts, generate_seconds, run_id, "
-                       "board FROM boards WHERE number = :number", {"number": int(number)})
+    rows = fetch(conn, f"SELECT {', '.join(BY_NAME[name].stored for name in BOARD_FIELDS)} FROM boards "
+                       f"WHERE number = :number", {"number": int(number)})
     if not rows:
         return None
     board = rows[0]
-    metrics = ", ".join(SOLVER_METRICS)
     which = "" if variant is None else " AND variant = :variant"
-    puzzles = _booleans(fetch(conn, f"SELECT variant, puzzle, clues, symmetry, {metrics}, carve_seed, "
-                                    f"carve_checks, carve_seconds, minimal, undecided, level, score, hardest, "
-                                    f"technique, techniques, source, source_line "
-                                    f"FROM puzzles WHERE board_number = :number{which} ORDER BY variant LIMIT 1",
+    puzzles = _booleans(fetch(conn, f"SELECT {', '.join(PUZZLE_FIELDS)} FROM puzzles "
+                                    f"WHERE board_number = :number{which} ORDER BY variant LIMIT 1",
                                     {"number": int(number), **({} if variant is None else {"variant": variant})}),
                         "minimal")
     board["puzzle"] = puzzles[0] if puzzles else None

@@ -1,16 +1,19 @@
 """Typed records of what the catalogue's reads return: frozen dataclasses named with the database's columns.
 
-``PuzzleRecord``'s fields are ``columns.RESULT_FIELDS`` in their order (what `catalogue query` prints, under the
-same names); ``BoardRecord`` is one board with its first puzzle (``BoardPuzzle``), and its :meth:`record` the
-one full record shape (:data:`RECORD_FIELDS`: query's fields, then how it was made) that `catalogue export` and the
-API print. Grids are text in the line format (``engine.formats``: ``.`` for a blank). ``to_dict()`` gives the plain
+Made from the field list (:mod:`catalogue.store.fields`): ``PuzzleRecord``'s fields are ``RESULT_FIELDS`` in their
+order (what `catalogue query` prints, under the same names); ``BoardRecord`` is one board with its first puzzle
+(``BoardPuzzle``: the puzzle row's fields of a full record), and its :meth:`record` the one full record shape
+(``RECORD_FIELDS``: query's fields, then how it was made) that `catalogue export` and the API print. Grids are
+text in the line format (``engine.formats``: ``.`` for a blank). ``to_dict()`` gives the plain
 dict the printers take, with exactly the keys and values the query used to return.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, make_dataclass
 from typing import Any, Optional
+
+from .fields import BOARD_FIELDS, BY_NAME, PUZZLE_FIELDS, RECORD_FIELDS, RESULT_FIELDS
 
 #: the columns of a puzzle row that hold its grade
 GRADE_COLUMNS = ("level", "score", "hardest", "technique", "techniques")
@@ -23,42 +26,15 @@ def grade_columns(grade) -> dict[str, Any]:
             "techniques": json.dumps(grade.steps_by_technique, sort_keys=True)}
 
 
-@dataclass(frozen=True)
-class PuzzleRecord:
-    """One puzzle with its board: the fields of `catalogue query` (``columns.RESULT_FIELDS``), in order."""
-
-    number: int  #: the board's number (its public id)
-    variant: int  #: the puzzle's number on its board: 1 for its first (the puzzle is named N), 2, ... (N.2, ...)
-    size: int  #: rows of the grid (4, 9, 16, 25)
-    equivalence: str
-    method: str  #: the generator that made the board
-    clues: int
-    symmetry: str  #: of the clue pattern
-    nodes: int
-    guesses: int
-    backtracks: int
-    checks: int
-    max_depth: int
-    solve_seconds: float
-    carve_checks: int
-    carve_seconds: float
-    minimal: Optional[bool]  #: None: stored before migration 0003 recorded it
-    undecided: Optional[int]
-    level: Optional[str]  #: None: stored before grading existed
-    score: Optional[float]
-    hardest: Optional[str]  #: the hardest step's own name (``forcing X-chain``), or ``guessing``
-    technique: Optional[str]  #: the technique row that made it (``chains-and-cycles``; ``--technique``)
-    source: Optional[str]  #: an imported puzzle's file (or ``import --source``); None for a carved one
-    source_line: Optional[int]  #: its line in that file
-    puzzle: str  #: the givens, line format
-    solution: str  #: the board, line format
+class _PuzzleRecord:
+    """The methods of :class:`PuzzleRecord`, whose fields are made from the field list."""
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> "PuzzleRecord":
-        return cls(**{name: row[name] for name in _PUZZLE_FIELDS})
+        return cls(**{name: row[name] for name in RESULT_FIELDS})
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _PUZZLE_FIELDS}
+        return {name: getattr(self, name) for name in RESULT_FIELDS}
 
     @property
     def name(self) -> str:
@@ -66,36 +42,30 @@ class PuzzleRecord:
         return puzzle_name(self.number, self.variant)
 
 
-@dataclass(frozen=True)
-class BoardPuzzle:
-    """A puzzle stored with a board (its first, or the variant asked for), everything known about it;
-    ``techniques`` is JSON text."""
-
-    variant: int
-    puzzle: str
-    clues: int
-    symmetry: str
-    nodes: int
-    guesses: int
-    backtracks: int
-    checks: int
-    max_depth: int
-    solve_seconds: float
-    carve_seed: int
-    carve_checks: int
-    carve_seconds: float
-    minimal: Optional[bool]
-    undecided: Optional[int]
-    level: Optional[str]
-    score: Optional[float]
-    hardest: Optional[str]
-    technique: Optional[str]
-    techniques: Optional[str]
-    source: Optional[str]  #: an imported puzzle's file (or ``import --source``); None for a carved one
-    source_line: Optional[int]
+class _BoardPuzzle:
+    """The methods of :class:`BoardPuzzle`, whose fields are made from the field list."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _record_class(name: str, names: tuple[str, ...], doc: str, base: type = object) -> type:
+    """A frozen dataclass with the fields ``names`` of :data:`catalogue.store.fields.FIELDS`, typed as there."""
+    stored = {"techniques": Optional[str]}  # JSON text as stored; a dict only in the full record
+    cls = make_dataclass(name, [(n, stored.get(n, BY_NAME[n].annotation)) for n in names], bases=(base,),
+                         frozen=True)
+    cls.__module__ = __name__  # (pickle and the docs find it here)
+    cls.__doc__ = doc + "\n\n" + "\n".join(f"- ``{n}``: {BY_NAME[n].about}" for n in names)
+    return cls
+
+
+#: One puzzle with its board: the fields of `catalogue query` (``fields.RESULT_FIELDS``), in order.
+PuzzleRecord = _record_class("PuzzleRecord", RESULT_FIELDS, "One puzzle with its board: the fields of "
+                             "`catalogue query`, in order.", _PuzzleRecord)
+#: A puzzle stored with a board (its first, or the variant asked for): every field of a full record that the
+#: puzzle's row holds; ``techniques`` is JSON text.
+BoardPuzzle = _record_class("BoardPuzzle", PUZZLE_FIELDS, "A puzzle stored with a board (its first, or the variant "
+                            "asked for), everything known about it; ``techniques`` is JSON text.", _BoardPuzzle)
 
 
 @dataclass(frozen=True)
@@ -111,7 +81,7 @@ class BoardRecord:
     generate_seconds: float
     run_id: int
     board: str
-    puzzle: Optional[BoardPuzzle]
+    puzzle: Optional[BoardPuzzle]  # type: ignore[valid-type]
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> "BoardRecord":
@@ -127,9 +97,7 @@ class BoardRecord:
         its puzzle were made. `export --format json`, ``/api/puzzles/N`` and ``/api/boards/N`` print it; a board
         without a puzzle has its puzzle's fields null."""
         puzzle = self.puzzle.to_dict() if self.puzzle is not None else {}
-        values = {**puzzle, "number": self.number, "size": self.size, "equivalence": self.equivalence,
-                  "method": self.method, "solution": self.board, "seed": self.seed, "restarts": self.restarts,
-                  "generate_seconds": self.generate_seconds, "run_id": self.run_id}
+        values = {**puzzle, **{name: getattr(self, BY_NAME[name].stored) for name in BOARD_FIELDS}}
         if values.get("techniques"):
             values["techniques"] = json.loads(values["techniques"])
         return {name: values.get(name) for name in RECORD_FIELDS}
@@ -158,11 +126,3 @@ def parse_reference(text: str) -> tuple[int, int]:
         return int(str(text).strip()), 1
     except ValueError:
         return parse_puzzle_name(text)
-
-
-_PUZZLE_FIELDS = tuple(f.name for f in fields(PuzzleRecord))
-#: how a board and its puzzle were made: the fields a full record adds to `catalogue query`'s (the generator's
-#: seed remakes the board, the carver's seed its puzzle; ``techniques``: the steps per technique of its grade)
-MAKING_FIELDS = ("seed", "restarts", "generate_seconds", "run_id", "carve_seed", "techniques")
-#: the one record shape: `catalogue query`'s fields (a prefix of it: csv, json, the API's lists), then these
-RECORD_FIELDS = (*_PUZZLE_FIELDS, *MAKING_FIELDS)

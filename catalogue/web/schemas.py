@@ -1,5 +1,5 @@
 """The API's answers as OpenAPI schemas: what the spec at /openapi.json says each route returns, made from the
-records' own field lists (``catalogue.store.records``), so a new field is documented where it is declared.
+field list (``catalogue.store.fields``), so a new field is typed and described where it is declared.
 
 Why only documented, not enforced: the routes answer with JSONResponse of plain rows (FastAPI's encoder walking
 every value had cost half a page's CPU: app.py), so these models describe the bodies and a test holds the real
@@ -8,13 +8,11 @@ answers to them (tests/catalogue/web/test_spec.py). Errors are ours, never FastA
 """
 from __future__ import annotations
 
-import dataclasses
-import typing
 from typing import Any, Optional
 
 from pydantic import BaseModel, Field, create_model
 
-from ..store.records import MAKING_FIELDS, PuzzleRecord
+from ..store.fields import BY_NAME, RECORD_FIELDS, RESULT_FIELDS
 
 
 class ErrorBody(BaseModel):
@@ -26,16 +24,18 @@ class ErrorBody(BaseModel):
     parameter: Optional[str] = Field(None, description="The query or path parameter at fault, when one is.")
 
 
-_HINTS = typing.get_type_hints(PuzzleRecord)
-#: one row of `catalogue query`, the fields of PuzzleRecord with their types
-PuzzleRow = create_model("PuzzleRow", **{f.name: (_HINTS[f.name], ...) for f in dataclasses.fields(PuzzleRecord)})
+def _field(name: str, optional: bool = False):
+    """A field of the answers, typed and described as in the field list (catalogue.store.fields)."""
+    field = BY_NAME[name]
+    kind = Optional[field.type] if optional else field.annotation
+    return kind, Field(description=field.about)
+
+
+#: one row of `catalogue query`: the result fields with their types
+PuzzleRow = create_model("PuzzleRow", **{name: _field(name) for name in RESULT_FIELDS})
 #: the full record (export --format json, /api/puzzles/N, /api/boards/N): a row, then how it was made; a board
 #: without a puzzle has its puzzle's fields null
-_MAKING_TYPES = {"seed": int, "restarts": int, "generate_seconds": float, "run_id": int, "carve_seed": int,
-                 "techniques": dict[str, int]}
-FullRecord = create_model("FullRecord", **{f.name: (Optional[_HINTS[f.name]], ...)
-                                           for f in dataclasses.fields(PuzzleRecord)},
-                          **{name: (Optional[_MAKING_TYPES[name]], ...) for name in MAKING_FIELDS})
+FullRecord = create_model("FullRecord", **{name: _field(name, optional=True) for name in RECORD_FIELDS})
 DailyRow = create_model("DailyRow", date=(str, ...), __base__=PuzzleRow)
 
 

@@ -78,7 +78,7 @@ def test_json_keeps_one_shape_with_puzzle_or_solution(sample_sqlite):
 
 def test_json_is_the_one_record_shape_of_query_and_the_api(sample_sqlite):
     """export's record is query's record (the same names, values and order, flat), then how it was made."""
-    from catalogue.store.records import MAKING_FIELDS, RECORD_FIELDS
+    from catalogue.store.fields import MAKING_FIELDS, RECORD_FIELDS
 
     rows = json.loads(runner.invoke(app, ["query", "--db", sample_sqlite, "--format", "json"]).stdout)
     for row in rows:
