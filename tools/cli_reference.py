@@ -59,16 +59,14 @@ def _records(cmd, ctx) -> list[tuple[str, str]]:
 
 
 def _section(words: list[str], cmd, ctx, shared: dict[tuple[str, str], str]) -> str:
-    """One command as Markdown: its usage, its help's paragraphs, its examples (the help's ``\\b`` block) and a
+    """One command as Markdown: its usage, its help's paragraphs (not its examples: the guides show them) and a
     table of its arguments and options, each as ``--help`` says it (click's own help records: name, help, default,
     environment variable), with no column padding; an option in ``shared`` links to the shared table."""
     usage = " ".join(cmd.collect_usage_pieces(ctx))
     lines = [f"`{' '.join(['catalogue', *words, usage])}`", ""]
-    text, _, examples = (cmd.help or "").partition("\b\n")
+    text = (cmd.help or "").partition("\b\n")[0]  # the examples are in --help and in the guides
     for paragraph in text.strip().split("\n\n"):
         lines += [" ".join(paragraph.split()), ""]
-    if examples.strip():
-        lines += ["```", examples.strip("\n"), "```", ""]
     rows = []
     for name, help_text in _records(cmd, ctx):
         said = shared.get((name, help_text))

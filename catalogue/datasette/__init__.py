@@ -1,5 +1,5 @@
 """The datasette metadata of a catalogue: ``datasette data/catalogue.db -m catalogue/datasette/metadata.json``
-(titles, column descriptions, saved queries; docs/storage.md shows it)."""
+(titles, column descriptions, saved queries; docs/commands/serve.md shows it)."""
 from pathlib import Path
 
 #: the metadata file (package data: installed with the package)
