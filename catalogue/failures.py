@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .errors import EXIT_INTERRUPTED, EXIT_RUNTIME, EXIT_USAGE, UserError
+from .errors import EXIT_INTERRUPTED, EXIT_RUNTIME, EXIT_USAGE, UserError, stopped_by  # noqa: F401 (importable)
 
 #: where a bug is reported (the one line of an unexpected failure says it)
 REPORT_TO = "the catalogue developers (docs/development.md says how)"
@@ -56,8 +56,9 @@ def describe(exc: BaseException) -> Failure:
     """The :class:`Failure` for ``exc``: one line, never a traceback (see the module's docstring)."""
     if isinstance(exc, UserError):
         return Failure(str(exc), exc.code, status=getattr(exc, "status", 400 if exc.code == EXIT_USAGE else 503))
-    if isinstance(exc, KeyboardInterrupt):
-        return Failure("interrupted", EXIT_INTERRUPTED, status=503)
+    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM's Terminated: "terminated"
+        what, code = stopped_by(exc)
+        return Failure(what, code, status=503)
     if _is_database_error(exc):
         return _database_failure(exc)
     if isinstance(exc, OSError):

@@ -1,7 +1,7 @@
 """The error boundary of every command: how the CLI turns a failure into one line on stderr and an exit code.
 
 Exit codes: 0 success (an empty query result too), 1 runtime error (unknown id, bad file, failed worker),
-2 usage error, 130 after Ctrl-C. A user error never shows a traceback.
+2 usage error, 130 after Ctrl-C or SIGTERM. A user error never shows a traceback.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typer._click.exceptions import UsageError as ClickUsageError
 from typer.core import TyperGroup
 
 from ..console import fail, report
-from ..errors import EXIT_INTERRUPTED, EXIT_USAGE
+from ..errors import EXIT_USAGE, stopped_by
 
 #: what an option's values are called in :func:`catalogue.errors.unknown_choice`'s line when the option's name
 #: does not say it
@@ -45,8 +45,8 @@ def usage_line(error: ClickUsageError) -> str:
 
 class CatalogueGroup(TyperGroup):
     """The error boundary: runs a command and turns every failure into one line and the right exit code (usage
-    errors 2, Ctrl-C 130, everything else :func:`catalogue.console.fail`: 1). Nothing a command raises reaches
-    the user as a traceback, unless it is a bug and ``-v`` was given.
+    errors 2, Ctrl-C and SIGTERM 130, everything else :func:`catalogue.console.fail`: 1). Nothing a command
+    raises reaches the user as a traceback, unless it is a bug and ``-v`` was given.
 
     Choices are case-insensitive everywhere (``--level EASY``, ``--technique X-Wing``): the context's
     ``token_normalize_func`` folds the case of every choice, option and command name before typer compares them,
@@ -73,9 +73,10 @@ class CatalogueGroup(TyperGroup):
         except ClickUsageError as e:
             report(usage_line(e), error=True)
             ctx.exit(EXIT_USAGE)
-        except KeyboardInterrupt:
-            report("interrupted")
-            ctx.exit(EXIT_INTERRUPTED)
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (catalogue.signals): "terminated"
+            what, code = stopped_by(stop)
+            report(what, error=True)  # why the exit code is 130: said under -q too
+            ctx.exit(code)
         except BrokenPipeError:  # `catalogue query | head`: the reader left, which is not an error of ours
             ctx.exit(0)
         except (typer.Exit, typer.Abort, ClickException):  # click's own ways out: it prints and exits as it should

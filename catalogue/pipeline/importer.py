@@ -20,8 +20,9 @@ So a rotated or relabelled (``full``) copy of a stored puzzle adds nothing, and 
 the same file.
 
 Batches are computed by two worker threads, a batch ahead of the main thread, which stores them in file order
-(numbers follow the files' order). The main thread only waits and stores, so Ctrl-C is handled at once: the
-first stops after the batches in hand are stored (exit 130), a second exits at once; committed batches stay.
+(numbers follow the files' order). The main thread only waits and stores, so Ctrl-C (or SIGTERM) is handled at
+once: the first stops after the batches in hand are stored (exit 130), leaving those not stored within
+:data:`~catalogue.pipeline.interrupts.STOP_SECONDS`; a second exits at once; committed batches stay.
 """
 from __future__ import annotations
 
@@ -312,8 +313,9 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     store_seconds = 0.0
     failure: Optional[BaseException] = None
     reported = 0
-    with Interrupts("storing the puzzles in hand", "puzzles") as interrupts, \
-            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="import") as pool:
+    left = False  # a stop signal's deadline passed while a batch was computed: it and those after it are left
+    with Interrupts("storing the puzzles in hand", "puzzles") as interrupts:
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="import")
         pending: list[tuple[Batch, Future]] = []
         queue_iter = iter(work)
 
@@ -332,13 +334,24 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
         try:
             submit()
             while pending:
-                batch, future = pending.pop(0)
+                batch, future = pending[0]
                 while True:  # wait in slices: the main thread stays free for Ctrl-C
+                    # after a stop signal, a batch not stored by the deadline is left (still computed: 25x25
+                    # puzzles, a search that runs to its node budget take seconds; or computed while the one
+                    # before was stored): nor are the batches after it stored, and importing the file again adds
+                    # them. The batch being stored when the deadline passes is stored whole.
+                    deadline = interrupts.deadline()
+                    if deadline is not None and time.monotonic() >= deadline:
+                        left = True
+                        break
                     try:
                         batch = future.result(timeout=0.1)
                         break
                     except TimeoutError:
                         continue
+                if left:
+                    break
+                pending.pop(0)
                 if not interrupts.stop.is_set():
                     submit()
                 for entry, reason, message in sorted(batch.rejected, key=lambda r: r[0].line):  # file order
@@ -373,8 +386,10 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                     progress(done, total)
         except BaseException as e:  # noqa: BLE001 - the run row says how it ended, then the error goes on
             failure = e
-            for _, f in pending:
-                f.cancel()
+        finally:
+            # a batch left in flight is not waited for: its thread ends when its kernel returns, or with the
+            # process (the CLI leaves without joining it: catalogue.cli._leave)
+            pool.shutdown(wait=not left, cancel_futures=True)
         interrupted = interrupts.stop.is_set() and done < total
     summary.elapsed = time.perf_counter() - started
     summary.status = ("failed" if failure is not None else "interrupted" if interrupted else "completed")

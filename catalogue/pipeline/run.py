@@ -13,8 +13,10 @@ a timeout, reporting progress. Every ending goes through one ordered shutdown, u
 checkers finish the batch in hand, the writer commits everything handed to it and writes its files, and only
 then is the run row closed. Boards still queued unchecked are counted as dropped, never silently lost.
 
-Ctrl-C (or SIGTERM) once: the same shutdown, status ``interrupted``. Twice: exit at once (code 130); what was
-committed stays, missing files are rewritten by the next open.
+Ctrl-C (or SIGTERM) once: the same shutdown, status ``interrupted``, except that a checker still carving a batch
+:data:`~catalogue.pipeline.interrupts.STOP_SECONDS` after the signal is let go (its boards were not accepted:
+counted in flight) rather than waited for. Twice: exit at once (code 130); what was committed stays, missing
+files are rewritten by the next open.
 """
 from __future__ import annotations
 
@@ -229,7 +231,7 @@ class _Run:
             except BaseException as exc:  # noqa: BLE001 - e.g. a progress callback: still shut down in order
                 self.supervisor.fail("supervisor", exc)
             self.interrupted = interrupts.count > 0
-            stuck = self._shutdown()
+            stuck = self._shutdown(interrupts.deadline())
             elapsed = time.perf_counter() - started
             if progress:
                 progress({**self.counters.snapshot(), "elapsed": elapsed, "final": True})
@@ -244,16 +246,29 @@ class _Run:
     def _actors(self):
         return [*self.generators, *self.checkers, self.writer]
 
-    def _shutdown(self) -> list[str]:
-        """Stop upstream first; returns the names of actors that did not stop within JOIN_SECONDS."""
+    def _shutdown(self, deadline: float | None = None) -> list[str]:
+        """Stop upstream first; returns the names of actors that did not stop within JOIN_SECONDS.
+
+        After a stop signal (``deadline``, time.monotonic()), generators and checkers are waited for until the
+        deadline only: a generator still making a batch then can no longer hand it over (its stop is set), and a
+        checker still checking one is let go (:meth:`CheckerActor.let_go`): its boards are counted in flight, and
+        nothing it hands over later is stored. The writer is always waited for: what it holds is accepted."""
         failure = self.supervisor.failure
         if failure is not None and failure[0] == self.writer.name:
             self.wrt_stop.set()  # nobody will store what the checkers hold: let their puts give up
         stuck = []
         self.gen_stop.set()
-        stuck += _join(self.generators)
+        late = _join(self.generators, deadline)
+        if deadline is None:
+            stuck += late
         self.chk_stop.set()  # a checker finishes the batch in hand and hands it to the writer
-        stuck += _join(self.checkers)
+        late = _join(self.checkers, deadline)
+        if deadline is None:
+            stuck += late
+        else:
+            left = sum(checker.let_go() for checker in self.checkers if checker.name in late)
+            with self.counters.lock:
+                self.counters.dropped += left
         queued = sum(len(b) for b in self.boards_q.drain())
         with self.counters.lock:
             # boards never checked: surplus when the run got what it wanted, work lost in flight otherwise
@@ -327,8 +342,10 @@ class _Run:
         return stats
 
 
-def _join(actors) -> list[str]:
-    deadline = time.monotonic() + JOIN_SECONDS
+def _join(actors, deadline: float | None = None) -> list[str]:
+    """Wait for ``actors`` until ``deadline`` (time.monotonic(); default JOIN_SECONDS from now); the names of those
+    still alive."""
+    deadline = time.monotonic() + JOIN_SECONDS if deadline is None else deadline
     for actor in actors:
         actor.join(max(0.0, deadline - time.monotonic()))
     return [a.name for a in actors if a.is_alive()]

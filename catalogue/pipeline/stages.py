@@ -189,6 +189,8 @@ class CheckerActor(Actor):
         self.kernels = kernels  # Kernels: key_texts, carve, grade_many
         self.counted: BoardBatch | None = None  # the batch whose duplicates and surplus are counted ...
         self.unaccounted = 0  # ... and how many of its boards are not (yet in the writer's hands)
+        self.handoff = threading.Lock()  # a batch is handed to the writer, or the checker let go, not both
+        self.gone = False  # let go by a stop that no longer waits for it (let_go)
 
     def on_failure(self, exc: BaseException) -> None:
         if self.current is not None:  # the batch in hand will never be stored: count it, do not lose it quietly
@@ -211,16 +213,30 @@ class CheckerActor(Actor):
         if not len(new):
             return
         checked = self.check(batch, new, keys)
-        with counters.lock:
-            stats.items_out += len(checked)
-        try:
-            self.out.put(checked, self.out_stop)
-        except Stopped:  # the writer is gone (failed): this batch will never be stored
-            counters.release(len(checked))
+        with self.handoff:
+            if self.gone:  # the run stopped waiting for this batch and counted it in flight: never stored
+                raise Stopped(self.name)
             with counters.lock:
-                counters.dropped += len(checked)
-            raise
-        self.unaccounted = 0  # the writer has them now
+                stats.items_out += len(checked)
+            try:
+                self.out.put(checked, self.out_stop)
+            except Stopped:  # the writer is gone (failed): this batch will never be stored
+                counters.release(len(checked))
+                with counters.lock:
+                    counters.dropped += len(checked)
+                raise
+            self.unaccounted = 0  # the writer has them now
+
+    def let_go(self) -> int:
+        """Stop waiting for this checker (a stop signal's deadline passed while it carves or grades): whatever it
+        checks from now on is never handed to the writer. Returns how many boards of the batch in hand that
+        leaves unstored and not yet counted (the run counts them in flight)."""
+        with self.handoff:
+            self.gone = True
+            current = self.current
+            if current is None:
+                return 0
+            return self.unaccounted if self.counted is current else len(current)
 
     def new_boards(self, batch: BoardBatch, stats) -> tuple[tuple[str, ...], np.ndarray]:
         """The batch's keys, and the indexes of its boards that are new and still needed (slots reserved)."""

@@ -62,6 +62,7 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     from sqlalchemy import bindparam, select, update
 
     from ..background import background_map
+    from ..signals import Held
     from .database import write_transaction
     from .models import Board, Puzzle
     from .queries import matching_ids
@@ -106,11 +107,17 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
             if not _same(old, new):
                 changes.append({"pid": row[0], **{f"new_{name}": new[name] for name in GRADE_COLUMNS}})
                 report.moves[(old["level"], old["hardest"], new["level"], new["hardest"])] += 1
-        if write and changes:
-            with write_transaction(engine) as conn:
-                conn.execute(change, changes)
-        report.graded += len(rows)
-        report.changed += len(changes)
+        held = Held()  # a stop signal during the commit waits for the counts: the line tells what was written
+        try:
+            if write and changes:
+                with write_transaction(engine) as conn:
+                    conn.execute(change, changes)
+                    held.hold()
+            held.hold()
+            report.graded += len(rows)
+            report.changed += len(changes)
+        finally:
+            held.release()
         if progress:
             progress(report.graded, report.matched)
     return report

@@ -16,7 +16,7 @@ import typer
 from ...choices import Equivalence, Level, Method, Symmetry, check_size
 from ...config import DEFAULT_QUEUE_SIZE, SEED_MAX, default_workers
 from ...console import report
-from ...errors import EXIT_INTERRUPTED, EXIT_RUNTIME, UserError
+from ...errors import EXIT_RUNTIME, UserError
 from ..options import (
     CheckersOption,
     DbOption,
@@ -172,12 +172,16 @@ def register(app: typer.Typer) -> None:
             report(summary.message)
         if summary.status == "failed":
             raise UserError(summary.error or "the run failed")
-        if summary.level_missed:  # the boards are stored; the run did not give what was asked
+        if summary.level_missed and summary.status != "interrupted":
+            # the boards are stored; the run did not give what was asked. Not after a stop, which cut the tries
+            # short (the summary counts the puzzles off level): its own line says what stopped it
             report(summary.level_missed)
         if summary.status == "interrupted":
             from ...english import count
+            from ...signals import stop_words
 
-            report(f"interrupted: {count(summary.accepted, 'board')} saved with their files")
-            raise typer.Exit(EXIT_INTERRUPTED)
+            what, code = stop_words()  # "terminated" after SIGTERM
+            report(f"{what}: {count(summary.accepted, 'board')} saved with their files", error=True)
+            raise typer.Exit(code)
         if summary.level_missed:
             raise typer.Exit(EXIT_RUNTIME)

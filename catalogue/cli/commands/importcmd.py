@@ -20,7 +20,7 @@ from ...choices import (
     read_input,
 )
 from ...console import report
-from ...errors import EXIT_INTERRUPTED, UserError
+from ...errors import UserError
 from ..options import DbOption, InputFormatOption, OutOption, SizeOption, format_option
 
 SummaryFormat = output_formats("SummaryFormat", *SUMMARY_FORMATS)
@@ -120,7 +120,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(format_summary(summary))
         if summary.status == "interrupted":
             from ...english import count
+            from ...signals import stop_words
 
-            report(f"interrupted: {count(summary.added, 'puzzle')} saved, {summary.new_boards:,} of them on new "
-                   f"boards with their files")
-            raise typer.Exit(EXIT_INTERRUPTED)
+            what, code = stop_words()  # "terminated" after SIGTERM
+            report(f"{what}: {count(summary.added, 'puzzle')} saved, {summary.new_boards:,} of them on new "
+                   f"boards with their files", error=True)
+            raise typer.Exit(code)

@@ -12,7 +12,7 @@ import typer
 
 from ...choices import SUMMARY_FORMATS, output_formats
 from ...console import report
-from ...errors import Interrupted
+from ...errors import Interrupted, stopped_by
 from ...store.selection import PuzzleFilter
 from ..filters import filter_options
 from ..options import DbOption, format_option
@@ -69,10 +69,11 @@ def register(app: typer.Typer) -> None:
                 catalogue.regrade(filters.given(), write=not dry_run, threads=threads, full_scale=full_scale,
                                   progress=display.counter("puzzles"), report=done,
                                   prepare=lambda jobs: ready(jobs, display, "regrade"))
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM: "terminated"
+                what, code = stopped_by(stop)
                 saved = "nothing written (--dry-run)" if dry_run else f"{done.changed:,} changed grades written"
-                raise Interrupted(f"interrupted after {done.graded:,} of {done.matched:,} puzzles: {saved}; run "
-                                  f"the command again to go on") from None
+                raise Interrupted(f"{what} after {done.graded:,} of {done.matched:,} puzzles: {saved}; run "
+                                  f"the command again to go on", code) from None
         if not done.matched:
             report("no puzzles match")
         if done.skipped:

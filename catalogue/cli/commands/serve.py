@@ -1,14 +1,29 @@
 """catalogue serve: the catalogue, read-only, over HTTP (a FastAPI application run by uvicorn)."""
 from __future__ import annotations
 
+import signal
 import socket
 from typing import Annotated
 
 import typer
 
 from ...console import report
-from ...errors import UserError
+from ...errors import Terminated, UserError
 from ..options import DbOption
+
+
+#: how long a stop signal lets the requests being answered finish before they are cancelled
+SHUTDOWN_SECONDS = 1
+
+
+def quiet_cancels(record) -> bool:
+    """A logging filter for uvicorn's error logger: the requests a stop cancels after SHUTDOWN_SECONDS are not
+    errors (uvicorn logged "Cancel 1 running task(s), timeout graceful shutdown exceeded" and each request's
+    CancelledError with a traceback, under the command's one line); every other record passes."""
+    import asyncio
+
+    exc = record.exc_info[1] if record.exc_info else None
+    return not (isinstance(exc, asyncio.CancelledError) or str(record.msg).startswith("Cancel %s running task"))
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -50,6 +65,8 @@ def register(app: typer.Typer) -> None:
           curl -s 'http://127.0.0.1:8765/api/puzzles?order_by=clues&limit=2'
           curl -s 'http://127.0.0.1:8765/api/boards/0'
         """
+        import logging
+
         import uvicorn
 
         from ...web.app import make_app
@@ -61,12 +78,18 @@ def register(app: typer.Typer) -> None:
         shown = f"[{host}]" if ":" in host else host
         report(f"serving {application.state.catalogue.label} at http://{shown}:{bound}/ (API documentation at "
                f"/docs); Ctrl-C stops")
+        # Ctrl-C and SIGTERM: uvicorn stops listening, closes idle connections, gives the requests being answered
+        # SHUTDOWN_SECONDS to finish, cancels the rest, then raises the signal again under our handler (Ctrl-C's
+        # KeyboardInterrupt, SIGTERM's Terminated: catalogue.signals), which ends the command with one line and
+        # exit 130 within the 2 s every command has to stop (docs/reliability.md, "Stopping"); a request thread
+        # still inside a kernel is not waited for (catalogue.cli._leave)
         config = uvicorn.Config(application, log_config=None, log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=5, http=JsonErrorsProtocol)
+                                timeout_graceful_shutdown=SHUTDOWN_SECONDS, http=JsonErrorsProtocol)
         server = uvicorn.Server(config)
+        logging.getLogger("uvicorn.error").addFilter(quiet_cancels)
         server.run(sockets=[sock])
         if server.should_exit:
             # stopped by a signal that uvicorn then raised again under the handler we started with; when that
-            # handler ignores SIGINT (a background job of a script inherits that) the raise does nothing, and the
-            # command would say 0 as if it had ended by itself: it was interrupted, exit 130 as after Ctrl-C
-            raise KeyboardInterrupt
+            # handler ignores the signal (a background job of a script inherits an ignored SIGINT) the raise does
+            # nothing, and the command would say 0 as if it had ended by itself: it was stopped, 130 as after Ctrl-C
+            raise Terminated if signal.SIGTERM in getattr(server, "_captured_signals", ()) else KeyboardInterrupt
