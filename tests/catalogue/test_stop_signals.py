@@ -28,7 +28,7 @@ from concurrent.futures import Future
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import pytest
 from consistency import assert_consistent
@@ -255,6 +255,7 @@ def run(case: Case, work: Path) -> Stopped:
     with case.out.open("wb") as stdout, err.open("wb") as stderr:
         proc = subprocess.Popen([*command, *args], cwd=work, stdout=stdout, stderr=stderr,
                                 preexec_fn=default_signals)
+    RUNNING.add(proc)
     try:
         clients = serve(case, proc, err) if case.name.startswith("serve") else []
         deadline = time.monotonic() + READY_WITHIN
@@ -277,6 +278,7 @@ def run(case: Case, work: Path) -> Stopped:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        RUNNING.discard(proc)
     text = err.read_bytes()
     verify = None
     if case.args[0] in ("fill", "import", "regrade"):
@@ -305,14 +307,35 @@ def serve(case: Case, proc: subprocess.Popen, err: Path) -> list:
     return clients
 
 
+#: the processes of the cases running now: ended at the module's end whatever happened (a failed or deselected
+#: test must not leave a fill running)
+RUNNING: set = set()
+
+
+def wanted(session) -> set[str]:
+    """The cases the selected tests need (``-k``, ``-x``, a single test), and the cases whose catalogues they read."""
+    ids = {item.callspec.params["case_id"] for item in session.items
+           if Path(item.path).resolve() == Path(__file__).resolve() and hasattr(item, "callspec")}
+    for case_id in list(ids):
+        source = CASES[case_id].catalogue_of
+        if source:
+            ids.add(f"{source}-SIGTERM")
+    return ids
+
+
 @pytest.fixture(scope="module")
-def stops(tmp_path_factory) -> dict[str, Case]:
-    """Every case, run once: the two lanes side by side; each test waits for its own case."""
+def stops(request, tmp_path_factory) -> Iterator[dict[str, Case]]:
+    """Every case the selected tests need, run once: the two lanes side by side; each test waits for its own."""
     work = tmp_path_factory.mktemp("stops")
     write_inputs(work)
+    needed = wanted(request.session)
+    closing_time = threading.Event()
 
     def lane(cases: list[Case]) -> None:
         for case in cases:
+            if case.id not in needed or closing_time.is_set():
+                case.result.set_exception(AssertionError(f"{case.id} was not run"))
+                continue
             try:
                 case.result.set_result(run(case, work))
             except BaseException as e:  # noqa: BLE001 - the case's own test reports it
@@ -321,7 +344,12 @@ def stops(tmp_path_factory) -> dict[str, Case]:
     threads = [threading.Thread(target=lane, args=(cases,), daemon=True) for cases in LANES]
     for thread in threads:
         thread.start()
-    return CASES
+    yield CASES
+    closing_time.set()
+    for proc in list(RUNNING):
+        proc.kill()
+    for thread in threads:
+        thread.join(timeout=60)
 
 
 def stopped(stops, case_id: str) -> Stopped:
