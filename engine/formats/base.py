@@ -9,6 +9,7 @@ jumps straight to the offending symbol.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 
@@ -104,8 +105,49 @@ def size_for_ncells_message(got: int, box: int | None) -> str:
 
 def split_lines(text: str) -> list[str]:
     """Lines without their ends; line i of the file is element i - 1 (``\\r\\n`` endings accepted)."""
-    lines = text.split("\n")
-    return [s[:-1] if s.endswith("\r") else s for s in lines]
+    return [line for _, _, line in numbered_lines(text)]
+
+
+#: characters of text split into lines at a time by :func:`numbered_lines`
+LINES_CHUNK = 1 << 16
+
+
+def numbered_lines(text: str, start: int = 0, number: int = 1) -> Iterator[tuple[int, int, str]]:
+    """``(line number, offset, line)`` for each line of ``text`` from offset ``start`` (the start of line
+    ``number``) on, without its end (``\\r\\n`` accepted): the lines of ``text.split("\\n")``, split
+    :data:`LINES_CHUNK` characters at a time. The readers go through a text with it rather than with a list of its
+    lines (16 MiB of short lines made 3 million strings before the first was read); a reader that must see a run
+    of lines twice keeps where the run starts, not its lines."""
+    pos = start
+    for lines in _chunks(text, start):
+        for line in lines:
+            yield number, pos, line[:-1] if line.endswith("\r") else line
+            number += 1
+            pos += len(line) + 1
+
+
+def lines_of(text: str) -> Iterator[str]:
+    """The lines of :func:`numbered_lines`, without their numbers and offsets (faster)."""
+    for lines in _chunks(text, 0):
+        for line in lines:
+            yield line[:-1] if line.endswith("\r") else line
+
+
+def _chunks(text: str, pos: int) -> Iterator[list[str]]:
+    """The lines of ``text`` from offset ``pos`` on (with their ``\\r``), a list of the lines of
+    :data:`LINES_CHUNK` characters at a time."""
+    size = len(text)
+    while True:
+        cut = text.rfind("\n", pos, pos + LINES_CHUNK) + 1 if pos + LINES_CHUNK < size else size
+        if cut <= pos:  # a line longer than a chunk: alone
+            cut = text.find("\n", pos) + 1 or size
+        lines = text[pos:cut].split("\n")
+        if cut < size:
+            lines.pop()  # (the chunk ends with its last line's end: not a line of its own)
+        yield lines
+        if cut >= size:
+            return
+        pos = cut
 
 
 def is_skipped(line: str) -> bool:

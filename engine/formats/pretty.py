@@ -19,9 +19,9 @@ from typing import Iterator
 
 import numpy as np
 
-from .base import SYMBOLS, as_cells, decode_symbols, split_lines
+from .base import SYMBOLS, as_cells, decode_symbols, numbered_lines
 from .limits import MAX_ROW_CELLS
-from .text import Entry, Row, grids_of_run, is_separator, number_value
+from .text import Entry, Row, Run, grids_of_run, is_separator, number_value
 
 BOX_DRAWING = re.compile("[\u2500-\u257f]")
 _VERTICAL = "║│┃|"
@@ -88,20 +88,32 @@ def picture_row(line: str, number: int) -> Row:
     return Row(number, np.array(values, dtype=np.int16), texts, columns, end, count)
 
 
+def _is_row(line: str) -> bool:
+    return _kind(line) == "row"
+
+
+def _cells(line: str) -> int:
+    return picture_row(line, 0).count
+
+
 def read_pretty(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
-    run: list[Row] = []
+    run: Run | None = None  # the rows of the grid being read (kept as where they start: text.Run)
     top = 0  # line of the top border of the grid being read, which is where the grid starts
 
     def flush() -> Iterator[Entry]:
+        if run is None:
+            return
         for i, entry in enumerate(grids_of_run(run, source, box)):
             yield (top, *entry[1:]) if i == 0 and top and not isinstance(entry, Exception) else entry
 
-    for number, line in enumerate(split_lines(text), start=1):
+    for number, start, line in numbered_lines(text):
         kind = _kind(line)
         if kind == "row":
-            run.append(picture_row(line, number))
+            if run is None:
+                run = Run(text, start, number, picture_row, _is_row, _cells)
+            run.add(line, number)
         elif kind != "rule":  # text, a top or a bottom border: the grid so far is complete
             yield from flush()
-            run = []
+            run = None
             top = number if kind == "top" else 0
     yield from flush()

@@ -12,11 +12,13 @@ not a parse error; :func:`conflict_errors` names them.
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Sequence
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from .base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, is_skipped, split_lines
+from .base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, lines_of, numbered_lines
 from .json import read_json, to_json
 from .limits import MAX_FORMAT_ERRORS
 from .pretty import BOX_DRAWING, read_pretty, to_pretty
@@ -32,6 +34,7 @@ from ..vocabulary import FORMATS, WRITE_FORMATS
 # two or more whitespace-separated whole numbers (a regular expression: split() makes a string per number, which
 # on a 10 MB line is hundreds of MB)
 _NUMBERS = re.compile(r"\s*+[0-9]++(?:\s++[0-9]++)++\s*+")  # possessive: no backtracking on a long line
+_SPACE = re.compile(r"\s*")
 
 _READERS: dict[str, Callable[[str, str, int | None], Iterator]] = {
     "line": read_line_file,
@@ -73,33 +76,52 @@ def detect(text: str) -> str:
     block is that short, so a single line of the wrong length is reported as a line); otherwise ``block``.
     Blank and ``#`` comment lines are left out of every count.
     """
-    head = text.lstrip()
-    if head[:1] in ("[", "{"):
+    first = _SPACE.match(text).end()  # (not text.lstrip(): a copy of the whole text)
+    if text[first:first + 1] in ("[", "{"):
         return "json"
     if BOX_DRAWING.search(text):
         return "pretty"
-    lines = [line for line in split_lines(text) if not is_skipped(line)]
-    if not lines:  # comments only: an empty rcv grid keeps its size in a "# size N" comment
-        return "rcv" if any(size_directive(line) for line in split_lines(text)) else "line"
 
-    def most(test) -> bool:
-        return 2 * sum(1 for line in lines if test(line)) > len(lines)
-
-    if most(is_triple):
+    # the lines are gone through two or three times rather than kept (3 million strings for 16 MiB)
+    total = triples = 0
+    head = None  # the first line
+    for line in _content_lines(text):
+        total += 1
+        triples += is_triple(line)
+        head = line if head is None else head
+    if not total:  # comments only: an empty rcv grid keeps its size in a "# size N" comment
+        return "rcv" if any(size_directive(line) for _, _, line in numbered_lines(text)) else "line"
+    if 2 * triples > total:
         return "rcv"
-    if puzzle_column(lines[0]) is not None:  # a CSV header naming the puzzles' column
+    if puzzle_column(head) is not None:  # a CSV header naming the puzzles' column
         return "line"
-    fields = [line_field(line)[0] for line in lines]
-    if 2 * sum(len(f) in (81, 256, 625) for f in fields) > len(lines) or most(lambda line: ":" in line):
+    whole = sixteen = colons = 0  # lines of 81, 256 or 625 symbols; of 16; with a ':'
+    above_four = False  # a line of 16 symbols holds a digit above 4
+    for line in _content_lines(text):
+        f = line_field(line)[0]
+        whole += len(f) in (81, 256, 625)
+        colons += ":" in line
+        if len(f) == 16:
+            sixteen += 1
+            above_four = above_four or int(decode_symbols(f).max(initial=0)) > 4
+    if 2 * whole > total or 2 * colons > total:
         return "line"
-    if 2 * sum(len(f) == 16 for f in fields) > len(lines):
-        above_four = any(int(decode_symbols(f).max(initial=0)) > 4 for f in fields if len(f) == 16)
-        return "block" if above_four and len(lines) % 16 == 0 else "line"
-    if most(lambda line: _NUMBERS.fullmatch(line) is not None):
+    if 2 * sixteen > total:
+        return "block" if above_four and total % 16 == 0 else "line"
+    if 2 * sum(1 for line in _content_lines(text) if _NUMBERS.fullmatch(line)) > total:
         return "txt"
-    if len(lines) < 4:  # too few lines for the smallest block (4x4): a line of the wrong length, say so as such
+    if total < 4:  # too few lines for the smallest block (4x4): a line of the wrong length, say so as such
         return "line"
     return "block"
+
+
+def _content_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` that are not blank or comments (:func:`~engine.formats.base.is_skipped`), one at a
+    time: what :func:`detect` counts."""
+    for line in lines_of(text):
+        s = line.strip()
+        if s and s[0] != "#":
+            yield line
 
 
 # -- reading ----------------------------------------------------------------------------------------------------
@@ -107,23 +129,11 @@ def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int |
           ) -> list[Parsed | FormatError]:
     """Every grid in ``text``, in file order: a :class:`Parsed` for each good one, a :class:`FormatError` for
     each bad one. ``fmt`` forces a format (default: :func:`detect`); ``box`` forces the box size. After
-    :data:`~engine.formats.limits.MAX_FORMAT_ERRORS` bad grids, one more error says reading stopped there."""
-    if not isinstance(text, str):  # bytes or None failed deep inside a reader with an unrelated message
-        raise TypeError(f"parse takes text (str), got {type(text).__name__}; decode bytes first")
-    if fmt is None:
-        fmt = detect(text)
-    check_name("input format", fmt, FORMATS)
-    if box is not None:
-        check_box(box)
+    :data:`~engine.formats.limits.MAX_FORMAT_ERRORS` bad grids, one more error says reading stopped there.
+    (:func:`parse_entries` holds the same entries in a few bytes a cell.)"""
     out: list[Parsed | FormatError] = []
-    errors = 0
-    for entry in _READERS[fmt](text, source, box):
+    for entry in _read(text, source, fmt, box):
         if isinstance(entry, FormatError):
-            errors += 1
-            if errors > MAX_FORMAT_ERRORS:
-                out.append(FormatError(source, entry.line, entry.column, f"more than {MAX_FORMAT_ERRORS:,} "
-                                                                          f"unreadable grids; reading stops here"))
-                break
             out.append(entry)
         else:
             line, cells, b = entry
@@ -131,11 +141,108 @@ def parse(text: str, source: str = "<stdin>", fmt: str | None = None, box: int |
     return out
 
 
+def _read(text: str, source: str, fmt: str | None, box: int | None) -> Iterator:
+    """The reader's entries of ``text`` one at a time (``(line, cells, box)`` or FormatError), at most
+    :data:`~engine.formats.limits.MAX_FORMAT_ERRORS` errors and one more that says reading stops."""
+    if not isinstance(text, str):  # bytes or None failed deep inside a reader with an unrelated message
+        raise TypeError(f"parse takes text (str), got {type(text).__name__}; decode bytes first")
+    if fmt is None:
+        fmt = detect(text)
+    check_name("input format", fmt, FORMATS)
+    if box is not None:
+        check_box(box)
+    errors = 0
+    for entry in _READERS[fmt](text, source, box):
+        if isinstance(entry, FormatError):
+            errors += 1
+            if errors > MAX_FORMAT_ERRORS:
+                yield FormatError(source, entry.line, entry.column, f"more than {MAX_FORMAT_ERRORS:,} "
+                                                                    f"unreadable grids; reading stops here")
+                return
+        yield entry
+
+
 def read_grids(text: str, source: str, fmt: str | None = None, box: int | None = None
                ) -> tuple[list[Parsed], list[FormatError]]:
     """:func:`parse`, split into the good grids and the errors (each list in file order)."""
     entries = parse(text, source, fmt, box)
     return ([e for e in entries if isinstance(e, Parsed)], [e for e in entries if isinstance(e, FormatError)])
+
+
+class Entries(Sequence):
+    """The entries of a text as a command lists them: :func:`parse`'s, in file order and, on one line, grids
+    before errors. Held in a few bytes a cell instead of an object per grid: the cells of every grid in one
+    buffer, a line number and a box size each; a :class:`Parsed` is made when an entry is asked for, and dropped
+    by the caller when done with it. So a file costs about its own size once read (a 16 MiB file of 4x4 lines is
+    a million grids: 16 MB of cells and 25 MB of offsets, line numbers and sizes, where Parsed objects took a
+    GB), and the errors kept are at most :data:`~engine.formats.limits.MAX_FORMAT_ERRORS` + 1."""
+
+    def __init__(self, source: str, cells: bytearray, starts, lines, boxes, errors: list[FormatError]):
+        self.source = source
+        self._cells = cells
+        self._starts = np.asarray(starts, dtype=np.int64)  # where each grid's cells start; an error's index
+        self._lines = np.asarray(lines, dtype=np.int64)
+        self._boxes = np.asarray(boxes, dtype=np.int8)  # 0: a FormatError
+        self._errors = errors
+        # file order: sorted by line, errors after the grids of their line (stable: the reader's order otherwise)
+        self._order = np.argsort(self._lines * 2 + (self._boxes == 0), kind="stable")
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self._entry(int(i)) for i in self._order[k]]
+        return self._entry(int(self._order[k]))
+
+    def __iter__(self) -> Iterator[Parsed | FormatError]:
+        for i in self._order.tolist():
+            yield self._entry(i)
+
+    def _entry(self, i: int) -> Parsed | FormatError:
+        b = int(self._boxes[i])
+        if not b:
+            return self._errors[int(self._starts[i])]
+        cells = np.frombuffer(self._cells, dtype=np.int8, count=b ** 4, offset=int(self._starts[i])).copy()
+        return Parsed(Grid.puzzle(cells, b), self.source, int(self._lines[i]), i)
+
+    @property
+    def grids(self) -> int:
+        """How many entries are grids (the others are errors)."""
+        return len(self) - len(self._errors)
+
+    @property
+    def errors(self) -> list[FormatError]:
+        return list(self._errors)
+
+    @property
+    def boxes(self) -> set[int]:
+        """The box sizes of the grids."""
+        return {int(b) for b in np.unique(self._boxes) if b}
+
+    def box_of(self, k: int) -> int:
+        """The box size of entry ``k`` (0 for an error), without making it."""
+        return int(self._boxes[self._order[k]])
+
+
+def parse_entries(text: str, source: str = "<stdin>", fmt: str | None = None, box: int | None = None) -> Entries:
+    """:func:`parse`'s entries, held compactly (:class:`Entries`): what the commands read files with."""
+    cells = bytearray()
+    starts, lines, boxes = array("q"), array("q"), array("b")
+    errors: list[FormatError] = []
+    for entry in _read(text, source, fmt, box):
+        if isinstance(entry, FormatError):
+            starts.append(len(errors))
+            lines.append(entry.line)
+            boxes.append(0)
+            errors.append(entry)
+        else:
+            line, grid, b = entry
+            starts.append(len(cells))
+            lines.append(line)
+            boxes.append(b)
+            cells += np.ascontiguousarray(grid, dtype=np.int8).tobytes()
+    return Entries(source, cells, starts, lines, boxes, errors)
 
 
 # -- writing ----------------------------------------------------------------------------------------------------

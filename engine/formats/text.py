@@ -1,24 +1,26 @@
 """Plain-text formats: one grid per line, blocks of rows, the catalogue's N.txt style, and row-column-value triples.
 
 Every reader takes the whole text and yields, in file order, either ``(line, cells, box)`` for a grid or a
-:class:`FormatError` for a grid it could not read, then goes on with the next grid. Blank lines and ``#`` comment
-lines are ignored everywhere (the row-column-value reader also reads a ``# size N`` comment as the grid size), and
-a line of the line format may end in a ``# comment`` too.
+:class:`FormatError` for a grid it could not read, then goes on with the next grid. A reader holds one grid's
+lines at a time, never the file's: a run of rows (block, txt) or a group of triples (rcv) longer than
+:data:`KEPT_ROWS` is kept as where it starts and what its rows count, and read a second time to make its grids.
+Blank lines and ``#`` comment lines are ignored everywhere (the row-column-value reader also reads a ``# size N``
+comment as the grid size), and a line of the line format may end in a ``# comment`` too.
 """
 from __future__ import annotations
 
 import csv
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
 from .base import (NCELLS, NOT_A_SYMBOL, SIZES, SYMBOLS, FormatError, as_cells, check_symbols,
-                           decode_symbols, is_skipped, not_a_symbol, out_of_range, size_for_ncells_message,
-                           split_lines)
+                           decode_symbols, is_skipped, not_a_symbol, numbered_lines, out_of_range,
+                           size_for_ncells_message)
 from .limits import MAX_NUMBER_DIGITS, MAX_ROW_CELLS, echo, too_long_number
 from ..geometry import box_for_ncells, box_for_size
 
@@ -68,7 +70,7 @@ _FIELD_END = re.compile("[:,]")
 
 def read_line_file(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
     index, first = 0, True
-    for number, line in enumerate(split_lines(text), start=1):
+    for number, _, line in numbered_lines(text):
         if is_skipped(line):
             continue
         if first:  # a CSV file's header says which column holds the puzzles
@@ -173,49 +175,119 @@ def number_value(word: str) -> int:
     return 999 if len(word) > MAX_NUMBER_DIGITS else min(int(word), 999)
 
 
+def symbol_count(line: str) -> int:
+    """The cells of a block row (:func:`symbol_row`'s count), without decoding any."""
+    return len(line) - line.count(" ") - line.count("\t") - line.count("|")
+
+
+def number_count(line: str) -> int:
+    """The cells of a txt row (:func:`number_row`'s count), without a string per number."""
+    words = count_words(line)
+    if words == 1:  # "530070000": one symbol per character
+        width = len(line.strip())
+        return width if width > 2 else 1
+    return words
+
+
+#: rows of a run (triples of a group) kept as they are read; a longer run is read a second time instead
+KEPT_ROWS = 1024
+
+
+@dataclass
+class Run:
+    """A run of consecutive rows. Up to :data:`KEPT_ROWS` rows are kept as :class:`Row` objects; a longer run is
+    kept as where it starts and what its rows count (a run of three million rows held three million Row
+    objects), and :meth:`again` reads its rows once more, a grid at a time, when the run's grids are made.
+    ``counts``: rows by their number of cells; ``first``: the first row (where an error about the whole run
+    points)."""
+
+    text: str
+    start: int  # offset of the first row's line
+    number: int  # its line number
+    make_row: Callable[[str, int], Row]
+    is_row: Callable[[str], bool]  # which lines between the first row and the last are rows
+    count: Callable[[str], int]  # a row's cells, without making the row
+    first: Row | None = None
+    lines: int = 0  # lines from the first row to the last
+    rows: int = 0
+    counts: Counter = field(default_factory=Counter)
+    kept: list[Row] | None = field(default_factory=list)
+
+    def add(self, line: str, number: int) -> None:
+        """One more row: ``line``, line ``number``."""
+        self.rows += 1
+        self.lines = number - self.number + 1
+        if self.kept is not None and len(self.kept) < KEPT_ROWS:
+            row = self.make_row(line, number)
+            self.kept.append(row)
+            self.counts[row.count] += 1
+            if self.first is None:
+                self.first = row
+        else:
+            self.kept = None
+            self.counts[self.count(line)] += 1
+
+    def again(self) -> Iterator[Row]:
+        if self.kept is not None:
+            yield from self.kept
+            return
+        for number, _, line in islice(numbered_lines(self.text, self.start, self.number), self.lines):
+            if self.is_row(line):
+                yield self.make_row(line, number)
+
+
+def _block_row(line: str) -> bool:
+    return not is_separator(line)  # (blank and comment lines end a run: none is inside one)
+
+
 def read_blocks(text: str, source: str, box: int | None = None, numbers: bool = False) -> Iterator[Entry]:
     """Grids of n rows; a blank or comment line ends a grid, separator lines are skipped.
 
     A run of rows with no blank line between grids is split every n rows.
     """
-    make_row = number_row if numbers else symbol_row
-    run: list[Row] = []
-    for number, line in enumerate(split_lines(text), start=1):
+    make_row, count = (number_row, number_count) if numbers else (symbol_row, symbol_count)
+    run: Run | None = None
+    for number, start, line in numbered_lines(text):
         if is_skipped(line):
-            yield from grids_of_run(run, source, box, numbers)
-            run = []
+            if run is not None:
+                yield from grids_of_run(run, source, box, numbers)
+            run = None
         elif not is_separator(line):
-            run.append(make_row(line, number))
-    yield from grids_of_run(run, source, box, numbers)
+            if run is None:
+                run = Run(text, start, number, make_row, _block_row, count)
+            run.add(line, number)
+    if run is not None:
+        yield from grids_of_run(run, source, box, numbers)
 
 
 def read_txt(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
     return read_blocks(text, source, box, numbers=True)
 
 
-def grids_of_run(run: list[Row], source: str, box: int | None, numbers: bool = False) -> Iterator[Entry]:
+def grids_of_run(run: Run, source: str, box: int | None, numbers: bool = False) -> Iterator[Entry]:
     """The grids in a run of consecutive rows: n is the box's size if given, else the most common row length
     (or the number of rows), so one short or long row is reported as such rather than changing the size."""
-    if not run:
+    if not run.rows:
         return
-    first = run[0].line
+    first = run.number
     if box is not None:
         n = box * box
     else:
-        common = Counter(r.count for r in run).most_common(1)[0][0]
-        n = common if common in SIZES else len(run) if len(run) in SIZES else 0
+        common = run.counts.most_common(1)[0][0]
+        n = common if common in SIZES else run.rows if run.rows in SIZES else 0
         if not n:
-            yield FormatError(source, first, run[0].columns[0] if run[0].columns else 1,
+            yield FormatError(source, first, run.first.columns[0] if run.first.columns else 1,
                               f"rows of {common} cells: a grid has 4, 9, 16 or 25 rows of as many cells")
             return
-    if len(run) % n:
-        need = f"{n} rows" if len(run) < n else f"a multiple of {n} rows (separate grids with a blank line)"
-        yield FormatError(source, first, 1, f"expected {need} for a {n}x{n} grid, got {len(run)}")
+    if run.rows % n:
+        need = f"{n} rows" if run.rows < n else f"a multiple of {n} rows (separate grids with a blank line)"
+        yield FormatError(source, first, 1, f"expected {need} for a {n}x{n} grid, got {run.rows}")
         return
-    for start in range(0, len(run), n):
-        rows = run[start:start + n]
+    rows = run.again()
+    for _ in range(run.rows // n):
+        grid = list(islice(rows, n))
         try:
-            yield rows[0].line, np.concatenate([_checked(r, n, source, numbers) for r in rows]).astype(np.int8), \
+            yield grid[0].line, np.concatenate([_checked(r, n, source, numbers) for r in grid]).astype(np.int8), \
                 box_for_size(n)
         except FormatError as e:
             yield e
@@ -251,9 +323,12 @@ _SIZE_DIRECTIVE = re.compile(r"^\s*#\s*size\s+(\d+)\b", re.IGNORECASE)
 _RCV_HEADER = ("row", "column", "value")
 
 
+# three whole numbers and nothing else: the tokens of _RCV_TOKEN, all ASCII digits (possessive: no backtracking)
+_TRIPLE = re.compile(r"[\s,;]*+([0-9]++)[\s,;]++([0-9]++)[\s,;]++([0-9]++)[\s,;]*+")
+
+
 def is_triple(line: str) -> bool:
-    tokens = [m.group() for m in islice(_RCV_TOKEN.finditer(line), 4)]
-    return len(tokens) == 3 and all(t.isdigit() and t.isascii() for t in tokens)
+    return _TRIPLE.fullmatch(line) is not None
 
 
 def size_directive(line: str) -> int | None:
@@ -267,21 +342,57 @@ def size_directive(line: str) -> int | None:
 
 def read_rcv(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
     """One grid per group of non-blank lines; ``# size N`` in a group fixes its size."""
-    group: list[tuple[int, str]] = []
-    for number, line in enumerate(split_lines(text), start=1):
+    group: tuple[int, int] | None = None  # (offset, number) of the group's first line
+    lines = 0
+    for number, start, line in numbered_lines(text):
         if line.strip():
-            group.append((number, line))
+            if group is None:
+                group, lines = (start, number), 0
+            lines += 1
             continue
-        yield from _rcv_grid(group, source, box)
-        group = []
-    yield from _rcv_grid(group, source, box)
+        if group is not None:
+            yield from _rcv_grid(text, *group, lines, source, box)
+        group = None
+    if group is not None:
+        yield from _rcv_grid(text, *group, lines, source, box)
 
 
-def _rcv_grid(group: list[tuple[int, str]], source: str, box: int | None) -> Iterator[Entry]:
-    triples: list[tuple[int, list[tuple[int, int]]]] = []  # line, [(column, integer)] * 3
-    size, size_line = None, 0
+def _rcv_triple(line: str, number: int, source: str) -> tuple | None:
+    """``(line, (column, row), (column, column), (column, value))`` of a triple line; None for a ``row column
+    value`` header; a FormatError for anything else."""
+    m = _TRIPLE.fullmatch(line)
+    if m is not None and m.end(1) - m.start(1) <= MAX_NUMBER_DIGITS and m.end(2) - m.start(2) <= MAX_NUMBER_DIGITS \
+            and m.end(3) - m.start(3) <= MAX_NUMBER_DIGITS:  # the common case, in one match
+        return number, (m.start(1) + 1, int(m[1])), (m.start(2) + 1, int(m[2])), (m.start(3) + 1, int(m[3]))
+    tokens = [(m.start() + 1, m.group()) for m in islice(_RCV_TOKEN.finditer(line), 4)]  # a triple, and one more if any
+    if len(tokens) == 3 and all(t.lower().startswith(p) for (_, t), p in zip(tokens, ("row", "col", "val"))):
+        return None
+    for column, word in tokens[:3]:
+        if not (word.isdigit() and word.isascii()):
+            raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), "
+                                                      f"got {echo(word)}")
+        if len(word) > MAX_NUMBER_DIGITS:
+            raise FormatError(source, number, column, too_long_number(len(word)))
+    if len(tokens) != 3:
+        column = tokens[3][0] if len(tokens) > 3 else len(line.rstrip()) + 1
+        got = len(tokens) if len(tokens) < 4 else count_words(line.replace(",", " ").replace(";", " "))
+        raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), got {got:,}")
+    return (number, *((column, int(word)) for column, word in tokens))
+
+
+def _rcv_grid(text: str, start: int, first: int, lines: int, source: str, box: int | None) -> Iterator[Entry]:
+    """The grid of the group of ``lines`` lines from offset ``start`` (line ``first``). Every triple is checked
+    and the size found (the largest number) before any cell is placed; the triples of a group longer than
+    :data:`KEPT_ROWS` are not kept but read a second time (a group of three million triples held three million
+    lists)."""
+    def group() -> Iterator[tuple[int, str]]:
+        return ((number, line) for number, _, line in islice(numbered_lines(text, start, first), lines))
+
+    kept: list | None = []  # (line, (column, row), (column, column), (column, value)) of each triple
+    largest, too_big = 0, None  # the largest number, and the first no grid can hold: (line, column, x, what)
+    size, size_line, triples = None, 0, 0
     try:
-        for number, line in group:
+        for number, line in group():
             if is_skipped(line):
                 if size_directive(line) is not None and size is None:
                     size, size_line = size_directive(line), number
@@ -289,27 +400,29 @@ def _rcv_grid(group: list[tuple[int, str]], source: str, box: int | None) -> Ite
                     if len(digits) > MAX_NUMBER_DIGITS:
                         raise FormatError(source, number, line.index(digits) + 1, too_long_number(len(digits)))
                 continue
-            tokens = [(m.start() + 1, m.group()) for m in islice(_RCV_TOKEN.finditer(line), 4)]  # a triple, and one more if any
-            if len(tokens) == 3 and all(t.lower().startswith(p) for (_, t), p in zip(tokens, ("row", "col", "val"))):
+            triple = _rcv_triple(line, number, source)
+            if triple is None:
                 continue  # a "row column value" header line
-            for column, word in tokens[:3]:
-                if not (word.isdigit() and word.isascii()):
-                    raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), "
-                                                              f"got {echo(word)}")
-                if len(word) > MAX_NUMBER_DIGITS:
-                    raise FormatError(source, number, column, too_long_number(len(word)))
-            if len(tokens) != 3:
-                column = tokens[3][0] if len(tokens) > 3 else len(line.rstrip()) + 1
-                got = len(tokens) if len(tokens) < 4 else count_words(line.replace(",", " ").replace(";", " "))
-                raise FormatError(source, number, column, f"expected \"row column value\" (3 whole numbers), "
-                                                          f"got {got:,}")
-            triples.append((number, [(c, int(w)) for c, w in tokens]))
+            triples += 1
+            if kept is not None and len(kept) < KEPT_ROWS:
+                kept.append(triple)
+            else:
+                kept = None
+            numbers = (triple[1][1], triple[2][1], triple[3][1])
+            if max(numbers) > largest:
+                largest = max(numbers)
+                if largest > SIZES[-1] and too_big is None:
+                    too_big = next((number, column, x, what) for (column, x), what in zip(triple[1:], _RCV_HEADER)
+                                   if x > SIZES[-1])
         if not triples and size is None:
             return  # only comments: no grid here
-        n = _rcv_size(triples, size, size_line, box, source)
+        n = _rcv_size(largest, too_big, size, size_line, box, source)
+        if kept is None:  # read again
+            kept = (t for t in (_rcv_triple(line, number, source) for number, line in group()
+                                if not is_skipped(line)) if t is not None)
         cells = np.zeros(n * n, dtype=np.int8)
-        seen: dict[int, int] = {}
-        for number, ((rc, r), (cc, c), (vc, v)) in triples:
+        seen: dict[int, int] = {}  # at most n * n cells: a cell given twice ends the grid
+        for number, (rc, r), (cc, c), (vc, v) in kept:
             for what, column, x in (("row", rc, r), ("column", cc, c), ("value", vc, v)):
                 if not 1 <= x <= n:
                     raise FormatError(source, number, column, f"{what} {x} is out of range 1-{n} for a {n}x{n} grid")
@@ -318,13 +431,15 @@ def _rcv_grid(group: list[tuple[int, str]], source: str, box: int | None) -> Ite
                 raise FormatError(source, number, rc, f"r{r}c{c} is given twice (first on line {seen[cell]})")
             seen[cell] = number
             cells[cell] = v
-        yield group[0][0], cells, box_for_size(n)
+        yield first, cells, box_for_size(n)
     except FormatError as e:
         yield e
 
 
-def _rcv_size(triples, size: int | None, size_line: int, box: int | None, source: str) -> int:
-    """The grid size: ``box`` if given, else the ``# size`` comment, else the largest number rounded up."""
+def _rcv_size(largest: int, too_big: tuple | None, size: int | None, size_line: int, box: int | None,
+              source: str) -> int:
+    """The grid size: ``box`` if given, else the ``# size`` comment, else the largest number rounded up
+    (``too_big``: the first number above every size, named when there is one)."""
     if size is not None and size not in SIZES:
         raise FormatError(source, size_line, 1, f"size {size} is not 4, 9, 16 or 25")
     if box is not None:
@@ -333,15 +448,11 @@ def _rcv_size(triples, size: int | None, size_line: int, box: int | None, source
         return box * box
     if size is not None:
         return size
-    largest = max(max(x for _, x in tokens) for _, tokens in triples)
     for n in SIZES:
         if largest <= n:
             return n
-    for number, tokens in triples:  # name the first number no grid can hold
-        for (column, x), what in zip(tokens, _RCV_HEADER):
-            if x > SIZES[-1]:
-                raise FormatError(source, number, column, f"{what} {x} is out of range 1-25 (largest grid 25x25)")
-    raise AssertionError("unreachable")
+    number, column, x, what = too_big  # name the first number no grid can hold
+    raise FormatError(source, number, column, f"{what} {x} is out of range 1-25 (largest grid 25x25)")
 
 
 # -- writers ----------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ RecursionError, a ValueError from int(), or memory and time that grow with a lin
 the commands (catalogue/io.py) as one ``catalogue:`` line."""
 from __future__ import annotations
 
+import json
 import time
 import tracemalloc
 
@@ -12,8 +13,9 @@ from typer.testing import CliRunner
 from catalogue.cli import app
 from catalogue.io import MAX_INPUT_BYTES
 from engine.formats import FormatError, Parsed, from_txt, parse
-from engine.formats.limits import (MAX_FORMAT_ERRORS, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, MAX_ROW_CELLS, echo,
-                                   too_long_number)
+from engine.formats.limits import (MAX_FORMAT_ERRORS, MAX_JSON_DEPTH, MAX_JSON_GRID_CHARS, MAX_NUMBER_DIGITS,
+                                   MAX_ROW_CELLS, echo, too_long_number)
+from engine.formats.registry import parse_entries
 
 BOARD_4 = "1234341221434321"
 DEEP = f"arrays and objects nested more than {MAX_JSON_DEPTH} deep (a grid needs 2 or 3); reading stops here"
@@ -160,3 +162,43 @@ def test_bytes_that_are_not_utf8_are_named_by_line_and_column(tmp_path):
     path.write_bytes("# ok\ncaf\u00e9\n".encode("latin-1"))
     r = CliRunner().invoke(app, ["check", str(path)])
     assert r.exit_code == 1 and r.stderr == f"catalogue: {path}:2:4: not UTF-8 text (byte 9)\n"
+
+
+# -- memory: what a reader holds does not grow with the file ---------------------------------------------------
+G4 = '{"grid": [[0,0,0,1],[0,0,2,0],[0,4,0,0],[0,0,0,3]]}'
+TOO_LONG = f"a JSON value of {{:,}} characters where a grid is expected (at most {MAX_JSON_GRID_CHARS:,}; a 25x25 " \
+           f"grid takes about 3,000)"
+
+
+def test_a_json_value_too_long_for_a_grid_is_one_error_at_its_start_and_not_decoded():
+    huge = "[" + "[]," * (MAX_JSON_GRID_CHARS // 3) + "[]]"
+    first, error, last = parse(f"[{G4}, {huge}, {G4}]", "f.json")
+    assert isinstance(first, Parsed) and isinstance(last, Parsed)
+    assert (error.line, error.column, error.message) == (1, len(G4) + 4, TOO_LONG.format(len(huge)))
+    e = only_error("[" + G4 + ", " + huge[:-1])  # it does not even end: reading stops there
+    assert (e.column, e.message) == (len(G4) + 4, TOO_LONG.format(len(huge) - 1))
+
+
+@pytest.mark.parametrize("text", ["[" + "{}," * 1000 + "{} x]", "[{}, {}, ]", "[{}, {}", "[{}, {\"a\": }]",
+                                  "[1 2]", "[{},\n\u00a0{}]", "[[1,2],[3,4]}"])
+def test_a_json_list_read_an_element_at_a_time_is_refused_as_json_refuses_it(text):
+    """A list is never decoded whole (a 16 MiB list of {} was 1.4 GB), yet a list that is not JSON gets json's own
+    message at json's own place."""
+    with pytest.raises(json.JSONDecodeError) as refused:
+        json.loads(text)
+    e = only_error(text)
+    assert (e.line, e.column, e.message) == (refused.value.lineno, refused.value.colno,
+                                             f"invalid JSON: {refused.value.msg}")
+
+
+def test_entries_are_held_compactly_and_listed_as_parse_lists_them():
+    text = "\n".join([BOARD_4, "x", BOARD_4[:-1] + ".", "12"] * 50)
+    entries = parse_entries(text, "f.sdm", "line")
+    listed = parse(text, "f.sdm", "line")
+    assert len(entries) == len(listed) == 200 and entries.grids == 100 and entries.boxes == {2}
+    assert [str(e) for e in entries if isinstance(e, FormatError)] == [str(e) for e in listed[1::2]]
+    assert [(e.line, e.index, e.grid.cells.tolist()) for e in entries[::2]] == \
+        [(e.line, e.index, e.grid.cells.tolist()) for e in listed[::2]]
+    # on one line (JSON), grids come before the errors of that line, as the commands list them
+    one_line = parse_entries(f'[{{}}, {G4}]', "f.json")
+    assert [type(e).__name__ for e in one_line] == ["Parsed", "FormatError"]
