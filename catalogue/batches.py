@@ -31,9 +31,11 @@ def _windows(items: Sequence, sizes: dict[int, int]) -> list[range]:
     unreadable entry as little as the smallest grid)."""
     out: list[range] = []
     start, work, least = 0, 0.0, 1.0 / max(sizes.values())
-    for i, item in enumerate(items):
-        grid = getattr(item, "grid", None)
-        work += least if grid is None else 1.0 / sizes.get(grid.box, 1)
+    box_of = getattr(items, "box_of", None)  # Entries: the box sizes are known without making the entries
+    boxes = (box_of(i) for i in range(len(items))) if box_of else (
+        getattr(getattr(item, "grid", None), "box", 0) for item in items)
+    for i, box in enumerate(boxes):
+        work += least if not box else 1.0 / sizes.get(box, 1)
         if work >= 1.0 - 1e-9:  # ten 0.1s make 0.9999999999999999
             out.append(range(start, i + 1))
             start, work = i + 1, 0.0
@@ -74,21 +76,22 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
         return
 
     def work(window: range) -> list:
+        chunk = items[window.start:window.stop]  # each entry made once (Entries makes them when asked for)
         results: list = [None] * len(window)
         groups: dict[int, list[int]] = {}
-        for k in window:
-            if batchable(items[k]):
-                groups.setdefault(items[k].grid.box, []).append(k)
+        for k, item in enumerate(chunk):
+            if batchable(item):
+                groups.setdefault(item.grid.box, []).append(k)
             else:
-                results[k - window.start] = one(items[k])
+                results[k] = one(item)
         for ks in groups.values():
-            group = [items[k] for k in ks]
+            group = [chunk[k] for k in ks]
             try:
                 answers = many(group)
             except retry:
                 answers = [one(item) for item in group]
             for k, answer in zip(ks, answers, strict=True):
-                results[k - window.start] = answer
+                results[k] = answer
         return results
 
     cap = max(1, -(-len(items) // STEPS))

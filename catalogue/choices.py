@@ -78,24 +78,27 @@ def check_size(value: Optional[int]) -> Optional[int]:
     return value
 
 
-def read_entries(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid") -> list:
+def read_entries(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid"):
     """Every entry of a file (or ``-``) in file order: a ``Parsed`` grid, or a ``FormatError`` for an entry that
     could not be read (the caller reports it and goes on). No entry at all is one clear error. ``size`` (rows)
-    is for inputs that cannot tell it."""
+    is for inputs that cannot tell it. The entries are an ``engine.formats.registry.Entries``: a sequence that
+    holds the file's grids in a few bytes a cell and makes each entry when it is asked for, so a command that
+    goes through them once, keeping none, holds about the file's size (docs/reliability.md, "Memory")."""
     return read_input(path, input_format, size, what)[0]
 
 
 def read_input(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid"
-               ) -> tuple[list, str]:
+               ) -> tuple:
     """:func:`read_entries`, and the format the text was read as (the one asked for, or the one recognised)."""
-    from engine.formats import FormatError, detect, read_grids
+    from engine.formats import detect
+    from engine.formats.registry import parse_entries
     from engine.geometry import box_for_size
 
     box = None if size is None else box_for_size(size)
 
     text, source = read_text(path)
-    fmt = None if input_format is InputFormat.auto else input_format.value
-    grids, errors = read_grids(text, source, fmt, box)
-    if not grids and not errors:
+    fmt = detect(text) if input_format is InputFormat.auto else input_format.value
+    entries = parse_entries(text, source, fmt, box)
+    if not len(entries):
         raise UserError(f"{source}: no {what} found")
-    return sorted([*grids, *errors], key=lambda e: (e.line, isinstance(e, FormatError))), fmt or detect(text)
+    return entries, fmt

@@ -11,10 +11,11 @@ from pathlib import Path
 from .errors import UserError
 
 
-#: the most a command reads from one file or stdin, in bytes. Why 16 MiB: every grid of a file is held while the
-#: command works (a 16 MiB file of 9x9 lines is 200,000 puzzles, hundreds of MB in memory: docs/benchmarks.md,
-#: Fuzzing), and it is above the 10 MB a single line (a JSON file written on one
-#: line) may take. Anything longer is refused after reading at most this much, so memory never grows with the file.
+#: the most a command reads from one file or stdin, in bytes. Why 16 MiB: the text of a file is held while it is
+#: read, and its grids while the command works (a byte a cell: a 16 MiB file of 9x9 lines is 200,000 puzzles in
+#: 20 MB, docs/reliability.md, "Memory"), and it is above the 10 MB a single line (a JSON file written on one
+#: line) may take. Anything longer is refused after reading at most this much. What a command holds is bounded by
+#: how files are read, not by this cap: well under 500 MB for any file it accepts.
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 
 

@@ -44,7 +44,11 @@ def jobs_for(command: str, boxes: Iterable[int], *, method: str = "wfc", equival
 
 
 def sizes_of(entries) -> set[int]:
-    """The box sizes of the grids read from a file (its entries that are not read errors)."""
+    """The box sizes of the grids read from a file (its entries that are not read errors); what an
+    ``engine.formats.registry.Entries`` knows without making its entries."""
+    boxes = getattr(entries, "boxes", None)
+    if boxes is not None:
+        return set(boxes)
     return {entry.grid.box for entry in entries if hasattr(entry, "grid")}
 
 

@@ -39,7 +39,8 @@ PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 #: the test files that take minutes (dozens of CLI processes, big catalogues): run first, so that each file going to
 #: one worker (`--dist loadfile`) does not leave one of them running alone at the end
 LONG_FILES = ("test_help_examples.py", "test_location.py", "test_import_cli.py", "test_kills.py", "test_docs.py",
-              "test_grade_unique.py", "test_grade_grader.py", "test_progress.py", "test_warmup.py")
+              "test_grade_unique.py", "test_grade_grader.py", "test_progress.py", "test_warmup.py",
+              "test_fuzz_memory.py")
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import functools
 import time
-from collections import Counter
+from collections import Counter, deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from engine.vocabulary import IMPORTED
 from .. import __version__
 from ..config import NODE_BUDGET
 from ..console import report
-from ..kernels import jobs_for
+from ..kernels import jobs_for, sizes_of
 from ..store.files import refuse_strangers
 from ..store.records import grade_columns
 from .interrupts import Interrupts
@@ -57,11 +57,22 @@ REASONS = ("unreadable", "conflicting clues", "no solution", "several solutions"
 @dataclass
 class Source:
     """One input: its entries (``Parsed`` or ``FormatError``) in file order, the name messages use (``label``),
-    and the name stored in ``puzzles.source`` (``--source``, else the label)."""
+    and the name stored in ``puzzles.source`` (``--source``, else the label).
+
+    Inputs are held one at a time: with ``read``, ``entries`` may be None until the import comes to this input,
+    which ``read`` then reads (again: ``count`` and ``boxes`` are what a first reading found), and they are let
+    go once its batches are made."""
 
     label: str
     stored_as: str
-    entries: list
+    entries: Optional[Sequence]
+    read: Optional[Callable[[], Sequence]] = None
+    count: int = 0  # entries
+    boxes: frozenset = frozenset()  # box sizes of its grids
+
+    def __post_init__(self):
+        if self.entries is not None:
+            self.count, self.boxes = len(self.entries), frozenset(sizes_of(self.entries))
 
 
 @dataclass
@@ -256,29 +267,42 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     return batch
 
 
-def batches(sources: Sequence[Source], size: Optional[int] = None) -> list[Batch]:
-    """The inputs cut into batches of one size each, in file order; unreadable entries are batches' rejects: of the
-    batch still open around them when there is one, so that they are reported among the lines around them."""
-    out: list[Batch] = []
+#: batches made but not yet taken while the first of them waits for grids of its size; past this it is taken as
+#: it is (a 25x25 grid followed by a million 4x4 ones kept every 4x4 batch until the file ended)
+WAITING_BATCHES = 16
+
+
+def batches(sources: Sequence[Source]) -> Iterator[Batch]:
+    """The inputs cut into batches of one size each, in file order, made as they are taken; unreadable entries
+    are batches' rejects: of the batch still open around them when there is one, so that they are reported among
+    the lines around them. A source's entries are read when it is come to (``Source.read``) and let go after."""
     for source in sources:
-        pending: dict[int, Batch] = {}
-        for entry in source.entries:
+        entries = source.entries if source.entries is not None else source.read()
+        made: deque[Batch] = deque()  # in the order made, not yet taken
+        pending: dict[int, Batch] = {}  # the open batch of each size
+        for entry in entries:
             if not hasattr(entry, "grid"):  # a FormatError
                 reject = (entry, "unreadable", entry.message)
-                if any(out[-1] is b for b in pending.values()):  # (is: batches compare by value)
-                    out[-1].rejected.append(reject)
+                if made and any(made[-1] is b for b in pending.values()):  # (is: batches compare by value)
+                    made[-1].rejected.append(reject)
                 else:
-                    out.append(Batch(source, 0, [], rejected=[reject]))
-                continue
-            box = entry.grid.box
-            b = pending.get(box)
-            if b is None:
-                b = pending[box] = Batch(source, box, [])
-                out.append(b)
-            b.parsed.append(entry)
-            if len(b.parsed) >= DEFAULT_BATCH.get(box, 1):
-                del pending[box]
-    return out
+                    made.append(Batch(source, 0, [], rejected=[reject]))
+            else:
+                box = entry.grid.box
+                b = pending.get(box)
+                if b is None:
+                    b = pending[box] = Batch(source, box, [])
+                    made.append(b)
+                b.parsed.append(entry)
+                if len(b.parsed) >= DEFAULT_BATCH.get(box, 1):
+                    del pending[box]
+            if len(made) > WAITING_BATCHES and pending.get(made[0].box) is made[0]:
+                del pending[made[0].box]
+            while made and pending.get(made[0].box) is not made[0]:
+                yield made.popleft()
+        del entries
+        source.entries = None  # (read again, if ever, by source.read)
+        yield from made
 
 
 def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "d4", command: str = "",
@@ -294,14 +318,13 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     # on every core the first time: Ctrl-C then raises KeyboardInterrupt, before anything is stored)
     if prepare is None:
         from engine.warmup import prepare
-    prepare(jobs_for("import", {e.grid.box for s in sources for e in s.entries if hasattr(e, "grid")},
-                     equivalence=equivalence))
+    prepare(jobs_for("import", {box for s in sources for box in s.boxes}, equivalence=equivalence))
     kernels = Kernels()
     summary.warm_seconds = time.perf_counter() - started
     started = time.perf_counter()  # elapsed (and the rate) is the import's own time, as fill's
     work = batches(sources)
-    total = sum(len(s.entries) for s in sources)
-    sizes = sorted({b.box * b.box for b in work if b.box})
+    total = sum(s.count for s in sources)
+    sizes = sorted({box * box for s in sources for box in s.boxes})
     run_id = catalogue.start_run(program_version=__version__, command=command, size=sizes[0] if sizes else 0,
                                  method=IMPORTED, equivalence=equivalence, symmetry="none", seed=0,
                                  generators=0, checkers=workers, queue_size=0,

@@ -18,7 +18,7 @@ Output rules (data on stdout, messages on stderr):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional, Sequence
 
 import numpy as np
 import typer
@@ -37,7 +37,7 @@ from ...choices import (
 )
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, terminal_width, write_records
+from ...output import RECORD_FORMATS, Spool, terminal_width, write_records
 from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
@@ -79,10 +79,10 @@ def record(parsed: Parsed, seed: int, r: CarveResult, targeted: bool) -> dict:
             "max_depth": int(m.max_depth), "solve_seconds": float(m.seconds), "puzzle": to_line(r.puzzle)}
 
 
-def metrics_table(rows: list[tuple[Parsed, int, CarveResult]], targeted: bool, width: Optional[int] = None) -> str:
+def metrics_table(records: Sequence[dict], width: Optional[int] = None) -> str:
+    """The --metrics table of the puzzles' records (:func:`record`)."""
     from ...output import table_text
 
-    records = [record(parsed, seed, r, targeted) for parsed, seed, r in rows]
     return table_text(records, RECORD_FIELDS[:-1], width=width).rstrip("\n")
 
 
@@ -156,35 +156,43 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--clues (stop at exactly K) and --target-clues (fewest over attempts) do not go "
                              "together")
         entries = read_entries(path, input_format, size, what="board")
-        grids = [e for e in entries if not isinstance(e, FormatError)]
-        if not grids:
+        if not entries.grids:
             more = f" (and {len(entries) - 1} more unreadable)" if len(entries) > 1 else ""
             raise UserError(f"{entries[0]}{more}")
-        problems = {p.index: board_problem(p, clues, target_clues) for p in grids}
         options = dict(symmetry=symmetry.value, clues=clues, target_clues=target_clues, attempts=attempts,
                        node_limit=node_limit, order=None if order is None else order.value)
         # a chunk of boards per kernel call, in a worker thread, so Ctrl-C stops a long 25x25 carve at once (see
         # batch_map, which makes the kernels ready first: a board's time is its carve, not a compile or a cache
         # load); entries that are not boards are not carved
         def is_board(entry) -> bool:
-            return isinstance(entry, Parsed) and problems[entry.index] is None
+            return isinstance(entry, Parsed) and board_problem(entry, clues, target_clues) is None
 
         def carved_one(entry):  # the same puzzle as in a chunk: a board's seed is seed + its index
-            return carve_group([entry], seed, options)[0] if is_board(entry) else None
+            if not isinstance(entry, Parsed):
+                return None
+            problem = board_problem(entry, clues, target_clues)  # (said in its place in the file: a string)
+            return problem if problem is not None else carve_group([entry], seed, options)[0]
 
         carved = batch_map(carved_one, lambda group: carve_group(group, seed, options), entries, "carve",
                            label="carving", sizes=CHUNK, unit="boards", batchable=is_board, threads=threads)
-        rows: list[tuple[Parsed, int, CarveResult]] = []
+        targeted = clues is not None or target_clues is not None
+        # the records and the --metrics table, printed after the puzzles: kept on disk rather than in memory
+        # (catalogue.output.Spool), a row a board
+        rows = Spool()
+        keep = output_format.value in RECORD_FORMATS or metrics
+        failed = entries.grids < len(entries)
         printed = 0
         for entry, answer in zip(entries, carved):  # file order, messages between puzzles
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue
-            if problems[entry.index]:
-                report(problems[entry.index])
+            if isinstance(answer, str):  # not a board that can be carved
+                failed = True
+                report(answer)
                 continue
             board_seed, r = answer
-            rows.append((entry, board_seed, r))
+            if keep:
+                rows.append(record(entry, board_seed, r, targeted))
             if not r.target_reached:
                 wanted = f"exactly {clues}" if clues is not None else f"{target_clues} or fewer"
                 n, target = entry.grid.size, clues if clues is not None else target_clues
@@ -200,14 +208,13 @@ def register(app: typer.Typer) -> None:
             else:
                 typer.echo(("\n" if printed else "") + write(r.puzzle, output_format.value, entry.grid.box))
             printed += 1
-        targeted = clues is not None or target_clues is not None
         if output_format.value in RECORD_FORMATS:
-            write_records((record(p, s, r, targeted) for p, s, r in rows), RECORD_FIELDS, output_format.value)
+            write_records(rows, RECORD_FIELDS, output_format.value)
         elif metrics and rows:
             import sys
 
             to_stderr = output_format is OutputFormat.line
-            table = metrics_table(rows, targeted, terminal_width(sys.stderr if to_stderr else sys.stdout))
+            table = metrics_table(rows, terminal_width(sys.stderr if to_stderr else sys.stdout))
             typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
-        if len(grids) < len(entries) or any(problems.values()):
+        if failed:
             raise typer.Exit(1)

@@ -11,7 +11,7 @@ from engine.formats import FormatError, Parsed, conflict_errors
 from ...batches import batch_map
 from ...choices import InputFormat, output_formats, read_entries
 from ...console import report
-from ...output import RECORD_FORMATS, write_records
+from ...output import RECORD_FORMATS, Spool, write_records
 from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
 if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
@@ -131,7 +131,9 @@ def register(app: typer.Typer) -> None:
           catalogue grade data/samples/puzzle_9x9.pretty --steps
           catalogue grade data/samples/puzzles_4x4.json --format json
         """
-        graded: list[tuple[Parsed, Grade]] = []
+        # what is printed after the puzzles (the records, or the table and with --steps its explanations), kept
+        # on disk rather than in memory (catalogue.output.Spool): a row a puzzle
+        records, explained = Spool(), Spool()
         failed = False
         # file order, so stderr lines for bad grids come between the grades of their neighbours
         entries = read_entries(path, input_format, size, what="puzzle")
@@ -156,22 +158,24 @@ def register(app: typer.Typer) -> None:
                 report(g)
                 failed = True
                 continue
-            graded.append((entry, g))
             if output_format is OutputFormat.line:
                 typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
                 for text_line in explanation(entry, g, full_scale) if steps else ():
                     typer.echo(f"  {text_line}")
-        if output_format.value != "line" and (graded or output_format.value != "table"):
+                continue
+            records.append(record(entry, g, steps, full_scale))
+            if steps and output_format.value == "table":
+                explained.append((f"\n#{entry.index + 1} (line {entry.line}): {g.level}, score {g.score:.1f}, "
+                                  f"hardest {g.hardest}", explanation(entry, g, full_scale)))
+        if output_format.value != "line" and (records or output_format.value != "table"):
             fields = RECORD_FIELDS
             if steps:
                 fields += ("explanation", "step_data") if output_format.value in ("json", "ndjson") else (
                     "explanation",)
-            write_records((record(e, g, steps, full_scale) for e, g in graded), fields, output_format.value,
-                          table_fields=TABLE_FIELDS)
-        if output_format.value == "table":
-            for e, g in graded if steps else ():
-                typer.echo(f"\n#{e.index + 1} (line {e.line}): {g.level}, score {g.score:.1f}, hardest {g.hardest}")
-                for text_line in explanation(e, g, full_scale):
-                    typer.echo(f"  {text_line}")
+            write_records(records, fields, output_format.value, table_fields=TABLE_FIELDS)
+        for head, lines in explained:
+            typer.echo(head)
+            for text_line in lines:
+                typer.echo(f"  {text_line}")
         if failed:
             raise typer.Exit(1)

@@ -6,7 +6,10 @@ the summary to stdout.
 """
 from __future__ import annotations
 
+import functools
+import os
 import shlex
+import stat
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -17,7 +20,7 @@ from ...choices import (
     Equivalence,
     InputFormat,
     output_formats,
-    read_input,
+    read_entries,
 )
 from ...console import report
 from ...errors import UserError
@@ -45,6 +48,14 @@ def format_summary(s) -> str:
         f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} puzzles/s (kernels loaded in {s.warm_seconds:.2f} s)",
     ]
     return "\n".join(lines)
+
+
+def again_readable(path: str) -> bool:
+    """Whether ``path`` can be read a second time: a regular file (not ``-``, a pipe or a device)."""
+    try:
+        return path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def register(app: typer.Typer) -> None:
@@ -87,19 +98,26 @@ def register(app: typer.Typer) -> None:
         from ...progress import Display
         from ...store import Catalogue
 
-        sources = []
+        sources, first, puzzles = [], None, 0
         for path in paths:  # every file is read before the catalogue is touched: a typo costs nothing
-            entries, _ = read_input(path, input_format, size, what="puzzle")
-            label = entries[0].source if entries else path
-            sources.append(Source(label=label, stored_as=source or ("<stdin>" if path == "-" else Path(path).name),
-                                  entries=entries))
-        if sum(1 for s in sources for e in s.entries if hasattr(e, "grid")) == 0:
-            first = next(e for s in sources for e in s.entries)
+            entries = read_entries(path, input_format, size, what="puzzle")
+            first = entries[0] if first is None else first
+            puzzles += entries.grids
+            # one input held at a time: the import reads each regular file after the first again when it comes to
+            # it (stdin, a pipe or a device cannot be read twice: kept)
+            later = bool(sources) and again_readable(path)
+            sources.append(Source(label=entries.source, stored_as=source or ("<stdin>" if path == "-" else
+                                                                             Path(path).name),
+                                  entries=None if later else entries, count=len(entries),
+                                  boxes=frozenset(entries.boxes), read=functools.partial(
+                                      read_entries, path, input_format, size, "puzzle") if later else None))
+            del entries
+        if puzzles == 0:
             raise UserError(f"{first} (no puzzle could be read)")
         command = " ".join(["catalogue", "import", *map(shlex.quote, paths),
                             *(["--source", shlex.quote(source)] if source else []),
                             "--equivalence", equivalence.value])
-        total = sum(len(s.entries) for s in sources)
+        total = sum(s.count for s in sources)
         display = Display("import")
         with display, Catalogue.open(db, out) as catalogue:
             bar = []

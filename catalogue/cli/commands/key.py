@@ -12,7 +12,7 @@ from ...batches import batch_map
 from ...choices import Equivalence, InputFormat, output_formats, read_entries
 from ...console import report
 from ...kernels import jobs_for, sizes_of
-from ...output import RECORD_FORMATS, write_records
+from ...output import RECORD_FORMATS, Spool, write_records
 from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
 #: `line` (default): one key per line; the record formats: one record per grid with these fields
@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
         def keyed_many(group):  # one kernel call; a grid without a full key sends its chunk back to keyed
             return key_texts(np.stack([p.grid.cells for p in group]), group[0].grid.box, equivalence.value)
 
-        records = []
+        records = Spool()  # printed after the keys: kept on disk rather than in memory (a row a grid)
         # a chunk of grids per kernel call, in a worker thread so Ctrl-C stops a long key search at once (see
         # batch_map); file order: keys to stdout
         keys = batch_map(keyed, keyed_many, entries, "key", label="keying", retry=(KeySearchError,),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Annotated, Optional
+from typing import Annotated, Optional, Sequence
 
 import numpy as np
 import typer
@@ -41,7 +41,7 @@ from ...choices import (
 from ...config import NODE_BUDGET
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, terminal_width, write_records
+from ...output import RECORD_FORMATS, Spool, terminal_width, write_records
 from ...watch import watch
 from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
@@ -118,10 +118,11 @@ def outcome(parsed: Parsed, result: SolveResult, counting: bool, node_limit: int
     return Outcome(parsed, result, problem)
 
 
-def metrics_table(outcomes: list[Outcome], solver: str, counting: bool, width: Optional[int] = None) -> str:
+def metrics_table(records: Sequence[dict], width: Optional[int] = None) -> str:
+    """The --metrics table of the puzzles' records (:func:`record`)."""
     from ...output import table_text
 
-    return table_text([record(o, counting, solver) for o in outcomes], TABLE_FIELDS, width=width).rstrip("\n")
+    return table_text(records, TABLE_FIELDS, width=width).rstrip("\n")
 
 
 def record(o: Outcome, counting: bool, solver: str) -> dict:
@@ -196,21 +197,25 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--max-solutions goes with --count-solutions (solving stops at the first solution)")
         fmt = output_format or OutputFormat.line
         entries = read_entries(path, input_format, size, what="puzzle")
-        grids = [e for e in entries if not isinstance(e, FormatError)]
-        errors = [e for e in entries if isinstance(e, FormatError)]
-        if not grids:
+        errors = entries.errors  # (at most MAX_FORMAT_ERRORS + 1)
+        if not entries.grids:
             more = f" (and {len(errors) - 1} more unreadable)" if len(errors) > 1 else ""
             raise UserError(f"{errors[0]}{more}")
         if watch_it:
             for e in errors:
                 report(str(e))
-            if not run_watch(grids, solver.value, node_limit, delay) or errors:
+            if not run_watch([e for e in entries if isinstance(e, Parsed)], solver.value, node_limit, delay) \
+                    or errors:
                 raise typer.Exit(1)
             return
 
         limit_used = (limit or 2) if count else 1
         records = fmt.value in RECORD_FORMATS
-        outcomes: list[Outcome] = []
+        # the records and the --metrics table, printed after the solutions: kept on disk rather than in memory
+        # (catalogue.output.Spool), a row a puzzle
+        rows = Spool()
+        keep = records or metrics
+        failed = bool(errors)
         printed = 0
         # file order, so stderr lines for unreadable grids come between the answers of their neighbours
         def solved(entry):
@@ -231,8 +236,10 @@ def register(app: typer.Typer) -> None:
             if isinstance(entry, FormatError):
                 report(str(entry))
                 continue
-            outcomes.append(o)
+            if keep:
+                rows.append(record(o, count, solver.value))
             if o.problem:
+                failed = True
                 report(o.problem)
             if records:
                 continue
@@ -246,11 +253,10 @@ def register(app: typer.Typer) -> None:
                     typer.echo(("\n" if printed else "") + write(o.result.solution, fmt.value, entry.grid.box))
                 printed += 1
         if records:
-            write_records((record(o, count, solver.value) for o in outcomes), RECORD_FIELDS, fmt.value)
+            write_records(rows, RECORD_FIELDS, fmt.value)
         elif metrics:
             to_stderr = count or fmt is OutputFormat.line
-            table = metrics_table(outcomes, solver.value, count,
-                                  terminal_width(sys.stderr if to_stderr else sys.stdout))
+            table = metrics_table(rows, terminal_width(sys.stderr if to_stderr else sys.stdout))
             typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
-        if errors or any(o.problem for o in outcomes):
+        if failed:
             raise typer.Exit(1)
