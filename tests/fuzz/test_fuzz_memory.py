@@ -1,6 +1,6 @@
 """Memory bounded by design: the real commands on hostile files just under the input cap
 (``catalogue.io.MAX_INPUT_BYTES``), each in a process of its own, whose peak resident size the kernel reports when
-it ends (``os.wait4``: the process and any it waited for). None may pass :data:`PEAK_RSS_BOUND`, whatever the
+it ends (GNU time's figure, a small process between: see run_measured). None may pass :data:`PEAK_RSS_BOUND`, whatever the
 file: a reader holds one grid's lines at a time, the commands hold the file's grids in a few bytes a cell and
 keep no per-grid object past its output, and ``import`` reads its files one after another (docs/reliability.md,
 "Memory"). Each case also keeps the fuzzer's rules (fuzz_harness.problems: one line per error, no traceback).
@@ -12,6 +12,7 @@ with every file it was given (one file of 200,000 puzzles 382 MB, the same file 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -98,14 +99,20 @@ def _file(folder: Path, name: str) -> Path:
     return path
 
 
+#: GNU time (Debian's package "time"), which reports its child's peak resident size
+TIME = shutil.which("time") or "/usr/bin/time"
+
+
 def run_measured(args: list[str], folder: Path, timeout: float = 300) -> tuple[int, str, int, float]:
     """``python -m catalogue ARGS`` in a new process: its exit code, stderr, peak resident size in bytes and
     wall time. stdout is thrown away (a command may print 200,000 lines)."""
     err_path = folder / "stderr.txt"
     started = time.perf_counter()
     with open(err_path, "wb") as err:
-        p = subprocess.Popen([sys.executable, "-m", "catalogue", *args], stdout=subprocess.DEVNULL, stderr=err,
-                             cwd=ROOT)
+        # through GNU time, a small process of its own: the kernel's ru_maxrss of a child starts from the address
+        # space it was forked from, so a child of this (large) pytest worker reported the worker's size, not its own
+        p = subprocess.Popen([TIME, "-f", "%M", "-o", str(folder / "maxrss.txt"), sys.executable, "-m", "catalogue",
+                              *args], stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT)
         watchdog = threading.Timer(timeout, p.kill)
         watchdog.start()
         try:
@@ -113,7 +120,9 @@ def run_measured(args: list[str], folder: Path, timeout: float = 300) -> tuple[i
         finally:
             watchdog.cancel()
         p.returncode = os.waitstatus_to_exitcode(status)
-    return p.returncode, err_path.read_text(errors="replace"), usage.ru_maxrss * 1024, time.perf_counter() - started
+    del usage  # GNU time's own figure is the command's
+    peak = int((folder / "maxrss.txt").read_text().split()[-1]) * 1024
+    return p.returncode, err_path.read_text(errors="replace"), peak, time.perf_counter() - started
 
 
 def _checked_run(args: list[str], folder: Path, source: str) -> int:
