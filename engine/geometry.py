@@ -1,7 +1,15 @@
-"""Constant tables of cell indices for each box size, built once and shared.
+"""Constant tables of cell indices for each shape, built once and shared.
 
 Cells are numbered row-major: cell = row * size + column. Every table is a read-only numpy array of int32 so
-compiled kernels can take them as arguments without conversion.
+compiled kernels can take them as arguments without conversion. A shape (:mod:`engine.shape`) says which units
+there are; this module turns it into the tables every solver, generator and finder reads: the units (``houses``:
+rows, then columns, then regions, then the two diagonals), each cell's units and each cell's peers.
+
+Not every cell has as many units or peers as every other (on X-Sudoku a cell on a diagonal has more). The tables
+stay rectangular, so one compiled kernel serves every shape: a row of ``cell_houses`` or ``peers`` shorter than
+the widest is padded by repeating its own first entry. Every kernel's use of them is idempotent (a digit removed
+from a peer twice, a unit marked twice, a mask or-ed twice), so the repeats change no result; ``nunits`` and
+``npeers_of`` give the true counts. Square boxes have no padding: their tables are today's, byte for byte.
 """
 from __future__ import annotations
 
@@ -10,32 +18,61 @@ from functools import lru_cache
 
 import numpy as np
 
+from .shape import Shape
 from .vocabulary import BOX_SIZES
+
+#: what each unit is, in ``Geometry.house_kind``
+ROW, COLUMN, REGION, DIAGONAL = 0, 1, 2, 3
+UNIT_NAMES = ("row", "column", "region", "diagonal")
 
 
 @dataclass(frozen=True, eq=False)
 class Geometry:
-    """The shape of a grid whose boxes are ``box`` x ``box`` cells (so ``size = box * box``)."""
+    """The tables of one shape. ``box`` is b for square boxes without diagonals (4x4, 9x9, 16x16, 25x25), else 0."""
 
+    shape: Shape
     box: int
     size: int
     ncells: int
     row_of: np.ndarray  # (ncells,) row of each cell
     col_of: np.ndarray  # (ncells,) column of each cell
-    box_of: np.ndarray  # (ncells,) box of each cell, boxes numbered row-major
-    houses: np.ndarray  # (3 * size, size): rows 0..n-1, then columns, then boxes; cells in reading order
-    cell_houses: np.ndarray  # (ncells, 3): the row, column and box house index of each cell
-    peers: np.ndarray  # (ncells, npeers): every other cell sharing a house, ascending
+    box_of: np.ndarray  # (ncells,) region of each cell (boxes numbered row-major; -1 on a Latin square)
+    houses: np.ndarray  # (nhouses, size): rows 0..n-1, columns, regions, diagonals; cells in reading order
+    house_kind: np.ndarray  # (nhouses,) ROW, COLUMN, REGION or DIAGONAL
+    cell_houses: np.ndarray  # (ncells, width): each cell's units (row, column, region, diagonals), padded
+    nunits: np.ndarray  # (ncells,) how many of a cell's ``cell_houses`` are its own (the rest repeat)
+    peers: np.ndarray  # (ncells, width): every other cell sharing a unit, ascending, padded
+    npeers_of: np.ndarray  # (ncells,) how many of a cell's ``peers`` are distinct
 
     @property
     def npeers(self) -> int:
         return self.peers.shape[1]
+
+    @property
+    def nhouses(self) -> int:
+        return self.houses.shape[0]
+
+    def unit_name(self, house: int) -> str:
+        """``row 4``, ``column 2``, ``box 7`` (``region`` on a jigsaw), ``diagonal 1`` (1: top left to bottom
+        right, 2: top right to bottom left), counted from 1."""
+        kind = int(self.house_kind[house])
+        first = int(np.flatnonzero(self.house_kind == kind)[0])
+        word = "box" if kind == REGION and self.shape.kind == "boxes" else UNIT_NAMES[kind]
+        return f"{word} {house - first + 1}"
 
 
 def check_box(box: int) -> int:
     if box not in BOX_SIZES:
         raise ValueError(f"box size must be one of {BOX_SIZES} (grids 4x4, 9x9, 16x16, 25x25), got {box}")
     return box
+
+
+def check_shape(box: "int | Shape") -> "int | Shape":
+    """A box size (checked) or a :class:`~engine.shape.Shape`; a shape of square boxes without diagonals becomes its
+    box size, so square grids keep the one path (and the compiled kernels) they always took."""
+    if isinstance(box, Shape):
+        return box.square_box or box
+    return check_box(box)
 
 
 def box_for_size(size: int) -> int:
@@ -60,34 +97,60 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def geometry(shape: "int | Shape") -> Geometry:
+    """The tables of ``shape``: a :class:`~engine.shape.Shape`, or a box size 2..5 for square boxes."""
+    if isinstance(shape, Shape):
+        return _geometry(shape)
+    return _square(shape)
+
+
 @lru_cache(maxsize=None)
-def geometry(box: int) -> Geometry:
-    """The tables for box size ``box`` (2..5), computed on first use and cached."""
-    check_box(box)
-    n = box * box
+def _square(box: int) -> Geometry:
+    return _geometry(Shape.square(check_box(box)))
+
+
+@lru_cache(maxsize=None)
+def _geometry(shape: Shape) -> Geometry:
+    n = shape.size
     cells = np.arange(n * n)
     row_of, col_of = cells // n, cells % n
-    box_of = (row_of // box) * box + col_of // box
-    houses = np.empty((3 * n, n), dtype=np.int32)
-    for h in range(n):
-        houses[h] = np.flatnonzero(row_of == h)
-        houses[n + h] = np.flatnonzero(col_of == h)
-        houses[2 * n + h] = np.flatnonzero(box_of == h)
-    cell_houses = np.stack([row_of, n + col_of, 2 * n + box_of], axis=1)
-    npeers = 3 * n - 2 * box - 1
-    peers = np.empty((n * n, npeers), dtype=np.int32)
-    for c in range(n * n):
-        same = (row_of == row_of[c]) | (col_of == col_of[c]) | (box_of == box_of[c])
-        same[c] = False
-        peers[c] = np.flatnonzero(same)
+    if shape.kind == "boxes":
+        r, c = shape.box_rows, shape.box_cols
+        box_of = (row_of // r) * (n // c) + col_of // c  # boxes numbered row-major: n / c boxes in a band
+    elif shape.kind == "jigsaw":
+        box_of = np.array(shape.regions)
+    else:
+        box_of = np.full(n * n, -1)
+    units = [row_of == h for h in range(n)] + [col_of == h for h in range(n)]
+    kinds = [ROW] * n + [COLUMN] * n
+    if shape.has_regions:
+        units += [box_of == h for h in range(n)]
+        kinds += [REGION] * n
+    if shape.diagonals:
+        units += [row_of == col_of, row_of + col_of == n - 1]
+        kinds += [DIAGONAL] * 2
+    houses = np.array([np.flatnonzero(u) for u in units])
+    member = np.array(units)  # (nhouses, ncells)
+    own_units = [np.flatnonzero(member[:, c]) for c in range(n * n)]
+    own_peers = [np.setdiff1d(np.flatnonzero(member[own_units[c]].any(axis=0)), [c]) for c in range(n * n)]
     return Geometry(
-        box=box,
+        shape=shape,
+        box=shape.square_box,
         size=n,
         ncells=n * n,
         row_of=_readonly(row_of),
         col_of=_readonly(col_of),
         box_of=_readonly(box_of),
         houses=_readonly(houses),
-        cell_houses=_readonly(cell_houses),
-        peers=_readonly(peers),
+        house_kind=_readonly(np.array(kinds)),
+        cell_houses=_padded(own_units),
+        nunits=_readonly([len(u) for u in own_units]),
+        peers=_padded(own_peers),
+        npeers_of=_readonly([len(p) for p in own_peers]),
     )
+
+
+def _padded(rows: list) -> np.ndarray:
+    """Rows of different lengths as one table, each short row padded by repeating its first entry."""
+    width = max(len(r) for r in rows)
+    return _readonly([list(r) + [r[0]] * (width - len(r)) for r in rows])

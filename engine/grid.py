@@ -3,12 +3,18 @@
 Throughout this project we have (code, CLI, database columns and docs use exactly these words):
 
 box size  ``box`` = b, 2..5. The grid is n x n with ``size`` = n = b * b: 4x4, 9x9, 16x16 or 25x25.
+shape     which cells must hold every digit once (engine/shape.py): boxes of r x c (``2x3``: 6x6; ``3x3``: 9x9),
+          none (a Latin square), or jigsaw regions; with or without the two diagonals. Square boxes are the
+          shapes with a box size; a Grid of any other shape has ``box`` 0 and says its ``shape``.
+region    a box, or a jigsaw's irregular piece: n cells that hold every digit once.
+diagonal  on X-Sudoku, the main diagonal (top left to bottom right) or the anti-diagonal, each a unit.
 cell      one square of the grid, numbered row-major 0 .. n*n - 1 (cell = row * n + column). The CLI and the
           "row column value" format count rows and columns from 1; Python counts from 0.
 row       the n cells of one horizontal line.      column  the n cells of one vertical line.
 box       one of the n b x b squares, numbered row-major from the top left.
 band      a row of b boxes (b consecutive rows).     stack   a column of b boxes (b consecutive columns).
-house     a row, a column or a box: any unit that must hold every digit once. There are 3n houses.
+house     a row, a column or a box: any unit that must hold every digit once. There are 3n houses (2n on a Latin
+          square, 2 more with the diagonals). ``unit`` means the same.
 peer      another cell sharing a house with a cell (20 of them on 9x9: 3n - 2b - 1).
 digit     a value 1..n placed in a cell; 0 means blank. Above 9, text shows 10.. as A.. (A = 10, ..., P = 25).
 candidate a digit that a blank cell could still hold without a conflict with its peers.
@@ -26,9 +32,10 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .geometry import Geometry, geometry
-from .inputs import check_cells
-from .vocabulary import SYMBOLS
+from .geometry import DIAGONAL, REGION, ROW, COLUMN, Geometry, geometry
+from .inputs import check_cells, check_shape_cells
+from .shape import Shape
+from .vocabulary import BOX_SIZES, SYMBOLS
 
 DIGIT_DTYPE = np.int8
 
@@ -39,11 +46,14 @@ class Conflict(enum.Flag):
     NONE = 0
     ROW = enum.auto()
     COLUMN = enum.auto()
-    BOX = enum.auto()
+    BOX = enum.auto()  # a box, or a jigsaw region
+    DIAGONAL = enum.auto()
 
-    def describe(self) -> str:
-        """``"row, column and box conflict"`` style text; ``"valid"`` for NONE."""
-        names = [name for flag, name in ((Conflict.ROW, "row"), (Conflict.COLUMN, "column"), (Conflict.BOX, "box"))
+    def describe(self, region: str = "box") -> str:
+        """``"row, column and box conflict"`` style text; ``"valid"`` for NONE. ``region``: the word for BOX
+        (``region`` on a jigsaw)."""
+        names = [name for flag, name in ((Conflict.ROW, "row"), (Conflict.COLUMN, "column"), (Conflict.BOX, region),
+                                         (Conflict.DIAGONAL, "diagonal"))
                  if flag in self]
         if not names:
             return "valid"
@@ -58,42 +68,49 @@ class LockedCellError(ValueError):
 class Grid:
     """An n x n grid of digits (0 = blank) with an optional set of givens (locked cells).
 
-    ``cells`` is a flat int8 numpy array of length n*n, row-major; it is the grid's own copy.
+    ``cells`` is a flat int8 numpy array of length n*n, row-major; it is the grid's own copy. ``box``: a box size,
+    or any :class:`~engine.shape.Shape` (``shape`` then says it, and ``box`` is its box size or 0).
     """
 
-    __slots__ = ("box", "cells", "givens")
+    __slots__ = ("box", "shape", "cells", "givens")
 
-    def __init__(self, cells: Iterable[int] | np.ndarray, box: int | None = None,
+    def __init__(self, cells: Iterable[int] | np.ndarray, box: "int | Shape | None" = None,
                  givens: np.ndarray | None = None):
         # Only integer input (engine.inputs): casting floats or strings would silently truncate 1.5 to 1 or parse "7".
-        self.cells, self.box = check_cells(cells, box)
-        geo = geometry(self.box)
+        if isinstance(box, Shape) and box.square_box:
+            box = box.square_box
+        if isinstance(box, Shape):
+            self.cells, self.box, self.shape = check_shape_cells(cells, box), 0, box
+        else:
+            self.cells, self.box = check_cells(cells, box)
+            self.shape = _SQUARE[self.box]
+        geo = self.geometry
         self.givens = (np.zeros(geo.ncells, dtype=bool) if givens is None
                        else np.array(givens, dtype=bool).reshape(geo.ncells))
 
     # -- construction -------------------------------------------------------------------------------------------
     @classmethod
-    def empty(cls, box: int = 3) -> "Grid":
+    def empty(cls, box: "int | Shape" = 3) -> "Grid":
         return cls(np.zeros(geometry(box).ncells, dtype=DIGIT_DTYPE), box)
 
     @classmethod
-    def puzzle(cls, cells: Iterable[int] | np.ndarray, box: int | None = None) -> "Grid":
+    def puzzle(cls, cells: Iterable[int] | np.ndarray, box: "int | Shape | None" = None) -> "Grid":
         """A grid whose filled cells are all givens (how a puzzle is read from a file)."""
         g = cls(cells, box)
         g.givens = g.cells != 0
         return g
 
     def copy(self) -> "Grid":
-        return Grid(self.cells.copy(), self.box, self.givens.copy())
+        return Grid(self.cells.copy(), self.box or self.shape, self.givens.copy())
 
     # -- shape --------------------------------------------------------------------------------------------------
     @property
     def geometry(self) -> Geometry:
-        return geometry(self.box)
+        return geometry(self.box or self.shape)
 
     @property
     def size(self) -> int:
-        return self.box * self.box
+        return self.shape.size
 
     def _cell(self, row: int, column: int) -> int:
         n = self.size
@@ -136,11 +153,11 @@ class Grid:
             raise ValueError(f"digit must be 1..{self.size}, got {digit}")
         geo = self.geometry
         found = Conflict.NONE
-        for flag, house in zip((Conflict.ROW, Conflict.COLUMN, Conflict.BOX), geo.cell_houses[c]):
+        for house in geo.cell_houses[c, :geo.nunits[c]]:
             members = geo.houses[house]
             others = members[members != c]
             if np.any(self.cells[others] == digit):
-                found |= flag
+                found |= _FLAG[int(geo.house_kind[house])]
         return found
 
     def is_valid_value(self, row: int, column: int, digit: int) -> bool:
@@ -156,14 +173,17 @@ class Grid:
         nhouses = geo.houses.shape[0]
         counts = np.zeros((nhouses, n + 1), np.int32)  # counts[h, d]: cells of house h holding d (0: blank)
         np.add.at(counts, (np.repeat(np.arange(nhouses), n), cells[geo.houses].ravel()), 1)
-        # each cell's count of its own digit in its row, its column and its box: a clash where it is 2 or more
+        # each cell's count of its own digit in each of its units: a clash where it is 2 or more (the padding of
+        # cell_houses repeats a unit of the cell's own, so it adds no reason)
         clash = counts[geo.cell_houses, cells[:, None]] >= 2
         clash[cells == 0] = False
+        flags = [_FLAG[k] for k in geo.house_kind.tolist()]
         out = []
         for c in np.flatnonzero(clash.any(axis=1)).tolist():
-            row, column, box = clash[c].tolist()
-            why = ((Conflict.ROW if row else Conflict.NONE) | (Conflict.COLUMN if column else Conflict.NONE)
-                   | (Conflict.BOX if box else Conflict.NONE))
+            why = Conflict.NONE
+            for house, hit in zip(geo.cell_houses[c].tolist(), clash[c].tolist()):
+                if hit:
+                    why |= flags[house]
             out.append((c // n, c % n, int(cells[c]), why))
         return out
 
@@ -201,10 +221,17 @@ class Grid:
             yield [int(v) for v in r]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Grid) and self.box == other.box and np.array_equal(self.cells, other.cells)
+        return isinstance(other, Grid) and self.shape == other.shape and np.array_equal(self.cells, other.cells)
 
     def __hash__(self) -> int:
-        return hash((self.box, self.cells.tobytes()))
+        return hash((self.shape, self.cells.tobytes()))
 
     def __repr__(self) -> str:
-        return f"Grid({''.join(SYMBOLS[int(v)] for v in self.cells)!r}, box={self.box})"
+        line = "".join(SYMBOLS[int(v)] for v in self.cells)
+        return f"Grid({line!r}, box={self.box})" if self.box else f"Grid({line!r}, shape={self.shape.name!r})"
+
+
+#: the shape of each box size, made once (a Grid is made for every grid read)
+_SQUARE = {b: Shape.square(b) for b in BOX_SIZES}
+#: the conflict each kind of unit gives (engine.geometry's ROW, COLUMN, REGION, DIAGONAL)
+_FLAG = {ROW: Conflict.ROW, COLUMN: Conflict.COLUMN, REGION: Conflict.BOX, DIAGONAL: Conflict.DIAGONAL}

@@ -14,6 +14,7 @@ from typing import Iterable
 import numpy as np
 
 from .geometry import box_for_ncells, check_box
+from .shape import Shape
 
 #: the largest limit the compiled kernels take (int64); larger limits mean the same thing: "no practical limit"
 MAX_LIMIT = 2**63 - 1
@@ -104,3 +105,16 @@ def check_grids(grids, box: int | None = None, what: str = "grids") -> tuple[np.
         raise ValueError(f"a {n}x{n} grid has {n * n} cells, got rows of {arr.shape[1]}")
     _digits(arr, what, n)
     return np.array(arr, dtype=np.int8, order="C", copy=True), box
+
+
+def check_shape_cells(cells, shape: Shape) -> np.ndarray:
+    """``cells`` as a fresh flat int8 array of ``shape``'s grid; ValueError naming the shape it expected."""
+    arr = np.asarray(cells)
+    n = shape.size
+    if arr.size != n * n:
+        raise ValueError(f"a grid of shape {shape.name} ({shape.describe()}) has {n * n} cells, got {arr.size}")
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"cells must be integers (0 = blank), got {arr.dtype}")
+    if arr.size and (int(arr.min()) < 0 or int(arr.max()) > n):
+        raise ValueError(f"digits of shape {shape.name} are 0..{n} (0 = blank)")
+    return np.array(arr.reshape(-1), dtype=np.int8, order="C", copy=True)

@@ -12,6 +12,13 @@ from __future__ import annotations
 BOX_SIZES = (2, 3, 4, 5)
 #: grid sizes n = b * b (rows, columns, digits): the values of every ``--size`` option
 SIZES = tuple(b * b for b in BOX_SIZES)
+#: shapes (engine/shape.py): boxes of r x c cells, no regions (a Latin square), or irregular regions (jigsaw); the
+#: two diagonals may be added to any of them. ``--shape RxC``, ``--shape latin``, ``--regions`` on the CLI
+SHAPE_KINDS = ("boxes", "latin", "jigsaw")
+#: the sides n a shape may have: boxes of r x c with r, c >= 2 and n = r * c up to 25; Latin squares from 3;
+#: jigsaw from 4 (25 symbols, 1-9 then A-P, is the most the text formats spell)
+MIN_SHAPE_SIZE = {"boxes": 4, "latin": 3, "jigsaw": 4}
+MAX_SHAPE_SIZE = 25
 #: digit -> symbol in the line and block formats: 0 is '.', 1-9, then A = 10 ... P = 25
 SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
 

@@ -57,8 +57,10 @@ from functools import lru_cache
 import numpy as np
 
 from ._kernel import _carve_batch, _minimal_batch
-from ..geometry import check_box, geometry
-from ..inputs import check_grids, check_limits, check_name, whole
+from ..geometry import check_shape, geometry
+from ..shape import Shape
+from .units import carve_units, metrics_of
+from ..inputs import check_grids, check_limits, check_name, check_shape_cells, whole
 from ..solvers import fast
 from ..solvers._stats import CHECKS, GAVE_UP
 from ..solvers.base import Metrics, share_seconds
@@ -102,7 +104,7 @@ class CarveResult:
 def orbits(box: int, symmetry: str) -> tuple[np.ndarray, np.ndarray]:
     """The cells of each orbit of ``symmetry`` as (norbits, 4) int32 padded with -1, and each orbit's size."""
     check_name("symmetry", symmetry, SYMMETRIES)
-    geo = geometry(check_box(box))
+    geo = geometry(check_shape(box))
     n = geo.size
     maps = {
         "none": [],
@@ -136,9 +138,15 @@ def stream_state(seed: int) -> int:
     return ((z >> 32) ^ (z & 0xFFFFFFFF)) or 0x6D2B79F5
 
 
-def _boards(boards, box: int) -> np.ndarray:
-    geo = geometry(check_box(box))
-    arr, _ = check_grids(boards, box, "boards")
+def _boards(boards, box) -> np.ndarray:
+    geo = geometry(check_shape(box))
+    if isinstance(box, Shape):
+        arr = np.asarray(boards)
+        if arr.ndim != 2:
+            raise ValueError(f"boards must be a 2-d array, one board per row, got shape {arr.shape}")
+        arr = np.array([check_shape_cells(row, box) for row in arr], dtype=np.int8).reshape(-1, geo.ncells)
+    else:
+        arr, _ = check_grids(boards, box, "boards")
     # every house of a board holds each digit 1..n once
     houses = np.sort(arr[:, geo.houses], axis=2)
     bad = ~(houses == np.arange(1, geo.size + 1, dtype=np.int8)).all(axis=(1, 2))
@@ -179,11 +187,14 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
     ``seconds`` (and the metrics' ``seconds``) of each result is its share of the batch's wall time, apportioned
     by the work (mask checks) each board took; for one board it is the measured time.
     """
+    box = check_shape(box)
     arr = _boards(boards, box)
     seeds = [int(s) for s in np.asarray(seeds, dtype=object).reshape(-1)]
     if len(seeds) != arr.shape[0]:
         raise ValueError(f"need one seed per board: {arr.shape[0]} boards, {len(seeds)} seeds")
     wanted, target, attempts = _options(arr.shape[1], symmetry, clues, target_clues, attempts)
+    if isinstance(box, Shape):  # every shape but square boxes: the same rules over the units kernel
+        return _carve_shape(arr, box, seeds, symmetry, wanted, target, attempts, node_limit, order)
     # the solvers' check: an int, at least 0, clamped to the kernel's int64 (2**70 used to fail inside numba)
     budget = DEFAULT_NODE_LIMIT[box] if node_limit is None else check_limits(1, node_limit)[1]
     order = DEFAULT_ORDER[box] if order is None else check_name("order", order, CARVE_ORDERS)
@@ -216,6 +227,24 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
                                    target_reached=bool(reached), attempts_used=used, metrics=metrics,
                                    symmetry=symmetry, minimal=wanted < 0 and undecided == 0, undecided=undecided,
                                    metrics_complete=not st[GAVE_UP]))
+    return results
+
+
+def _carve_shape(arr, shape: Shape, seeds, symmetry, wanted, target, attempts, node_limit, order):
+    if order not in (None, "random"):
+        raise ValueError(f"order {order!r} is for square boxes; shape {shape.name} carves in the random order")
+    budget = 0 if node_limit is None else check_limits(1, node_limit)[1]
+    table, sizes = orbits(shape, symmetry)
+    results = []
+    for board, seed in zip(arr, seeds):
+        puzzle, tests, used, undecided, k, seconds = carve_units(board, shape, seed, table, sizes, wanted, target,
+                                                                 attempts, budget)
+        metrics, complete = metrics_of(puzzle, shape, METRICS_NODE_LIMIT)
+        reached = k == wanted if wanted >= 0 else (k <= target if target >= 0 else True)
+        results.append(CarveResult(puzzle=puzzle, clues=k, checks=tests, seconds=seconds, target_reached=reached,
+                                   attempts_used=used, metrics=metrics, symmetry=symmetry,
+                                   minimal=wanted < 0 and undecided == 0, undecided=undecided,
+                                   metrics_complete=complete))
     return results
 
 

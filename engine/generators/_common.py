@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..geometry import check_box, geometry
+from ..geometry import check_shape, geometry
 from ..inputs import check_count, check_seed
 from . import GeneratedBoard, GenerationError, derive_seeds
 
@@ -28,7 +28,7 @@ def run_seeds(run: Runner, box: int, seeds, threads: int = 1) -> tuple[np.ndarra
     slice of the output (the kernels release the GIL, so the threads really run at once); the result is the
     same array the serial call gives.
     """
-    check_box(box)
+    box = check_shape(box)
     threads = check_count("threads", threads, 1)
     seeds = np.ascontiguousarray(seeds, dtype=np.int64).reshape(-1)
     if seeds.size and (seeds.min() < 0):

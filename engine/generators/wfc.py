@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..geometry import check_box, geometry
+from ..geometry import check_shape, geometry
+from ..shape import Shape
 from . import GeneratedBoard
 from ..inputs import check_seed
 from ._common import check_finished, make_boards, run_array, run_seeds, timed
@@ -46,8 +47,11 @@ PROPAGATE_BY_DEFAULT = frozenset({5})
 MAX_TRACE = 64  # contradictions recorded per board by generate_traced (all of them are counted)
 
 
-def default_propagate(box: int) -> bool:
-    return check_box(box) in PROPAGATE_BY_DEFAULT
+def default_propagate(box) -> bool:
+    """Whether propagation is on unless asked otherwise: on 25x25, and on every shape that is not square boxes
+    (diagonals and jigsaw regions make plain WFC restart many times more often)."""
+    box = check_shape(box)
+    return not isinstance(box, int) or box in PROPAGATE_BY_DEFAULT
 
 
 @dataclass(frozen=True)
@@ -58,17 +62,17 @@ class Contradiction:
     where: int  # a cell (0-based, row-major) or a house (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)
     digit: int  # kind 0: the digit whose removal emptied the cell; kind 1: the digit with no place
     filled: int  # cells collapsed when it happened
-    box: int
+    box: "int | Shape"
 
     def describe(self) -> str:
         """``"contradiction at r4c7 (no candidates left) after 63 of 81 cells"`` style text (1-based)."""
-        n = self.box * self.box
+        geo = geometry(self.box)
+        n = geo.size
         if self.kind == CELL_EMPTY:
             r, c = divmod(self.where, n)
             what = f"at r{r + 1}c{c + 1} (no candidates left)"
         else:
-            kind, index = divmod(self.where, n)
-            what = f"in {('row', 'column', 'box')[kind]} {index + 1} (no place left for {self.digit})"
+            what = f"in {geo.unit_name(self.where)} (no place left for {self.digit})"
         return f"contradiction {what} after {self.filled} of {n * n} cells"
 
 

@@ -37,7 +37,9 @@ import numpy as np
 from ._d4 import _d4_keys, d4_tables
 from ._full import CONFLICT, OK, full_keys
 from ..formats import SYMBOLS, to_line
-from ..inputs import check_grids
+from ..inputs import check_grids, check_shape_cells
+from ..shape import Shape
+from .shape_group import shape_keys
 from .transforms import EQUIVALENCES, Transform, check_equivalence, d4_group, identity
 
 __all__ = ["EQUIVALENCES", "KeySearchError", "canonical_key", "canonical_keys", "canonical_transform", "key_text",
@@ -61,9 +63,18 @@ def _d4_perms(box: int) -> np.ndarray:
     return perms
 
 
-def _grids(grids, box: int | None) -> tuple[np.ndarray, int]:
+def _grids(grids, box: "int | Shape | None") -> tuple[np.ndarray, int]:
     """(m, ncells) int8 C-contiguous copy of ``grids``, checked, and the box size."""
+    if isinstance(box, Shape):
+        box = box.square_box
     return check_grids(grids, box)
+
+
+def _shape_grids(grids, shape: Shape) -> np.ndarray:
+    arr = np.asarray(grids)
+    if arr.ndim != 2:
+        raise ValueError(f"grids must be a 2-d array, one grid per row, got shape {arr.shape}")
+    return np.array([check_shape_cells(row, shape) for row in arr], dtype=np.int8).reshape(-1, shape.ncells)
 
 
 def _one(cells, box: int | None) -> tuple[np.ndarray, int]:
@@ -96,6 +107,8 @@ def canonical_keys(grids, box: int | None = None, equivalence: str = "d4") -> np
     :class:`KeySearchError` when a grid has no ``full`` key.
     """
     check_equivalence(equivalence)
+    if isinstance(box, Shape) and not box.square_box:  # every other shape: its own group (shape_group.py)
+        return shape_keys(_shape_grids(grids, box), box, equivalence)
     arr, b = _grids(grids, box)
     if equivalence == "none":
         return arr.copy()
@@ -109,6 +122,10 @@ def canonical_keys(grids, box: int | None = None, equivalence: str = "d4") -> np
 def canonical_key(cells, box: int | None = None, equivalence: str = "d4") -> np.ndarray:
     """The key of one grid (a flat array of n*n digits, 0 = blank, or a :class:`engine.grid.Grid`):
     the smallest image under ``equivalence``, as a flat int8 array."""
+    if hasattr(cells, "shape") and hasattr(cells, "box") and not cells.box:  # a Grid of another shape
+        cells, box = cells.cells, cells.shape if box is None else box
+    if isinstance(box, Shape) and not box.square_box:
+        return canonical_keys(np.asarray(cells).reshape(1, -1), box, equivalence)[0]
     arr, b = _one(cells, box)
     return canonical_keys(arr, b, equivalence)[0]
 

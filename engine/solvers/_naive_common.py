@@ -22,35 +22,43 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..geometry import geometry
-from ..inputs import check_cells, check_limits
+from ..inputs import check_cells, check_limits, check_shape_cells
+from ..shape import Shape
 from .base import Metrics, SolveResult
 
 #: the live view's hook: called with (cell, digit) after each change; digit 0 means the cell was emptied again
 OnEvent = Optional[Callable[[int, int], None]]
 
 
-def prepare(cells, box: int, limit: int, node_limit: int) -> list[int]:
-    """The grid as a fresh list of ints (so the caller's array is never touched), after checking the arguments."""
-    arr, _ = check_cells(cells, box)
+def prepare(cells, box, limit: int, node_limit: int) -> list[int]:
+    """The grid as a fresh list of ints (so the caller's array is never touched), after checking the arguments.
+    ``box``: a box size or a :class:`~engine.shape.Shape`."""
+    if isinstance(box, Shape) and not box.square_box:
+        arr = check_shape_cells(cells, box)
+    else:
+        arr, _ = check_cells(cells, box.square_box if isinstance(box, Shape) else box)
     check_limits(limit, node_limit)
     return arr.tolist()
 
 
-def givens_conflict(values: list[int], box: int) -> bool:
-    """True when two clues in one house hold the same digit (then the grid has no solution)."""
-    n = box * box
-    rows, cols, boxes = [0] * n, [0] * n, [0] * n
+def units_of(box) -> list[list[int]]:
+    """Each cell's units (house numbers of :func:`engine.geometry.geometry`: row, column, region, diagonals)."""
+    geo = geometry(box)
+    return [geo.cell_houses[c, :geo.nunits[c]].tolist() for c in range(geo.ncells)]
+
+
+def givens_conflict(values: list[int], box) -> bool:
+    """True when two clues in one unit hold the same digit (then the grid has no solution)."""
+    units = units_of(box)
+    used = [0] * geometry(box).nhouses
     for cell, digit in enumerate(values):
         if not digit:
             continue
-        r, c = divmod(cell, n)
-        b = (r // box) * box + c // box
         bit = 1 << digit
-        if (rows[r] | cols[c] | boxes[b]) & bit:
-            return True
-        rows[r] |= bit
-        cols[c] |= bit
-        boxes[b] |= bit
+        for h in units[cell]:
+            if used[h] & bit:
+                return True
+            used[h] |= bit
     return False
 
 
@@ -81,40 +89,32 @@ class Budget:
 class HouseBoard:
     """The grid as seed 001's Board sees it, with a ``valid_value`` that counts its comparisons.
 
-    Besides the flat ``values`` it keeps each row, column and box as a list of digits in reading order, so the
-    comparison scan of one house runs as ``list.index`` (C speed) while ``checks`` still counts exactly the
-    comparisons a loop over the house's other cells, stopping at the first clash, would make.
+    Besides the flat ``values`` it keeps each unit (row, column, box or region, diagonal) as a list of digits in
+    reading order, so the comparison scan of one unit runs as ``list.index`` (C speed) while ``checks`` still counts
+    exactly the comparisons a loop over the unit's other cells, stopping at the first clash, would make.
     """
 
-    __slots__ = ("n", "values", "checks", "_rows", "_cols", "_boxes", "_row_of", "_col_of", "_box_of", "_pos_in_box")
+    __slots__ = ("n", "values", "checks", "_units", "_of_cell")
 
-    def __init__(self, values: list[int], box: int):
+    def __init__(self, values: list[int], box):
         geo = geometry(box)
-        n = self.n = geo.size
+        self.n = geo.size
         self.values = values
         self.checks = 0
-        self._row_of = geo.row_of.tolist()
-        self._col_of = geo.col_of.tolist()
-        self._box_of = geo.box_of.tolist()
-        # position of each cell inside its box's list (houses[2n + b] lists the box's cells in reading order)
-        self._pos_in_box = [0] * geo.ncells
-        for b in range(n):
-            for k, cell in enumerate(geo.houses[2 * n + b].tolist()):
-                self._pos_in_box[cell] = k
-        self._rows = [[values[cell] for cell in geo.houses[h].tolist()] for h in range(n)]
-        self._cols = [[values[cell] for cell in geo.houses[n + h].tolist()] for h in range(n)]
-        self._boxes = [[values[cell] for cell in geo.houses[2 * n + h].tolist()] for h in range(n)]
+        houses = geo.houses.tolist()
+        self._units = [[values[cell] for cell in cells] for cells in houses]
+        # each cell's units in the seed's order (row, column, box; then the diagonals), with its position in each
+        self._of_cell = [[(self._units[h], houses[h].index(c)) for h in geo.cell_houses[c, :geo.nunits[c]].tolist()]
+                         for c in range(geo.ncells)]
 
     def set(self, cell: int, digit: int) -> None:
-        """Write ``digit`` (0 = blank) into ``cell``, keeping the house lists in step."""
+        """Write ``digit`` (0 = blank) into ``cell``, keeping the unit lists in step."""
         self.values[cell] = digit
-        r, c = self._row_of[cell], self._col_of[cell]
-        self._rows[r][c] = digit
-        self._cols[c][r] = digit
-        self._boxes[self._box_of[cell]][self._pos_in_box[cell]] = digit
+        for unit, pos in self._of_cell[cell]:
+            unit[pos] = digit
 
     def _scan(self, house: list[int], own: int, digit: int) -> bool:
-        """Compare ``digit`` with the house's other cells (``own`` is this cell's position); True on a clash.
+        """Compare ``digit`` with the unit's other cells (``own`` is this cell's position); True on a clash.
 
         The cell itself is skipped: it is blank or holds a smaller digit than the one being tried, so it can
         never clash, and a comparison with itself is not a validity test.
@@ -127,16 +127,10 @@ class HouseBoard:
         self.checks += self.n - 1
         return False
 
-    def used_in_row(self, cell: int, digit: int) -> bool:
-        return self._scan(self._rows[self._row_of[cell]], self._col_of[cell], digit)
-
-    def used_in_column(self, cell: int, digit: int) -> bool:
-        return self._scan(self._cols[self._col_of[cell]], self._row_of[cell], digit)
-
-    def used_in_box(self, cell: int, digit: int) -> bool:
-        return self._scan(self._boxes[self._box_of[cell]], self._pos_in_box[cell], digit)
-
     def valid_value(self, cell: int, digit: int) -> bool:
-        """Seed 001's ``validValue`` (seed 002's ``validToPlace``): row, then column, then box; first clash stops."""
-        return not (self.used_in_row(cell, digit) or self.used_in_column(cell, digit)
-                    or self.used_in_box(cell, digit))
+        """Seed 001's ``validValue`` (seed 002's ``validToPlace``): row, then column, then box (then the
+        diagonals); the first clash stops."""
+        for unit, pos in self._of_cell[cell]:
+            if self._scan(unit, pos, digit):
+                return False
+        return True

@@ -40,6 +40,8 @@ from ._batch import _exists_without, _solve_batch
 from ._bitmask import _solve_cells, search_scratch
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 from ..inputs import check_cells, check_grids, check_limits
+from ..shape import Shape
+from . import units
 from .base import Metrics, SolveResult, share_seconds
 
 __all__ = ["solve", "solve_many", "count_many", "metrics_many", "solve_results", "trace", "exists_without", "warm",
@@ -101,12 +103,17 @@ def _grids(puzzles, box: int) -> np.ndarray:
     return check_grids(puzzles, check_box(box), "puzzles")[0]
 
 
-def solve(cells, box: int, limit: int = 1, node_limit: int = 0) -> SolveResult:
-    """Count solutions of the flat grid ``cells`` up to ``limit``; give up after ``node_limit`` nodes (0 = never)."""
+def solve(cells, box: "int | Shape", limit: int = 1, node_limit: int = 0) -> SolveResult:
+    """Count solutions of the flat grid ``cells`` up to ``limit``; give up after ``node_limit`` nodes (0 = never).
+    ``box``: a box size (square boxes) or any :class:`~engine.shape.Shape`."""
     t0 = time.perf_counter()
     if box == 3 and _plain9(cells) and type(limit) is int and type(node_limit) is int and 0 < limit <= _MAX \
             and 0 <= node_limit <= _MAX:
         return _solve9(cells, limit, node_limit, t0)  # a single 9x9 call: every check is already made
+    if isinstance(box, Shape):  # a shape: square boxes take the kernels below, every other shape the units kernel
+        if not box.square_box:
+            return units.solve(cells, box, limit, node_limit)
+        box = box.square_box
     limit, node_limit = check_limits(limit, node_limit)
     grid = _grid(cells, box)
     if box == 3:

@@ -1,0 +1,152 @@
+"""The symmetry group of a shape, and keys by trying every element of it (small shapes).
+
+Which moves keep a shape (map every unit onto a unit, so a board stays a board):
+
+* **boxes r x c**: permuting the bands (groups of r rows) and the rows within each band, the stacks (groups of c
+  columns) and the columns within each stack; transposing too when r = c. Order
+  ``(n/r)! * r!^(n/r) * (n/c)! * c!^(n/c)`` (x 2 when r = c): 3,456 for 2x3 (6x6), 3,359,232 for 3x3.
+* **Latin squares**: any row and any column permutation and the transpose, ``2 * n!^2``; the main class adds the
+  other conjugates (engine.keys.latin).
+* **diagonals, jigsaw**: the moves of the shape's family (boxes, or the 8 symmetries of the square for jigsaw)
+  that also keep the diagonals or the layout; found by trying each.
+
+With relabelling (``full``) the digits are renamed too (n! more). ``d4`` is the 8 symmetries of the square (rotations
+and mirrors), those the shape keeps.
+
+:func:`brute_keys` takes the smallest image over an explicit list of the group's cell permutations: exact for any
+shape whose group fits in memory (:data:`MAX_EXPLICIT` elements), which covers 4x4 and 6x6; larger shapes need a
+pruned search like the square boxes' (engine/keys/_board.py).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations, product
+from math import factorial
+
+import numpy as np
+
+from .._jit import kernel
+from ..geometry import geometry
+from ..shape import Shape
+
+#: the most group elements :func:`shape_group` lists explicitly (each a row of ncells cell indices)
+MAX_EXPLICIT = 200_000
+
+
+def line_orders(size: int, block: int) -> list[tuple[int, ...]]:
+    """Every order of ``size`` lines that keeps blocks of ``block`` consecutive lines together: blocks permuted,
+    lines permuted within each block."""
+    groups = [list(range(g * block, (g + 1) * block)) for g in range(size // block)]
+    out = []
+    for gorder in permutations(range(len(groups))):
+        for inner in product(*(list(permutations(groups[g])) for g in gorder)):
+            out.append(tuple(x for part in inner for x in part))
+    return out
+
+
+def _d4(n: int) -> list[np.ndarray]:
+    """The 8 symmetries of the square as cell permutations: image[cell] = grid[perm[cell]]."""
+    r, c = np.divmod(np.arange(n * n), n)
+    m = n - 1
+    sources = [(r, c), (c, m - r), (m - r, m - c), (m - c, r), (r, m - c), (m - r, c), (c, r), (m - c, m - r)]
+    return [rr * n + cc for rr, cc in sources]
+
+
+def _keeps(geo, perm: np.ndarray) -> bool:
+    """Whether the cell permutation maps every unit of ``geo`` onto a unit."""
+    units = {frozenset(u.tolist()) for u in geo.houses}
+    return all(frozenset(perm[u].tolist()) in units for u in geo.houses)
+
+
+def group_order(shape: Shape) -> int:
+    """The order of the shape's move group without relabelling (see the module docstring)."""
+    if shape.kind == "boxes" and not shape.diagonals:
+        n, r, c = shape.size, shape.box_rows, shape.box_cols
+        rows = factorial(n // r) * factorial(r) ** (n // r)
+        cols = factorial(n // c) * factorial(c) ** (n // c)
+        return rows * cols * (2 if r == c else 1)
+    if shape.kind == "latin" and not shape.diagonals:
+        return 2 * factorial(shape.size) ** 2
+    return len(shape_group(shape, "full"))
+
+
+@lru_cache(maxsize=None)
+def shape_group(shape: Shape, equivalence: str) -> np.ndarray:
+    """Every move of ``shape`` under ``equivalence`` (``d4`` or ``full``, relabelling aside) as a read-only
+    (order, ncells) int32 array of cell permutations, the identity first. ValueError when the group has more than
+    :data:`MAX_EXPLICIT` elements."""
+    geo = geometry(shape)
+    n = shape.size
+    if equivalence == "d4" or shape.kind == "jigsaw":
+        perms = [p for p in _d4(n) if _keeps(geo, p)]
+    else:
+        rb, cb = (shape.box_rows, shape.box_cols) if shape.kind == "boxes" else (n, n)
+        rows, cols = line_orders(n, rb), line_orders(n, cb)
+        transposes = (False, True) if rb == cb else (False,)
+        if len(rows) * len(cols) * len(transposes) > MAX_EXPLICIT:
+            raise ValueError(f"the group of shape {shape.name} is too large to list ({group_order(shape):,} moves)")
+        rr = np.array(rows)[:, None, :, None]
+        cc = np.array(cols)[None, :, None, :]
+        images = (rr * n + cc).reshape(len(rows) * len(cols), n * n)  # image[r, c] = grid[rows[r], cols[c]]
+        perms = list(images)
+        if True in transposes:
+            t = np.arange(n * n).reshape(n, n).T.ravel()
+            perms += list(images[:, t])
+        if shape.diagonals:
+            perms = [p for p in perms if _keeps(geo, p)]
+    out = np.ascontiguousarray(np.array(perms, dtype=np.int32))
+    out.flags.writeable = False
+    return out
+
+
+@kernel
+def brute_keys(grids, perms, relabel, out):
+    """``out[i]``: the smallest image of ``grids[i]`` over the rows of ``perms`` (digits renamed in order of first
+    appearance when ``relabel``), compared lexicographically with early exit."""
+    ncells = grids.shape[1]
+    name = np.zeros(64, dtype=np.int8)
+    for i in range(grids.shape[0]):
+        g = grids[i]
+        best = out[i]
+        for c in range(ncells):
+            best[c] = 127
+        for k in range(perms.shape[0]):
+            p = perms[k]
+            name[:] = 0
+            nxt = 1
+            state = 0  # 0: equal so far, 1: smaller (copy the rest), -1: larger (stop)
+            for c in range(ncells):
+                d = g[p[c]]
+                if relabel and d != 0:
+                    if name[d] == 0:
+                        name[d] = nxt
+                        nxt += 1
+                    d = name[d]
+                if state == 0:
+                    if d < best[c]:
+                        state = 1
+                    elif d > best[c]:
+                        break
+                best[c] = d if state == 1 else best[c]
+    return out
+
+
+def shape_keys(grids: np.ndarray, shape: Shape, equivalence: str) -> np.ndarray:
+    """The keys of ``grids`` (m, ncells) on ``shape`` (not square boxes: those have their own pruned searches).
+
+    ``none``: the grids. ``d4``: the smallest image under the symmetries of the square that the shape keeps.
+    ``full``: on a Latin square, its main class (engine/keys/latin.py; complete squares only); on any other shape,
+    the smallest image over the whole move group with relabelling, for shapes whose group :func:`shape_group`
+    lists (4x4, 6x6 and the diagonal and jigsaw shapes); ValueError for larger groups.
+    """
+    grids = np.ascontiguousarray(grids, dtype=np.int8)
+    if equivalence == "none":
+        return grids.copy()
+    out = np.empty_like(grids)
+    if equivalence == "full" and shape.kind == "latin" and not shape.diagonals:
+        from .latin import CONJUGATES, column_orders, main_class_keys
+
+        if (grids == 0).any():
+            raise ValueError("a main-class key is for complete Latin squares; this grid has blanks")
+        return main_class_keys(grids, shape.size, *column_orders(shape.size), CONJUGATES, out)
+    return brute_keys(grids, shape_group(shape, equivalence), equivalence == "full", out)

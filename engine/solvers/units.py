@@ -1,0 +1,83 @@
+"""Solving and counting on any shape (:mod:`engine.shape`): the checked entry points of the units kernel.
+
+``solve(cells, shape, limit, node_limit)`` has the solvers' one signature (engine/solvers/base.py) with a
+:class:`~engine.shape.Shape` where the others take a box size; :func:`engine.solvers.fast.solve` hands it every
+shape that is not square boxes. The kernel is :mod:`engine.solvers._units`.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from ..geometry import geometry
+from ..inputs import check_limits, check_shape_cells
+from ..shape import Shape
+from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
+from ._units import count_units
+from .base import Metrics, SolveResult
+
+_local = threading.local()
+
+
+class _Scratch:
+    """The kernel's working arrays for one shape, made once per thread (the kernel allocates nothing)."""
+
+    def __init__(self, shape: Shape):
+        geo = geometry(shape)
+        self.geo = geo
+        self.work = np.zeros(geo.ncells, dtype=np.uint32)
+        self.queue = np.zeros(geo.ncells, dtype=np.int32)
+        self.stack = np.zeros((geo.ncells + 1, geo.ncells), dtype=np.uint32)
+        self.branch = np.zeros((2, geo.ncells + 1), dtype=np.int64)
+        self.solution = np.zeros(geo.ncells, dtype=np.int8)
+        self.stats = np.zeros(NSTATS, dtype=np.int64)
+
+
+def _scratch(shape: Shape) -> _Scratch:
+    cache = getattr(_local, "by_shape", None)
+    if cache is None:
+        cache = _local.by_shape = {}
+    s = cache.get(shape)
+    if s is None:
+        s = cache[shape] = _Scratch(shape)
+    return s
+
+
+def solve(cells, shape: Shape, limit: int = 1, node_limit: int = 0) -> SolveResult:
+    """Count solutions of ``cells`` on ``shape`` up to ``limit``; give up after ``node_limit`` nodes (0 = never)."""
+    t0 = time.perf_counter()
+    limit, node_limit = check_limits(limit, node_limit)
+    grid = check_shape_cells(cells, shape)
+    s = _scratch(shape)
+    s.stats[:] = 0
+    geo = s.geo
+    count = count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, limit, node_limit, s.work, s.queue,
+                        s.stack, s.branch, s.solution, s.stats)
+    st = s.stats
+    metrics = Metrics(nodes=int(st[NODES]), guesses=int(st[GUESSES]), backtracks=int(st[BACKTRACKS]),
+                      checks=int(st[CHECKS]), max_depth=int(st[MAX_DEPTH]), seconds=time.perf_counter() - t0)
+    return SolveResult(count=int(count), solution=s.solution.copy() if count else None, metrics=metrics,
+                       gave_up=bool(st[GAVE_UP]))
+
+
+def count(shape: Shape, cells=None, limit: int = 2**62) -> int:
+    """How many solutions ``cells`` has on ``shape`` (the empty grid when None), up to ``limit``."""
+    if cells is None:
+        cells = np.zeros(shape.ncells, dtype=np.int8)
+    return solve(cells, shape, limit).count
+
+
+#: nodes :func:`has_board` searches before it calls a layout hopeless: a layout with boards has one in a few dozen
+#: nodes on 6x6 to 12x12, and one without may take an exhaustive search to prove it
+BOARD_NODE_LIMIT = 200_000
+
+
+def has_board(shape: Shape) -> bool:
+    """Whether a grid of ``shape`` can be filled (every Latin and box shape can; some jigsaw layouts cannot): True
+    when a board is found within :data:`BOARD_NODE_LIMIT` nodes."""
+    return solve(np.zeros(shape.ncells, dtype=np.int8), shape, 1, BOARD_NODE_LIMIT).count == 1
+
+
+__all__ = ["solve", "count", "has_board"]
