@@ -37,7 +37,8 @@ from ...choices import (
 )
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, Spool, terminal_width, write_records
+from ...output import RECORD_FORMATS, Spool, write_records
+from ...tables import terminal_width
 from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
@@ -81,7 +82,7 @@ def record(parsed: Parsed, seed: int, r: CarveResult, targeted: bool) -> dict:
 
 def metrics_table(records: Sequence[dict], width: Optional[int] = None) -> str:
     """The --metrics table of the puzzles' records (:func:`record`)."""
-    from ...output import table_text
+    from ...tables import table_text
 
     return table_text(records, RECORD_FIELDS[:-1], width=width).rstrip("\n")
 

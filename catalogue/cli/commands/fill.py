@@ -52,9 +52,9 @@ def _surplus_reason(status: str) -> str:
 
 def format_summary(s, width: int | None = None) -> str:
     """The end-of-run summary (stdout): counts, numbers, time, seed, and each stage's throughput as a table that
-    fits ``width`` columns (catalogue.output.table_text)."""
+    fits ``width`` columns (catalogue.tables.table_text)."""
     from ...english import count, numbers
-    from ...output import table_text
+    from ...tables import table_text
 
     lines = [
         f"status          {s.status} (run {s.run_id})",
@@ -160,7 +160,7 @@ def register(app: typer.Typer) -> None:
             if recovered.strays:
                 report(f"{len(recovered.strays)} stray files past the last board in {catalogue.folder} "
                        f"({', '.join(recovered.strays[:3])}): run `catalogue verify` to list them")
-        from ...output import terminal_width
+        from ...tables import terminal_width
 
         typer.echo(format_summary(summary, terminal_width(sys.stdout)))
         if summary.stuck:  # a thread that would not stop would keep the process alive: leave without it

@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         if done.moves:
             import sys
 
-            from ...output import table_text, terminal_width
+            from ...tables import table_text, terminal_width
 
             rows = [{"stored": f"{old_level or '-'} {old_hardest or '-'}", "now": f"{new_level} {new_hardest}",
                      "puzzles": count}

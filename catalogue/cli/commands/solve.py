@@ -41,7 +41,8 @@ from ...choices import (
 from ...config import NODE_BUDGET
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, Spool, terminal_width, write_records
+from ...output import RECORD_FORMATS, Spool, write_records
+from ...tables import terminal_width
 from ...watch import watch
 from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
 
@@ -120,7 +121,7 @@ def outcome(parsed: Parsed, result: SolveResult, counting: bool, node_limit: int
 
 def metrics_table(records: Sequence[dict], width: Optional[int] = None) -> str:
     """The --metrics table of the puzzles' records (:func:`record`)."""
-    from ...output import table_text
+    from ...tables import table_text
 
     return table_text(records, TABLE_FIELDS, width=width).rstrip("\n")
 

@@ -30,7 +30,7 @@ SHORT_TOTAL_FIELDS = ("boards", "puzzles")
 
 def metric_rows(metrics: dict) -> list[dict]:
     """One row per metric; min, median and max of one metric share one format (a metric per row, not column)."""
-    from ...output import column_formatter
+    from ...tables import column_formatter
 
     rows = []
     for name, m in metrics.items():
@@ -65,7 +65,7 @@ def size_fields(by_size: list[dict]) -> list[str]:
 def render_tables(summary: dict, width=None, details: bool = False) -> str:
     """The stats as titled tables, one per section, with the JSON's names as column names: what the catalogue
     holds (sizes, levels, clues), and with ``details`` how it was made (the pipeline's figures, its runs)."""
-    from ...output import table_text
+    from ...tables import table_text
 
     sections = [table_text([summary], TOTAL_FIELDS if details else SHORT_TOTAL_FIELDS, width=width)]
 
@@ -120,6 +120,6 @@ def register(app: typer.Typer) -> None:
         else:
             import sys
 
-            from ...output import terminal_width
+            from ...tables import terminal_width
 
             sys.stdout.write(render_tables(summary, terminal_width(sys.stdout), details))

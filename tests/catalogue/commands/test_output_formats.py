@@ -10,12 +10,13 @@ import sys
 
 import pytest
 from conftest import sample_rows
+from records import parse_records
 from typer.testing import CliRunner
 
 from catalogue.cli import app
-from records import parse_records
-from catalogue.output import RECORD_FORMATS, column_formatter, table_text, write_records
+from catalogue.output import RECORD_FORMATS, write_records
 from catalogue.store.columns import RESULT_FIELDS
+from catalogue.tables import column_formatter, table_text
 
 runner = CliRunner()
 
