@@ -78,7 +78,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from catalogue.choices import InputFormat, read_input
-    from catalogue.pipeline.importer import Kernels, Source
+    from catalogue.pipeline.import_batches import Source
+    from catalogue.pipeline.import_stages import Kernels
 
     path = args.puzzles or stand_in(args.cache / f"stand-in-{COUNT}.txt", COUNT)
 

@@ -94,7 +94,8 @@ def register(app: typer.Typer) -> None:
           catalogue generate | catalogue carve - | catalogue import - --db demo.db
         """
         from ...kernels import ready
-        from ...pipeline.importer import Source, import_sources
+        from ...pipeline.import_batches import Source
+        from ...pipeline.importer import import_sources
         from ...progress import Display
         from ...store import Catalogue
 
