@@ -99,9 +99,14 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 def geometry(shape: "int | Shape") -> Geometry:
     """The tables of ``shape``: a :class:`~engine.shape.Shape`, or a box size 2..5 for square boxes."""
-    if isinstance(shape, Shape):
-        return _geometry(shape)
-    return _square(shape)
+    geo = _made.get(shape)  # one dict lookup: every Grid and many entry points ask, 9x9 first of all
+    if geo is None:
+        geo = _made[shape] = _geometry(shape) if isinstance(shape, Shape) else _square(shape)
+    return geo
+
+
+#: every shape's tables made so far, by box size or Shape
+_made: dict = {}
 
 
 @lru_cache(maxsize=None)

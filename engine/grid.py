@@ -28,6 +28,7 @@ conflict  why a digit cannot stand in a cell: a peer in the same row, column and
 from __future__ import annotations
 
 import enum
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -177,7 +178,7 @@ class Grid:
         # cell_houses repeats a unit of the cell's own, so it adds no reason)
         clash = counts[geo.cell_houses, cells[:, None]] >= 2
         clash[cells == 0] = False
-        flags = [_FLAG[k] for k in geo.house_kind.tolist()]
+        flags = _flags(geo)
         out = []
         for c in np.flatnonzero(clash.any(axis=1)).tolist():
             why = Conflict.NONE
@@ -229,6 +230,12 @@ class Grid:
     def __repr__(self) -> str:
         line = "".join(SYMBOLS[int(v)] for v in self.cells)
         return f"Grid({line!r}, box={self.box})" if self.box else f"Grid({line!r}, shape={self.shape.name!r})"
+
+
+@lru_cache(maxsize=None)
+def _flags(geo: Geometry) -> list[Conflict]:
+    """The conflict of each unit of ``geo`` (by identity: a geometry is made once per shape)."""
+    return [_FLAG[k] for k in geo.house_kind.tolist()]
 
 
 #: the shape of each box size, made once (a Grid is made for every grid read)

@@ -15,7 +15,7 @@ from ..geometry import geometry
 from ..inputs import check_limits, check_shape_cells
 from ..shape import Shape
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
-from ._units import count_units
+from ._units import LOCKED_AFTER, count_units
 from .base import Metrics, SolveResult
 
 _local = threading.local()
@@ -33,6 +33,9 @@ class _Scratch:
         self.branch = np.zeros((2, geo.ncells + 1), dtype=np.int64)
         self.solution = np.zeros(geo.ncells, dtype=np.int8)
         self.stats = np.zeros(NSTATS, dtype=np.int64)
+        self.member = np.zeros((geo.nhouses, geo.ncells), dtype=np.uint8)  # member[h, c]: cell c is in unit h
+        for h, cells in enumerate(geo.houses):
+            self.member[h, cells] = 1
 
 
 def _scratch(shape: Shape) -> _Scratch:
@@ -45,16 +48,17 @@ def _scratch(shape: Shape) -> _Scratch:
     return s
 
 
-def solve(cells, shape: Shape, limit: int = 1, node_limit: int = 0) -> SolveResult:
-    """Count solutions of ``cells`` on ``shape`` up to ``limit``; give up after ``node_limit`` nodes (0 = never)."""
+def solve(cells, shape: Shape, limit: int = 1, node_limit: int = 0, *, locked_after: int = LOCKED_AFTER) -> SolveResult:
+    """Count solutions of ``cells`` on ``shape`` up to ``limit``; give up after ``node_limit`` nodes (0 = never).
+    ``locked_after``: nodes of search before locked candidates join the propagation (0: from the start)."""
     t0 = time.perf_counter()
     limit, node_limit = check_limits(limit, node_limit)
     grid = check_shape_cells(cells, shape)
     s = _scratch(shape)
     s.stats[:] = 0
     geo = s.geo
-    count = count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, limit, node_limit, s.work, s.queue,
-                        s.stack, s.branch, s.solution, s.stats)
+    count = count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, geo.cell_houses, geo.nunits, s.member,
+                        limit, node_limit, int(locked_after), s.work, s.queue, s.stack, s.branch, s.solution, s.stats)
     st = s.stats
     metrics = Metrics(nodes=int(st[NODES]), guesses=int(st[GUESSES]), backtracks=int(st[BACKTRACKS]),
                       checks=int(st[CHECKS]), max_depth=int(st[MAX_DEPTH]), seconds=time.perf_counter() - t0)

@@ -52,6 +52,9 @@ def test_units_kernel_counts_what_the_twin_counts(shape, seed, keep):
     want = plain.count(puzzle.tolist(), _plain_units(shape), shape.size, 3)
     got = units.solve(puzzle, shape, 3)
     assert got.count == want
+    # counting to two, locked candidates join; from the first node here, so that every puzzle takes them
+    for after in (0, units.LOCKED_AFTER):
+        assert units.solve(puzzle, shape, 2, locked_after=after).count == min(want, 2)
     sol = got.solution
     assert plain.is_board(sol.tolist(), _plain_units(shape), shape.size)
     assert np.all((puzzle == 0) | (sol == puzzle))

@@ -1,0 +1,86 @@
+"""Every shape side by side with 9x9: making a board, carving it, counting, per board; the units kernel against its
+plain twin.
+
+    python bench/bench_shapes.py [--count 300] [--repeats 5]
+
+Per shape: WFC boards (``generate_array``, one batch) and carving them to minimal puzzles (``carve_many``), CPU
+and wall ms a board, medians of ``--repeats`` runs after a warm-up, and the share of the 9x9 board's cost (9x9
+takes the square kernels; every other shape the units kernel, engine/solvers/_units.py, and the Python carving
+driver, engine/carve/units.py). Then the count of the empty 6x6 grid (28,200,960 boards) by the units kernel, and
+the units kernel against the plain twin (tests/naive/shapes.py) on the same 6x6 puzzles.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+from _common import ROOT, timed
+
+sys.path.insert(0, str(ROOT / "tests"))
+
+
+def _cpu_model() -> str:
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=300, help="boards a run (default 300)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per figure; the median is shown (default 5)")
+    args = parser.parse_args()
+
+    from engine.carve.carver import carve_many
+    from engine.generators.wfc import generate_array
+    from engine.regions import random_layout
+    from engine.shape import Shape
+    from engine.solvers import units
+
+    shapes = [("9x9 (3x3, today's kernels)", 3), ("6x6 (2x3)", Shape.boxes(2, 3)), ("8x8 (2x4)", Shape.boxes(2, 4)),
+              ("10x10 (2x5)", Shape.boxes(2, 5)), ("12x12 (3x4)", Shape.boxes(3, 4)), ("Latin 9", Shape.latin(9)),
+              ("X-Sudoku 9x9", Shape.square(3, True)), ("jigsaw 9x9 (seed 1)", random_layout(9, 1)),
+              ("jigsaw 12x12 (seed 1)", random_layout(12, 1))]
+    print(f"bench_shapes: {_cpu_model()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
+          f"{args.count} boards a run, medians of {args.repeats}")
+    print(f"{'shape':26} {'make ms':>8} {'carve ms':>9} {'CPU ms':>8} {'x 9x9':>6} {'clues':>6}")
+    base = None
+    for name, shape in shapes:
+        count = args.count if not isinstance(shape, Shape) or shape.size <= 9 else max(args.count // 3, 10)
+        boards = generate_array(shape, count, 1)[0]
+        seeds = list(range(count))
+        make_wall, make_cpu = timed(lambda: generate_array(shape, count, 1), args.repeats)
+        carve_wall, carve_cpu = timed(lambda: carve_many(boards, shape, seeds), args.repeats)
+        clues = np.mean([r.clues for r in carve_many(boards, shape, seeds)])
+        per = 1e3 * (make_cpu + carve_cpu) / count
+        base = base or per
+        print(f"{name:26} {1e3 * make_cpu / count:8.3f} {1e3 * carve_cpu / count:9.3f} {per:8.3f} "
+              f"{per / base:5.1f}x {clues:6.1f}", flush=True)
+
+    t, c = time.perf_counter(), time.process_time()
+    boards66 = units.count(Shape.boxes(2, 3))
+    print(f"count of the empty 6x6 grid: {boards66:,} boards in {time.process_time() - c:.1f} s CPU "
+          f"({time.perf_counter() - t:.1f} s wall)")
+
+    from naive import shapes as plain
+
+    shape = Shape.boxes(2, 3)
+    unit_list = plain.units(6, 2, 3)
+    puzzles = [r.puzzle for r in carve_many(generate_array(shape, 100, 2)[0], shape, list(range(100)))]
+    _, kernel_cpu = timed(lambda: [units.solve(p, shape, 2) for p in puzzles], args.repeats)
+    _, twin_cpu = timed(lambda: [plain.count(p.tolist(), unit_list, 6, 2) for p in puzzles], 1)
+    print(f"6x6 minimal puzzles, count to 2: units kernel {1e6 * kernel_cpu / 100:.1f} us, plain twin "
+          f"{1e6 * twin_cpu / 100:.1f} us a puzzle (x{twin_cpu / kernel_cpu:.0f})")
+
+
+if __name__ == "__main__":
+    main()
