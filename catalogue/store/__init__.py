@@ -1,6 +1,7 @@
 """Storage: the :class:`Catalogue` object and everything behind it.
 
 ``catalogue.py``  the Catalogue: one owner for every read and write of one catalogue
+``write_path.py`` its write path: every write, one at a time under its lock
 ``database.py``   engines, SQLite settings, the write lock, the stdlib read path
 ``migrate.py``    schema revisions and upgrades (the migrations travel in ``migrations/`` as package data)
 ``models.py``     the tables

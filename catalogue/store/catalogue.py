@@ -8,6 +8,10 @@ instead of interleaving. In a fill the one writer actor makes those calls; comma
 receive a Catalogue instead of a SQLAlchemy engine or paths, and nothing outside ``catalogue/store`` opens a
 connection or writes a board file.
 
+This file is the object itself: opening it (the checks, the connection, the schema), its reads and its identity.
+Its write path (``write_path.WritePath``) and its board folder (``ownership.BoardFolder``) are mixins, an idea
+each in a file of its own.
+
 ::
 
     with Catalogue.open("data/catalogue.db", create=False) as cat:
@@ -16,7 +20,6 @@ connection or writes a board file.
 """
 from __future__ import annotations
 
-import json
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,15 +36,15 @@ from .migrate import HEAD_REVISION, KNOWN_REVISIONS
 from .ownership import BoardFolder
 from .records import BoardRecord, PuzzleRecord
 from .selection import DateLike, PuzzleFilter, PuzzleQuery
+from .write_path import WritePath
 
 if TYPE_CHECKING:
-    import numpy as np
     from sqlalchemy.engine import Engine
 
     from .files import FileReport
 
 
-class Catalogue(BoardFolder):
+class Catalogue(WritePath, BoardFolder):
     """One catalogue: ``url`` (its database), ``folder`` (its board files), ``id`` (what its folder's marker names).
 
     Make one with :meth:`open`; close it (or use ``with``) to release its connections.
@@ -265,6 +268,15 @@ class Catalogue(BoardFolder):
         with self._connect().connect() as conn:
             return known_keys(conn, size, equivalence, keys)
 
+    def known_puzzles(self, boards: Sequence[dict], puzzle_keys: Sequence[str], key_of) -> list[bool]:
+        """Whether each imported row's puzzle is already stored on its board (``boards[i]`` holds ``size``,
+        ``equivalence`` and the solution's ``key``): a read, to skip grading what the import would not store.
+        The write path checks again under the write lock."""
+        from .insert import known_puzzles
+
+        with self._connect().connect() as conn:
+            return known_puzzles(conn, boards, puzzle_keys, key_of)
+
     def check_database(self, full: bool = False, sample: int = 1000, progress=None):
         """The database invariants ``verify`` reports (``integrity.DatabaseReport``); ``progress(checked, total)``
         is called as the keys are checked. A SQLite file is first checked page by page (``PRAGMA quick_check``):
@@ -278,7 +290,14 @@ class Catalogue(BoardFolder):
                                             for line in damage], corrupt=True)
         return check_database(self._connect(), full=full, sample=sample, progress=progress)
 
-    # -- identity (the board folder is ownership.BoardFolder's) -----------------------------------------------
+    def check_files(self, full: bool = True, progress=None) -> FileReport:
+        """Every board's file against its row, and the folder listed for strays (``files.check_files``);
+        ``progress(checked, total)`` is called as the files are checked."""
+        from .files import check_files
+
+        return check_files(self._connect(), self.folder, full=full, progress=progress)
+
+    # -- identity (the board folder is ownership.BoardFolder's, the write path write_path.WritePath's) --------
     def _row(self) -> dict[str, Any]:
         if self._info is None:
             from sqlalchemy import select
@@ -304,111 +323,3 @@ class Catalogue(BoardFolder):
             rows = queries.fetch(conn, "SELECT board, size FROM boards WHERE number = :number",
                                  {"number": int(number)})
         return rows[0] if rows else None
-
-    # -- the write path -----------------------------------------------------------------------------------------
-    def upgrade(self, revision: str = "head") -> tuple[Optional[str], Optional[str]]:
-        """Migrate the schema to ``revision``; returns (before, after)."""
-        from .migrate import upgrade
-
-        with self._write_lock:
-            return upgrade(self._connect(migrate=False), self.url, revision)
-
-    def start_run(self, **values) -> int:
-        """Insert a ``running`` run row (its columns as keyword arguments); returns its id."""
-        from sqlalchemy import insert
-
-        from .models import Run, utcnow
-
-        if isinstance(values.get("parameters"), dict):
-            values["parameters"] = json.dumps(values["parameters"])
-        with self._write_lock, self._connect().begin() as conn:
-            return conn.execute(insert(Run).values(started_at=utcnow(), status="running", **values)
-                                .returning(Run.id)).scalar_one()
-
-    def finish_run(self, run_id: int, **values) -> None:
-        """Close a run row: its final status, counts and figures (``stage_stats`` may be a dict)."""
-        from sqlalchemy import update
-
-        from .models import Run, utcnow
-
-        if isinstance(values.get("stage_stats"), dict):
-            values["stage_stats"] = json.dumps(values["stage_stats"])
-        with self._write_lock, self._connect().begin() as conn:
-            conn.execute(update(Run).where(Run.id == run_id).values(finished_at=utcnow(), **values))
-
-    def store_batch(self, boards: Sequence[dict], puzzles: Sequence[dict], *, limit: Optional[int] = None,
-                    run_id: Optional[int] = None, files_through: Optional[int] = None) -> list[Optional[int]]:
-        """Insert new boards and their puzzles in one transaction under the write lock (on PostgreSQL: in a
-        block of numbers, under the lock only to reserve and to commit it; ``insert.store_rows``); returns each
-        row's number, None for a row not stored."""
-        from .insert import store_rows
-
-        with self._write_lock:
-            return store_rows(self._connect(), boards, puzzles, limit=limit, run_id=run_id,
-                              files_through=files_through)
-
-    def store_imported(self, boards: Sequence[dict], puzzles: Sequence[dict], puzzle_keys: Sequence[str], key_of,
-                       orient, *, run_id: Optional[int] = None, files_through: Optional[int] = None) -> list[tuple[str, int]]:
-        """Store imported puzzles and their solutions in one transaction under the write lock: a new board gets
-        the next number, a known board gets the puzzle, a puzzle already stored adds nothing
-        (``insert.store_imported``); returns each row's outcome and board number."""
-        from .insert import store_imported
-
-        with self._write_lock:
-            return store_imported(self._connect(), boards, puzzles, puzzle_keys, key_of, orient, run_id=run_id,
-                                  files_through=files_through)
-
-    def known_puzzles(self, boards: Sequence[dict], puzzle_keys: Sequence[str], key_of) -> list[bool]:
-        """Whether each imported row's puzzle is already stored on its board (``boards[i]`` holds ``size``,
-        ``equivalence`` and the solution's ``key``): a read, to skip grading what the import would not store.
-        The write path checks again under the write lock."""
-        from .insert import known_puzzles
-
-        with self._connect().connect() as conn:
-            return known_puzzles(conn, boards, puzzle_keys, key_of)
-
-    def write_board_files(self, numbers: Sequence[int], boards: np.ndarray, box: int) -> None:
-        """Write ``N.txt`` for each stored board (after its commit) into the claimed folder."""
-        from engine.formats.batch import txt_files
-
-        from .files import write_files
-
-        with self._write_lock:
-            write_files(self.folder, numbers, txt_files(boards, box))
-
-    def recover(self) -> FileReport:
-        """What every command that writes runs first: rewrite the files a crash left missing or torn, and close
-        runs whose process died (``files.check_at_open``)."""
-        from .files import check_at_open
-
-        with self._write_lock:
-            return check_at_open(self._connect(), self.folder)
-
-    def check_files(self, full: bool = True, progress=None) -> FileReport:
-        """Every board's file against its row, and the folder listed for strays (``files.check_files``);
-        ``progress(checked, total)`` is called as the files are checked."""
-        from .files import check_files
-
-        return check_files(self._connect(), self.folder, full=full, progress=progress)
-
-    def regrade(self, filters: Optional[dict[str, Any]] = None, **options):
-        """Grade the stored puzzles matching ``filters`` (``PuzzleFilter.given()``) again with this version's
-        grader and write the grades that changed (:func:`catalogue.store.regrade.regrade`: its options, and the
-        report it returns)."""
-        from sqlalchemy.exc import DBAPIError
-
-        from .regrade import regrade
-
-        try:
-            with self._write_lock:
-                return regrade(self, filters or {}, **options)
-        except DBAPIError as e:
-            raise self.database_error("write", e) from None
-
-    def repair(self, report: FileReport) -> int:
-        """Rewrite every missing or torn file of ``report`` from its row; returns how many."""
-        from .files import repair
-
-        with self._write_lock:
-            return repair(self._connect(), self.folder, report)
-
