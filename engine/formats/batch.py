@@ -31,7 +31,7 @@ def txt_files(grids: np.ndarray, box: int) -> list[bytes]:
     grids = np.asarray(grids)
     n = box * box
     if n > 9:
-        from .text import to_txt
+        from .blocks import to_txt
 
         return [(to_txt(g, box) + "\n").encode("ascii") for g in grids]
     m = grids.shape[0]

@@ -19,10 +19,17 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .base import SIZES, FormatError, as_cells, check_symbols, decode_symbols
-from .limits import MAX_JSON_DEPTH, MAX_JSON_GRID_CHARS, MAX_NUMBER_DIGITS, echo, too_long_grid, too_long_number
-from .text import Entry, cells_from_field
 from ..geometry import BOX_SIZES, box_for_size
+from .base import SIZES, FormatError, as_cells, check_symbols, decode_symbols
+from .limits import (
+    MAX_JSON_DEPTH,
+    MAX_JSON_GRID_CHARS,
+    MAX_NUMBER_DIGITS,
+    too_long_grid,
+    too_long_number,
+)
+from .lines import cells_from_field
+from .text import Entry
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"\s*")

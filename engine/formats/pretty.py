@@ -20,8 +20,9 @@ from typing import Iterator
 import numpy as np
 
 from .base import SYMBOLS, as_cells, decode_symbols, numbered_lines
+from .blocks import Row, Run, grids_of_run, is_separator, number_value
 from .limits import MAX_ROW_CELLS
-from .text import Entry, Row, Run, grids_of_run, is_separator, number_value
+from .text import Entry
 
 BOX_DRAWING = re.compile("[\u2500-\u257f]")
 _VERTICAL = "║│┃|"

@@ -18,18 +18,26 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from .base import SYMBOLS, FormatError, Parsed, as_cells, decode_symbols, lines_of, numbered_lines
-from .json import read_json, to_json
-from .limits import MAX_FORMAT_ERRORS
-from .pretty import BOX_DRAWING, read_pretty, to_pretty
-from .svg import to_svg
-from .text import (cells_from_field, is_triple, line_field, puzzle_column, read_blocks, read_line_file, read_rcv,
-                   read_txt, size_directive, to_block, to_rcv, to_txt)
 from ..geometry import check_box, geometry
 from ..grid import Conflict, Grid
 from ..inputs import check_name
 from ..vocabulary import FORMATS, WRITE_FORMATS
-
+from .base import (
+    SYMBOLS,
+    FormatError,
+    Parsed,
+    as_cells,
+    decode_symbols,
+    lines_of,
+    numbered_lines,
+)
+from .blocks import read_blocks, read_txt, to_block, to_txt
+from .json import read_json, to_json
+from .limits import MAX_FORMAT_ERRORS
+from .lines import cells_from_field, line_field, puzzle_column, read_line_file
+from .pretty import BOX_DRAWING, read_pretty, to_pretty
+from .rcv import is_triple, read_rcv, size_directive, to_rcv
+from .svg import to_svg
 
 # two or more whitespace-separated whole numbers (a regular expression: split() makes a string per number, which
 # on a 10 MB line is hundreds of MB)
