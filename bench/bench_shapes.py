@@ -51,7 +51,7 @@ def main() -> None:
               ("X-Sudoku 9x9", Shape.square(3, True)), ("jigsaw 9x9 (seed 1)", random_layout(9, 1)),
               ("jigsaw 12x12 (seed 1)", random_layout(12, 1))]
     print(f"bench_shapes: {_cpu_model()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
-          f"{args.count} boards a run, medians of {args.repeats}")
+          f"{args.count} boards a run, medians of {args.repeats}", flush=True)
     print(f"{'shape':26} {'make ms':>8} {'carve ms':>9} {'CPU ms':>8} {'x 9x9':>6} {'clues':>6}")
     base = None
     for name, shape in shapes:

@@ -61,7 +61,14 @@ class Geometry:
         return f"{word} {house - first + 1}"
 
 
-def check_box(box: int) -> int:
+def check_box(box) -> int:
+    """A box size 2..5, or a Shape of square boxes as its box size; ValueError for anything else, naming a shape
+    that is not square boxes (the parts that call this know square boxes only: docs/shapes.md lists them)."""
+    if isinstance(box, Shape):
+        if box.square_box:
+            return box.square_box
+        raise ValueError(f"shape {box.name} ({box.describe()}) is not square boxes, which this part of the engine "
+                         "still needs (docs/shapes.md: what works on every shape)")
     if box not in BOX_SIZES:
         raise ValueError(f"box size must be one of {BOX_SIZES} (grids 4x4, 9x9, 16x16, 25x25), got {box}")
     return box

@@ -5,7 +5,7 @@ Throughout this project we have (code, CLI, database columns and docs use exactl
 box size  ``box`` = b, 2..5. The grid is n x n with ``size`` = n = b * b: 4x4, 9x9, 16x16 or 25x25.
 shape     which cells must hold every digit once (engine/shape.py): boxes of r x c (``2x3``: 6x6; ``3x3``: 9x9),
           none (a Latin square), or jigsaw regions; with or without the two diagonals. Square boxes are the
-          shapes with a box size; a Grid of any other shape has ``box`` 0 and says its ``shape``.
+          shapes with a box size; a Grid of any other shape carries the Shape itself as its ``box``.
 region    a box, or a jigsaw's irregular piece: n cells that hold every digit once.
 diagonal  on X-Sudoku, the main diagonal (top left to bottom right) or the anti-diagonal, each a unit.
 cell      one square of the grid, numbered row-major 0 .. n*n - 1 (cell = row * n + column). The CLI and the
@@ -70,7 +70,8 @@ class Grid:
     """An n x n grid of digits (0 = blank) with an optional set of givens (locked cells).
 
     ``cells`` is a flat int8 numpy array of length n*n, row-major; it is the grid's own copy. ``box``: a box size,
-    or any :class:`~engine.shape.Shape` (``shape`` then says it, and ``box`` is its box size or 0).
+    or any :class:`~engine.shape.Shape`: ``shape`` is always the Shape; ``box`` is the box size of square boxes and
+    the Shape itself otherwise, so that passing ``grid.box`` on to any engine function passes the shape.
     """
 
     __slots__ = ("box", "shape", "cells", "givens")
@@ -81,7 +82,7 @@ class Grid:
         if isinstance(box, Shape) and box.square_box:
             box = box.square_box
         if isinstance(box, Shape):
-            self.cells, self.box, self.shape = check_shape_cells(cells, box), 0, box
+            self.cells, self.box, self.shape = check_shape_cells(cells, box), box, box
         else:
             self.cells, self.box = check_cells(cells, box)
             self.shape = _SQUARE[self.box]
@@ -102,12 +103,12 @@ class Grid:
         return g
 
     def copy(self) -> "Grid":
-        return Grid(self.cells.copy(), self.box or self.shape, self.givens.copy())
+        return Grid(self.cells.copy(), self.box, self.givens.copy())
 
     # -- shape --------------------------------------------------------------------------------------------------
     @property
     def geometry(self) -> Geometry:
-        return geometry(self.box or self.shape)
+        return geometry(self.box)
 
     @property
     def size(self) -> int:
@@ -229,7 +230,9 @@ class Grid:
 
     def __repr__(self) -> str:
         line = "".join(SYMBOLS[int(v)] for v in self.cells)
-        return f"Grid({line!r}, box={self.box})" if self.box else f"Grid({line!r}, shape={self.shape.name!r})"
+        if isinstance(self.box, int):
+            return f"Grid({line!r}, box={self.box})"
+        return f"Grid({line!r}, shape={self.shape.name!r})"
 
 
 @lru_cache(maxsize=None)

@@ -14,6 +14,7 @@ from typing import Iterator
 import numpy as np
 
 from .limits import echo
+from ..geometry import check_box
 from ..grid import Grid
 from ..vocabulary import SIZES, SYMBOLS
 
@@ -157,10 +158,11 @@ def is_skipped(line: str) -> bool:
 
 
 def as_cells(grid_or_cells, box: int | None = None) -> tuple[np.ndarray, int]:
-    """A flat int8 copy of a Grid or array-like and its box size (validated by Grid)."""
+    """A flat int8 copy of a Grid or array-like and its box size (validated by Grid). The formats know square
+    boxes only so far: a grid of another shape is a ValueError naming it (engine.geometry.check_box)."""
     if isinstance(grid_or_cells, Grid):
         if box is not None and box != grid_or_cells.box:
             raise ValueError(f"box {box} given for a grid with box {grid_or_cells.box}")
-        return grid_or_cells.cells.copy(), grid_or_cells.box
+        return grid_or_cells.cells.copy(), check_box(grid_or_cells.box)
     g = Grid(grid_or_cells, box)
-    return g.cells, g.box
+    return g.cells, check_box(g.box)

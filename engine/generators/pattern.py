@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..geometry import geometry
+from ..geometry import check_box, geometry
 from . import GeneratedBoard
 from ..inputs import check_seed
 from ._common import make_boards, run_array, run_seeds, timed
@@ -57,7 +57,7 @@ def _runner(shuffle: bool):
 
 def generate_seeds(box: int, seeds, *, shuffle: bool = False, threads: int = 1):
     """Boards ``(m, ncells) int8`` and restarts ``(m,) int32`` (always 0), one per seed."""
-    return run_seeds(_runner(shuffle), box, seeds, threads)
+    return run_seeds(_runner(shuffle), check_box(box), seeds, threads)  # square boxes: its pattern is theirs
 
 
 def generate_array(box: int, count: int, seed: int, *, shuffle: bool = False, threads: int = 1):

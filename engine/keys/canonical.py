@@ -38,6 +38,7 @@ from ._d4 import _d4_keys, d4_tables
 from ._full import CONFLICT, OK, full_keys
 from ..formats import SYMBOLS, to_line
 from ..inputs import check_grids, check_shape_cells
+from ..geometry import check_box
 from ..shape import Shape
 from .shape_group import shape_keys
 from .transforms import EQUIVALENCES, Transform, check_equivalence, d4_group, identity
@@ -66,7 +67,7 @@ def _d4_perms(box: int) -> np.ndarray:
 def _grids(grids, box: "int | Shape | None") -> tuple[np.ndarray, int]:
     """(m, ncells) int8 C-contiguous copy of ``grids``, checked, and the box size."""
     if isinstance(box, Shape):
-        box = box.square_box
+        box = check_box(box)  # square boxes as their box size; another shape here is a ValueError naming it
     return check_grids(grids, box)
 
 
@@ -122,8 +123,8 @@ def canonical_keys(grids, box: int | None = None, equivalence: str = "d4") -> np
 def canonical_key(cells, box: int | None = None, equivalence: str = "d4") -> np.ndarray:
     """The key of one grid (a flat array of n*n digits, 0 = blank, or a :class:`engine.grid.Grid`):
     the smallest image under ``equivalence``, as a flat int8 array."""
-    if hasattr(cells, "shape") and hasattr(cells, "box") and not cells.box:  # a Grid of another shape
-        cells, box = cells.cells, cells.shape if box is None else box
+    if hasattr(cells, "cells") and isinstance(getattr(cells, "box", None), Shape):  # a Grid of another shape
+        cells, box = cells.cells, cells.box if box is None else box
     if isinstance(box, Shape) and not box.square_box:
         return canonical_keys(np.asarray(cells).reshape(1, -1), box, equivalence)[0]
     arr, b = _one(cells, box)

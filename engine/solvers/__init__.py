@@ -42,9 +42,9 @@ def solve(grid: Grid, solver: str = DEFAULT_SOLVER, limit: int = 1, node_limit: 
         grid = as_grid(grid)
     fn = get_solver(solver)
     if getattr(fn, "checks_its_input", False):  # the fast solver checks cells and limits itself, cheaply
-        return fn(grid.cells, grid.box or grid.shape, limit, node_limit)
+        return fn(grid.cells, grid.box, limit, node_limit)
     limit, node_limit = check_limits(limit, node_limit)
-    return fn(np.ascontiguousarray(grid.cells), grid.box or grid.shape, limit, node_limit)
+    return fn(np.ascontiguousarray(grid.cells), grid.box, limit, node_limit)
 
 
 def as_grid(grid) -> Grid:

@@ -88,7 +88,7 @@ def test_layouts_are_numbered_by_first_cell():
 
 def test_grid_conflicts_name_the_diagonal_and_the_region():
     g = Grid.empty(Shape.boxes(2, 3, True))
-    assert g.box == 0 and g.size == 6 and g.shape.diagonals
+    assert g.box is g.shape and g.size == 6 and g.shape.diagonals
     g.set(0, 0, 4)
     assert g.conflicts(5, 5, 4) == Conflict.DIAGONAL
     assert g.conflicts(1, 1, 4) == Conflict.BOX | Conflict.DIAGONAL
@@ -114,3 +114,22 @@ def test_unit_names():
     assert kinds[-2:] == [DIAGONAL, DIAGONAL] and geo.unit_name(geo.nhouses - 1) == "diagonal 2"
     jig = geometry(SHAPES[-1])
     assert jig.house_kind[12] == REGION and jig.unit_name(12) == "region 1"
+
+
+def test_parts_that_know_square_boxes_only_name_the_shape():
+    from engine.formats import write
+    from engine.generators import generate
+    from engine.grade import grade
+    from engine.keys.canonical import canonical_transform
+
+    shape = Shape.boxes(2, 3)
+    board = generate(shape, "wfc", seed=1).cells
+    grid = Grid.puzzle(board, shape)
+    assert grid.box is shape and repr(grid).endswith("shape='2x3')")
+    for call in (lambda: generate(shape, "backtrack", seed=1), lambda: generate(shape, "pattern", seed=1),
+                 lambda: grade(grid), lambda: write(grid, "line"), lambda: canonical_transform(board, shape)):
+        with pytest.raises(ValueError, match=r"shape 2x3 \(6x6 with boxes of 2x3\) is not square boxes"):
+            call()
+    # a Shape of square boxes is its box size everywhere
+    assert generate(Shape.square(3), "backtrack", seed=1).cells.size == 81
+    assert Grid(np.zeros(16, np.int8), Shape.square(2)).box == 2
