@@ -4,9 +4,10 @@ The rules are the square carver's (engine/carve/carver.py): orbits of the clue p
 random order drawn from ``seed``, each removal kept only while the puzzle still has exactly one solution, so a
 puzzle is unique with the board as its solution, and minimal once every orbit has been tried (a removal that failed
 once fails for good: removing more clues only adds solutions). ``clues=K`` stops at K clues; ``target_clues`` and
-``attempts`` try several orders and keep the fewest clues. Each removal test is one call of the units kernel
+``attempts`` try several orders and keep the fewest clues. Each removal test is the units kernel
 (engine/solvers/_units.py) counting to two; the square carver's compiled batch driver and its "spread" order are
-for square boxes only, where tens of thousands of boards a minute are carved.
+for square boxes only. The removals of an attempt run in one compiled loop (engine/carve/_units_kernel.py); the
+order is drawn here, so the plain twin in tests/naive/shapes.py makes the same puzzles call for call.
 
 The clue pattern's symmetries (rot180, rot90, mirror, diagonal) are symmetries of the square of cells, so every
 shape allows each of them: a pattern need not be a symmetry of the regions.
@@ -20,35 +21,30 @@ import numpy as np
 from ..shape import Shape
 from ..solvers import units
 from ..solvers.base import Metrics
+from ._units_kernel import carve_attempt
 
 
 def carve_units(board: np.ndarray, shape: Shape, seed: int, table: np.ndarray, sizes: np.ndarray, wanted: int,
                 target: int, attempts: int, node_limit: int) -> tuple[np.ndarray, int, int, int, int, float]:
     """One board: ``(puzzle, tests, attempts used, undecided tests, clues, seconds)``. ``table``/``sizes`` are the
-    symmetry's orbits (engine.carve.carver.orbits); ``wanted``/``target`` -1 when not asked."""
+    symmetry's orbits (engine.carve.carver.orbits); ``wanted``/``target`` -1 when not asked. Each attempt's order
+    is drawn here, its removals made by the compiled loop (engine/carve/_units_kernel.py)."""
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
+    s = units.scratch(shape)
+    geo = s.geo
+    out = np.zeros(3, dtype=np.int64)
     best, best_undecided = None, 0
     tests = used = 0
     for _ in range(attempts):
         used += 1
         puzzle = board.copy()
-        left = shape.ncells
-        undecided = 0
-        for k in rng.permutation(table.shape[0]).tolist():
-            if wanted >= 0 and left - sizes[k] < wanted:
-                continue  # would jump below the count asked for
-            cells = table[k, :sizes[k]]
-            puzzle[cells] = 0
-            tests += 1
-            result = units.solve(puzzle, shape, 2, node_limit)
-            if result.count == 1 and not result.gave_up:
-                left -= int(sizes[k])
-                if wanted >= 0 and left == wanted:
-                    break
-            else:
-                puzzle[cells] = board[cells]
-                undecided += int(result.gave_up)
+        order = rng.permutation(table.shape[0])
+        carve_attempt(board, puzzle, order, table, sizes, wanted, node_limit, geo.size, geo.peers, geo.npeers_of,
+                      geo.houses, geo.cell_houses, geo.nunits, s.member, s.work, s.queue, s.stack, s.branch,
+                      s.solution, s.stats, out)
+        left, made, undecided = (int(v) for v in out)
+        tests += made
         if best is None or left < int(np.count_nonzero(best)):
             best, best_undecided = puzzle, undecided
         if (wanted >= 0 and left == wanted) or (target >= 0 and left <= target):

@@ -38,7 +38,8 @@ class _Scratch:
             self.member[h, cells] = 1
 
 
-def _scratch(shape: Shape) -> _Scratch:
+def scratch(shape: Shape) -> _Scratch:
+    """This thread's working arrays for ``shape`` (the kernel is re-entrant across threads, its scratch is not)."""
     cache = getattr(_local, "by_shape", None)
     if cache is None:
         cache = _local.by_shape = {}
@@ -54,7 +55,7 @@ def solve(cells, shape: Shape, limit: int = 1, node_limit: int = 0, *, locked_af
     t0 = time.perf_counter()
     limit, node_limit = check_limits(limit, node_limit)
     grid = check_shape_cells(cells, shape)
-    s = _scratch(shape)
+    s = scratch(shape)
     s.stats[:] = 0
     geo = s.geo
     count = count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, geo.cell_houses, geo.nunits, s.member,
@@ -84,4 +85,4 @@ def has_board(shape: Shape) -> bool:
     return solve(np.zeros(shape.ncells, dtype=np.int8), shape, 1, BOARD_NODE_LIMIT).count == 1
 
 
-__all__ = ["solve", "count", "has_board"]
+__all__ = ["solve", "count", "has_board", "scratch"]

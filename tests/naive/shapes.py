@@ -113,3 +113,16 @@ def latin_orbits(squares: list[tuple[int, ...]], n: int) -> list[set[tuple[int, 
         left -= orbit
         classes.append(orbit)
     return classes
+
+
+def carve(board, orbits_in_order, unit_list, n: int) -> list[int]:
+    """The carver's rule written plainly: take out each orbit (a list of cells) in the order given, put it back
+    when the puzzle no longer has exactly one solution."""
+    puzzle = list(board)
+    for orbit in orbits_in_order:
+        for c in orbit:
+            puzzle[c] = 0
+        if count(puzzle, unit_list, n, 2) != 1:
+            for c in orbit:
+                puzzle[c] = board[c]
+    return puzzle

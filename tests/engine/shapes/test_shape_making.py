@@ -64,3 +64,17 @@ def test_carving_a_shape_repeats_and_stops_at_a_clue_count():
         carve(np.zeros(36, np.int8), shape, 1)
     with pytest.raises(ValueError, match="order 'spread' is for square boxes"):
         carve(board, shape, 1, order="spread")
+
+
+@pytest.mark.parametrize("shape", [Shape.boxes(2, 3), Shape.latin(5), Shape.boxes(2, 2, True), random_layout(6, 2)],
+                         ids=str)
+@pytest.mark.parametrize("symmetry", ["none", "rot180", "rot90"])
+def test_the_compiled_carving_loop_makes_the_plain_twins_puzzles(shape, symmetry):
+    from engine.carve.carver import orbits
+
+    table, sizes = orbits(shape, symmetry)
+    for seed in range(3):
+        board = generate(shape, "wfc", seed).cells
+        order = np.random.default_rng(seed).permutation(table.shape[0])  # the order carve_units draws
+        want = plain.carve(board.tolist(), [table[k, :sizes[k]].tolist() for k in order], _units(shape), shape.size)
+        assert carve(board, shape, seed, symmetry=symmetry).puzzle.tolist() == want
