@@ -52,10 +52,10 @@ def _d4(n: int) -> list[np.ndarray]:
     return [rr * n + cc for rr, cc in sources]
 
 
-def _keeps(geo, perm: np.ndarray) -> bool:
-    """Whether the cell permutation maps every unit of ``geo`` onto a unit."""
+def _kept(geo, perms) -> list[np.ndarray]:
+    """The cell permutations of ``perms`` that map every unit of ``geo`` onto a unit."""
     units = {frozenset(u.tolist()) for u in geo.houses}
-    return all(frozenset(perm[u].tolist()) in units for u in geo.houses)
+    return [p for p in perms if all(frozenset(p[u].tolist()) in units for u in geo.houses)]
 
 
 def group_order(shape: Shape) -> int:
@@ -78,7 +78,7 @@ def shape_group(shape: Shape, equivalence: str) -> np.ndarray:
     geo = geometry(shape)
     n = shape.size
     if equivalence == "d4" or shape.kind == "jigsaw":
-        perms = [p for p in _d4(n) if _keeps(geo, p)]
+        perms = _kept(geo, _d4(n))
     else:
         rb, cb = (shape.box_rows, shape.box_cols) if shape.kind == "boxes" else (n, n)
         rows, cols = line_orders(n, rb), line_orders(n, cb)
@@ -93,7 +93,7 @@ def shape_group(shape: Shape, equivalence: str) -> np.ndarray:
             t = np.arange(n * n).reshape(n, n).T.ravel()
             perms += list(images[:, t])
         if shape.diagonals:
-            perms = [p for p in perms if _keeps(geo, p)]
+            perms = _kept(geo, perms)
     out = np.ascontiguousarray(np.array(perms, dtype=np.int32))
     out.flags.writeable = False
     return out
