@@ -11,6 +11,7 @@ import contextlib
 import datetime as dt
 import os
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,8 @@ cache.enable()
 from engine.grade import guided  # noqa: E402
 
 guided.STRICT = True
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -56,12 +59,26 @@ def pytest_sessionstart(session):
     cache's marker files."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
+    _byte_compile()
     from engine.vocabulary import BOX_SIZES
     from engine.warmup import job_id, job_names, jobs_done, prepare
 
     jobs = [job_id(name, box) for box in BOX_SIZES for name in job_names()]
     if len(jobs_done(jobs)) < len(jobs):
         prepare(jobs)
+
+
+def _byte_compile() -> None:
+    """Write the bytecode of the project's own modules once, here, before any CLI process starts.
+
+    Why: an editable install leaves ``engine/`` and ``catalogue/`` uncompiled, and where PYTHONDONTWRITEBYTECODE is
+    set (CI's environment has it) no process ever writes their ``.pyc``, so each of the suite's many CLI processes
+    compiled about 150 modules from source again: 0.3 s of CPU each (``catalogue solve`` on one puzzle 2.2 s ->
+    1.7 s). compileall writes them whatever that variable says; a module already compiled costs a stat."""
+    import compileall
+
+    for package in ("engine", "catalogue"):
+        compileall.compile_dir(str(ROOT / package), quiet=1, workers=1)
 
 
 @pytest.fixture
