@@ -5,6 +5,7 @@ timeout (a FIFO used to hang verify and fill)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,10 +22,20 @@ def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture
-def folder(tmp_path) -> Path:
-    done = cli(tmp_path, "fill", "--count", "10", "--seed", "3")
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory) -> Path:
+    """One catalogue of 10 boards, filled once by the real CLI; each test works on a copy of it."""
+    home = tmp_path_factory.mktemp("filled")
+    done = cli(home, "fill", "--count", "10", "--seed", "3")
     assert done.returncode == 0, done.stderr
+    return home
+
+
+@pytest.fixture
+def folder(filled, tmp_path) -> Path:
+    """The filled catalogue copied here: its database and its board folder (recorded relative to the database)."""
+    shutil.copy2(filled / "c.db", tmp_path / "c.db")
+    shutil.copytree(filled / "boards", tmp_path / "boards", symlinks=True)
     return tmp_path / "boards"
 
 
