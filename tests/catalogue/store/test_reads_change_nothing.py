@@ -1,7 +1,8 @@
 """Reads change nothing: every read command, on another program's SQLite database, an empty file, a catalogue at
 head, a read-only catalogue and an older catalogue, leaves each file's bytes as they were and no -wal or -shm file
 beside it; what is not a catalogue at head is refused in one line (exit 1), an older one with the command that
-upgrades it. Real files, the real ``catalogue`` command in a subprocess."""
+upgrades it. Real files; the commands run in this process through typer's CliRunner (the catalogue is filled once
+by the real ``catalogue`` command in a subprocess), each from a folder of its own."""
 from __future__ import annotations
 
 import hashlib
@@ -11,9 +12,12 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from typer.testing import CliRunner
 
+from catalogue.cli import app
 from catalogue.store import Catalogue
 from catalogue.store.migrate import HEAD_REVISION, downgrade
 
@@ -22,9 +26,12 @@ READS = (["query", "--limit", "2"], ["stats"], ["daily", "--date", "2026-11-26"]
          ["db", "current"], ["regrade", "--dry-run"], ["book", "--count", "2", "-o", "{tmp}/book.pdf"])
 
 
-def _catalogue(args: list[str], db: Path, tmp: Path) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "catalogue", *(a.format(tmp=tmp) for a in args), "--db", str(db)]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp)
+def _catalogue(args: list[str], db: Path, tmp: Path, monkeypatch) -> SimpleNamespace:
+    """``catalogue ARGS --db DB`` run from the folder ``tmp``: its exit code, stdout and stderr."""
+    monkeypatch.chdir(tmp)
+    result = CliRunner().invoke(app, [*(a.format(tmp=tmp) for a in args), "--db", str(db)], prog_name="catalogue")
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exc_info
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
 
 
 def _state(folder: Path) -> dict[str, str]:
@@ -62,11 +69,11 @@ def files(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.mark.parametrize("args", READS, ids=lambda a: " ".join(a[:2]))
 @pytest.mark.parametrize("kind", ["foreign", "empty", "head", "read-only", "older"])
-def test_a_read_changes_no_byte(files, kind, args, tmp_path):
+def test_a_read_changes_no_byte(files, kind, args, tmp_path, monkeypatch):
     # (run as root, the read-only file is writable after all: it then holds to what any catalogue does)
     db = files[kind]
     before = _state(db.parent)
-    result = _catalogue(args, db, tmp_path)
+    result = _catalogue(args, db, tmp_path, monkeypatch)
     assert _state(db.parent) == before, result.stderr  # no byte changed, no -wal / -shm / folder left beside it
     if args[:2] == ["db", "current"]:
         assert result.returncode == 0 and result.stdout.startswith(f"{db}: ")
@@ -84,8 +91,9 @@ def test_a_read_changes_no_byte(files, kind, args, tmp_path):
         assert "run `catalogue db upgrade` first" in lines[0]
 
 
-def test_db_current_names_each_without_changing_it(files, tmp_path):
-    said = {kind: _catalogue(["db", "current"], db, tmp_path).stdout.strip() for kind, db in files.items()}
+def test_db_current_names_each_without_changing_it(files, tmp_path, monkeypatch):
+    said = {kind: _catalogue(["db", "current"], db, tmp_path, monkeypatch).stdout.strip()
+            for kind, db in files.items()}
     assert said["foreign"].endswith("not a catalogue: it holds other tables (users)")
     assert said["empty"].endswith("empty (no schema)")
     assert said["head"].endswith(f"{HEAD_REVISION} (head)") and said["older"].endswith(": 0007")
