@@ -1,4 +1,5 @@
-"""The board folder belongs to its catalogue: real catalogues, real folders, the CLI as a person runs it.
+"""The board folder belongs to its catalogue: real catalogues, real folders, the CLI as a person runs it (in this
+process, through typer's CliRunner, from the working folder and with the environment a person would have).
 
 The footgun these tests pin: `catalogue fill --db other.db` once wrote into the default catalogue's ./data/boards
 and overwrote its files; with CATALOGUE_DB set from another folder, `verify` looked for the files in the current
@@ -9,13 +10,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
 
+from catalogue.cli import app
 from catalogue.errors import UserError
 from catalogue.pipeline.run import fill
 from catalogue.store import Catalogue
@@ -23,12 +25,19 @@ from catalogue.store import folder as folders
 from consistency import assert_consistent
 
 
-def run_cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    """The installed command in a fresh process, in ``cwd``, with no catalogue settings inherited."""
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("CATALOGUE_")}
+def run_cli(*args: str, cwd: Path, env: dict | None = None) -> SimpleNamespace:
+    """``catalogue ARGS`` run from the folder ``cwd``, with no catalogue settings inherited but ``env``: its exit
+    code, stdout and stderr (an uncaught exception fails the test)."""
+    environ = {k: None for k in os.environ if k.startswith("CATALOGUE_")}
     environ.update(env or {})
-    return subprocess.run([sys.executable, "-m", "catalogue", *args], cwd=cwd, env=environ, capture_output=True,
-                          text=True, timeout=300)
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(args), prog_name="catalogue", env=environ)
+    finally:
+        os.chdir(here)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
