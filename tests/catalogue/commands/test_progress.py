@@ -102,17 +102,17 @@ def frames(raw: str) -> list[tuple[int, int]]:
 @pytest.mark.slow
 def test_fill_display_leaves_no_stale_line(tmp_path, tmux_run):
     db = tmp_path / "c.db"
-    t = tmux_run([*CLI, "fill", "--count", "3000", "--seed", "5", "--db", str(db)])
+    t = tmux_run([*CLI, "fill", "--count", "1000", "--seed", "5", "--db", str(db)])
     t.wait(lambda: BAR in t.screen(), 120, "the bar")
     assert t.exit_code() == 0
     screen = t.screen()
     lines = [line for line in screen.splitlines() if line.strip()]
     assert not any(BAR in line for line in lines), screen
     assert not any("compil" in line for line in lines), screen
-    assert any("accepted        3,000 of 3,000" in line for line in lines), screen
+    assert any("accepted        1,000 of 1,000" in line for line in lines), screen
     assert lines[0].startswith("status"), screen  # the summary is the first thing on the screen
-    assert saved_boards(db) == 3000
-    assert frames(t.raw())[-1] == (3000, 3000)
+    assert saved_boards(db) == 1000
+    assert frames(t.raw())[-1] == (1000, 1000)
 
 
 @pytest.mark.slow
@@ -194,24 +194,25 @@ def test_a_first_compile_says_how_it_goes_in_log_lines(tmp_path):
     """stderr not a terminal: a line when the compile starts (how many kernels, on how many cores), and one when it
     ends; the command's own output says what it did. A second run compiles nothing and says so."""
     env = _cold_env(tmp_path)
-    first = subprocess.run([*CLI, "compile", "generate", "--size", "4"], env=env, capture_output=True, text=True,
+    # key (the d4 keys): the smallest job to compile, so that the two compiles here cost seconds, not tens
+    first = subprocess.run([*CLI, "compile", "key", "--size", "4"], env=env, capture_output=True, text=True,
                            timeout=600)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.strip().splitlines()
-    assert re.fullmatch(r"catalogue: compiling the kernels for generate on \d+ cores?, once: \d+ to compile",
+    assert re.fullmatch(r"catalogue: compiling the kernels for key on \d+ cores?, once: \d+ to compile",
                         lines[0])
     assert re.fullmatch(r"catalogue: kernels compiled in [\d.]+ s \(once: later runs load them in about a "
                         r"second\)", lines[-1])
-    assert all(re.fullmatch(r"catalogue: compiling the kernels for generate: \d+ of \d+, about .* left", x)
+    assert all(re.fullmatch(r"catalogue: compiling the kernels for key: \d+ of \d+, about .* left", x)
                for x in lines[1:-1])
     total = int(lines[0].rsplit(":", 1)[1].split()[0])
-    assert first.stdout.startswith(f"compiled {total} kernels for generate (4x4) in ")
-    again = subprocess.run([*CLI, "compile", "generate", "--size", "4"], env=env, capture_output=True, text=True,
+    assert first.stdout.startswith(f"compiled {total} kernels for key (4x4) in ")
+    again = subprocess.run([*CLI, "compile", "key", "--size", "4"], env=env, capture_output=True, text=True,
                            timeout=600)
     assert again.returncode == 0 and again.stderr == ""
-    assert again.stdout.startswith("the kernels for generate (4x4) were compiled already: loaded in ")
+    assert again.stdout.startswith("the kernels for key (4x4) were compiled already: loaded in ")
     quiet = subprocess.run([*CLI, "-q", "generate", "--size", "4", "--method", "backtrack", "--seed", "1"], env=env,
-                           capture_output=True, text=True, timeout=600)  # another generator's kernels: compiled
+                           capture_output=True, text=True, timeout=600)  # generate's kernels: compiled, silently
     assert quiet.returncode == 0 and quiet.stderr == "" and len(quiet.stdout.strip()) == 16
 
 
@@ -235,9 +236,10 @@ def test_display_is_a_no_op_without_a_terminal():
     assert display.progress is None
 
 
-@pytest.fixture
-def filled(tmp_path) -> Path:
-    db = tmp_path / "c.db"
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory) -> Path:
+    """A catalogue of 1,500 boards, filled once: the tests only read it (verify without --repair)."""
+    db = tmp_path_factory.mktemp("filled") / "c.db"
     subprocess.run([*CLI, "fill", "--count", "1500", "--seed", "12", "--db", str(db)], capture_output=True,
                    check=True, timeout=300)
     return db
@@ -278,7 +280,7 @@ def test_verify_in_a_pipe_prints_no_progress(filled):
 
 @pytest.mark.slow
 def test_quiet_draws_nothing_on_a_terminal(tmp_path, tmux_run):
-    t = tmux_run([*CLI, "-q", "fill", "--count", "1000", "--seed", "13", "--db", str(tmp_path / "c.db")])
+    t = tmux_run([*CLI, "-q", "fill", "--count", "200", "--seed", "13", "--db", str(tmp_path / "c.db")])
     assert t.exit_code() == 0
     raw = t.raw()
     assert BAR not in raw and "kernels" not in raw.split("status", 1)[0] and "catalogue:" not in raw
@@ -293,7 +295,7 @@ def many_files(tmp_path_factory) -> tuple[Path, Path, int]:
     from catalogue.progress import BIG_INPUT
 
     folder = tmp_path_factory.mktemp("many")
-    count = 4 * BIG_INPUT
+    count = BIG_INPUT + BIG_INPUT // 4
     boards = folder / "boards.txt"
     with boards.open("w") as out:
         subprocess.run([*CLI, "generate", "--count", str(count), "--seed", "3"], stdout=out, check=True)
@@ -340,11 +342,12 @@ def test_file_commands_draw_nothing_in_a_pipe_or_below_the_threshold(tmp_path, m
 @pytest.mark.slow
 def test_explore_shows_its_solves_on_the_one_display(tmp_path, tmux_run):
     out = tmp_path / "out.txt"
-    args = [*CLI, "explore", "--clues", "20,30", "--trials", "200", "--seed", "1"]
+    # 2 x 25 solves: about a second of solving (200 trials took 15 s), with a bar drawn and erased
+    args = [*CLI, "explore", "--clues", "20,30", "--trials", "25", "--seed", "1"]
     t = tmux_run(["bash", "-c", f"{shlex.join(args)} > {shlex.quote(str(out))}"])
     assert t.exit_code() == 0
     raw = t.raw()
-    assert "solving" in raw and any(total == 400 for _, total in frames(raw)), raw[-2000:]
+    assert "solving" in raw and any(total == 50 for _, total in frames(raw)), raw[-2000:]
     assert not any(BAR in line for line in t.screen().splitlines())
     assert BAR not in out.read_text() and "clues" in out.read_text()
 
