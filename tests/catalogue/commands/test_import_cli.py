@@ -357,7 +357,9 @@ def test_ctrl_c_keeps_the_committed_batches(tmp_path):
     from engine.carve import carve_many
     from engine.generators import get_generator
 
-    boards, seeds, _ = get_generator("backtrack").generate_array(3, 12_000, 5)
+    # four batches of 9x9 puzzles (catalogue.pipeline.import_batches.DEFAULT_BATCH: 2,048), the last half full:
+    # after the Ctrl-C at most the batch being written and the two computed ahead are stored, never all four
+    boards, seeds, _ = get_generator("backtrack").generate_array(3, 3 * 2048 + 1024, 5)
     puzzles = [to_line(r.puzzle) for r in carve_many(boards, 3, np.asarray(seeds, dtype=np.int64))]
     path = write_puzzles(tmp_path / "many.txt", puzzles)
     proc = subprocess.Popen([*CLI, "import", str(path), "--db", str(tmp_path / "c.db"), "--out",
@@ -374,10 +376,8 @@ def test_ctrl_c_keeps_the_committed_batches(tmp_path):
     assert 0 < len(board_rows) < len(puzzles)
     status, accepted = rows(url, "SELECT status, accepted FROM runs")[0]
     assert status == "interrupted" and accepted == len(board_rows)
-    # importing again stores the rest, and only the rest
-    again = subprocess.run([*CLI, "import", str(path), "--format", "json", "--db", str(tmp_path / "c.db"), "--out",
-                            str(tmp_path / "boards")], capture_output=True, text=True, timeout=300)
-    s = json.loads(again.stdout)
+    # importing again (here, the interrupted one was the real process) stores the rest, and only the rest
+    s = import_json(str(path), url=str(tmp_path / "c.db"), out=tmp_path / "boards")
     assert (s["already_known"], s["added"]) == (len(board_rows), len(puzzles) - len(board_rows))
     assert len(assert_consistent(url, tmp_path / "boards")) == len(puzzles)
 
