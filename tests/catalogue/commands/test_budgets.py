@@ -1,13 +1,16 @@
 """Solving and checking have a budget: a puzzle whose search would not end (a 25x25 puzzle of 204 clues without a
 solution) is reported in one line and the file's other puzzles are answered; ``--node-limit`` sets the budget
-(0 for none), and the default one (catalogue.config.NODE_BUDGET) is what import uses. The real command, in a
-subprocess, as a person or a cron job runs it."""
+(0 for none), and the default one (catalogue.config.NODE_BUDGET) is what import uses. The real command's argv,
+run through CliRunner from the file's folder (a process of its own added only its start-up)."""
 from __future__ import annotations
 
-import subprocess
-import sys
+import os
 from pathlib import Path
+from types import SimpleNamespace
 
+from typer.testing import CliRunner
+
+from catalogue.cli import app
 from catalogue.config import NODE_BUDGET
 from paths import SAMPLES
 from puzzles import NEVER_ENDS_25
@@ -23,9 +26,16 @@ def _mixed(tmp_path: Path) -> Path:
     return path
 
 
-def _catalogue(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "catalogue", *map(str, args)], capture_output=True, text=True,
-                          timeout=600, cwd=cwd)
+def _catalogue(*args, cwd: Path) -> SimpleNamespace:
+    """``catalogue ARGS`` run from the folder ``cwd``: its exit code, stdout and stderr."""
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(map(str, args)), prog_name="catalogue")
+    finally:
+        os.chdir(here)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
 
 
 def test_solve_reports_the_endless_puzzle_and_answers_the_others(tmp_path):
