@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 from consistency import assert_consistent
 from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
+
+from catalogue.cli import app
 
 CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -51,9 +54,12 @@ def run_row(tmp_path: Path):
     return row
 
 
-def cli(*args, tmp_path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args, "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")],
-                          capture_output=True, text=True, timeout=120)
+def cli(*args, tmp_path: Path):
+    """The next command after the signalled process, in this process (what it repairs is on disk): its result."""
+    result = CliRunner().invoke(app, [*args, "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")],
+                                prog_name="catalogue")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    return result
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -92,7 +98,7 @@ def test_second_ctrl_c_exits_at_once_and_the_next_command_repairs(tmp_path):
     assert proc.returncode == 130 and "interrupted again: exiting now" in stderr
     assert "status" not in stdout  # it did not wait for the summary
     result = cli("verify", "--repair", tmp_path=tmp_path)
-    assert result.returncode == 0, result.stderr
+    assert result.exit_code == 0, result.stderr
     assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards")
 
 
@@ -116,7 +122,7 @@ def test_sigkill_loses_nothing_committed_and_the_next_fill_repairs(tmp_path):
         (out / f"{n}.txt").unlink(missing_ok=True)
     (out / f"{top}.txt").write_text("123")
     result = cli("fill", "--count", "10", "--seed", "2", tmp_path=tmp_path)
-    assert result.returncode == 0, result.stderr
+    assert result.exit_code == 0, result.stderr
     assert f"recovered {top - watermark} board files" in result.stderr
     assert "closed run 1 left running by a process that died" in result.stderr
     rows = assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards")
