@@ -163,7 +163,8 @@ def test_the_openapi_document_lists_the_routes(server):
 
 
 def test_it_keeps_answering_while_fill_writes(server, catalogue_db):
-    fill = subprocess.Popen([*CLI, "fill", "--count", "3000", "--batch", "32", "--seed", "12",
+    # 1,000 boards in batches of 32: some 30 commits while the answers are taken
+    fill = subprocess.Popen([*CLI, "fill", "--count", "1000", "--batch", "32", "--seed", "12",
                              "--db", str(catalogue_db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seen = []
     try:
@@ -177,7 +178,7 @@ def test_it_keeps_answering_while_fill_writes(server, catalogue_db):
         _, err = fill.communicate(timeout=300)
     assert fill.returncode == 0, err
     assert seen == sorted(seen), "every answer is a consistent snapshot: the count never goes back"
-    assert get(server, "/api/stats")[1]["boards"] == 3060
+    assert get(server, "/api/stats")[1]["boards"] == 1060
 
 
 # -- the command ---------------------------------------------------------------------------------------------
@@ -364,25 +365,32 @@ def test_a_hint_from_the_players_candidates_moves_the_game_on(server, catalogue_
     assert status == 400 and bad["error"].startswith("candidates: '0' in cell")
 
 
-@pytest.mark.parametrize("request_bytes", [b"GARBAGE\r\n\r\n", b"GET /api/stats HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
-                                           b"GET /\x00 HTTP/1.1\r\n\r\n"], ids=["not-http", "bad-header", "nul"])
-def test_a_request_uvicorn_cannot_parse_gets_the_json_error_too(catalogue_db, request_bytes):
-    """uvicorn answers these itself, before the application; the answer has the API's JSON error shape."""
-    import socket
-
+@pytest.fixture(scope="module")
+def served(catalogue_db):
+    """The base URL of one real `catalogue serve` process (its own uvicorn set-up) on ``catalogue_db``, for the
+    tests of what uvicorn answers itself; stopped with Ctrl-C at the module's end."""
     proc, base = _start("--db", str(catalogue_db))
     try:
-        host, port = base.removeprefix("http://").rsplit(":", 1)
-        with socket.create_connection((host, int(port)), timeout=10) as sock:
-            sock.sendall(request_bytes)
-            answer = b""
-            while chunk := sock.recv(65536):
-                answer += chunk
-        head, _, body = answer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in head.lower()
-        error = json.loads(body)
-        assert error["status"] == 400 and error["error"].startswith("malformed HTTP request: ")
-        assert get(base, "/api/stats")[0] == 200  # and the server serves on
+        yield base
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("request_bytes", [b"GARBAGE\r\n\r\n", b"GET /api/stats HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+                                           b"GET /\x00 HTTP/1.1\r\n\r\n"], ids=["not-http", "bad-header", "nul"])
+def test_a_request_uvicorn_cannot_parse_gets_the_json_error_too(served, request_bytes):
+    """uvicorn answers these itself, before the application; the answer has the API's JSON error shape."""
+    import socket
+
+    host, port = served.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request_bytes)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in head.lower()
+    error = json.loads(body)
+    assert error["status"] == 400 and error["error"].startswith("malformed HTTP request: ")
+    assert get(served, "/api/stats")[0] == 200  # and the server serves on
