@@ -17,17 +17,20 @@ from engine._cache_locator import package_folder
 
 ENGINE = Path(cache.__file__).resolve().parent
 
-# a child that loads the 4x4 generator as a first run would, and reports what numba compiled and what it used
+# a child that keys two 4x4 boards (d4) as a first run would, and reports what numba compiled and what it used;
+# the d4 keys are the smallest job (one kernel), so that compiling them without the bundle costs little; the
+# boards are the warm-up job's own (engine.warmup.jobs), so the call has the types the bundle compiled
 _FIRST_RUN = r"""
 import json, os, sys
 from engine import cache
 folder = cache.enable()
 from numba.core.event import install_recorder
 with install_recorder("numba:compile") as compiled:
-    from engine.generators import get_generator
-    boards, _, _ = get_generator("wfc").generate_array(2, 3, 5)
+    from engine.warmup.jobs import _boards
+    from engine.keys import key_texts
+    keys = key_texts(_boards(2), 2, "d4")
 print(json.dumps({"folder": folder, "compiled": len(compiled.buffer), "cpu": os.environ.get("NUMBA_CPU_NAME"),
-                  "engine": cache.__file__, "boards": boards.tolist()}))
+                  "engine": cache.__file__, "keys": keys}))
 """
 
 
@@ -52,12 +55,13 @@ def test_package_folder_names_the_kernel_by_package_not_by_place():
 @pytest.mark.slow
 def test_a_bundle_built_in_one_place_loads_in_another_without_compiling(tmp_path):
     """Build a (small) bundle in one copy of the engine, install it with another copy elsewhere: a first run there
-    compiles nothing, uses the bundle's CPU target, and makes the same boards as the suite's own kernels."""
+    compiles nothing, uses the bundle's CPU target, and makes the same keys as the suite's own kernels."""
     built, installed = tmp_path / "built", tmp_path / "installed"
     shutil.copytree(ENGINE, built / "engine", ignore=shutil.ignore_patterns("__pycache__", "_bundle"))
     env = _clean_env(PYTHONPATH=str(built))
     code = ("from pathlib import Path; from engine import precompile; "
-            f"precompile.build(Path({str(built / 'engine' / '_bundle')!r}), sizes=(4,), jobs=('generate:wfc',))")
+            f"precompile.build(Path({str(built / 'engine' / '_bundle')!r}), sizes=(4,), "
+            "jobs=('keys:d4', 'generate:pattern'))")  # 5 s recorded: compiled by the workers, as a real build is
     subprocess.run([sys.executable, "-c", code], check=True, timeout=600, env=env, cwd=built)
     manifest = json.loads((built / "engine" / "_bundle" / "manifest.json").read_text())
     assert manifest["digest"] == cache.source_digest() and manifest["files"] > 0
@@ -73,8 +77,9 @@ def test_a_bundle_built_in_one_place_loads_in_another_without_compiling(tmp_path
     assert sorted(p.name for p in folder.rglob("*.nbc")) == sorted(
         p.name for p in (installed / "engine" / "_bundle" / "kernels").rglob("*.nbc"))
 
-    from engine.generators import get_generator
-    assert first["boards"] == get_generator("wfc").generate_array(2, 3, 5)[0].tolist()
+    from engine.keys import key_texts
+    from engine.warmup.jobs import _boards
+    assert first["keys"] == key_texts(_boards(2), 2, "d4")
 
     # the same install whose bundle does not fit (another engine source) compiles, for this machine's CPU
     stale = json.loads((installed / "engine" / "_bundle" / "manifest.json").read_text())
@@ -83,7 +88,7 @@ def test_a_bundle_built_in_one_place_loads_in_another_without_compiling(tmp_path
     second = _first_run(installed, tmp_path / "home2")
     assert second["compiled"] > 0 and second["cpu"] is None
     assert not (Path(second["folder"]) / bundle.TARGET_FILE).exists()
-    assert second["boards"] == first["boards"]
+    assert second["keys"] == first["keys"]
 
 
 def _bundle(tmp_path: Path, **changes) -> Path:
