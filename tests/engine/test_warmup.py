@@ -176,13 +176,19 @@ def test_workers_compile_a_job_from_an_empty_cache_and_nothing_is_left_to_compil
     assert _kernel_files(tmp_path) == files
 
 
+#: the two 4x4 boards both entry points key (the d4 keys: the smallest job, whose kernels are compiled in a few
+#: seconds from an empty cache; the compile on the workers is test_workers_compile_a_job_from_an_empty_cache...)
+BOARDS_4 = ("1234341221434321", "2143341212344321")
+
 _COUNTING = r"""
 from numba.core.event import install_recorder
 with install_recorder("numba:compile") as compiled:
-    from engine import generate
-    generate(box=2, method="wfc", seed=7)
+    import numpy as np
+    from engine.formats import from_line
+    from engine.keys import key_texts
+    key_texts(np.stack([from_line(line) for line in %r]), 2, "d4")
 print(sum(1 for _, e in compiled.buffer if e.data["dispatcher"].py_func.__module__.startswith("engine.")))
-"""
+""" % (BOARDS_4,)
 
 
 @pytest.mark.slow
@@ -190,8 +196,10 @@ def test_the_cli_and_the_library_find_each_others_kernels(tmp_path):
     """One cache for every entry point: the Python API after the CLI compiles nothing, and so does the CLI after
     the Python API (no kernel file is added)."""
     cli = tmp_path / "cli-first"
-    generate = [sys.executable, "-m", "catalogue", "generate", "--size", "4", "--seed", "7"]
-    subprocess.run(generate, env=_env(cli), capture_output=True, text=True, check=True, timeout=900)
+    boards = tmp_path / "boards.txt"
+    boards.write_text("".join(f"{line}\n" for line in BOARDS_4))
+    key = [sys.executable, "-m", "catalogue", "key", str(boards)]
+    subprocess.run(key, env=_env(cli), capture_output=True, text=True, check=True, timeout=900)
     out = subprocess.run([sys.executable, "-c", _COUNTING], env=_env(cli), capture_output=True, text=True,
                          check=True, timeout=900)
     assert out.stdout.strip() == "0"
@@ -201,7 +209,7 @@ def test_the_cli_and_the_library_find_each_others_kernels(tmp_path):
                          check=True, timeout=900)
     assert int(out.stdout.strip()) > 0
     files = _kernel_files(lib)
-    subprocess.run(generate, env=_env(lib), capture_output=True, text=True, check=True, timeout=900)
+    subprocess.run(key, env=_env(lib), capture_output=True, text=True, check=True, timeout=900)
     assert _kernel_files(lib) == files
 
 
