@@ -1,18 +1,15 @@
-"""The page in a real browser: headless Chromium from the system's packages, driven by Playwright, against a real
-`catalogue serve` process on a free port.
+"""The page in a real browser: headless Chromium from the system's packages, driven by Playwright, against the app
+served by uvicorn on a free port (in a thread of this process: conftest.running_server; the `catalogue serve`
+process itself, its signals and its own answers, is tests/catalogue/web/test_api.py's).
 
 They skip, saying why, only where no Chromium is installed (.ci/run installs Debian's `chromium`).
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import os
 import shutil
-import signal
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
@@ -20,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from catalogue.cli import app as cli_app
+from conftest import running_server
 from engine.vocabulary import TECHNIQUE_OF
 
-CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
 CHROMIUM = os.environ.get("CATALOGUE_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 #: as root, with the machine's closed network: no sandbox, no background connections (they are refused)
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -46,18 +43,9 @@ def site(tmp_path_factory):
         yield base, records
 
 
-@contextlib.contextmanager
 def _serving(db):
-    """A `catalogue serve` process on a free port for ``db``: its base URL; stopped with Ctrl-C afterwards."""
-    proc = subprocess.Popen([*CLI, "serve", "--port", "0", "--db", str(db)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stderr.readline()
-        assert line.startswith("catalogue: serving "), line
-        yield line.split(" at ")[1].split("/ ")[0]
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
+    """The app on ``db`` served on a free port: its base URL; stopped on leaving."""
+    return running_server(str(db))
 
 
 @pytest.fixture(scope="module")
