@@ -1,7 +1,8 @@
 """The board folder is a closed room: a link, a FIFO, a device or a stray where a board file goes is never written
 through or over, never waited on, never read whole; fill and import refuse to start in one line naming it, and
-verify reports it and goes on. Each is planted in a real folder and met by the real CLI, in a process with a
-timeout (a FIFO used to hang verify and fill)."""
+verify reports it and goes on. Each is planted in a real folder and met by the CLI: in a process with a timeout
+where the thing planted could hang it or fill its memory (a FIFO used to hang verify and fill; a link to
+/dev/zero, read whole, grew verify to gigabytes), otherwise the same argv through CliRunner in this process."""
 from __future__ import annotations
 
 import os
@@ -9,17 +10,32 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from typer.testing import CliRunner
 
+from catalogue.cli import app
 from catalogue.store import plainfile
 
 CLI = [sys.executable, "-m", "catalogue"]
+#: the plants that could hang a command (a FIFO) or fill its memory (/dev/zero): met in a process with a timeout
+RISKY = ("fifo", "zero")
 
 
-def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args, "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")],
-                          capture_output=True, text=True, timeout=120)
+def cli(tmp_path: Path, *args: str, process: bool = True):
+    """``catalogue ARGS --db c.db --out boards`` in ``tmp_path``: in a process of its own with a timeout, or (not
+    ``process``) through CliRunner here; either way with ``returncode``, ``stdout`` and ``stderr``."""
+    argv = [*args, "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")]
+    if process:
+        return subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=120)
+    return here(*argv)
+
+
+def here(*argv: str) -> SimpleNamespace:
+    result = CliRunner().invoke(app, list(argv), prog_name="catalogue")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +75,7 @@ def test_fill_refuses_what_is_where_its_next_board_goes(folder, tmp_path, plant)
     else:
         target.write_text("a stray\n")
     before = target.lstat()
-    done = cli(tmp_path, "fill", "--count", "5", "--seed", "4")
+    done = cli(tmp_path, "fill", "--count", "5", "--seed", "4", process=plant in RISKY)
     assert done.returncode == 1
     line = one_line(done)
     assert line.startswith(f"catalogue: {folder}: 1 file the catalogue did not write where its board files go "
@@ -68,7 +84,7 @@ def test_fill_refuses_what_is_where_its_next_board_goes(folder, tmp_path, plant)
     assert (target.lstat().st_mode, target.lstat().st_ino) == (before.st_mode, before.st_ino)
     assert not (folder / "10.txt").exists(), "nothing was written before the refusal"
     target.unlink()  # moved away: the fill goes on
-    assert cli(tmp_path, "fill", "--count", "5", "--seed", "4").returncode == 0
+    assert cli(tmp_path, "fill", "--count", "5", "--seed", "4", process=False).returncode == 0
 
 
 @pytest.mark.parametrize("plant", ["fifo", "zero", "link"])
@@ -84,11 +100,11 @@ def test_verify_reports_what_is_not_a_plain_file_and_never_writes_through_it(fol
     else:
         board.symlink_to(victim)
     (folder / "7.txt").unlink()  # a missing file beside it is still found and repaired
-    done = cli(tmp_path, "verify", "--full")
+    done = cli(tmp_path, "verify", "--full", process=plant in RISKY)
     assert done.returncode == 1
     kind = {"fifo": "a FIFO", "zero": "a symbolic link", "link": "a symbolic link"}[plant]
     assert f"1 not plain files (5.txt: {kind})" in done.stdout and "1 missing (7.txt)" in done.stdout
-    repaired = cli(tmp_path, "verify", "--full", "--repair")
+    repaired = cli(tmp_path, "verify", "--full", "--repair", process=plant in RISKY)
     assert repaired.returncode == 1 and "repaired      1 files rewritten" in repaired.stdout
     assert f"5.txt: {kind}" in repaired.stderr
     assert (folder / "7.txt").is_file() and victim.read_text() == "keep me\n" and plainfile.lkind(board) == (
@@ -137,7 +153,7 @@ def test_verify_names_every_damaged_row_and_goes_on(folder, tmp_path):
             conn.execute(sql, {"big": "1" * 10_000_000} if ":big" in sql else {})
     conn.close()
     (folder / "8.txt").unlink()  # a good board's missing file is still found
-    done = cli(tmp_path, "verify", "--full")
+    done = cli(tmp_path, "verify", "--full", process=False)
     assert done.returncode == 1 and "internal error" not in done.stderr
     assert done.stderr.splitlines()[:6] == [
         "catalogue: board 1: its board is not 81 symbols of a 9x9 grid (3 characters)",
@@ -147,18 +163,15 @@ def test_verify_names_every_damaged_row_and_goes_on(folder, tmp_path):
         "catalogue: board 5: its puzzle's clue count 'abc' is not a number",
         "catalogue: board 6: its board is not 81 symbols of a 9x9 grid (10,000,000 characters)"]
     assert "1 missing (8.txt)" in done.stdout and "4 not checked (rows that are not boards" in done.stdout
-    regraded = subprocess.run([*CLI, "regrade", "--dry-run", "--format", "json", "--db", str(tmp_path / "c.db")],
-                              capture_output=True, text=True, timeout=300)
+    regraded = here("regrade", "--dry-run", "--format", "json", "--db", str(tmp_path / "c.db"))
     assert regraded.returncode == 0 and "internal error" not in regraded.stderr
     import json
 
     summary = json.loads(regraded.stdout)
     assert (summary["matched"], summary["skipped"]) == (10, 3)  # sizes 0 and 7, the empty puzzle
-    stats = subprocess.run([*CLI, "stats", "--db", str(tmp_path / "c.db")], capture_output=True, text=True,
-                           timeout=120)
+    stats = here("stats", "--db", str(tmp_path / "c.db"))
     assert stats.returncode == 0 and "abc" in stats.stdout  # shown as stored, not a crash
-    book = subprocess.run([*CLI, "book", "--db", str(tmp_path / "c.db"), "-o", str(tmp_path / "b.pdf")],
-                          capture_output=True, text=True, timeout=300)
+    book = here("book", "--db", str(tmp_path / "c.db"), "-o", str(tmp_path / "b.pdf"))
     assert book.returncode == 0 and "left out 5 rows that cannot be drawn" in book.stderr  # 1, 2, 3, 4, 6
     assert (tmp_path / "b.pdf").read_bytes().startswith(b"%PDF-")
 
@@ -170,6 +183,6 @@ def test_verify_names_a_board_of_symbols_that_are_not_digits(folder, tmp_path):
     with conn:
         conn.execute("UPDATE boards SET board = :x WHERE number = 3", {"x": "x" * 81})
     conn.close()
-    done = cli(tmp_path, "verify", "--full")
+    done = cli(tmp_path, "verify", "--full", process=False)
     assert done.returncode == 1 and "internal error" not in done.stderr
     assert "catalogue: board 3: a grid cannot be read ('x' is not a symbol" in done.stderr
