@@ -93,9 +93,9 @@ def _pg_admin_engine():
     return create_engine(PG_SERVER, connect_args={"connect_timeout": 3}, isolation_level="AUTOCOMMIT")
 
 
-@pytest.fixture
-def pg_url():
-    """A PostgreSQL URL whose default schema is new and empty; dropped after the test."""
+def _new_pg_schema():
+    """A PostgreSQL URL whose default schema is new and empty, dropped when the generator is closed (or a skip when
+    no server answers)."""
     from sqlalchemy import text
     from sqlalchemy.exc import OperationalError
 
@@ -116,6 +116,12 @@ def pg_url():
         admin.dispose()
 
 
+@pytest.fixture
+def pg_url():
+    """A PostgreSQL URL whose default schema is new and empty; dropped after the test."""
+    yield from _new_pg_schema()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def catalogue_url(request) -> str:
     """The same test on a SQLite file and on PostgreSQL."""
@@ -123,6 +129,21 @@ def catalogue_url(request) -> str:
         request.applymarker(pytest.mark.postgres)
         return request.getfixturevalue("pg_url")
     return request.getfixturevalue("sqlite_url")
+
+
+@pytest.fixture(scope="module")
+def module_pg_url():
+    """:func:`pg_url` for a whole module: for catalogues the module's tests only read (filled once, not per test)."""
+    yield from _new_pg_schema()
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def module_catalogue_url(request, tmp_path_factory) -> str:
+    """:func:`catalogue_url` for a whole module: a SQLite file that does not exist yet, and a new PostgreSQL schema;
+    for catalogues the module's tests only read."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("module_pg_url")
+    return f"sqlite:///{tmp_path_factory.mktemp('catalogue') / 'catalogue.db'}"
 
 
 # --- sample rows -----------------------------------------------------------------------------------------

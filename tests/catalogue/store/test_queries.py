@@ -20,15 +20,29 @@ from catalogue.store.summary import stats
 from engine.vocabulary import STEP_NAMES, TECHNIQUE_OF
 
 
+@pytest.fixture(scope="module")
+def sample_sqlite_url(tmp_path_factory) -> str:
+    """The sample catalogue on SQLite, filled once per module: the tests only read it."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('sample') / 'catalogue.db'}"
+    fill_sample(url)
+    return url
+
+
+@pytest.fixture(scope="module")
+def sample_pg_url(module_pg_url) -> str:
+    """The sample catalogue on PostgreSQL, filled once per module."""
+    fill_sample(module_pg_url)
+    return module_pg_url
+
+
 @pytest.fixture(params=["sqlite3", "sqlalchemy-sqlite", "postgresql"])
 def conn(request):
     """A connection on the sample catalogue, of each kind the repository accepts."""
     if request.param == "postgresql":
         request.applymarker(pytest.mark.postgres)
-        url = request.getfixturevalue("pg_url")
+        url = request.getfixturevalue("sample_pg_url")
     else:
-        url = request.getfixturevalue("sqlite_url")
-    fill_sample(url)
+        url = request.getfixturevalue("sample_sqlite_url")
     if request.param == "sqlalchemy-sqlite":
         engine = make_engine(url)
         with engine.connect() as c:

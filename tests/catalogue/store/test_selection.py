@@ -25,11 +25,11 @@ LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 SIZE = 60  # puzzles of the synthetic catalogue (conftest.fill_synthetic)
 
 
-@pytest.fixture
-def built(catalogue_url):
-    """(catalogue, rows) on SQLite and on PostgreSQL."""
-    rows = build(catalogue_url)
-    with Catalogue.open(catalogue_url, create=False) as cat:
+@pytest.fixture(scope="module")
+def built(module_catalogue_url):
+    """(catalogue, rows) on SQLite and on PostgreSQL, built once per module: the tests only read it."""
+    rows = build(module_catalogue_url)
+    with Catalogue.open(module_catalogue_url, create=False) as cat:
         yield cat, rows
 
 
