@@ -4,13 +4,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import sample_rows
+from conftest import fill_sample, sample_rows
 from typer.testing import CliRunner
 
 from catalogue.cli import app
 from catalogue.cli.commands.query import DEFAULT_LIMIT
 
 runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def sample_sqlite(tmp_path_factory) -> str:
+    """conftest's sample catalogue on SQLite, filled once for the module: every test here only reads it."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('sample') / 'catalogue.db'}"
+    fill_sample(url)
+    return url
 
 
 def query(url, *args, env=None):
