@@ -13,7 +13,7 @@ from typing import Iterable
 
 import numpy as np
 
-from .geometry import box_for_ncells, check_box
+from .geometry import box_for_ncells, check_box, check_shape
 from .shape import Shape
 
 #: the largest limit the compiled kernels take (int64); larger limits mean the same thing: "no practical limit"
@@ -118,3 +118,23 @@ def check_shape_cells(cells, shape: Shape) -> np.ndarray:
     if arr.size and (int(arr.min()) < 0 or int(arr.max()) > n):
         raise ValueError(f"digits of shape {shape.name} are 0..{n} (0 = blank)")
     return np.array(arr.reshape(-1), dtype=np.int8, order="C", copy=True)
+
+
+def check_any_cells(cells, box: "int | Shape | None" = None, what: str = "cells") -> tuple[np.ndarray, "int | Shape"]:
+    """:func:`check_cells` for a part that works on every shape: ``box`` may be a Shape (square boxes become their
+    box size, as :func:`engine.geometry.check_shape` says)."""
+    box = None if box is None else check_shape(box)
+    if isinstance(box, Shape):
+        return check_shape_cells(cells, box), box
+    return check_cells(cells, box, what)
+
+
+def check_any_grids(grids, box: "int | Shape | None" = None, what: str = "grids") -> tuple[np.ndarray, "int | Shape"]:
+    """:func:`check_grids` for a part that works on every shape (as :func:`check_any_cells`)."""
+    box = None if box is None else check_shape(box)
+    if not isinstance(box, Shape):
+        return check_grids(grids, box, what)
+    arr = np.asarray(grids)
+    if arr.ndim != 2:
+        raise ValueError(f"{what} must be a 2-d array, one grid per row, got shape {arr.shape}")
+    return np.array([check_shape_cells(row, box) for row in arr], dtype=np.int8).reshape(-1, box.size ** 2), box

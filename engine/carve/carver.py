@@ -60,7 +60,7 @@ from ._kernel import _carve_batch, _minimal_batch
 from ..geometry import check_shape, geometry
 from ..shape import Shape
 from .units import carve_units, metrics_of
-from ..inputs import check_grids, check_limits, check_name, check_shape_cells, whole
+from ..inputs import check_any_grids, check_grids, check_limits, check_name, whole
 from ..solvers import fast
 from ..solvers._stats import CHECKS, GAVE_UP
 from ..solvers.base import Metrics, share_seconds
@@ -140,13 +140,7 @@ def stream_state(seed: int) -> int:
 
 def _boards(boards, box) -> np.ndarray:
     geo = geometry(check_shape(box))
-    if isinstance(box, Shape):
-        arr = np.asarray(boards)
-        if arr.ndim != 2:
-            raise ValueError(f"boards must be a 2-d array, one board per row, got shape {arr.shape}")
-        arr = np.array([check_shape_cells(row, box) for row in arr], dtype=np.int8).reshape(-1, geo.ncells)
-    else:
-        arr, _ = check_grids(boards, box, "boards")
+    arr, _ = check_any_grids(boards, box, "boards")
     # every house of a board holds each digit 1..n once
     houses = np.sort(arr[:, geo.houses], axis=2)
     bad = ~(houses == np.arange(1, geo.size + 1, dtype=np.int8)).all(axis=(1, 2))

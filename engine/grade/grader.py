@@ -26,7 +26,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..inputs import check_cells, check_grids, check_name
+from ..inputs import check_any_cells, check_any_grids, check_name
+from ..shape import Shape
 from ..vocabulary import (BIG_GRID_SKIPS, FULL_SCALE_BIG_GRID_SKIPS, GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS,
                           STEP_PATH_ONLY, TECHNIQUE_TABLE, TECHNIQUES, UNIQUENESS_TECHNIQUES, step_name)
 from .finders import singles
@@ -128,15 +129,16 @@ def counter_of(step: Step) -> int:
     return INDEX[step.technique]
 
 
-def skipped(box: int, uniqueness: bool = True, full_scale: bool = False) -> tuple[str, ...]:
-    """The rows not tried: the uniqueness techniques when ``uniqueness`` is off, and on grids of box 4 and 5 the
+def skipped(box: "int | Shape", uniqueness: bool = True, full_scale: bool = False) -> tuple[str, ...]:
+    """The rows not tried: the uniqueness techniques when ``uniqueness`` is off, and on grids of 16x16 and more the
     dynamic forcing chains (:data:`~engine.vocabulary.BIG_GRID_SKIPS`), or with ``full_scale`` only the nested
     ones (:data:`~engine.vocabulary.FULL_SCALE_BIG_GRID_SKIPS`)."""
     big = FULL_SCALE_BIG_GRID_SKIPS if full_scale else BIG_GRID_SKIPS
-    return (() if uniqueness else UNIQUENESS_TECHNIQUES) + (big if box >= 4 else ())
+    side = box.size if isinstance(box, Shape) else box * box
+    return (() if uniqueness else UNIQUENESS_TECHNIQUES) + (big if side >= 16 else ())
 
 
-def techniques_for(box: int, uniqueness: bool = True, techniques=REGISTRY, full_scale: bool = False) -> tuple:
+def techniques_for(box: "int | Shape", uniqueness: bool = True, techniques=REGISTRY, full_scale: bool = False) -> tuple:
     """The rows of ``techniques`` to try on a grid of box ``box``: all but the :func:`skipped` ones."""
     skip = skipped(box, uniqueness, full_scale)
     return tuple(t for t in techniques if t.name not in skip)
@@ -163,7 +165,7 @@ def solve_logically(state: State, techniques=REGISTRY, *, guided: bool = False) 
     return steps, True
 
 
-def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness: bool = True,
+def next_step(cells, box: "int | Shape | None" = None, techniques=REGISTRY, *, uniqueness: bool = True,
               nested: bool = False, guided: bool = True, full_scale: bool = False,
               candidates=None) -> Step | None:
     """The step a person takes next on a partly filled grid (flat digits, 0 = blank, or a Grid): the easiest
@@ -193,13 +195,23 @@ def next_step(cells, box: int | None = None, techniques=REGISTRY, *, uniqueness:
     return first_step(state, rows) if guided else plain_first_step(state, rows)
 
 
-def _as_puzzle(cells, box: int | None) -> tuple[np.ndarray, int]:
+def _as_puzzle(cells, box: "int | Shape | None") -> tuple[np.ndarray, "int | Shape"]:
     if hasattr(cells, "cells") and hasattr(cells, "box"):  # a Grid
         cells, box = cells.cells, cells.box if box is None else box
-    return check_cells(cells, box, "puzzle")
+    arr, box = check_any_cells(cells, box, "puzzle")
+    return arr, gradable(box)
 
 
-def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bool = True,
+def gradable(box: "int | Shape") -> "int | Shape":
+    """``box`` when the grader knows its shape: square boxes, boxes of r x c and jigsaw regions (the techniques are
+    stated on rows, columns and regions: docs/grading.md, "Shapes"); ValueError naming any other shape."""
+    if isinstance(box, Shape) and (not box.has_regions or box.diagonals):
+        raise ValueError(f"shape {box.name} ({box.describe()}) cannot be graded yet: the grader knows grids with "
+                         "boxes or jigsaw regions and no diagonals (docs/shapes.md)")
+    return box
+
+
+def grade(cells, box: "int | Shape | None" = None, *, explain: bool = True, uniqueness: bool = True,
           guided: bool = True, full_scale: bool = False) -> Grade:
     """Grade one puzzle (flat digits, 0 = blank, or a :class:`~engine.grid.Grid`).
 
@@ -235,7 +247,7 @@ def grade(cells, box: int | None = None, *, explain: bool = True, uniqueness: bo
     return grade_from_counts(counts, rate_steps(steps), solved, steps)
 
 
-def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True,
+def grade_many(puzzles, box: "int | Shape | None" = None, *, uniqueness: bool = True,
                full_scale: bool = False) -> list[Grade]:
     """Grade each row of ``puzzles`` (m, ncells) with the compiled fast path (no steps recorded).
 
@@ -252,7 +264,8 @@ def grade_many(puzzles, box: int | None = None, *, uniqueness: bool = True,
     them."""
     from .kernels.driver import ED, EP, ER, HARDEST, HARDEST_KIND, grade_counts
 
-    arr, box = check_grids(puzzles, box, "puzzles")
+    arr, box = check_any_grids(puzzles, box, "puzzles")
+    box = gradable(box)
     counts, ratings, solved, bad = grade_counts(arr, box, skipped(box, uniqueness, full_scale))
     for i in np.flatnonzero(bad):
         if uniqueness:
@@ -277,18 +290,21 @@ def _unnested(rows) -> tuple:
     return tuple(t for t in rows if t.name not in STEP_PATH_ONLY)
 
 
-def _worth_nesting(puzzle, box: int, rows) -> bool:
+def _worth_nesting(puzzle, box: "int | Shape", rows) -> bool:
     """Whether the rows only the step path runs (the nested forcing chains: seconds to minutes a step) are among
     ``rows`` and worth trying on ``puzzle``: only if it has one solution. With several, no technique can finish
     it, and it is graded as needing guessing at no cost, in both paths alike."""
+    from ..solvers import units
     from ..solvers.fast import count_many
 
     if not any(t.name in STEP_PATH_ONLY for t in rows):
         return False
+    if isinstance(box, Shape):
+        return units.count(box, puzzle, 2) == 1
     return bool(count_many(puzzle.reshape(1, -1), box, 2)[0] == 1)
 
 
-def _second_pass(arr, box: int, uniqueness: bool, grades: list[Grade], full_scale: bool) -> list[Grade]:
+def _second_pass(arr, box: "int | Shape", uniqueness: bool, grades: list[Grade], full_scale: bool) -> list[Grade]:
     """Grade again with the step path the puzzles the compiled path left stuck: it stops before the rows it does
     not run (:data:`STEP_PATH_ONLY`, the nested forcing chains), which the step path tries (:func:`grade`)."""
     rows = techniques_for(box, uniqueness, full_scale=full_scale)
@@ -298,7 +314,8 @@ def _second_pass(arr, box: int, uniqueness: bool, grades: list[Grade], full_scal
     return grades
 
 
-def within_level(puzzles, box: int | None = None, level: str = "hard", *, uniqueness: bool = True) -> np.ndarray:
+def within_level(puzzles, box: "int | Shape | None" = None, level: str = "hard", *,
+                 uniqueness: bool = True) -> np.ndarray:
     """Whether each row of ``puzzles`` grades at or below ``level``: what ``grade_many`` says, without trying a
     technique rated above the level (so on 16x16 a test for "hard" runs no chain at all, and costs little).
 
@@ -310,7 +327,8 @@ def within_level(puzzles, box: int | None = None, level: str = "hard", *, unique
     from .kernels.driver import ER, grade_counts
 
     check_name("level", level, LEVELS)
-    arr, box = check_grids(puzzles, box, "puzzles")
+    arr, box = check_any_grids(puzzles, box, "puzzles")
+    box = gradable(box)
     limits = dict(LEVEL_LIMITS)
     if level not in limits:  # the last level holds every puzzle with a solution
         return ~grade_counts(arr, box, skipped(box, uniqueness))[3]

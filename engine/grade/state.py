@@ -17,6 +17,7 @@ import numpy as np
 
 from ..bits import digits_of
 from ..geometry import geometry
+from ..shape import Shape
 from ..vocabulary import SYMBOLS, step_name
 
 
@@ -98,9 +99,9 @@ class Step:
 
 
 class Tables:
-    """The geometry of one box size as Python lists (built once per box size by :func:`tables`)."""
+    """The geometry of one shape as Python lists (built once per box size or Shape by :func:`tables`)."""
 
-    def __init__(self, box: int):
+    def __init__(self, box: "int | Shape"):
         geo = geometry(box)
         self.box = box
         self.n = n = geo.size
@@ -116,6 +117,8 @@ class Tables:
         self.row_of: list[int] = geo.row_of.tolist()
         self.col_of: list[int] = geo.col_of.tolist()
         self.box_of: list[int] = geo.box_of.tolist()
+        #: ``row 4``, ``column 2``, ``box 7`` (``region 7`` on a jigsaw), by house
+        self.house_names: list[str] = [geo.unit_name(h) for h in range(geo.nhouses)]
 
     def cell_name(self, cell: int) -> str:
         return f"r{self.row_of[cell] + 1}c{self.col_of[cell] + 1}"
@@ -130,8 +133,7 @@ class Tables:
         return ",".join(self.symbol(d) for d in digits)
 
     def house_name(self, house: int) -> str:
-        kind, index = divmod(house, self.n)
-        return f"{('row', 'column', 'box')[kind]} {index + 1}"
+        return self.house_names[house]
 
     def common_houses(self, cells) -> list[int]:
         """The houses holding every one of ``cells`` (row, then column, then box order)."""
@@ -140,7 +142,7 @@ class Tables:
 
 
 @lru_cache(maxsize=None)
-def tables(box: int) -> Tables:
+def tables(box: "int | Shape") -> Tables:
     return Tables(box)
 
 

@@ -28,7 +28,7 @@ from .chains.space import forcing_space, shared_space
 from .families import (ALIGNED, BUG, CLAIMING, CYCLES, DIRECT_HIDDEN, DIRECT_LOCKING, FISH, FORCING, HIDDEN_SINGLE,
                        HIDDEN_SUBSET, LOCKED_CANDIDATES, NAKED_SINGLE, NAKED_SUBSET, STEP_PATH, UNIQUE_LOOP, WING, XYZ)
 from .fish import _fish
-from .locked import _direct_locking, _locked_candidates
+from .locked import _direct_locking, _locked_candidates, box_line_side
 from .misses import ALIGNED_ROW, DIRECT_ROW, FISH_ROW, LOCKED_ROW, _changed_digits, _forget, _remember, new_memo
 from .singles import _hidden_single, _naked_single
 from .state import _contradiction, _place, _places_table, cell_houses_of
@@ -76,10 +76,11 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
 
 @wide_kernel
 def _chain_shape(houses, row_of, col_of, box_of, n):
-    """What the chain rows read of the grid's shape, made once for many steps: each cell's three houses, and the
-    cells of each cell's houses as bitsets (engine.grade.kernels.chains.cycles.cycle_sees)."""
+    """What the rows read of the grid's shape, made once for many steps: each cell's three houses, the cells of
+    each cell's houses as bitsets (engine.grade.kernels.chains.cycles.cycle_sees), and the most cells a box and a
+    line share (engine.grade.kernels.locked.box_line_side)."""
     cell_houses = cell_houses_of(row_of, col_of, box_of, n)
-    return cell_houses, cycle_sees(houses, cell_houses, row_of.size)
+    return cell_houses, cycle_sees(houses, cell_houses, row_of.size), box_line_side(row_of, col_of, box_of, n)
 
 
 @kernel_with(inline="always")
@@ -99,7 +100,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     steps = 0
     table = np.empty((houses.shape[0], n), np.int64)
     hint = np.empty(max(HINT_SIZE, C_SIZE), np.int64)  # a chain row's conclusion (either kind)
-    cell_houses, sees = shape
+    cell_houses, sees, side = shape
     while blanks and steps != limit:
         made = NOTHING
         counter = 0
@@ -147,8 +148,8 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         ratings[RATE] = tenths / 10.0
                         made = PLACED if found == 2 else ELIMINATED
                 elif family == DIRECT_LOCKING:  # these place the single they leave
-                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, arg == CLAIMING, table,
-                                       misses[DIRECT_ROW + arg]):
+                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, side, arg == CLAIMING,
+                                       table, misses[DIRECT_ROW + arg]):
                         made = PLACED
                 elif family == DIRECT_HIDDEN:
                     if _direct_hidden(cells, cands, houses, peers, n, arg, table):
