@@ -1,12 +1,14 @@
 """Every shape side by side with 9x9: making a board, carving it, counting, per board; the units kernel against its
 plain twin.
 
-    python bench/bench_shapes.py [--count 300] [--repeats 5]
+    python bench/bench_shapes.py [--count 300] [--repeats 5] [--only making|grading]
 
 Per shape: WFC boards (``generate_array``, one batch) and carving them to minimal puzzles (``carve_many``), CPU
 and wall ms a board, medians of ``--repeats`` runs after a warm-up, and the share of the 9x9 board's cost (9x9
 takes the square kernels; every other shape the units kernel, engine/solvers/_units.py, and the Python carving
-driver, engine/carve/units.py). Then the count of the empty 6x6 grid (28,200,960 boards) by the units kernel, and
+driver, engine/carve/units.py). Then grading those puzzles on every shape the grader knows (``grade_many``): CPU ms a
+puzzle, the share needing guessing, and the share at each level (docs/shapes.md cites them). Then the count of the
+empty 6x6 grid (28,200,960 boards) by the units kernel, and
 the units kernel against the plain twin (tests/naive/shapes.py) on the same 6x6 puzzles.
 """
 from __future__ import annotations
@@ -38,6 +40,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=300, help="boards a run (default 300)")
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure; the median is shown (default 5)")
+    parser.add_argument("--only", choices=("all", "making", "grading"), default="all",
+                        help="run one table: boards and carving, or grading (default: all, and the counts)")
     args = parser.parse_args()
 
     from engine.carve.carver import carve_many
@@ -52,6 +56,9 @@ def main() -> None:
               ("jigsaw 12x12 (seed 1)", random_layout(12, 1))]
     print(f"bench_shapes: {_cpu_model()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
           f"{args.count} boards a run, medians of {args.repeats}", flush=True)
+    if args.only == "grading":
+        _grading(shapes, args.count)
+        return
     print(f"{'shape':26} {'make ms':>8} {'carve ms':>9} {'CPU ms':>8} {'x 9x9':>6} {'clues':>6} {'wall ms':>8}")
     base = None
     for name, shape in shapes:
@@ -69,6 +76,10 @@ def main() -> None:
         print(f"{name:26} {1e3 * make_cpu / count:8.3f} {1e3 * carve_cpu / count:9.3f} {per:8.3f} "
               f"{per / base:5.1f}x {clues:6.1f} {1e3 * (make_wall + carve_wall) / count:8.3f}", flush=True)
 
+    if args.only == "making":
+        return
+    _grading(shapes, args.count)
+
     t, c = time.perf_counter(), time.process_time()
     boards66 = units.count(Shape.boxes(2, 3))
     print(f"count of the empty 6x6 grid: {boards66:,} boards in {time.process_time() - c:.1f} s CPU "
@@ -83,6 +94,39 @@ def main() -> None:
     _, twin_cpu = timed(lambda: [plain.count(p.tolist(), unit_list, 6, 2) for p in puzzles], 1)
     print(f"6x6 minimal puzzles, count to 2: units kernel {1e6 * kernel_cpu / 100:.1f} us, plain twin "
           f"{1e6 * twin_cpu / 100:.1f} us a puzzle (x{twin_cpu / kernel_cpu:.0f})")
+
+
+def _grading(shapes, count: int) -> None:
+    """Grade carved puzzles of every shape the grader knows: cost and levels."""
+    from engine.carve.carver import carve_many
+    from engine.generators.wfc import generate_array
+    from engine.grade import grade_many
+    from engine.grade.grader import gradable
+    from engine.shape import Shape
+    from engine.vocabulary import LEVELS
+
+    print(f"\n{'grading minimal puzzles':26} {'CPU ms':>8} {'wall ms':>8} {'guess':>6}  "
+          + " ".join(f"{lv:>8}" for lv in LEVELS))
+    for name, shape in shapes:
+        try:
+            gradable(shape)
+        except ValueError:
+            continue
+        n = count if not isinstance(shape, Shape) or shape.size <= 9 else max(count // 10, 10)
+        if isinstance(shape, Shape) and shape.kind == "jigsaw" and shape.size > 9:
+            # minutes a puzzle: most need nested forcing chains, which only the step path runs (docs/shapes.md)
+            print(f"{name:26} not timed: most need the nested forcing chains, a minute or two a puzzle")
+            continue
+        boards = generate_array(shape, n, 3)[0]
+        puzzles = np.array([r.puzzle for r in carve_many(boards, shape, list(range(n)))])
+        grade_many(puzzles[:1], shape)  # the grader's kernels loaded before the clock starts
+        t, c = time.perf_counter(), time.process_time()
+        grades = grade_many(puzzles, shape)
+        cpu, wall = time.process_time() - c, time.perf_counter() - t
+        shares = [100 * sum(g.level == lv for g in grades) / n for lv in LEVELS]
+        guess = 100 * sum(g.needs_guessing for g in grades) / n
+        print(f"{name:26} {1e3 * cpu / n:8.2f} {1e3 * wall / n:8.2f} {guess:5.0f}%  "
+              + " ".join(f"{x:7.0f}%" for x in shares), flush=True)
 
 
 if __name__ == "__main__":

@@ -51,8 +51,8 @@ This is the only page with measured figures: the newest of each area, one table 
 
 The machine is a shared 2-core virtual host that changed between sessions: a rate moves with its host by tens of
 per cent, so compare ratios, or lines of one host and day. Python 3.11, numba 0.68, warm kernel caches unless a
-line says cold. Older figures and the experiments behind the code's choices are in git: the dated diary this page
-replaced is `git show eb9b7e6:docs/benchmarks.md`, and `git log -p bench/results/` is each figure's history.
+line says cold. Older figures are in git: `git log -p bench/results/` (the diary this page replaced: `git show
+eb9b7e6:docs/benchmarks.md`).
 """
 
 COLUMNS = ("what", "figure", "beside", "command", "host, load", "date, commit")
