@@ -101,4 +101,8 @@ def read_input(path: str, input_format: InputFormat, size: Optional[int] = None,
     entries = parse_entries(text, source, fmt, box)
     if not len(entries):
         raise UserError(f"{source}: no {what} found")
+    shaped = [b for b in entries.boxes if not isinstance(b, int)]
+    if shaped:  # the engine reads every shape; the commands' outputs and catalogue know square boxes only so far
+        raise UserError(f"{source}: grids of shape {shaped[0].name} ({shaped[0].describe()}): the catalogue's "
+                        "commands read square boxes only so far (docs/shapes.md)")
     return entries, fmt

@@ -92,8 +92,14 @@ class Shape:
     @classmethod
     def parse(cls, spec: str, size: int | None = None, diagonals: bool = False, layout=None) -> "Shape":
         """A shape from the CLI's words: ``RxC`` (boxes), ``latin`` with ``size``, ``jigsaw`` with ``layout``; a
-        name as :attr:`name` writes it (``2x3``, ``latin5``, ``3x3+x``) is read back too."""
-        text = spec.strip().lower()
+        name as :attr:`name` writes it (``2x3``, ``latin5``, ``3x3+x``), and a :attr:`spec` (a jigsaw's with its
+        layout after a colon), are read back too."""
+        text, _, written = spec.strip().partition(":")  # a spec's layout follows a colon (:attr:`spec`)
+        text = text.lower()
+        if written:
+            if layout is not None:
+                raise ValueError(f"shape {spec!r}: a layout is given twice")
+            layout = written.strip()
         if text.endswith("+x"):
             text, diagonals = text[:-2], True
         if text.startswith("latin"):
@@ -150,6 +156,12 @@ class Shape:
         base = {"boxes": f"{self.box_rows}x{self.box_cols}", "latin": f"latin{self.size}",
                 "jigsaw": f"jigsaw{self.size}"}[self.kind]
         return base + ("+x" if self.diagonals else "")
+
+    @property
+    def spec(self) -> str:
+        """The shape in one word that :meth:`parse` reads back whole: the :attr:`name`, and for a jigsaw a colon
+        and its :attr:`layout` (``jigsaw4:AABBAABBCCDDCCDD``). What the text formats' ``# shape`` line holds."""
+        return self.name + (f":{self.layout}" if self.regions is not None else "")
 
     @property
     def layout(self) -> str | None:

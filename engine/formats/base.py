@@ -14,8 +14,9 @@ from typing import Iterator
 import numpy as np
 
 from .limits import echo
-from ..geometry import check_box
+from ..geometry import check_shape
 from ..grid import Grid
+from ..shape import Shape
 from ..vocabulary import SIZES, SYMBOLS
 
 #: the cell counts a file may hold (SIZES: its rows)
@@ -97,10 +98,16 @@ def check_symbols(values: np.ndarray, chars: str, n: int | None, source: str, li
         raise FormatError(source, line, column + i, out_of_range(chars[i], int(values[i]), n))
 
 
-def size_for_ncells_message(got: int, box: int | None) -> str:
+def size_for_ncells_message(got: int, box) -> str:
+    """What a line of ``got`` symbols lacks, for a grid of ``box`` (a box size or a Shape) or of any square boxes."""
     if box is not None:
-        n = box * box
-        return f"expected {n * n} symbols for a {n}x{n} grid, got {got}"
+        n = box.size if isinstance(box, Shape) else box * box
+        shape = f" of shape {box.name}" if isinstance(box, Shape) else ""
+        return f"expected {n * n} symbols for a {n}x{n} grid{shape}, got {got}"
+    side = round(got ** 0.5)
+    if side * side == got and 3 <= side <= SIZES[-1] and side not in SIZES:  # another shape's grid, unnamed
+        return (f"expected 16, 81, 256 or 625 symbols, got {got}: a {side}x{side} grid needs its shape named "
+                f"before it, on a line such as '# shape latin{side}' (docs/formats.md, \"Shapes\")")
     return f"expected 16, 81, 256 or 625 symbols, got {got}"
 
 
@@ -157,12 +164,12 @@ def is_skipped(line: str) -> bool:
     return not s or s.startswith("#")
 
 
-def as_cells(grid_or_cells, box: int | None = None) -> tuple[np.ndarray, int]:
-    """A flat int8 copy of a Grid or array-like and its box size (validated by Grid). The formats know square
-    boxes only so far: a grid of another shape is a ValueError naming it (engine.geometry.check_box)."""
+def as_cells(grid_or_cells, box=None) -> tuple[np.ndarray, "int | Shape"]:
+    """A flat int8 copy of a Grid or array-like and its box size, or its Shape when it is not square boxes
+    (validated by Grid; engine.formats.shapes says how each shape is written)."""
     if isinstance(grid_or_cells, Grid):
-        if box is not None and box != grid_or_cells.box:
+        if box is not None and check_shape(box) != grid_or_cells.box:
             raise ValueError(f"box {box} given for a grid with box {grid_or_cells.box}")
-        return grid_or_cells.cells.copy(), check_box(grid_or_cells.box)
+        return grid_or_cells.cells.copy(), grid_or_cells.box
     g = Grid(grid_or_cells, box)
-    return g.cells, check_box(g.box)
+    return g.cells, g.box

@@ -29,6 +29,7 @@ from .base import (
     out_of_range,
 )
 from .limits import MAX_NUMBER_DIGITS, MAX_ROW_CELLS, echo, too_long_number
+from .shapes import box_rules, directive, side
 from .text import KEPT_ROWS, Entry, count_words
 
 
@@ -185,7 +186,7 @@ def grids_of_run(run: Run, source: str, box: int | None, numbers: bool = False) 
         return
     first = run.number
     if box is not None:
-        n = box * box
+        n = side(box)
     else:
         common = run.counts.most_common(1)[0][0]
         n = common if common in SIZES else run.rows if run.rows in SIZES else 0
@@ -202,7 +203,7 @@ def grids_of_run(run: Run, source: str, box: int | None, numbers: bool = False) 
         grid = list(islice(rows, n))
         try:
             yield grid[0].line, np.concatenate([_checked(r, n, source, numbers) for r in grid]).astype(np.int8), \
-                box_for_size(n)
+                box if box is not None else box_for_size(n)
         except FormatError as e:
             yield e
 
@@ -234,16 +235,18 @@ def to_block(grid_or_cells, box: int | None = None, spaced: bool = True) -> str:
     """n rows of symbols; ``spaced`` puts spaces between cells, ``|`` between boxes and ``-+-`` rules between
     bands (how people write grids), otherwise each row is n symbols in a row. No final newline."""
     cells, b = as_cells(grid_or_cells, box)
-    n = b * b
+    n = side(b)
     rows = ["".join(SYMBOLS[int(v)] for v in cells[r * n:(r + 1) * n]) for r in range(n)]
     if not spaced:
-        return "\n".join(rows)
-    out = []
-    rule = "-+-".join("-" * (2 * b - 1) for _ in range(b))
+        return "\n".join(directive(b) + rows)
+    out = directive(b)
+    high, wide = box_rules(b)  # a box's rows and columns (none: a Latin square or jigsaw, drawn without rules)
+    wide = wide or n
+    rule = "-+-".join("-" * (2 * wide - 1) for _ in range(n // wide))
     for r, row in enumerate(rows):
-        if r and r % b == 0:
+        if r and high and r % high == 0:
             out.append(rule)
-        out.append(" | ".join(" ".join(row[s:s + b]) for s in range(0, n, b)))
+        out.append(" | ".join(" ".join(row[s:s + wide]) for s in range(0, n, wide)))
     return "\n".join(out)
 
 
@@ -251,9 +254,9 @@ def to_txt(grid_or_cells, box: int | None = None) -> str:
     """The catalogue's N.txt style: n rows, digits run together for n <= 9, space-separated numbers above
     (0 = blank). No final newline."""
     cells, b = as_cells(grid_or_cells, box)
-    n = b * b
+    n = side(b)
     sep = "" if n <= 9 else " "
-    return "\n".join(sep.join(str(int(v)) for v in cells[r * n:(r + 1) * n]) for r in range(n))
+    return "\n".join(directive(b) + [sep.join(str(int(v)) for v in cells[r * n:(r + 1) * n]) for r in range(n)])
 
 
 def from_txt(text: str, box: int | None = None, source: str = "<txt>") -> np.ndarray:

@@ -19,7 +19,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..geometry import BOX_SIZES, box_for_size
+from ..geometry import BOX_SIZES, box_for_size, check_shape
+from ..shape import Shape
 from .base import SIZES, FormatError, as_cells, check_symbols, decode_symbols
 from .limits import (
     MAX_JSON_DEPTH,
@@ -29,6 +30,7 @@ from .limits import (
     too_long_number,
 )
 from .lines import cells_from_field
+from .shapes import side
 from .text import Entry
 
 _DECODER = json.JSONDecoder()
@@ -41,12 +43,14 @@ _NUMBER = re.compile(r"-?[0-9]*")
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")  # what json skips between tokens (no other space)
 
 
-def to_json(grid_or_cells, box: int | None = None) -> str:
-    """``{"size": n, "box": b, "grid": [[...], ...]}`` with one row per line. No final newline."""
+def to_json(grid_or_cells, box=None) -> str:
+    """``{"size": n, "box": b, "grid": [[...], ...]}`` with one row per line; a grid of any other shape than square
+    boxes has ``"shape": "2x3"`` (its spec, engine.formats.shapes) instead of ``"box"``. No final newline."""
     cells, b = as_cells(grid_or_cells, box)
-    n = b * b
+    n = side(b)
     rows = ",\n".join("  " + json.dumps([int(v) for v in cells[r * n:(r + 1) * n]]) for r in range(n))
-    return f'{{"size": {n}, "box": {b}, "grid": [\n{rows}\n]}}'
+    what = f'"shape": {json.dumps(b.spec)}' if isinstance(b, Shape) else f'"box": {b}'
+    return f'{{"size": {n}, {what}, "grid": [\n{rows}\n]}}'
 
 
 class _Text:
@@ -301,7 +305,7 @@ def _entry(doc: _Text, pos: int, value: Any, box: int | None) -> Entry:
         elif isinstance(value, str):  # a puzzle in the line format
             line, column = doc.where(pos + 1)
             cells = cells_from_field(value, doc.source, line, column, box)
-            b = box_for_size(round(cells.size ** 0.5))
+            b = box if box is not None else box_for_size(round(cells.size ** 0.5))
         else:
             raise doc.error(pos, 'expected a grid: {"size": 9, "box": 3, "grid": [[...], ...]} or a list of lists')
     except FormatError as e:
@@ -313,16 +317,19 @@ def _object(doc: _Text, pos: int, box: int | None) -> tuple[np.ndarray, int]:
     members = doc.members(pos)
     if "grid" not in members:
         raise doc.error(pos, 'the object has no "grid" (expected {"size": 9, "box": 3, "grid": [[...], ...]})')
+    shape = _shape_member(doc, members)
     for key, allowed in (("box", BOX_SIZES), ("size", SIZES)):
-        if key in members:
+        if key in members and shape is None:
             kpos, k = members[key]
             if type(k) is not int or k not in allowed:
                 raise doc.error(kpos, f'"{key}" must be one of {", ".join(map(str, allowed))}, got {_shown(k)}')
-    declared = [members["box"][1] if "box" in members else None,
-                box_for_size(members["size"][1]) if "size" in members else None, box]
+        elif key in members and members[key][1] != (side(shape) if key == "size" else shape):
+            raise doc.error(members[key][0], f'"{key}" {_shown(members[key][1])} does not agree with "shape"')
+    declared = [shape, members["box"][1] if "box" in members and shape is None else None,
+                box_for_size(members["size"][1]) if "size" in members and shape is None else None, box]
     known = {b for b in declared if b is not None}
     if len(known) > 1:
-        said = [f"{k} {members[k][1]}" for k in ("size", "box") if k in members]
+        said = [f"{k} {members[k][1]}" for k in ("size", "box", "shape") if k in members]
         raise doc.error(pos, "the grid's size does not agree: " + ", ".join(said + ([f"box {box} asked for"] if box
                                                                                        else [])))
     b = known.pop() if known else None
@@ -334,11 +341,24 @@ def _object(doc: _Text, pos: int, box: int | None) -> tuple[np.ndarray, int]:
     return _matrix(doc, gpos, grid, b)
 
 
+def _shape_member(doc: _Text, members: dict) -> "int | Shape | None":
+    """The object's ``"shape"`` (a box size for square boxes), or None."""
+    if "shape" not in members:
+        return None
+    spos, spec = members["shape"]
+    if not isinstance(spec, str):
+        raise doc.error(spos, f'"shape" must be a shape such as "2x3" or "latin5", got {_shown(spec)}')
+    try:
+        return check_shape(Shape.parse(spec))
+    except ValueError as e:
+        raise doc.error(spos, f'"shape": {e}') from None
+
+
 def _matrix(doc: _Text, pos: int, rows: Any, box: int | None) -> tuple[np.ndarray, int]:
     if not isinstance(rows, list):
         raise doc.error(pos, f"expected a list of rows, got {json.dumps(rows)[:20]}")
-    n = box * box if box else len(rows)
-    if n not in SIZES or len(rows) != n:
+    n = side(box) if box else len(rows)
+    if (not box and n not in SIZES) or len(rows) != n:
         raise _rows_error(doc, pos, len(rows), box)
     cells = np.zeros(n * n, dtype=np.int8)
     for r, (rpos, row) in enumerate(doc.items(pos)):
@@ -362,11 +382,11 @@ def _matrix(doc: _Text, pos: int, rows: Any, box: int | None) -> tuple[np.ndarra
             if not 0 <= v <= n:
                 raise doc.error(vpos, f"{v} is out of range for a {n}x{n} grid (0-{n}, 0 = blank)")
             cells[r * n + c] = v
-    return cells, box_for_size(n)
+    return cells, box if box else box_for_size(n)
 
 
 def _rows_error(doc: _Text, pos: int, rows: int, box: int | None) -> FormatError:
-    return doc.error(pos, f"a grid has {box * box if box else '4, 9, 16 or 25'} rows, got {rows}")
+    return doc.error(pos, f"a grid has {side(box) if box else '4, 9, 16 or 25'} rows, got {rows}")
 
 
 def _shown(value: Any) -> str:

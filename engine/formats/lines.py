@@ -15,6 +15,7 @@ from typing import Iterator
 import numpy as np
 
 from ..geometry import box_for_ncells
+from ..shape import Shape
 from .base import (
     NCELLS,
     FormatError,
@@ -24,6 +25,7 @@ from .base import (
     numbered_lines,
     size_for_ncells_message,
 )
+from .shapes import side
 from .text import Entry
 
 #: the names a CSV header gives the puzzles' column (QQWing's --csv: ``Puzzle,Solution,``; catalogue query's csv;
@@ -66,7 +68,7 @@ def line_field(line: str, index: int = 0) -> tuple[str, int]:
 _FIELD_END = re.compile("[:,]")
 
 
-def read_line_file(text: str, source: str, box: int | None = None) -> Iterator[Entry]:
+def read_line_file(text: str, source: str, box: "int | Shape | None" = None) -> Iterator[Entry]:
     index, first = 0, True
     for number, _, line in numbered_lines(text):
         if is_skipped(line):
@@ -83,18 +85,18 @@ def read_line_file(text: str, source: str, box: int | None = None) -> Iterator[E
         except FormatError as e:
             yield e
         else:
-            yield number, cells, box_for_ncells(cells.size)
+            yield number, cells, box if box is not None else box_for_ncells(cells.size)
 
 
-def cells_from_field(field: str, source: str, line: int, column: int, box: int | None) -> np.ndarray:
+def cells_from_field(field: str, source: str, line: int, column: int, box: "int | Shape | None") -> np.ndarray:
     """The cells of one line of symbols starting at ``column``; FormatError at the first bad character."""
     values = decode_symbols(field)
     check_symbols(values, field, None, source, line, column)
     got = len(field)
     # without a box, measure against the nearest size so the column points where the line went wrong
-    expected = (box * box) ** 2 if box is not None else min(NCELLS, key=lambda k: abs(k - got))
+    expected = side(box) ** 2 if box is not None else min(NCELLS, key=lambda k: abs(k - got))
     if got != expected:
         # point at the first missing symbol (end of a short line) or at the first extra one
         raise FormatError(source, line, column + min(got, expected), size_for_ncells_message(got, box))
-    check_symbols(values, field, box_for_ncells(got) ** 2, source, line, column)
+    check_symbols(values, field, side(box) if box is not None else box_for_ncells(got) ** 2, source, line, column)
     return values.astype(np.int8)

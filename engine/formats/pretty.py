@@ -14,14 +14,17 @@ starts a grid; a bottom corner (╚ └ ┗) or a line of plain text ends it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import islice
 from typing import Iterator
 
 import numpy as np
 
+from ..shape import Shape
 from .base import SYMBOLS, as_cells, decode_symbols, numbered_lines
 from .blocks import Row, Run, grids_of_run, is_separator, number_value
 from .limits import MAX_ROW_CELLS
+from .shapes import regions, with_directive
 from .text import Entry
 
 BOX_DRAWING = re.compile("[\u2500-\u257f]")
@@ -30,9 +33,13 @@ _BAR = re.compile(f"[{_VERTICAL}]")
 _TOP, _BOTTOM = "╔┌┏", "╚└┗"
 
 
-def to_pretty(grid_or_cells, box: int | None = None) -> str:
-    """The grid drawn with box-drawing characters, exactly as in seed 004. No final newline."""
+def to_pretty(grid_or_cells, box=None) -> str:
+    """The grid drawn with box-drawing characters, exactly as in seed 004 for square boxes; any other shape is
+    drawn with heavy lines (━ ┃) along its regions' borders and light ones (─ │) between the other cells, after
+    its ``# shape`` line (:func:`_shape_picture`). No final newline."""
     cells, b = as_cells(grid_or_cells, box)
+    if isinstance(b, Shape):
+        return with_directive(b, _shape_picture(cells, b))
     n = b * b
 
     def rule(left: str, fill: str, thin: str, thick: str, right: str) -> str:
@@ -52,6 +59,72 @@ def to_pretty(grid_or_cells, box: int | None = None) -> str:
             out.append(rule("╠", "═", "╪", "╬", "╣") if r % b == 0 else rule("╟", "─", "┼", "╫", "╢"))
         out.append(row(r))
     out.append(rule("╚", "═", "╧", "╩", "╝"))
+    return "\n".join(out)
+
+
+def _junctions() -> dict[tuple[int, int, int, int], str]:
+    """Every light and heavy box-drawing character by its arms ``(up, right, down, left)``, each 0 (none), 1
+    (light) or 2 (heavy), read from the characters' Unicode names (``BOX DRAWINGS UP HEAVY AND RIGHT DOWN
+    LIGHT``: a weight names the directions before it, or all of them when it comes first)."""
+    arms = {"UP": (0,), "RIGHT": (1,), "DOWN": (2,), "LEFT": (3,), "VERTICAL": (0, 2), "HORIZONTAL": (1, 3)}
+    weights = {"LIGHT": 1, "HEAVY": 2}
+    table = {}
+    for code in range(0x2500, 0x2580):
+        words = unicodedata.name(chr(code)).split()[2:]
+        if not set(words) <= set(arms) | set(weights) | {"AND"}:
+            continue  # dashes, double lines, arcs, diagonals
+        got, pending, default = [0, 0, 0, 0], [], 0
+        for word in words:
+            if word in weights:
+                if pending:
+                    for a in pending:
+                        got[a] = weights[word]
+                    pending = []
+                else:
+                    default = weights[word]
+            elif word in arms:
+                pending += arms[word]
+        for a in pending:
+            got[a] = default
+        table.setdefault(tuple(got), chr(code))
+    return table
+
+
+_JUNCTION = _junctions()
+
+
+def _shape_picture(cells: np.ndarray, shape: Shape) -> str:
+    """A grid of any shape: each border between two cells heavy where they lie in different regions (every
+    border of a Latin square is light), the frame heavy; each crossing the character of its four arms."""
+    n = shape.size
+    region = regions(shape).reshape(n, n)
+
+    def vertical(r: int, c: int) -> int:  # the border left of cell (r, c); c = n: the frame's right side
+        if not 0 <= r < n:
+            return 0
+        return 2 if c in (0, n) or region[r, c - 1] != region[r, c] else 1
+
+    def horizontal(r: int, c: int) -> int:  # the border above cell (r, c)
+        if not 0 <= c < n:
+            return 0
+        return 2 if r in (0, n) or region[r - 1, c] != region[r, c] else 1
+
+    out = []
+    for r in range(n + 1):
+        rule = []
+        for c in range(n + 1):
+            rule.append(_JUNCTION[(vertical(r - 1, c), horizontal(r, c), vertical(r, c), horizontal(r, c - 1))])
+            if c < n:
+                rule.append(("━" if horizontal(r, c) == 2 else "─") * 3)
+        out.append("".join(rule))
+        if r < n:
+            row = []
+            for c in range(n + 1):
+                row.append("┃" if vertical(r, c) == 2 else "│")
+                if c < n:
+                    v = int(cells[r * n + c])
+                    row.append(f" {SYMBOLS[v] if v else ' '} ")
+            out.append("".join(row))
     return "\n".join(out)
 
 

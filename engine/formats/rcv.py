@@ -14,8 +14,10 @@ from typing import Iterator
 import numpy as np
 
 from ..geometry import box_for_size
+from ..shape import Shape
 from .base import SIZES, FormatError, as_cells, is_skipped, numbered_lines
 from .limits import MAX_NUMBER_DIGITS, echo, too_long_number
+from .shapes import directive, side
 from .text import KEPT_ROWS, Entry, count_words
 
 _RCV_TOKEN = re.compile(r"[^\s,;]+")
@@ -131,7 +133,7 @@ def _rcv_grid(text: str, start: int, first: int, lines: int, source: str, box: i
                 raise FormatError(source, number, rc, f"r{r}c{c} is given twice (first on line {seen[cell]})")
             seen[cell] = number
             cells[cell] = v
-        yield first, cells, box_for_size(n)
+        yield first, cells, box if box is not None else box_for_size(n)
     except FormatError as e:
         yield e
 
@@ -140,12 +142,13 @@ def _rcv_size(largest: int, too_big: tuple | None, size: int | None, size_line: 
               source: str) -> int:
     """The grid size: ``box`` if given, else the ``# size`` comment, else the largest number rounded up
     (``too_big``: the first number above every size, named when there is one)."""
+    if box is not None:
+        if size is not None and size != side(box):
+            asked = f"shape {box.name}" if isinstance(box, Shape) else f"box {box}"
+            raise FormatError(source, size_line, 1, f"the file says size {size} but {asked} was asked for")
+        return side(box)
     if size is not None and size not in SIZES:
         raise FormatError(source, size_line, 1, f"size {size} is not 4, 9, 16 or 25")
-    if box is not None:
-        if size is not None and size != box * box:
-            raise FormatError(source, size_line, 1, f"the file says size {size} but box {box} was asked for")
-        return box * box
     if size is not None:
         return size
     for n in SIZES:
@@ -159,7 +162,8 @@ def to_rcv(grid_or_cells, box: int | None = None, header: bool = True) -> str:
     """``row column value`` lines (1-based) for the filled cells, after a ``# size N`` comment that keeps the size
     of a sparse grid (or an empty one) when read back. No final newline."""
     cells, b = as_cells(grid_or_cells, box)
-    n = b * b
-    lines = [f"# size {n} (box {b}): row column value, 1-based"] if header else []
+    n = side(b)
+    what = f"shape {b.name}" if isinstance(b, Shape) else f"box {b}"
+    lines = directive(b) + [f"# size {n} ({what}): row column value, 1-based"] if header else []
     lines += [f"{c // n + 1} {c % n + 1} {int(cells[c])}" for c in np.flatnonzero(cells)]
     return "\n".join(lines)

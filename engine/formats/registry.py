@@ -18,9 +18,10 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from ..geometry import check_box, geometry
+from ..geometry import check_shape, geometry
 from ..grid import Conflict, Grid
 from ..inputs import check_name
+from ..shape import Shape
 from ..vocabulary import FORMATS, WRITE_FORMATS
 from .base import (
     SYMBOLS,
@@ -37,6 +38,7 @@ from .limits import MAX_FORMAT_ERRORS
 from .lines import cells_from_field, line_field, puzzle_column, read_line_file
 from .pretty import BOX_DRAWING, read_pretty, to_pretty
 from .rcv import is_triple, read_rcv, size_directive, to_rcv
+from .shapes import agreed, directive, read_directive
 from .svg import to_svg
 
 # two or more whitespace-separated whole numbers (a regular expression: split() makes a string per number, which
@@ -63,12 +65,12 @@ def to_line(cells: np.ndarray, box: int | None = None, blank: str = ".") -> str:
     return s if blank == "." else s.replace(".", blank)
 
 
-def from_line(text: str, box: int | None = None, source: str = "<line>") -> np.ndarray:
+def from_line(text: str, box=None, source: str = "<line>") -> np.ndarray:
     """A flat int8 grid from a line of symbols (``.`` or ``0`` blank); raises FormatError (a ValueError) on bad
     input, e.g. ``<line>:1:12: 'x' is not a symbol ...``."""
     field, column = text.strip(), len(text) - len(text.lstrip()) + 1
     if box is not None:
-        check_box(box)
+        box = check_shape(box)
     return cells_from_field(field, source, 1, column, box)
 
 
@@ -158,7 +160,12 @@ def _read(text: str, source: str, fmt: str | None, box: int | None) -> Iterator:
         fmt = detect(text)
     check_name("input format", fmt, FORMATS)
     if box is not None:
-        check_box(box)
+        box = check_shape(box)  # a box size, or any Shape (engine.formats.shapes)
+    try:
+        box = agreed(read_directive(text, source), box, source)
+    except FormatError as e:  # the shape of every grid is unknown: nothing more can be read
+        yield e
+        return
     errors = 0
     for entry in _READERS[fmt](text, source, box):
         if isinstance(entry, FormatError):
@@ -185,12 +192,15 @@ class Entries(Sequence):
     a million grids: 16 MB of cells and 25 MB of offsets, line numbers and sizes, where Parsed objects took a
     GB), and the errors kept are at most :data:`~engine.formats.limits.MAX_FORMAT_ERRORS` + 1."""
 
-    def __init__(self, source: str, cells: bytearray, starts, lines, boxes, errors: list[FormatError]):
+    def __init__(self, source: str, cells: bytearray, starts, lines, boxes, errors: list[FormatError],
+                 shapes: tuple = ()):
         self.source = source
         self._cells = cells
         self._starts = np.asarray(starts, dtype=np.int64)  # where each grid's cells start; an error's index
         self._lines = np.asarray(lines, dtype=np.int64)
-        self._boxes = np.asarray(boxes, dtype=np.int8)  # 0: a FormatError
+        # a box size; 0: a FormatError; -k: the grid is of shapes[k - 1] (any other shape than square boxes)
+        self._boxes = np.asarray(boxes, dtype=np.int8)
+        self._shapes = tuple(shapes)
         self._errors = errors
         # file order: sorted by line, errors after the grids of their line (stable: the reader's order otherwise)
         self._order = np.argsort(self._lines * 2 + (self._boxes == 0), kind="stable")
@@ -208,11 +218,15 @@ class Entries(Sequence):
             yield self._entry(i)
 
     def _entry(self, i: int) -> Parsed | FormatError:
-        b = int(self._boxes[i])
+        b = self._box(int(self._boxes[i]))
         if not b:
             return self._errors[int(self._starts[i])]
-        cells = np.frombuffer(self._cells, dtype=np.int8, count=b ** 4, offset=int(self._starts[i])).copy()
+        ncells = b.ncells if isinstance(b, Shape) else b ** 4
+        cells = np.frombuffer(self._cells, dtype=np.int8, count=ncells, offset=int(self._starts[i])).copy()
         return Parsed(Grid.puzzle(cells, b), self.source, int(self._lines[i]), i)
+
+    def _box(self, code: int):
+        return self._shapes[-code - 1] if code < 0 else code
 
     @property
     def grids(self) -> int:
@@ -224,13 +238,13 @@ class Entries(Sequence):
         return list(self._errors)
 
     @property
-    def boxes(self) -> set[int]:
-        """The box sizes of the grids."""
-        return {int(b) for b in np.unique(self._boxes) if b}
+    def boxes(self) -> set:
+        """The box sizes of the grids (a Shape for a grid of any other shape than square boxes)."""
+        return {self._box(int(b)) for b in np.unique(self._boxes) if b}
 
-    def box_of(self, k: int) -> int:
-        """The box size of entry ``k`` (0 for an error), without making it."""
-        return int(self._boxes[self._order[k]])
+    def box_of(self, k: int):
+        """The box size (or Shape) of entry ``k`` (0 for an error), without making it."""
+        return self._box(int(self._boxes[self._order[k]]))
 
 
 def parse_entries(text: str, source: str = "<stdin>", fmt: str | None = None, box: int | None = None) -> Entries:
@@ -238,6 +252,7 @@ def parse_entries(text: str, source: str = "<stdin>", fmt: str | None = None, bo
     cells = bytearray()
     starts, lines, boxes = array("q"), array("q"), array("b")
     errors: list[FormatError] = []
+    shapes: dict = {}  # Shape -> its code in boxes (-1, -2, ...)
     for entry in _read(text, source, fmt, box):
         if isinstance(entry, FormatError):
             starts.append(len(errors))
@@ -248,9 +263,9 @@ def parse_entries(text: str, source: str = "<stdin>", fmt: str | None = None, bo
             line, grid, b = entry
             starts.append(len(cells))
             lines.append(line)
-            boxes.append(b)
+            boxes.append(shapes.setdefault(b, -len(shapes) - 1) if isinstance(b, Shape) else b)
             cells += np.ascontiguousarray(grid, dtype=np.int8).tobytes()
-    return Entries(source, cells, starts, lines, boxes, errors)
+    return Entries(source, cells, starts, lines, boxes, errors, tuple(shapes))
 
 
 # -- writing ----------------------------------------------------------------------------------------------------
@@ -284,8 +299,21 @@ def write_many(grids: Iterable, fmt: str, box: int | None = None) -> str:
     line between grids otherwise. Ends with a newline (empty text for no grids). ``svg`` holds one grid only."""
     if fmt == "svg":
         raise ValueError("an SVG picture holds one grid: write one file per grid")
-    texts = [write(g, fmt, box) for g in grids]
-    return ("\n" if fmt == "line" else "\n\n").join(texts) + ("\n" if texts else "")
+    check_name("output format", fmt, WRITE_FORMATS)
+    texts, shape = [], None  # the shape of the grids (a box size: square boxes, which may mix)
+    for g in grids:
+        cells, b = as_cells(g, box)
+        if texts and b != shape and (isinstance(b, Shape) or isinstance(shape, Shape)):  # square sizes mix freely
+            raise ValueError(f"one text holds grids of one shape: {_shape_name(shape)}, then {_shape_name(b)}")
+        shape = b
+        text = _WRITERS[fmt](cells, b)
+        texts.append(text.split("\n", 1)[1] if text.startswith("# shape ") else text)  # one # shape line, first
+    head = "\n".join(directive(shape)) + "\n" if texts and fmt != "json" and directive(shape) else ""
+    return head + ("\n" if fmt == "line" else "\n\n").join(texts) + ("\n" if texts else "")
+
+
+def _shape_name(box) -> str:
+    return box.name if isinstance(box, Shape) else f"{box * box}x{box * box}"
 
 
 # -- conflicting givens -----------------------------------------------------------------------------------------
@@ -299,11 +327,21 @@ def conflict_pairs(grid: Grid) -> list[tuple[int, int, int, Conflict]]:
     for a, k in zip(*np.nonzero(same)):
         b = int(geo.peers[a, k])
         why = Conflict.NONE
-        for flag, table in ((Conflict.ROW, geo.row_of), (Conflict.COLUMN, geo.col_of), (Conflict.BOX, geo.box_of)):
-            if table[a] == table[b]:
-                why |= flag
+        if isinstance(grid.box, Shape):  # any units: the ones holding both cells
+            for house in geo.cell_houses[a, :geo.nunits[a]]:
+                if b in geo.houses[house]:
+                    why |= _UNIT_CONFLICT[int(geo.house_kind[house])]
+        else:
+            for flag, table in ((Conflict.ROW, geo.row_of), (Conflict.COLUMN, geo.col_of),
+                                (Conflict.BOX, geo.box_of)):
+                if table[a] == table[b]:
+                    why |= flag
         out.append((int(a), b, int(cells[a]), why))
     return out
+
+
+#: the conflict each kind of unit gives (engine.geometry's ROW, COLUMN, REGION, DIAGONAL, in that order)
+_UNIT_CONFLICT = (Conflict.ROW, Conflict.COLUMN, Conflict.BOX, Conflict.DIAGONAL)
 
 
 def conflict_errors(parsed: Parsed | Iterable[Parsed | FormatError]) -> list[FormatError]:
@@ -316,9 +354,10 @@ def conflict_errors(parsed: Parsed | Iterable[Parsed | FormatError]) -> list[For
             continue
         n = p.grid.size
         pairs = conflict_pairs(p.grid)
+        region = "region" if isinstance(p.grid.box, Shape) and p.grid.box.kind == "jigsaw" else "box"
         if pairs:
-            text = "; ".join(f"r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1} both hold {d} ({why.describe()})"
-                             for a, b, d, why in pairs)
+            text = "; ".join(f"r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1} both hold {d} "
+                             f"({why.describe(region)})" for a, b, d, why in pairs)
             out.append(FormatError(p.source, p.line, None, text))
     return out
 
