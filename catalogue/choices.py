@@ -78,6 +78,41 @@ def check_size(value: Optional[int]) -> Optional[int]:
     return value
 
 
+def grid_kind(size: Optional[int], shape: Optional[str], diagonals: bool, regions: Optional[str], seed: int):
+    """The grids a command makes, from ``--size``, ``--shape``, ``--diagonals`` and ``--regions``: a box size for
+    square boxes (the kernels they always took), else an ``engine.shape.Shape``; a one-line usage error (exit 2)
+    for options that make no shape. ``--regions random`` draws a jigsaw layout from ``seed`` (the run's, so the
+    run is made again by its seed); ``--regions FILE`` reads one (n lines of n letters)."""
+    from engine.geometry import box_for_size, check_shape
+    from engine.regions import random_layout, read_layout
+    from engine.shape import Shape
+
+    check_regions(shape, regions)
+    try:
+        if regions is not None:
+            if regions == "random":
+                found = random_layout(9 if size is None else size, seed, diagonals)
+            else:
+                text, where = read_text(regions)
+                found = Shape.jigsaw(read_layout(text, where).regions, diagonals)
+            if size is not None and size != found.size:
+                raise UsageError(f"--size {size} does not match the {found.size}x{found.size} layout of --regions")
+            return found
+        if shape is None:
+            check_size(size)
+            box = box_for_size(9 if size is None else size)
+            return check_shape(Shape.square(box, True)) if diagonals else box
+        return check_shape(Shape.parse(shape, size, diagonals))
+    except ValueError as e:
+        raise UsageError(f"{e}") from None
+
+
+def check_regions(shape: Optional[str], regions: Optional[str]) -> None:
+    """``--regions`` makes a jigsaw: a usage error beside a ``--shape`` of another kind."""
+    if regions is not None and shape is not None and shape.strip().lower().removesuffix("+x") != "jigsaw":
+        raise UsageError(f"--regions makes a jigsaw: it does not go with --shape {shape}")
+
+
 def read_entries(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid"):
     """Every entry of a file (or ``-``) in file order: a ``Parsed`` grid, or a ``FormatError`` for an entry that
     could not be read (the caller reports it and goes on). No entry at all is one clear error. ``size`` (rows)

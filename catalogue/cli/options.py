@@ -46,6 +46,16 @@ QueueSizeOption = Annotated[int, typer.Option(
 #: the file commands' input: the format of the text, and the grid size when the format cannot tell it
 InputFormatOption = Annotated[InputFormat, typer.Option(
     "--input-format", "-f", case_sensitive=False, help="Format of the input; auto recognises it from the text.")]
+#: the shape of the grids a command makes (catalogue.choices.grid_kind; docs/shapes.md)
+ShapeOption = Annotated[Optional[str], typer.Option(
+    "--shape", metavar="SHAPE", show_default=False,
+    help="Grids of another shape: RxC for boxes of R rows by C columns (2x3 is 6x6, 3x3 is 9x9), latin (with "
+         "--size), jigsaw (with --regions).")]
+DiagonalsOption = Annotated[bool, typer.Option(
+    "--diagonals", help="Both diagonals hold every digit too (X-Sudoku).")]
+RegionsOption = Annotated[Optional[str], typer.Option(
+    "--regions", metavar="random|FILE", show_default=False,
+    help="Jigsaw regions: drawn at random from the run's seed, or read from FILE (n lines of n letters).")]
 SizeOption = Annotated[Optional[int], typer.Option(
     "--size", metavar="N", callback=check_size, show_default=False,
     help="Grid size (4, 9, 16 or 25 rows) when the input cannot tell, e.g. sparse row-column-value files.")]

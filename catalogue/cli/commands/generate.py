@@ -20,14 +20,13 @@ import typer
 
 from engine.formats import write
 from engine.generators import GenerationError, derive_seeds, get_generator
-from engine.geometry import box_for_size
 from engine.grid import Grid
 
-from ...choices import GRID_FORMATS, Method, check_size, output_formats
+from ...choices import GRID_FORMATS, Method, check_regions, grid_kind, output_formats
 from ...config import SEED_MAX, draw_seed
 from ...console import is_verbose, report
 from ...errors import UsageError, UserError
-from ..options import format_option
+from ..options import DiagonalsOption, RegionsOption, ShapeOption, format_option
 
 AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
 
@@ -141,7 +140,12 @@ def _show(number: int, board, fmt: str, with_count: bool) -> str:
 def register(app: typer.Typer) -> None:
     @app.command()
     def generate(
-        size: Annotated[int, typer.Option(callback=check_size, help="Rows of the grid: 4, 9, 16 or 25.")] = 9,
+        size: Annotated[Optional[int], typer.Option(
+            show_default=False, help="Rows of the grid: 4, 9, 16 or 25; any from 3 to 25 with --shape latin, "
+                                     "4 to 25 with --regions [default: 9].")] = None,
+        shape: ShapeOption = None,
+        diagonals: DiagonalsOption = False,
+        regions: RegionsOption = None,
         method: Annotated[Method, typer.Option(help="wfc: collapse the cell with the fewest candidates, restart "
                                                     "on a contradiction; backtrack: random depth-first search; "
                                                     "pattern: one random box shifted into the others (fast, "
@@ -170,16 +174,27 @@ def register(app: typer.Typer) -> None:
         Examples:
           catalogue generate --count 3 --seed 1 > boards.txt
           catalogue generate --size 4 --method pattern --format pretty
-          catalogue generate --size 16 --method backtrack -n 2
+          catalogue generate --shape 2x3 --count 2 --format block
+          catalogue generate --shape jigsaw --regions random --seed 5 --format pretty
         """
         if propagate is not None and method is not Method.wfc:
             raise UsageError("--propagate/--no-propagate applies to --method wfc only")
         if shuffle and method is not Method.pattern:
             raise UsageError("--shuffle applies to --method pattern only")
-        box = box_for_size(size)
+        # the shape before the seed is drawn, so that options which make none say so first (a random layout is
+        # drawn from the seed: its size and options are checked on the way)
+        check_regions(shape, regions)
+        if regions is not None and method is not Method.wfc:
+            raise UsageError(f"--method {method.value} makes square boxes only; jigsaw regions take --method wfc")
+        box = grid_kind(size, shape, diagonals, regions, seed or 0) if regions != "random" or seed else None
+        if box is not None and not isinstance(box, int) and method is not Method.wfc:
+            raise UsageError(f"--method {method.value} makes square boxes only; shape {box.name} takes --method wfc")
         if seed is None:
             seed = draw_seed()
             report(f"seed {seed} (use --seed {seed} to print these boards again)")
+        if box is None:
+            box = grid_kind(size, shape, diagonals, regions, seed)
+        size = box * box if isinstance(box, int) else box.size
         options = {"propagate": propagate} if method is Method.wfc else {}
         if method is Method.pattern:
             options["shuffle"] = shuffle
@@ -197,13 +212,18 @@ def register(app: typer.Typer) -> None:
 
         # the kernels first (compiled once, with their progress), then a bar on the terminal for a big --count
         # (never between --interactive boards)
-        with item_bar("generating", None if interactive else total, unit="boards",
-                      jobs=jobs_for("generate", [box], method=method.value), what="generate") as step:
+        jobs = jobs_for("generate", [box], method=method.value) if isinstance(box, int) else []
+        with item_bar("generating", None if interactive else total, unit="boards", jobs=jobs,
+                      what="generate") as step:
             try:
                 for number, (board, events) in enumerate(boards, start=1):
                     teller.board(number, board, events)
                     step(number)
                     text = _show(number, board, fmt_name, with_count=interactive or fmt_name == "pretty")
+                    if number > 1 and text.startswith("# shape "):
+                        text = text.split("\n", 1)[1]  # a stream of boards names its shape once, first
+                    elif number == 1 and fmt_name == "line" and not isinstance(box, int):
+                        text = f"# shape {box.spec}\n{text}"
                     if as_array:
                         typer.echo(("[\n  " if number == 1 else ",\n  ") + text.replace("\n", "\n  "), nl=False)
                         written = number

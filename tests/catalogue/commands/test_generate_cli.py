@@ -159,3 +159,51 @@ def test_bad_option_is_one_line(args, line):
 
 def test_method_is_case_insensitive():
     assert run("--method", "WFC", "--seed", "1")[1] == run("--method", "wfc", "--seed", "1")[1]
+
+
+@pytest.mark.parametrize("args, shape", [
+    (["--shape", "2x3"], "2x3"), (["--shape", "3x2"], "3x2"), (["--shape", "latin", "--size", "5"], "latin5"),
+    (["--shape", "2x4", "--diagonals"], "2x4+x"), (["--diagonals"], "3x3+x"),
+    (["--regions", "random", "--size", "6"], "jigsaw6"), (["--shape", "jigsaw", "--regions", "random"], "jigsaw9")])
+def test_boards_of_every_shape_read_back_as_their_shape(args, shape):
+    from engine.formats import parse
+    from engine.geometry import check_shape
+    from engine.shape import Shape
+
+    for fmt in ("line", "block", "pretty", "json", "txt"):
+        result, _, _ = run(*args, "--count", "3", "--seed", "11", "--format", fmt)
+        assert result.exit_code == 0, result.stderr
+        grids = parse(result.stdout, "out", fmt if fmt != "json" else None)
+        made = grids[0].grid.box
+        assert len(grids) == 3 and isinstance(made, Shape) and made.name == shape
+        assert all(p.grid.box == made and p.grid.is_solved() for p in grids)
+        if fmt != "json":
+            assert result.stdout.count("# shape") == 1 and result.stdout.startswith(f"# shape {made.spec}\n")
+    assert run(*args, "--count", "3", "--seed", "11")[1] == run(*args, "--count", "3", "--seed", "11")[1]
+    assert check_shape(Shape.parse("3x3")) == 3
+
+
+def test_a_layout_file_makes_jigsaw_boards(tmp_path):
+    layout = tmp_path / "regions.txt"
+    layout.write_text("AABB\nAABB\nCCDD\nCCDD\n", encoding="utf-8")
+    result, _, _ = run("--regions", str(layout), "--seed", "1")
+    assert result.exit_code == 0 and result.stdout.startswith("# shape jigsaw4:AABBAABBCCDDCCDD\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--shape", "latin"], "shape latin needs a size (--size N)"),
+    (["--shape", "2x7", "--size", "9"], "shape 2x7 is 14x14, not 9x9"),
+    (["--shape", "hexagon"], "unknown shape 'hexagon'; write RxC for boxes of R rows by C columns (3x3 is 9x9, "
+                             "2x3 is 6x6), latin, or jigsaw"),
+    (["--shape", "jigsaw"], "shape jigsaw needs a region layout (--regions random|FILE)"),
+    (["--regions", "random", "--shape", "2x3"], "--regions makes a jigsaw: it does not go with --shape 2x3"),
+    (["--shape", "3x4", "--method", "backtrack"], "--method backtrack makes square boxes only; shape 3x4 takes "
+                                                  "--method wfc"),
+    (["--regions", "random", "--method", "pattern"], "--method pattern makes square boxes only; jigsaw regions "
+                                                     "take --method wfc"),
+    (["--size", "7"], "--size must be one of 4, 9, 16, 25 (rows of the grid), not 7"),
+])
+def test_options_that_make_no_shape_are_one_usage_line(args, message):
+    result, _, _ = run(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [f"catalogue: {message}"]  # before any seed is drawn
