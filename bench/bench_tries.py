@@ -71,8 +71,8 @@ def nine_by_nine():
 def kernel(name: str):
     """``try_(cells, cands, memo) -> found`` for the technique ``name`` on 9x9 grids (changes cells and cands)."""
     g, n, ch, sees = nine_by_nine()
-    table = np.empty((g.houses.shape[0], n), np.int64)
-    side = 3  # the cells a 9x9 box and a line share
+    table = np.empty((g.houses.shape[0] + 1, n), np.int64)
+    table[-1, 0] = 3  # the cells a 9x9 box and a line share (kernels.locked._direct_locking_on reads it there)
     hint = np.empty(cycles.C_SIZE, np.int64)
 
     def chains(cells, cands, memo):
@@ -85,7 +85,7 @@ def kernel(name: str):
     def direct(claiming):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
-            return locked._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n, side,
+            return locked._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n,
                                           claiming, table, memo[misses.DIRECT_ROW + claiming])
         return try_
 

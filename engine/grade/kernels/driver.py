@@ -76,11 +76,10 @@ def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, p
 
 @wide_kernel
 def _chain_shape(houses, row_of, col_of, box_of, n):
-    """What the rows read of the grid's shape, made once for many steps: each cell's three houses, the cells of
-    each cell's houses as bitsets (engine.grade.kernels.chains.cycles.cycle_sees), and the most cells a box and a
-    line share (engine.grade.kernels.locked.box_line_side)."""
+    """What the chain rows read of the grid's shape, made once for many steps: each cell's three houses, and the
+    cells of each cell's houses as bitsets (engine.grade.kernels.chains.cycles.cycle_sees)."""
     cell_houses = cell_houses_of(row_of, col_of, box_of, n)
-    return cell_houses, cycle_sees(houses, cell_houses, row_of.size), box_line_side(row_of, col_of, box_of, n)
+    return cell_houses, cycle_sees(houses, cell_houses, row_of.size)
 
 
 @kernel_with(inline="always")
@@ -98,9 +97,13 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     forcing searches' shared workspace (engine.grade.kernels.chains.space.forcing_space); ``shape``:
     :func:`_chain_shape`."""
     steps = 0
-    table = np.empty((houses.shape[0], n), np.int64)
+    table = np.empty((houses.shape[0] + 1, n), np.int64)
     hint = np.empty(max(HINT_SIZE, C_SIZE), np.int64)  # a chain row's conclusion (either kind)
-    cell_houses, sees, side = shape
+    cell_houses, sees = shape
+    # the places table has one row more than the houses: its first entry holds the most cells a box and a line
+    # share, what direct pointing and claiming prune by (engine.grade.kernels.locked.box_line_side). Passed as an
+    # argument of its own down this loop, that number made 9x9 grading 9 % slower (bench/ab_grade.py)
+    table[houses.shape[0], 0] = box_line_side(row_of, col_of, box_of, n)
     while blanks and steps != limit:
         made = NOTHING
         counter = 0
@@ -148,8 +151,8 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         ratings[RATE] = tenths / 10.0
                         made = PLACED if found == 2 else ELIMINATED
                 elif family == DIRECT_LOCKING:  # these place the single they leave
-                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, side, arg == CLAIMING,
-                                       table, misses[DIRECT_ROW + arg]):
+                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, arg == CLAIMING, table,
+                                       misses[DIRECT_ROW + arg]):
                         made = PLACED
                 elif family == DIRECT_HIDDEN:
                     if _direct_hidden(cells, cands, houses, peers, n, arg, table):

@@ -29,27 +29,29 @@ def _house_of(cell, kind, row_of, col_of, box_of, n):
 
 
 @kernel_with(_nrt=False)
-def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, side, claiming, table, memo):
+def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, memo):
     """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
     row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed.
     ``table``: the places of every digit in every house (engine.grade.kernels.state._places_table); ``memo``: the
     technique's row of the misses memo (engine.grade.kernels.misses): only the digits whose places changed since
     its last miss are looked at, the others would miss again. Compiled without reference counts, as all it calls
     is: tried before most steps, a layer that counts them cost more than the digits it skips saved."""
-    found = _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, side, claiming, table,
+    found = _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table,
                                _changed_digits(memo, cands))
     _remember(memo, cands, not found)
     return found
 
 
 @kernel_with(_nrt=False)
-def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, side, claiming, table, digits):
+def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, digits):
     """:func:`_direct_locking` on the digits set in ``digits`` (a bit each; -1 for all), in the order of the search.
 
     Only the houses of the base's kind that meet the cover can be left with one place (the others keep all theirs),
     and a base whose digit has more places than ``side`` (the most cells a box and a line share:
-    :func:`box_line_side`) cannot lie in one line of a box, or one box of a line: both are skipped before any place
-    is looked at (SE's order is kept: the houses are tried in order)."""
+    :func:`box_line_side`, which the caller keeps in the first entry of ``table``'s extra last row) cannot lie in
+    one line of a box, or one box of a line: both are skipped before any place is looked at (SE's order is kept:
+    the houses are tried in order)."""
+    side = table[table.shape[0] - 1, 0]
     for pair in range(2):
         if claiming:
             kind1, kind2 = (COLUMN if pair == 0 else ROW), BOX
