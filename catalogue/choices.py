@@ -104,7 +104,7 @@ def grid_kind(size: Optional[int], shape: Optional[str], diagonals: bool, region
             return check_shape(Shape.square(box, True)) if diagonals else box
         return check_shape(Shape.parse(shape, size, diagonals))
     except ValueError as e:
-        raise UsageError(f"{e}") from None
+        raise UsageError(str(e)) from None
 
 
 def check_regions(shape: Optional[str], regions: Optional[str]) -> None:

@@ -235,6 +235,15 @@ class Grid:
         return f"Grid({line!r}, shape={self.shape.name!r})"
 
 
+def shared_units(geo: Geometry, a: int, b: int) -> Conflict:
+    """Why cells ``a`` and ``b`` of a grid of ``geo`` may not hold the same digit: the units holding both."""
+    why = Conflict.NONE
+    for house in geo.cell_houses[a, :geo.nunits[a]].tolist():
+        if b in geo.houses[house]:
+            why |= _FLAG[int(geo.house_kind[house])]
+    return why
+
+
 @lru_cache(maxsize=None)
 def _flags(geo: Geometry) -> list[Conflict]:
     """The conflict of each unit of ``geo`` (by identity: a geometry is made once per shape)."""

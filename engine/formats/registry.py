@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 
 from ..geometry import check_shape, geometry
-from ..grid import Conflict, Grid
+from ..grid import Conflict, Grid, shared_units
 from ..inputs import check_name
 from ..shape import Shape
 from ..vocabulary import FORMATS, WRITE_FORMATS
@@ -38,7 +38,7 @@ from .limits import MAX_FORMAT_ERRORS
 from .lines import cells_from_field, line_field, puzzle_column, read_line_file
 from .pretty import BOX_DRAWING, read_pretty, to_pretty
 from .rcv import is_triple, read_rcv, size_directive, to_rcv
-from .shapes import agreed, directive, read_directive
+from .shapes import agreed, directive, read_directive, shape_name
 from .svg import to_svg
 
 # two or more whitespace-separated whole numbers (a regular expression: split() makes a string per number, which
@@ -304,16 +304,13 @@ def write_many(grids: Iterable, fmt: str, box: int | None = None) -> str:
     for g in grids:
         cells, b = as_cells(g, box)
         if texts and b != shape and (isinstance(b, Shape) or isinstance(shape, Shape)):  # square sizes mix freely
-            raise ValueError(f"one text holds grids of one shape: {_shape_name(shape)}, then {_shape_name(b)}")
+            raise ValueError(f"one text holds grids of one shape: {shape_name(shape)}, then {shape_name(b)}")
         shape = b
         text = _WRITERS[fmt](cells, b)
         texts.append(text.split("\n", 1)[1] if text.startswith("# shape ") else text)  # one # shape line, first
     head = "\n".join(directive(shape)) + "\n" if texts and fmt != "json" and directive(shape) else ""
     return head + ("\n" if fmt == "line" else "\n\n").join(texts) + ("\n" if texts else "")
 
-
-def _shape_name(box) -> str:
-    return box.name if isinstance(box, Shape) else f"{box * box}x{box * box}"
 
 
 # -- conflicting givens -----------------------------------------------------------------------------------------
@@ -326,22 +323,8 @@ def conflict_pairs(grid: Grid) -> list[tuple[int, int, int, Conflict]]:
     out = []
     for a, k in zip(*np.nonzero(same)):
         b = int(geo.peers[a, k])
-        why = Conflict.NONE
-        if isinstance(grid.box, Shape):  # any units: the ones holding both cells
-            for house in geo.cell_houses[a, :geo.nunits[a]]:
-                if b in geo.houses[house]:
-                    why |= _UNIT_CONFLICT[int(geo.house_kind[house])]
-        else:
-            for flag, table in ((Conflict.ROW, geo.row_of), (Conflict.COLUMN, geo.col_of),
-                                (Conflict.BOX, geo.box_of)):
-                if table[a] == table[b]:
-                    why |= flag
-        out.append((int(a), b, int(cells[a]), why))
+        out.append((int(a), b, int(cells[a]), shared_units(geo, int(a), b)))
     return out
-
-
-#: the conflict each kind of unit gives (engine.geometry's ROW, COLUMN, REGION, DIAGONAL, in that order)
-_UNIT_CONFLICT = (Conflict.ROW, Conflict.COLUMN, Conflict.BOX, Conflict.DIAGONAL)
 
 
 def conflict_errors(parsed: Parsed | Iterable[Parsed | FormatError]) -> list[FormatError]:

@@ -78,8 +78,10 @@ def agreed(said: "int | Shape | None", asked: "int | Shape | None", source: str)
     given and differ."""
     if said is None or asked is None or said == asked:
         return asked if said is None else said
-    raise FormatError(source, 1, None, f"the text says shape {_name(said)} but {_name(asked)} was asked for")
+    raise FormatError(source, 1, None, f"the text says shape {shape_name(said)} but {shape_name(asked)} was asked "
+                                       "for")
 
 
-def _name(box: "int | Shape") -> str:
+def shape_name(box: "int | Shape") -> str:
+    """A shape's name (``2x3``), square boxes' too (box 3: ``3x3``)."""
     return box.name if isinstance(box, Shape) else f"{box}x{box}"

@@ -186,7 +186,7 @@ def register(app: typer.Typer) -> None:
         check_regions(shape, regions)
         if regions is not None and method is not Method.wfc:
             raise UsageError(f"--method {method.value} makes square boxes only; jigsaw regions take --method wfc")
-        box = grid_kind(size, shape, diagonals, regions, seed or 0) if regions != "random" or seed else None
+        box = None if regions == "random" and seed is None else grid_kind(size, shape, diagonals, regions, seed or 0)
         if box is not None and not isinstance(box, int) and method is not Method.wfc:
             raise UsageError(f"--method {method.value} makes square boxes only; shape {box.name} takes --method wfc")
         if seed is None:
