@@ -81,22 +81,71 @@ def shape_group(shape: Shape, equivalence: str) -> np.ndarray:
         perms = _kept(geo, _d4(n))
     else:
         rb, cb = (shape.box_rows, shape.box_cols) if shape.kind == "boxes" else (n, n)
-        rows, cols = line_orders(n, rb), line_orders(n, cb)
         transposes = (False, True) if rb == cb else (False,)
-        if len(rows) * len(cols) * len(transposes) > MAX_EXPLICIT:
-            raise ValueError(f"the group of shape {shape.name} is too large to list ({group_order(shape):,} moves)")
-        rr = np.array(rows)[:, None, :, None]
-        cc = np.array(cols)[None, :, None, :]
-        images = (rr * n + cc).reshape(len(rows) * len(cols), n * n)  # image[r, c] = grid[rows[r], cols[c]]
+        if shape.diagonals:
+            pairs = _diagonal_moves(n, rb, cb)
+            rr = np.array([p for p, _ in pairs])[:, :, None]
+            cc = np.array([q for _, q in pairs])[:, None, :]
+            images = (rr * n + cc).reshape(len(pairs), n * n)
+        else:
+            rows, cols = line_orders(n, rb), line_orders(n, cb)
+            if len(rows) * len(cols) * len(transposes) > MAX_EXPLICIT:
+                raise ValueError(f"the group of shape {shape.name} is too large to list "
+                                 f"({group_order(shape):,} moves)")
+            rr = np.array(rows)[:, None, :, None]
+            cc = np.array(cols)[None, :, None, :]
+            images = (rr * n + cc).reshape(len(rows) * len(cols), n * n)  # image[r, c] = grid[rows[r], cols[c]]
         perms = list(images)
         if True in transposes:
             t = np.arange(n * n).reshape(n, n).T.ravel()
             perms += list(images[:, t])
         if shape.diagonals:
-            perms = _kept(geo, perms)
+            perms = _kept(geo, perms)  # (each is kept by construction: this only checks it)
     out = np.ascontiguousarray(np.array(perms, dtype=np.int32))
     out.flags.writeable = False
     return out
+
+
+def _diagonal_moves(n: int, rb: int, cb: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The (row order, column order) pairs that keep both diagonals, rows in blocks of ``rb`` and columns in blocks
+    of ``cb``: image[r, c] = grid[p[r], q[c]] puts the main diagonal on a diagonal exactly when q = p or q = the
+    reverse of p, and the anti-diagonal on the other one exactly when p commutes with reversal (p[n-1-i] =
+    n-1-p[i]). So the rows are found pair by pair ({i, n-1-i} onto a pair, either way round), pruned as soon as
+    a block of rows would be split, instead of filtering every order of the lines (n! of them)."""
+    found: list[tuple[int, ...]] = []
+    p = [-1] * n
+    if n % 2:
+        p[n // 2] = n // 2
+
+    def blocks_kept(size: int) -> bool:  # every block's assigned rows map into one block, blocks onto blocks
+        image: dict[int, int] = {}
+        for i in range(n):
+            if p[i] >= 0:
+                src, dst = i // size, p[i] // size
+                if image.setdefault(src, dst) != dst:
+                    return False
+        return len(set(image.values())) == len(image)
+
+    def place(i: int) -> None:
+        if i == n // 2:
+            if blocks_kept(rb) and blocks_kept(cb):
+                found.append(tuple(p))
+            return
+        used = set(p)
+        for j in range(n):
+            if j in used or n - 1 - j in used or (j == n - 1 - j):
+                continue
+            p[i], p[n - 1 - i] = j, n - 1 - j
+            if blocks_kept(rb) and blocks_kept(cb):
+                place(i + 1)
+            if len(found) > MAX_EXPLICIT:
+                raise ValueError(f"the group of {n}x{n} with diagonals is too large to list (over "
+                                 f"{MAX_EXPLICIT:,} moves)")
+            p[i] = p[n - 1 - i] = -1
+
+    place(0)
+    reverse = list(range(n - 1, -1, -1))
+    return [(r, q) for r in found for q in (r, tuple(reverse[x] for x in r))]
 
 
 @kernel

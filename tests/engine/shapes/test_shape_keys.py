@@ -100,3 +100,27 @@ def test_groups_that_are_too_big_to_list_say_so():
         shape_group(Shape.boxes(3, 4), "full")
     assert group_order(Shape.boxes(3, 4)) == 24 * 6**4 * 6 * 24**3
     assert len(shape_group(Shape.boxes(3, 4), "d4")) == 4  # rectangles: no quarter turns, no diagonal mirrors
+
+
+@pytest.mark.parametrize("shape", [Shape.square(2, True), Shape.boxes(2, 3, True), Shape.boxes(3, 2, True),
+                                   Shape.latin(4, True), Shape.latin(5, True)], ids=str)
+def test_the_diagonal_group_found_pair_by_pair_is_every_move_that_keeps_the_diagonals(shape):
+    # the slow twin: every move of the shape without diagonals, kept when it maps every unit (diagonals too) to one
+    plain_shape = Shape(shape.size, shape.box_rows, shape.box_cols)
+    units = {frozenset(u) for u in _units(shape)}
+    kept = {tuple(p) for p in shape_group(plain_shape, "full")
+            if all(frozenset(p[list(u)].tolist()) in units for u in units)}
+    assert {tuple(p) for p in shape_group(shape, "full")} == kept
+    assert group_order(shape) == len(kept)
+
+
+def test_x_sudoku_keys_under_full_on_9x9():
+    # the 9x9 group is far too big to list, the X group is not (96 moves): keys stay the same under each move
+    shape = Shape.square(3, True)
+    assert group_order(shape) == 96
+    board = wfc.generate(shape, 4).cells
+    group = shape_group(shape, "full")
+    key = canonical_key(board, shape, "full")
+    for p in group[::7]:
+        image = np.random.default_rng(int(p[0])).permutation(np.arange(1, 10)).astype(np.int8)[board[p] - 1]
+        assert np.array_equal(canonical_key(image, shape, "full"), key)
