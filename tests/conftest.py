@@ -189,7 +189,7 @@ def sample_rows() -> list[dict]:
         puzzle = carve_line(board, step, offset=number)
         minimal, undecided = MINIMALITY.get(number, (True, 0))
         rows.append({
-            "number": number, "variant": 1, "size": box * box, "equivalence": "d4" if box == 3 else "none",
+            "number": number, "variant": 1, "size": box * box, "shape": f"{box}x{box}", "equivalence": "d4" if box == 3 else "none",
             "method": "wfc" if number % 2 == 0 else "backtrack",
             "clues": sum(ch != "." for ch in puzzle), "symmetry": "none",
             "nodes": nodes, "guesses": guesses, "backtracks": guesses // 2, "checks": nodes * 3,
@@ -216,14 +216,14 @@ def fill_sample(url: str) -> list[dict]:
     started = dt.datetime(2024, 6, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
     with Session(engine) as session, session.begin():
         run = Run(started_at=started, finished_at=started + dt.timedelta(seconds=2), status="completed",
-                  program_version="0.1.0", command="catalogue fill --count 5", size=9, method="wfc",
+                  program_version="0.1.0", command="catalogue fill --count 5", size=9, shape="3x3", method="wfc",
                   equivalence="d4", symmetry="none", seed=42, generators=2, checkers=2, queue_size=64,
                   parameters="{}", generated=9, accepted=5, duplicates=3, contradictions=1,
                   elapsed_seconds=2.0, stage_stats=json.dumps({"generate": {"items": 9}}), files_through=4)
         session.add(run)
         session.flush()
         for row in rows:
-            session.add(Board(number=row["number"], size=row["size"], equivalence=row["equivalence"],
+            session.add(Board(number=row["number"], size=row["size"], shape=row["shape"], equivalence=row["equivalence"],
                               key=row["solution"], board=row["solution"], method=row["method"],
                               seed=1000 + row["number"], restarts=row["number"], generate_seconds=0.01,
                               run_id=run.id, created_at=started))
@@ -260,7 +260,7 @@ def fill_synthetic(url: str, n: int = 60) -> list[dict]:
     with engine.begin() as conn:
         conn.execute(text("UPDATE catalogue SET id = :id"), {"id": SYNTHETIC_ID})
         run = conn.execute(insert(Run).values(
-            started_at=now, status="completed", program_version="test", command="test", size=9, method="wfc",
+            started_at=now, status="completed", program_version="test", command="test", size=9, shape="3x3", method="wfc",
             equivalence="d4", symmetry="none", seed=1, generators=1, checkers=1, queue_size=1, parameters="{}",
             generated=n, accepted=n, duplicates=0, contradictions=0).returning(Run.id)).scalar_one()
         boards, puzzles = [], []
@@ -269,7 +269,7 @@ def fill_synthetic(url: str, n: int = 60) -> list[dict]:
             clues = 17 + number % 13
             puzzle = "".join(ch if (i * 7 + number) % 81 < clues else "." for i, ch in enumerate(board))
             level = _LEVELS[number % 5] if number % 11 else None  # every 11th ungraded
-            boards.append(dict(number=number, size=9, equivalence="d4", key=f"k{number}", board=board,
+            boards.append(dict(number=number, size=9, shape="3x3", equivalence="d4", key=f"k{number}", board=board,
                                method="wfc" if number % 3 else "backtrack", seed=number, restarts=0,
                                generate_seconds=0.001, run_id=run, created_at=now))
             puzzles.append(dict(board_number=number, puzzle=puzzle, clues=sum(c != "." for c in puzzle),

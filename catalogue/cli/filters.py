@@ -5,7 +5,7 @@ As sqlite-utils' ``output_options`` does for output, a decorator adds a group of
 hands the command one value instead of a dozen parameters:
 
 - :func:`filter_options` replaces the command's ``filters: PuzzleFilter`` parameter with ``--min-clues``,
-  ``--max-clues``, ``--size``, ``--equivalence``, ``--method``, ``--source``, ``--level``, ``--technique``,
+  ``--max-clues``, ``--size``, ``--shape``, ``--equivalence``, ``--method``, ``--source``, ``--level``, ``--technique``,
   ``--min-score`` and ``--max-score``, checks them (a bound above its other bound, a name outside the vocabulary:
   one line, exit 2) and passes the command a :class:`~catalogue.store.selection.PuzzleFilter`;
 - :func:`sample_options` replaces ``sampling: Sampling`` with ``--sample N``, ``--seed S`` and ``--offset K``.
@@ -22,12 +22,13 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from engine.vocabulary import BOARD_METHODS
+from engine.vocabulary import BOARD_METHODS, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE
 
-from ..choices import HARDEST, Equivalence, Level, check_size, choose
+from ..choices import HARDEST, Equivalence, Level, choose
 from ..config import draw_seed
 from ..console import report
 from ..errors import UsageError
+from ..shapes import shape_filter
 from ..store.selection import PuzzleFilter
 
 
@@ -39,7 +40,10 @@ def _option(annotation, *names: str, **settings):
 FILTER_OPTIONS = {
     "min_clues": _option(Optional[int], "--min-clues", min=0, metavar="A", help="Only puzzles with at least A clues."),
     "max_clues": _option(Optional[int], "--max-clues", min=0, metavar="B", help="Only puzzles with at most B clues."),
-    "size": _option(Optional[int], "--size", min=1, metavar="N", help="Only N x N boards (4, 9, 16, ...)."),
+    "size": _option(Optional[int], "--size", min=1, metavar="N", help="Only N x N boards (4, 6, 9, 16, ...)."),
+    "shape": _option(Optional[str], "--shape", metavar="SHAPE",
+                     help="Only boards of this shape: 3x3, 2x3, latin5, 3x3+x (with diagonals), jigsaw9 (any "
+                          "layout)."),
     "equivalence": _option(Optional[Equivalence], "--equivalence",
                            help="Only boards made unique under this equivalence."),
     "method": _option(Optional[str], "--method", metavar="NAME",
@@ -69,7 +73,7 @@ _SAMPLE_DEFAULTS = {"sample": None, "seed": None, "offset": 0}
 
 
 def make_filter(min_clues: Optional[int] = None, max_clues: Optional[int] = None, size: Optional[int] = None,
-                equivalence: Optional[Equivalence] = None, method: Optional[str] = None,
+                shape: Optional[str] = None, equivalence: Optional[Equivalence] = None, method: Optional[str] = None,
                 source: Optional[str] = None, level: Optional[Level] = None, technique: Optional[str] = None,
                 min_score: Optional[float] = None, max_score: Optional[float] = None) -> PuzzleFilter:
     """The filter of the options' values; a bad combination or name is a one-line usage error (exit 2)."""
@@ -78,8 +82,13 @@ def make_filter(min_clues: Optional[int] = None, max_clues: Optional[int] = None
     if min_score is not None and max_score is not None and min_score > max_score:
         raise UsageError(f"--min-score {min_score:g} is above --max-score {max_score:g}")
     # a name outside the vocabulary would match nothing and look like an empty result: exit 2 instead
-    check_size(size)
-    return PuzzleFilter(min_clues=min_clues, max_clues=max_clues, size=size,
+    if size is not None and not MIN_SHAPE_SIZE["latin"] <= size <= MAX_SHAPE_SIZE:
+        raise UsageError(f"--size must be a grid's rows, {MIN_SHAPE_SIZE['latin']} to {MAX_SHAPE_SIZE}, not {size}")
+    try:
+        shape = None if shape is None else shape_filter(shape)
+    except ValueError as e:
+        raise UsageError(f"--shape: {e}") from None
+    return PuzzleFilter(min_clues=min_clues, max_clues=max_clues, size=size, shape=shape,
                         equivalence=equivalence.value if equivalence else None,
                         method=choose("--method", "method", BOARD_METHODS, method), source=source,
                         level=level.value if level else None,

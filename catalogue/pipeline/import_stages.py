@@ -17,6 +17,7 @@ import numpy as np
 from engine.vocabulary import IMPORTED
 
 from ..config import NODE_BUDGET
+from ..shapes import spec_for_size
 from ..store.records import grade_columns
 from .import_batches import Batch
 
@@ -40,24 +41,28 @@ class Kernels:
         self.grade_many, self.minimal_many, self.conflict_errors = grade_many, minimal_many, conflict_errors
         self.KeySearchError = KeySearchError
 
-    def key_of(self, lines: Sequence[str], size: int, equivalence: str) -> list[str]:
-        """The keys of stored puzzles (line texts): what ``Catalogue.store_imported`` compares with."""
+    def key_of(self, lines: Sequence[str], shape: str, equivalence: str) -> list[str]:
+        """The keys of stored puzzles (line texts) of a shape (its spec): what ``Catalogue.store_imported``
+        compares with."""
         from engine.formats.base import decode_symbols
-        from engine.geometry import box_for_size
 
+        from ..shapes import kernel_shape, shape_of
+
+        size = shape_of(shape).size
         cells = decode_symbols("".join(lines)).reshape(len(lines), size * size).astype(np.int8)
-        return self.keys_or_none(cells, box_for_size(size), equivalence)
+        return self.keys_or_none(cells, kernel_shape(shape), equivalence)
 
-    def orient(self, puzzle: dict, solution: str, board: str, size: int, equivalence: str) -> dict:
+    def orient(self, puzzle: dict, solution: str, board: str, shape: str, equivalence: str) -> dict:
         """``puzzle`` (a Puzzle row whose solution is ``solution``) turned by the move of the equivalence that maps
         ``solution`` onto the stored ``board``: the composition of the two canonical transforms (one to the shared
         key, then back). Its clue pattern's symmetry is named again; its metrics and grade are those measured on
         the puzzle as read."""
         from engine.formats import from_line, to_line
-        from engine.geometry import box_for_size
         from engine.keys import canonical_transform
 
-        box = box_for_size(size)
+        from ..shapes import kernel_shape, shape_of
+
+        box, size = kernel_shape(shape), shape_of(shape).size
         cells, solved, stored = from_line(puzzle["puzzle"], box), from_line(solution, box), from_line(board, box)
         move = canonical_transform(solved, box, equivalence).then(
             canonical_transform(stored, box, equivalence).inverse())
@@ -100,6 +105,7 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     from engine.vocabulary import METRICS
 
     box, size = batch.box, batch.box * batch.box
+    shape = spec_for_size(size)
     cells = np.stack([p.grid.cells for p in batch.parsed]).astype(np.int8)
     results = kernels.solve_results(cells, box, 2)
     counts = [r.count for r in results]
@@ -131,7 +137,7 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
             batch.rejected.append((batch.parsed[idx[j]], "no key",
                                    f"no {equivalence} key (its key search kept too many tied states)"))
     # what the catalogue holds already is not graded (a read; the write checks again under the lock)
-    probe = [{"size": size, "equivalence": equivalence, "key": board_keys[j]} for j in keep]
+    probe = [{"size": size, "shape": shape, "equivalence": equivalence, "key": board_keys[j]} for j in keep]
     stored = catalogue.known_puzzles(probe, [puzzle_keys[j] for j in keep], kernels.key_of)
     batch.known = sum(stored)
     keep = [j for j, s in zip(keep, stored) if not s]
@@ -152,7 +158,7 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     board_lines = lines(solutions)
     clues = (cells != 0).sum(axis=1)
     for k, j in enumerate(keep):
-        batch.boards.append({"size": size, "equivalence": equivalence, "key": board_keys[j], "board": board_lines[k],
+        batch.boards.append({"size": size, "shape": shape, "equivalence": equivalence, "key": board_keys[j], "board": board_lines[k],
                              "method": IMPORTED, "seed": 0, "restarts": 0, "generate_seconds": 0.0,
                              "run_id": run_id})
         g = grades[k]

@@ -41,6 +41,7 @@ from engine.vocabulary import IMPORTED
 from .. import __version__
 from ..console import report
 from ..kernels import jobs_for
+from ..shapes import spec_for_size
 from ..store.files import refuse_strangers
 from .import_batches import Batch, Source, batches
 from .import_stages import Kernels, compute
@@ -102,6 +103,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     total = sum(s.count for s in sources)
     sizes = sorted({box * box for s in sources for box in s.boxes})
     run_id = catalogue.start_run(program_version=__version__, command=command, size=sizes[0] if sizes else 0,
+                                 shape=spec_for_size(sizes[0]) if sizes else "",
                                  method=IMPORTED, equivalence=equivalence, symmetry="none", seed=0,
                                  generators=0, checkers=workers, queue_size=0,
                                  parameters={"sources": summary.sources, "sizes": sizes})
@@ -173,7 +175,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                     summary.known += sum(1 for what, _ in outcomes if what == "known")
                     if new:
                         numbers = [outcomes[i][1] for i in new]
-                        catalogue.write_board_files(numbers, batch.solutions[new], batch.box)
+                        catalogue.write_board_files(numbers, batch.solutions[new], spec_for_size(batch.box * batch.box))
                         files_through = numbers[-1]
                         if summary.first_number is None:
                             summary.first_number = numbers[0]

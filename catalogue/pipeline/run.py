@@ -37,6 +37,7 @@ from ..config import MAX_WORKERS
 from ..errors import UsageError, UserError
 from ..failures import describe, describe_error
 from ..kernels import jobs_for
+from ..shapes import is_square
 from ..store import Catalogue
 from ..store.files import FileReport, refuse_strangers
 from .actor import Channel, Supervisor
@@ -113,12 +114,36 @@ def _validate(plan: FillOptions, kernels: Kernels) -> None:
     ncells = plan.size * plan.size
     if plan.target_clues is not None and not 0 <= plan.target_clues <= ncells:
         raise UsageError(f"--target-clues must be between 0 and {ncells} for {plan.size}x{plan.size}")
-    fewest = MIN_CLUES.get(plan.size)
+    fewest = MIN_CLUES.get(plan.size) if is_square(plan.shape) else None  # (known for square boxes only)
     if plan.target_clues is not None and fewest is not None and plan.target_clues < fewest:
         # no puzzle can reach it: refused before the run rather than carving every board 20 times in vain
         raise UserError(f"--target-clues {plan.target_clues}: no {plan.size}x{plan.size} puzzle with one solution "
                         f"has fewer than {fewest} clues; use {fewest} or more")
     kernels.validate(plan)
+    if not is_square(plan.shape):
+        _validate_shape(plan)
+
+
+def _validate_shape(plan: FillOptions) -> None:
+    """What only the shapes beyond square boxes refuse: generators that make square boxes only, and ``full`` keys
+    where the shape's group is too large to search by listing it (engine/keys/shape_group.py)."""
+    name = plan.grid_shape.name
+    if plan.method != "wfc":
+        raise UsageError(f"--method {plan.method} makes square boxes only; shape {name} takes --method wfc")
+    if plan.level is not None:
+        from engine.grade.grader import gradable
+
+        try:
+            gradable(plan.grid_shape)
+        except ValueError as e:
+            raise UsageError(f"--level: {e}") from None
+    if plan.equivalence == "full" and not (plan.grid_shape.kind == "latin" and not plan.grid_shape.diagonals):
+        from engine.keys.shape_group import shape_group
+
+        try:
+            shape_group(plan.grid_shape, "full")
+        except ValueError as e:
+            raise UsageError(f"--equivalence full on shape {name}: {e}; use d4 or none") from None
 
 
 def fill(catalogue: Catalogue, count: int | FillOptions, *, progress: Callable[[dict], None] | None = None,
@@ -139,9 +164,13 @@ def fill(catalogue: Catalogue, count: int | FillOptions, *, progress: Callable[[
             raise TypeError(f"fill() takes FillOptions or keywords, not both: {', '.join(options)}")
         plan = count
     else:
-        plan = FillOptions(count=count, **options)
-    if plan.size not in SIZES:
-        raise UsageError(f"--size: {plan.size} is not a grid size ({', '.join(map(str, SIZES))})")
+        try:
+            plan = FillOptions(count=count, **options)
+        except ValueError as e:  # a shape that is none, or a size that disagrees with it
+            raise UsageError(f"--shape: {e}") from None
+    if plan.shape is None:
+        raise UsageError(f"--size: {plan.size} is not a grid size ({', '.join(map(str, SIZES))}); other sizes "
+                         "take --shape (RxC, latin)")
     kernels = Kernels(plan.method)
     _validate(plan, kernels)
 
@@ -151,7 +180,7 @@ def fill(catalogue: Catalogue, count: int | FillOptions, *, progress: Callable[[
         recovered = catalogue.recover()
         refuse_strangers(catalogue.folder, recovered)  # before a run is recorded: nothing is written over them
         started = time.perf_counter()
-        jobs = jobs_for("fill", [plan.box], method=plan.method, equivalence=plan.equivalence, level=plan.level)
+        jobs = [] if not isinstance(plan.box, int) else jobs_for("fill", [plan.box], method=plan.method, equivalence=plan.equivalence, level=plan.level)
         if prepare is None:
             from engine.warmup import prepare
         prepare(jobs)  # compiled on every core the first time (Ctrl-C: KeyboardInterrupt, nothing half-written)
@@ -182,7 +211,7 @@ class _Run:
         parameters = {**p.parameters(), "pid": os.getpid(), "host": socket.gethostname(),
                       "out": str(self.catalogue.folder)}
         return self.catalogue.start_run(
-            program_version=__version__, command=p.command(), size=p.size, method=p.method,
+            program_version=__version__, command=p.command(), size=p.size, shape=p.shape, method=p.method,
             equivalence=p.equivalence, symmetry=p.symmetry, target_clues=p.target_clues, level=p.level,
             seed=p.seed, generators=self.n_generators, checkers=self.n_checkers, queue_size=self.queue_size,
             parameters=parameters)

@@ -92,7 +92,15 @@ class Kernels:
 
     @staticmethod
     def grade_many(puzzles, box):
+        """The grades of a batch; None for each puzzle of a shape the grader does not know yet (Latin squares, the
+        diagonals: engine.grade.grader.gradable), which is stored ungraded."""
         from engine.grade import grade_many
+        from engine.grade.grader import gradable
+
+        try:
+            gradable(box)
+        except ValueError:
+            return [None] * len(puzzles)
         return grade_many(puzzles, box)
 
     @staticmethod
@@ -247,7 +255,7 @@ class CheckerActor(Actor):
             # A read (never blocks the writer in WAL mode): keys an earlier run stored are dropped before carving.
             # The writer checks again under the write lock; this only saves work, it guarantees nothing.
             candidates = [keys[i] for i in np.flatnonzero(fresh)]
-            stored = self.catalogue.known_keys(plan.size, plan.equivalence, candidates)
+            stored = self.catalogue.known_keys(plan.shape, plan.equivalence, candidates)
             if stored:
                 fresh &= np.array([k not in stored for k in keys])
         new = np.flatnonzero(fresh)
@@ -316,7 +324,7 @@ class CheckerActor(Actor):
         if plan.level is None:
             return results, grades, tries, kept_seeds
         want = k.level_rank(plan.level)
-        relax_each = plan.box >= 4
+        relax_each = plan.size >= 16
         if relax_each:
             results, grades = k.relax(results, boards, plan.box, plan.level, kept_seeds, grades)
         distance = np.array([abs(k.level_rank(g.level) - want) for g in grades])

@@ -80,7 +80,7 @@ class WriterActor(Actor):
             done = counters.accepted >= counters.target
         started = time.perf_counter()
         if kept:
-            self.catalogue.write_board_files([numbers[i] for i in kept], batch.boards[kept], self.plan.box)
+            self.catalogue.write_board_files([numbers[i] for i in kept], batch.boards[kept], self.plan.shape)
             self.files_through = numbers[kept[-1]]
         self.file_seconds += time.perf_counter() - started
         if done:
@@ -93,7 +93,7 @@ class WriterActor(Actor):
 def batch_rows(batch: CheckedBatch, plan: FillOptions, run_id: int) -> tuple[list[dict], list[dict]]:
     """The board and puzzle rows of a checked batch (row i of each for board i): the batch's columns, plus what
     the plan says of every row."""
-    board_constants = {"size": plan.size, "equivalence": plan.equivalence, "method": plan.method, "run_id": run_id}
+    board_constants = {"size": plan.size, "shape": plan.shape, "equivalence": plan.equivalence, "method": plan.method, "run_id": run_id}
     puzzle_constants = {"symmetry": plan.symmetry, "target_clues": plan.target_clues}
     board_names, puzzle_names = list(batch.board_columns), list(batch.puzzle_columns)
     board_values = list(zip(*batch.board_columns.values()))

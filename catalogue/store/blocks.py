@@ -181,7 +181,7 @@ def _insert_rows(conn, boards, puzzles, taken, first, now) -> None:
     # 20 retries)
     order = sorted(range(len(taken)), key=lambda j: _index_key(boards[taken[j]]))
     board_rows = [{**boards[taken[j]], "number": first + j, "created_at": now} for j in order]
-    stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
+    stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["shape", "equivalence", "key"])
             .returning(Board.number))
     inserted = conn.execute(stmt, board_rows).scalars().all()
     if len(inserted) != len(board_rows):  # another writer stored some of these keys meanwhile
@@ -209,5 +209,5 @@ def _wait_for_turn(conn, place: int) -> None:
 
 
 def _index_key(board: dict) -> tuple:
-    """The order of the boards' UNIQUE index (size, equivalence, key)."""
-    return board["size"], board["equivalence"], board["key"]
+    """The order of the boards' UNIQUE index (shape, equivalence, key)."""
+    return board["shape"], board["equivalence"], board["key"]

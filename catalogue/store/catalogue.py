@@ -223,6 +223,12 @@ class Catalogue(WritePath, BoardFolder):
         with self.reading() as conn:
             return queries.sources(conn, limit)
 
+    def shapes(self, limit: int = 500) -> list[str]:
+        """The shapes of the catalogue's boards (their specs: a jigsaw's with its layout), sorted; at most
+        ``limit``."""
+        with self.reading() as conn:
+            return queries.shape_specs(conn, limit)
+
     def stats(self) -> dict[str, Any]:
         with self.reading() as conn:
             return summary.stats(conn)
@@ -261,15 +267,15 @@ class Catalogue(WritePath, BoardFolder):
             if engine is not self._engine:
                 engine.dispose()
 
-    def known_keys(self, size: int, equivalence: str, keys: Sequence[str]) -> set[str]:
-        """Which of ``keys`` the catalogue already holds for this size and equivalence (the checkers' read)."""
+    def known_keys(self, shape: str, equivalence: str, keys: Sequence[str]) -> set[str]:
+        """Which of ``keys`` the catalogue already holds for this shape and equivalence (the checkers' read)."""
         from .rows import known_keys
 
         with self._connect().connect() as conn:
-            return known_keys(conn, size, equivalence, keys)
+            return known_keys(conn, shape, equivalence, keys)
 
     def known_puzzles(self, boards: Sequence[dict], puzzle_keys: Sequence[str], key_of) -> list[bool]:
-        """Whether each imported row's puzzle is already stored on its board (``boards[i]`` holds ``size``,
+        """Whether each imported row's puzzle is already stored on its board (``boards[i]`` holds ``shape``,
         ``equivalence`` and the solution's ``key``): a read, to skip grading what the import would not store.
         The write path checks again under the write lock."""
         from .insert import known_puzzles
@@ -318,8 +324,8 @@ class Catalogue(WritePath, BoardFolder):
         return self._row()["id"]
 
     def board_row(self, number: int) -> Optional[dict[str, Any]]:
-        """``{"board": line, "size": n}`` of board ``number``, None if there is none."""
+        """``{"board": line, "size": n, "shape": spec}`` of board ``number``, None if there is none."""
         with self.reading() as conn:
-            rows = queries.fetch(conn, "SELECT board, size FROM boards WHERE number = :number",
+            rows = queries.fetch(conn, "SELECT board, size, shape FROM boards WHERE number = :number",
                                  {"number": int(number)})
         return rows[0] if rows else None

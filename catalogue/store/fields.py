@@ -47,7 +47,10 @@ def _puzzle(name, type_, about, **kw) -> Field:
 #: every column of both tables, each table in its own order
 FIELDS: tuple[Field, ...] = (
     _board("number", int, "The board's number: 0..N-1 without gaps, in the order boards were stored."),
-    _board("size", int, "Rows of the grid: 4, 9, 16 or 25."),
+    _board("size", int, "Rows of the grid: 4, 9, 16 or 25 for square boxes; 6, 8, 10, 12, ... for other shapes."),
+    _board("shape", str, "The grid's rules: RxC for boxes of R rows by C columns (3x3 is 9x9 Sudoku), latinN for a "
+                         "Latin square, jigsawN:LAYOUT for jigsaw regions (one letter a cell), +x when both "
+                         "diagonals hold every digit too."),
     _board("equivalence", str, "When two boards count as the same: none, d4 (rotations and reflections) or full "
                                "(every validity-preserving transformation)."),
     _board("key", str, "The canonical key under the equivalence: the UNIQUE column that keeps boards unique."),
@@ -102,7 +105,7 @@ if len(BY_NAME) != len(FIELDS):
 
 #: the fields of a query result, in order (what `catalogue query` prints, csv's columns, the API's lists): the
 #: puzzle's name and its board, how it was carved and solved, its grade, where it came from, then the grids
-RESULT_FIELDS = ("number", "variant", "size", "equivalence", "method", "clues", "symmetry", "nodes", "guesses",
+RESULT_FIELDS = ("number", "variant", "size", "shape", "equivalence", "method", "clues", "symmetry", "nodes", "guesses",
                  "backtracks", "checks", "max_depth", "solve_seconds", "carve_checks", "carve_seconds", "minimal",
                  "undecided", "level", "score", "hardest", "technique", "source", "source_line", "puzzle", "solution")
 #: how a board and its puzzle were made: the fields a full record adds to a result's (the generator's seed remakes

@@ -29,7 +29,6 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.engine import Engine
 
 from engine.formats import from_line, to_txt
-from engine.geometry import box_for_ncells
 
 from ..errors import UserError
 from . import plainfile
@@ -61,9 +60,12 @@ def write_files(out: Path, numbers: Iterable[int], payloads: Iterable[bytes], *,
         plainfile.write(board_path(out, number), payload, replace=replace)
 
 
-def expected_bytes(board_line: str, size: int) -> bytes:
-    """What board ``board_line``'s N.txt holds (``engine.formats.to_txt`` and a final newline)."""
-    box = box_for_ncells(size * size)
+def expected_bytes(board_line: str, shape: str) -> bytes:
+    """What board ``board_line``'s N.txt holds (``engine.formats.to_txt`` and a final newline): the grid of the
+    shape whose spec the row stores, under a ``# shape`` line for every shape but square boxes."""
+    from ..shapes import kernel_shape
+
+    box = kernel_shape(shape)
     return (to_txt(from_line(board_line, box), box) + "\n").encode("ascii")
 
 
@@ -112,12 +114,12 @@ def _sample(numbers: list[int]) -> str:
 
 
 def _check_rows(out: Path, rows, report: FileReport, progress=None, total: int = 0) -> None:
-    for number, line, size in rows:
+    for number, line, shape in rows:
         report.checked += 1
         if progress is not None and report.checked % PROGRESS_EVERY == 0:
             progress(report.checked, total)
         try:
-            want = expected_bytes(line, size)
+            want = expected_bytes(line, shape)
         except (ValueError, TypeError, ZeroDivisionError):  # a row that is not a board: the database check names it
             report.unreadable.append(number)
             continue
@@ -128,11 +130,11 @@ def _check_rows(out: Path, rows, report: FileReport, progress=None, total: int =
             continue
         if got is None:
             report.missing.append(number)
-            report._rows[number] = (line, size)
+            report._rows[number] = (line, shape)
             continue
         if got != want:
             report.torn.append(number)
-            report._rows[number] = (line, size)
+            report._rows[number] = (line, shape)
 
 
 def check_files(engine: Engine, out: Path, full: bool = True,
@@ -147,7 +149,7 @@ def check_files(engine: Engine, out: Path, full: bool = True,
     with engine.connect() as conn:
         total = conn.execute(select(func.count()).select_from(Board)).scalar() if progress is not None else 0
         rows = conn.execution_options(yield_per=2000).execute(
-            select(Board.number, Board.board, Board.size).order_by(Board.number))
+            select(Board.number, Board.board, Board.shape).order_by(Board.number))
         _check_rows(out, rows, report, progress, total)
         if progress is not None:
             progress(report.checked, total)
@@ -193,7 +195,7 @@ def _check_recent(engine: Engine, out: Path) -> FileReport:
         suspect = [r.id for r in runs if alive[r.id] is not True]
         if suspect:
             rows = conn.execute(
-                select(Board.number, Board.board, Board.size).join(Run, Board.run_id == Run.id)
+                select(Board.number, Board.board, Board.shape).join(Run, Board.run_id == Run.id)
                 .where(Run.id.in_(suspect),
                        or_(Run.files_through.is_(None), Board.number > Run.files_through))
                 .order_by(Board.number)).all()

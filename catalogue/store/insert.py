@@ -39,7 +39,7 @@ def store_rows(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dict], 
                run_id: int | None = None, files_through: int | None = None) -> list[int | None]:
     """Insert new boards (and puzzle i for board i); returns each row's number, None for a row not stored.
 
-    ``boards[i]`` holds every Board column except ``number`` (``size``, ``equivalence`` and ``key`` included);
+    ``boards[i]`` holds every Board column except ``number`` (``shape``, ``equivalence`` and ``key`` included);
     ``puzzles[i]`` every Puzzle column except ``board_number``. A row is not stored when its key is already in
     the catalogue, repeats an earlier row of the batch, or comes after ``limit`` stored rows. ``files_through``
     (with ``run_id``) records the writer's file watermark in the same transaction, which costs no extra commit.
@@ -71,7 +71,7 @@ def _store_once(engine, boards, puzzles, limit, run_id, files_through) -> list[i
         first = 0 if top is None else top + 1
         now = dt.datetime.now(dt.timezone.utc)
         board_rows = [{**boards[i], "number": first + j, "created_at": now} for j, i in enumerate(taken)]
-        stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
+        stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["shape", "equivalence", "key"])
                 .returning(Board.number))
         inserted = conn.execute(stmt, board_rows).scalars().all()
         if len(inserted) != len(board_rows):
@@ -86,7 +86,7 @@ def _store_once(engine, boards, puzzles, limit, run_id, files_through) -> list[i
 #: the boards of a batch already stored, with their numbers and lines: on PostgreSQL one index probe per key,
 #: whatever the statistics say (the reason is at :data:`catalogue.store.rows.PG_KNOWN`)
 _PG_STORED = text("SELECT k.key, found.number, found.board FROM unnest(CAST(:keys AS text[])) AS k(key) "
-                  "CROSS JOIN LATERAL (SELECT b.number, b.board FROM boards b WHERE b.size = :size "
+                  "CROSS JOIN LATERAL (SELECT b.number, b.board FROM boards b WHERE b.shape = :shape "
                   "AND b.equivalence = :equivalence AND b.key = k.key LIMIT 1) AS found")
 
 
@@ -105,12 +105,12 @@ def store_imported(engine: Engine, boards: Sequence[dict], puzzles: Sequence[dic
     ``boards[i]`` is the solution's Board row without ``number`` (like :func:`store_rows`), ``puzzles[i]`` the
     Puzzle row without ``board_number``, ``puzzle_keys[i]`` the puzzle's canonical key under the row's
     equivalence. The same puzzle is a puzzle whose key equals the key of a puzzle stored on the same board
-    (``key_of(lines, size, equivalence)`` keys those, since only board keys are stored) or of an earlier row:
+    (``key_of(lines, shape, equivalence)`` keys those, since only board keys are stored) or of an earlier row:
     it adds nothing. A row whose board is stored (or new earlier in the batch) adds its puzzle to that board;
     any other row numbers a new board, ``max(number) + 1, ...`` in row order, as :func:`store_rows` does.
 
     A puzzle added to a stored board whose solution is an image of the board (rotated, relabelled, ...) is
-    turned the board's way first: ``orient(puzzle_row, solution_line, board_line, size, equivalence)`` returns
+    turned the board's way first: ``orient(puzzle_row, solution_line, board_line, shape, equivalence)`` returns
     the row to store (its clues then agree with the stored board).
     """
     for attempt in range(RETRIES + 1):
@@ -141,7 +141,7 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, r
         board_rows: list[dict] = []
         puzzle_rows: list[dict] = []
         for board, puzzle, puzzle_key in zip(boards, puzzles, puzzle_keys):
-            ident = (board["size"], board["equivalence"], board["key"])
+            ident = (board["shape"], board["equivalence"], board["key"])
             if (*ident[:2], puzzle_key) in known:
                 result.append((KNOWN, numbers[ident]))
                 continue
@@ -160,7 +160,7 @@ def _store_imported_once(engine, boards, puzzles, puzzle_keys, key_of, orient, r
             variants[number] = variants.get(number, 0) + 1  # the board's next puzzle: 1 on a new board
             puzzle_rows.append({**puzzle, "board_number": number, "variant": variants[number]})
         if board_rows:
-            stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["size", "equivalence", "key"])
+            stmt = (dialect_insert(conn, Board).on_conflict_do_nothing(index_elements=["shape", "equivalence", "key"])
                     .returning(Board.number))
             inserted = conn.execute(stmt, board_rows).scalars().all()
             if len(inserted) != len(board_rows):
@@ -176,7 +176,7 @@ def known_puzzles(conn: Connection, boards: Sequence[dict], puzzle_keys: Sequenc
     if not numbers:
         return [False] * len(boards)
     known = stored_puzzle_keys(conn, numbers, key_of)
-    return [(b["size"], b["equivalence"], k) in known for b, k in zip(boards, puzzle_keys)]
+    return [(b["shape"], b["equivalence"], k) in known for b, k in zip(boards, puzzle_keys)]
 
 
 def last_variants(conn: Connection, numbers: Sequence[int]) -> dict[int, int]:
@@ -192,26 +192,26 @@ def last_variants(conn: Connection, numbers: Sequence[int]) -> dict[int, int]:
 
 
 def stored_numbers(conn: Connection, boards: Sequence[dict]) -> dict[tuple, tuple[int, str]]:
-    """(size, equivalence, key) -> (number, board line) of the boards of the batch that are already stored."""
+    """(shape, equivalence, key) -> (number, board line) of the boards of the batch that are already stored."""
     groups: dict[tuple, list[str]] = {}
     for row in boards:
-        groups.setdefault((row["size"], row["equivalence"]), []).append(row["key"])
+        groups.setdefault((row["shape"], row["equivalence"]), []).append(row["key"])
     found: dict[tuple, tuple[int, str]] = {}
-    for (size, equivalence), keys in groups.items():
+    for (shape, equivalence), keys in groups.items():
         for start in range(0, len(keys), 5000):  # well under every driver's limit of bound parameters
             if conn.dialect.name == "postgresql":  # one probe per key whatever the statistics (see known_keys)
-                rows = conn.execute(_PG_STORED, {"size": size, "equivalence": equivalence,
+                rows = conn.execute(_PG_STORED, {"shape": shape, "equivalence": equivalence,
                                                  "keys": keys[start:start + 5000]})
             else:
                 rows = conn.execute(select(Board.key, Board.number, Board.board).where(
-                    Board.size == size, Board.equivalence == equivalence, Board.key.in_(keys[start:start + 5000])))
-            found.update(((size, equivalence, key), (number, line)) for key, number, line in rows)
+                    Board.shape == shape, Board.equivalence == equivalence, Board.key.in_(keys[start:start + 5000])))
+            found.update(((shape, equivalence, key), (number, line)) for key, number, line in rows)
     return found
 
 
 def stored_puzzle_keys(conn: Connection, numbers: dict[tuple, int], key_of) -> set[tuple]:
-    """(size, equivalence, puzzle key) of every puzzle stored on the boards ``numbers`` names, keyed under the
-    board's equivalence by ``key_of(lines, size, equivalence)`` (one batch kernel call per group)."""
+    """(shape, equivalence, puzzle key) of every puzzle stored on the boards ``numbers`` names, keyed under the
+    board's equivalence by ``key_of(lines, shape, equivalence)`` (one batch kernel call per group)."""
     by_number = {number: ident[:2] for ident, number in numbers.items()}
     wanted = list(by_number)
     lines: dict[tuple, list[str]] = {}
@@ -221,6 +221,6 @@ def stored_puzzle_keys(conn: Connection, numbers: dict[tuple, int], key_of) -> s
         for number, line in rows:
             lines.setdefault(by_number[number], []).append(line)
     known: set[tuple] = set()
-    for (size, equivalence), texts in lines.items():
-        known.update((size, equivalence, k) for k in key_of(texts, size, equivalence))
+    for (shape, equivalence), texts in lines.items():
+        known.update((shape, equivalence, k) for k in key_of(texts, shape, equivalence))
     return known

@@ -26,13 +26,21 @@ CHUNK = 4096
 
 
 def row_problem(row) -> str | None:
-    """What makes a board row (number, size, equivalence, key, board, puzzle, clues) unusable, without reading its
-    grids (their symbols are checked when the key batch reads them), or None: a row that is valid SQLite but not a
-    board (edited by hand, written by a broken program) is a problem to report, never an internal error."""
-    from engine.vocabulary import EQUIVALENCES, SIZES
+    """What makes a board row (number, size, shape, equivalence, key, board, puzzle, clues) unusable, without reading
+    its grids (their symbols are checked when the key batch reads them), or None: a row that is valid SQLite but not
+    a board (edited by hand, written by a broken program) is a problem to report, never an internal error."""
+    from engine.vocabulary import EQUIVALENCES
 
-    if not isinstance(row.size, int) or row.size not in SIZES:
-        return f"its size {_shown(row.size)} is not one of {', '.join(map(str, SIZES))}"
+    from ..shapes import shape_of
+
+    try:
+        shape = shape_of(row.shape) if isinstance(row.shape, str) else None
+    except ValueError:
+        shape = None
+    if shape is None:
+        return f"its shape {_shown(row.shape)} is not a shape (RxC, latinN, jigsawN:LAYOUT)"
+    if not isinstance(row.size, int) or row.size != shape.size:
+        return f"its size {_shown(row.size)} is not its shape's ({shape.name} is {shape.size}x{shape.size})"
     if row.equivalence not in EQUIVALENCES:
         return f"its equivalence {_shown(row.equivalence)} is not one of {', '.join(EQUIVALENCES)}"
     if not isinstance(row.clues, int) or isinstance(row.clues, bool):
@@ -68,9 +76,10 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE,
     import numpy as np
     from sqlalchemy import func, select
 
-    from engine.geometry import box_for_size, geometry
+    from engine.geometry import geometry
     from engine.keys import key_texts
 
+    from ..shapes import kernel_shape
     from .models import Board, Puzzle
 
     out = DatabaseReport()
@@ -83,26 +92,27 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE,
             Puzzle, Puzzle.board_number == Board.number).where(Puzzle.id.is_(None))).scalar()
         if orphans:
             out.problems.append(f"{orphans} boards have no puzzle")
-        query = select(Board.number, Board.size, Board.equivalence, Board.key, Board.board, Puzzle.puzzle,
+        query = select(Board.number, Board.size, Board.shape, Board.equivalence, Board.key, Board.board, Puzzle.puzzle,
                        Puzzle.clues).join(Puzzle, Puzzle.board_number == Board.number)
         if not full:
             query = query.order_by(func.random()).limit(sample)
         rows = conn.execute(query).all()
-    groups: dict[tuple[int, str], list] = {}
+    groups: dict[tuple[str, str], list] = {}
     for row in rows:
         wrong = row_problem(row)
         if wrong is not None:  # a row no kernel can take: named here, left out of the batches
             out.problems.append(f"board {row.number}: {wrong}")
             out.keys_checked += 1
             continue
-        groups.setdefault((row.size, row.equivalence), []).append(row)
-    chunks = [((size, equivalence), members[i:i + CHUNK]) for (size, equivalence), group in groups.items()
+        groups.setdefault((row.shape, row.equivalence), []).append(row)
+    chunks = [((shape, equivalence), members[i:i + CHUNK]) for (shape, equivalence), group in groups.items()
               for members in [group] for i in range(0, len(group), CHUNK)]
     if progress is not None:
         progress(0, len(rows))
-    for (size, equivalence), chunk in chunks:
-        box = box_for_size(size)
+    for (shape, equivalence), chunk in chunks:
+        box = kernel_shape(shape)
         geo = geometry(box)
+        size = geo.size
         members, boards, puzzles = [], [], []
         for row in chunk:  # each row's grids read once, a chunk at a time
             grids = _grids(row, box)
@@ -123,7 +133,8 @@ def check_database(engine, full: bool = False, sample: int = SAMPLE,
         clue_counts = (puzzles != 0).sum(axis=1)
         for i, r in enumerate(members):
             if not valid[i]:
-                out.problems.append(f"board {r.number} is not a complete valid {size}x{size} grid")
+                out.problems.append(f"board {r.number} is not a complete valid {size}x{size} grid of shape "
+                                    f"{shape.partition(':')[0]}")
             elif keys[i] != r.key:
                 out.problems.append(f"board {r.number}: stored key differs from the {equivalence} key of its board")
             if not agree[i]:

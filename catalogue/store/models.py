@@ -12,7 +12,7 @@ on SQLite and PostgreSQL to prove models and migrations agree.
   ``catalogue.store.insert``), never from a sequence, because PostgreSQL sequences leave gaps after conflicts and
   rollbacks.
 - ``boards.key`` is the line text of the board's canonical representative under ``equivalence``; the UNIQUE
-  constraint on (size, equivalence, key) is what rejects duplicates, also across processes.
+  constraint on (shape, equivalence, key) is what rejects duplicates, also across processes.
 - Grids are stored in the line format (``engine.formats.to_line``): n*n symbols, ``.`` for blanks.
 - JSON fields (``parameters``, ``stage_stats``, ``techniques``) are JSON text, so SQLite and PostgreSQL store
   the same bytes.
@@ -44,6 +44,14 @@ RUN_STATUSES = ("running", "completed", "interrupted", "failed", "exhausted")
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
+
+
+def square_shape(context) -> str:
+    """A row's shape when none is given: square boxes of its size (what every row had before shapes); a row of
+    another size must name its shape (KeyError here, before anything is written)."""
+    from ..shapes import SQUARE_SPECS
+
+    return SQUARE_SPECS[context.get_current_parameters()["size"]]
 
 
 class Base(DeclarativeBase):
@@ -79,6 +87,9 @@ class Run(Base):
     program_version: Mapped[str] = mapped_column(String(32))
     command: Mapped[str] = mapped_column(Text)
     size: Mapped[int] = mapped_column(Integer)
+    #: the shape's spec (engine.shape.Shape.spec: ``3x3``, ``2x3``, ``latin5``, ``3x3+x``, a jigsaw's with its
+    #: layout; migration 0009)
+    shape: Mapped[str] = mapped_column(Text, default=square_shape)
     method: Mapped[str] = mapped_column(String(32))
     equivalence: Mapped[str] = mapped_column(String(16))
     symmetry: Mapped[str] = mapped_column(String(16))
@@ -104,11 +115,14 @@ class Board(Base):
     """A complete grid, unique in the catalogue up to its equivalence."""
 
     __tablename__ = "boards"
-    __table_args__ = (UniqueConstraint("size", "equivalence", "key"),)
+    __table_args__ = (UniqueConstraint("shape", "equivalence", "key"),)
 
     #: the public id, 0..N-1 without gaps; never autoincremented (the writer assigns it under the write lock)
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     size: Mapped[int] = mapped_column(Integer)
+    #: the rules its grid keeps, as ``Run.shape`` (migration 0009): part of what makes a board unique, since a
+    #: 2x3 board and a 3x2 one, or a 9x9 board with and without its diagonals, may share a key
+    shape: Mapped[str] = mapped_column(Text, default=square_shape)
     equivalence: Mapped[str] = mapped_column(String(16))
     key: Mapped[str] = mapped_column(Text)
     board: Mapped[str] = mapped_column(Text)

@@ -42,7 +42,7 @@ class BoardFolder:
 
         def holds_our_board(number: int, content: bytes) -> bool:
             row = self.board_row(number)
-            return row is not None and expected_bytes(row["board"], row["size"]) == content
+            return row is not None and expected_bytes(row["board"], row["shape"]) == content
 
         path = folders.claim(self.folder, self.id, self.label, holds_our_board, self._folder_name())
         if self._row()["board_folder"] is None:

@@ -25,10 +25,14 @@ from .fields import BOARD_FIELDS, BY_NAME, PUZZLE_FIELDS
 _FILTERS = (
     ("min_clues", "p.clues >= :min_clues", "p.clues + 0 >= :min_clues"),
     ("max_clues", "p.clues <= :max_clues", "p.clues + 0 <= :max_clues"),
-    # always hidden: the leading column of UNIQUE(size, equivalence, key) matches nearly every board, but SQLite
+    # always hidden: the leading column of UNIQUE(size, equivalence, key) (before migration 0009) matches nearly every board, but SQLite
     # without statistics took it for selective and sorted all 50,000 boards (far slower for
     # `--size 9` on bench/bench_query.py's catalogue)
     ("size", "b.size + 0 = :size", "b.size + 0 = :size"),
+    # a shape's name (2x3, latin5, 3x3+x) or spec; a jigsaw's name matches every layout of that name (its spec is
+    # the name, a colon and the layout). Hidden for the size's reason: the UNIQUE index now leads with shape
+    ("shape", "(b.shape || '' = :shape OR b.shape LIKE :shape || ':%')",
+     "(b.shape || '' = :shape OR b.shape LIKE :shape || ':%')"),
     ("equivalence", "b.equivalence = :equivalence", "b.equivalence = :equivalence"),
     ("method", "b.method = :method", "b.method = :method"),
     # no index: imported puzzles are few beside a fill's, and a source's are read whole
@@ -43,7 +47,7 @@ _FILTERS = (
 #: the filter names `query_puzzles` and `Catalogue.puzzles` take (``PuzzleFilter``'s fields, in this order)
 FILTER_NAMES = tuple(name for name, _, _ in _FILTERS)
 #: filters on the board's columns: a query that uses one joins boards before choosing its rows
-_BOARD_FILTERS = ("size", "equivalence", "method")
+_BOARD_FILTERS = ("size", "shape", "equivalence", "method")
 
 #: What a row read through an index costs, in rows of a sequential scan, in SQLite (measured on 50,000 puzzles,
 #: bench/bench_query.py's catalogue: index lookups plus the sort cost a few times a scanned row)
@@ -214,6 +218,18 @@ def sources(conn, limit: int = 500) -> list[str]:
     rows = fetch(conn, "SELECT DISTINCT source FROM puzzles WHERE source IS NOT NULL ORDER BY source LIMIT :n",
                  {"n": int(limit)})
     return [row["source"] for row in rows]
+
+
+def shape_specs(conn, limit: int = 500) -> list[str]:
+    """The distinct shapes of the boards (their specs), sorted; at most ``limit``. A loose scan of the UNIQUE
+    index, which leads with the shape: one descent per shape, where DISTINCT would walk every board."""
+    found = fetch(conn, "SELECT shape FROM boards ORDER BY shape LIMIT 1")
+    out: list[str] = []
+    while found and len(out) < limit:
+        out.append(found[0]["shape"])
+        found = fetch(conn, "SELECT shape FROM boards WHERE shape > :shape ORDER BY shape LIMIT 1",
+                      {"shape": out[-1]})
+    return out
 
 
 def count_puzzles(conn, **filters) -> int:

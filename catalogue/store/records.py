@@ -21,7 +21,10 @@ GRADE_COLUMNS = ("level", "score", "hardest", "technique", "techniques")
 
 def grade_columns(grade) -> dict[str, Any]:
     """The grade columns of a puzzle row from an ``engine.grade.Grade`` (the steps per technique as JSON text with
-    sorted keys): what the fill, the import and ``regrade`` all store."""
+    sorted keys): what the fill, the import and ``regrade`` all store. None (a shape the grader does not know yet:
+    Latin squares, the diagonals) stores no grade, as a puzzle stored before grading has none."""
+    if grade is None:
+        return {"level": None, "score": None, "hardest": None, "technique": None, "techniques": None}
     return {"level": grade.level, "score": float(grade.score), "hardest": grade.hardest, "technique": grade.technique,
             "techniques": json.dumps(grade.steps_by_technique, sort_keys=True)}
 
@@ -74,6 +77,7 @@ class BoardRecord:
 
     number: int
     size: int
+    shape: str  #: the shape's spec (catalogue.shapes)
     equivalence: str
     method: str
     seed: int  #: `generate(box, seed)` with this method remakes the board

@@ -36,7 +36,7 @@ def new_rows(existing: set[tuple], boards: Sequence[dict], limit: int | None) ->
     taken: list[int] = []
     seen: set[tuple] = set()
     for i, row in enumerate(boards):
-        ident = (row["size"], row["equivalence"], row["key"])
+        ident = (row["shape"], row["equivalence"], row["key"])
         if ident in existing or ident in seen:
             continue
         seen.add(ident)
@@ -47,34 +47,35 @@ def new_rows(existing: set[tuple], boards: Sequence[dict], limit: int | None) ->
 
 
 def existing_keys(conn: Connection, boards: Sequence[dict]) -> set[tuple]:
-    """The (size, equivalence, key) triples of the batch that are already stored (one query per group)."""
+    """The (shape, equivalence, key) triples of the batch that are already stored (one query per group)."""
     groups: dict[tuple, list[str]] = {}
     for row in boards:
-        groups.setdefault((row["size"], row["equivalence"]), []).append(row["key"])
+        groups.setdefault((row["shape"], row["equivalence"]), []).append(row["key"])
     found: set[tuple] = set()
-    for (size, equivalence), keys in groups.items():
-        found.update((size, equivalence, k) for k in known_keys(conn, size, equivalence, keys))
+    for (shape, equivalence), keys in groups.items():
+        found.update((shape, equivalence, k) for k in known_keys(conn, shape, equivalence, keys))
     return found
 
 
-def known_keys(conn: Connection, size: int, equivalence: str, keys: Sequence[str]) -> set[str]:
-    """Which of ``keys`` the catalogue already holds for this size and equivalence (uses the UNIQUE index)."""
+def known_keys(conn: Connection, shape: str, equivalence: str, keys: Sequence[str]) -> set[str]:
+    """Which of ``keys`` the catalogue already holds for this shape (its spec) and equivalence (uses the UNIQUE
+    index)."""
     if not keys:
         return set()
     if conn.dialect.name == "postgresql":
-        return set(conn.execute(PG_KNOWN, {"size": size, "equivalence": equivalence, "keys": list(keys)}).scalars())
-    rows = conn.execute(select(Board.key).where(Board.size == size, Board.equivalence == equivalence,
+        return set(conn.execute(PG_KNOWN, {"shape": shape, "equivalence": equivalence, "keys": list(keys)}).scalars())
+    rows = conn.execute(select(Board.key).where(Board.shape == shape, Board.equivalence == equivalence,
                                                 Board.key.in_(list(keys))))
     return set(rows.scalars())
 
 
 # On PostgreSQL, ``key IN (...)`` is planned from statistics, and a catalogue's `boards` may have none (a server
 # with autovacuum off, or a table that grew since it was last analysed): the planner then takes
-# ``size = 9 AND equivalence = 'd4'`` for a single row, uses only those two columns of the UNIQUE index and checks
-# the keys as a filter, reading every board of the size for every batch: the writer slowed down from 2,400 to 600
+# ``shape = '3x3' AND equivalence = 'd4'`` for a single row, uses only those two columns of the UNIQUE index and checks
+# the keys as a filter, reading every board of the shape for every batch: the writer slowed down from 2,400 to 600
 # boards/s between 0 and 20,000 boards (bench/bench_scaleout.py). One index probe per key instead, whatever the
 # statistics say: a LATERAL subquery with LIMIT 1 is always a nested loop, and its plain equalities are always
 # index conditions. One array parameter also spares psycopg the parsing of a statement with 256 placeholders.
 PG_KNOWN = text("SELECT k.key FROM unnest(CAST(:keys AS text[])) AS k(key) CROSS JOIN LATERAL "
-                "(SELECT 1 FROM boards b WHERE b.size = :size AND b.equivalence = :equivalence AND b.key = k.key "
+                "(SELECT 1 FROM boards b WHERE b.shape = :shape AND b.equivalence = :equivalence AND b.key = k.key "
                 "LIMIT 1) AS found")

@@ -66,13 +66,15 @@ class PuzzleFilter:
     """Which puzzles match: every field None means no condition; bounds are inclusive.
 
     The filters of `catalogue query` (and of every command that selects puzzles): clue count, grid size (rows),
-    equivalence, generator method (or ``import``), the source of an imported puzzle, level, hardest technique
+    shape, equivalence, generator method (or ``import``), the source of an imported puzzle, level, hardest technique
     and the grade's score.
     """
 
     min_clues: Optional[int] = None
     max_clues: Optional[int] = None
     size: Optional[int] = None
+    #: a shape's name (``2x3``, ``latin5``, ``3x3+x``, ``jigsaw9``: every layout) or a whole spec
+    shape: Optional[str] = None
     equivalence: Optional[str] = None
     method: Optional[str] = None
     source: Optional[str] = None  #: where an imported puzzle came from (``import --source``, or the file's name)

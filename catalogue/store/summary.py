@@ -1,4 +1,4 @@
-"""The `catalogue stats` report: totals, per-size counts, the clue histogram, metric summaries, levels and runs.
+"""The `catalogue stats` report: totals, per-shape counts, the clue histogram, metric summaries, levels and runs.
 
 Runs on either kind of read connection, like :mod:`catalogue.store.queries` (whose ``fetch`` it uses): the same
 SQL text on a stdlib ``sqlite3`` connection and on a SQLAlchemy one.
@@ -82,39 +82,51 @@ def _summaries(conn, rows: dict[str, int]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _board_groups(conn) -> list[tuple[int, str]]:
-    """The distinct (size, equivalence) of the boards in order, each found by one descent of the index of
-    UNIQUE (size, equivalence, key): a loose index scan, where GROUP BY walks every entry (on 500,000 boards, most
+def _board_groups(conn) -> list[tuple[str, str]]:
+    """The distinct (shape, equivalence) of the boards in order, each found by one descent of the index of
+    UNIQUE (shape, equivalence, key): a loose index scan, where GROUP BY walks every entry (on 500,000 boards, most
     of the report's time, on either database). Two queries per step because SQLite seeks a row-value range
-    ``(size, equivalence) > (?, ?)`` on ``size`` alone and would walk the rest of that size."""
+    ``(shape, equivalence) > (?, ?)`` on ``shape`` alone and would walk the rest of that shape."""
     groups = []
-    found = fetch(conn, "SELECT size, equivalence FROM boards ORDER BY size, equivalence LIMIT 1")
+    found = fetch(conn, "SELECT shape, equivalence FROM boards ORDER BY shape, equivalence LIMIT 1")
     while found:
-        size, equivalence = found[0]["size"], found[0]["equivalence"]
-        groups.append((size, equivalence))
-        found = (fetch(conn, "SELECT size, equivalence FROM boards WHERE size = :size AND equivalence > :equivalence "
-                             "ORDER BY equivalence LIMIT 1", {"size": size, "equivalence": equivalence})
-                 or fetch(conn, "SELECT size, equivalence FROM boards WHERE size > :size ORDER BY size, equivalence "
-                                "LIMIT 1", {"size": size}))
+        shape, equivalence = found[0]["shape"], found[0]["equivalence"]
+        groups.append((shape, equivalence))
+        found = (fetch(conn, "SELECT shape, equivalence FROM boards WHERE shape = :shape "
+                             "AND equivalence > :equivalence ORDER BY equivalence LIMIT 1",
+                       {"shape": shape, "equivalence": equivalence})
+                 or fetch(conn, "SELECT shape, equivalence FROM boards WHERE shape > :shape "
+                                "ORDER BY shape, equivalence LIMIT 1", {"shape": shape}))
     return groups
 
 
-def _by_size_and_clues(conn) -> tuple[int, int, list[dict], list[dict]]:
-    """The numbers of boards and of puzzles, the counts per size and equivalence and the clue histogram per size, without
-    joining every puzzle to its board.
+def _shape_name(spec: str) -> tuple[str, int]:
+    """A stored spec as the report groups it: its name (every layout of a jigsaw together) and its side."""
+    from ..shapes import shape_of
 
-    Joining each puzzle to its board (for its size) and grouping took longer than the whole report's target on
+    try:
+        return spec.partition(":")[0], shape_of(spec).size
+    except ValueError:  # a damaged row's shape: shown as stored (catalogue verify names the row)
+        return spec, 0
+
+
+def _by_shape_and_clues(conn) -> tuple[int, int, list[dict], list[dict]]:
+    """The numbers of boards and of puzzles, the counts per shape and equivalence and the clue histogram per
+    shape, without joining every puzzle to its board.
+
+    Joining each puzzle to its board (for its shape) and grouping took longer than the whole report's target on
     500,000 puzzles (docs/benchmarks.md, "Stats on 500,000 boards"). Instead one
-    (size, equivalence) group, the one the runs say is largest, gets what remains of the catalogue-wide counts
+    (shape, equivalence) group, the one the runs say is largest, gets what remains of the catalogue-wide counts
     (``count(*)``, and walks of the clues and minimal indexes) once the other groups are taken away, and only
-    those others are counted and joined: on a catalogue of one size and equivalence nothing is joined, and the
-    cost grows with the boards outside that group. Which group is left out changes the cost, never the result."""
+    those others are counted and joined: on a catalogue of one shape and equivalence nothing is joined, and the
+    cost grows with the boards outside that group. Which group is left out changes the cost, never the result.
+    The groups are then shown by the shape's name: a jigsaw's layouts add up under ``jigsawN``."""
     groups = _board_groups(conn)
     if not groups:
         return 0, 0, [], []
     boards = fetch(conn, "SELECT count(*) AS n FROM boards")[0]["n"]
-    accepted = {(row["size"], row["equivalence"]): row["n"] or 0 for row in fetch(
-        conn, "SELECT size, equivalence, sum(accepted) AS n FROM runs GROUP BY size, equivalence")}
+    accepted = {(row["shape"], row["equivalence"]): row["n"] or 0 for row in fetch(
+        conn, "SELECT shape, equivalence, sum(accepted) AS n FROM runs GROUP BY shape, equivalence")}
     rest = max(range(len(groups)), key=lambda i: accepted.get(groups[i], -1))
     others = [i for i in range(len(groups)) if i != rest]
     # per group: boards, clues -> puzzles, and the counts of puzzles not proven minimal (minimal false) and of
@@ -123,12 +135,12 @@ def _by_size_and_clues(conn) -> tuple[int, int, list[dict], list[dict]]:
     clues: list[dict[int, int]] = [{} for _ in groups]
     unproven, unknown = [0] * len(groups), [0] * len(groups)
     for i in others:
-        group = {"size": groups[i][0], "equivalence": groups[i][1]}
-        counts[i] = fetch(conn, "SELECT count(*) AS n FROM boards WHERE size = :size AND equivalence = :equivalence",
-                          group)[0]["n"]
+        group = {"shape": groups[i][0], "equivalence": groups[i][1]}
+        counts[i] = fetch(conn, "SELECT count(*) AS n FROM boards WHERE shape = :shape "
+                                "AND equivalence = :equivalence", group)[0]["n"]
         for row in fetch(conn, "SELECT p.clues, p.minimal, count(*) AS n FROM boards b "
                                "JOIN puzzles p ON p.board_number = b.number "
-                               "WHERE b.size = :size AND b.equivalence = :equivalence GROUP BY p.clues, p.minimal",
+                               "WHERE b.shape = :shape AND b.equivalence = :equivalence GROUP BY p.clues, p.minimal",
                          group):
             clues[i][row["clues"]] = clues[i].get(row["clues"], 0) + row["n"]
             unproven[i] += row["n"] if row["minimal"] is not None and not row["minimal"] else 0
@@ -140,26 +152,33 @@ def _by_size_and_clues(conn) -> tuple[int, int, list[dict], list[dict]]:
     clues[rest] = {c: whole[c] - sum(clues[i].get(c, 0) for i in others) for c in whole}
     unproven[rest] = minimality["unproven"] - sum(unproven[i] for i in others)
     unknown[rest] = minimality["unknown"] - sum(unknown[i] for i in others)
-    by_size = [{"size": size, "equivalence": equivalence, "boards": int(counts[i]),
-                "puzzles": int(sum(clues[i].values())), "not_proven_minimal": int(unproven[i]),
-                "minimal_unknown": int(unknown[i])} for i, (size, equivalence) in enumerate(groups)]
-    per_size: dict[int, dict[int, int]] = {}
-    for i, (size, _) in enumerate(groups):
-        histogram = per_size.setdefault(size, {})
+    rows: dict[tuple, dict] = {}
+    per_shape: dict[tuple, dict[int, int]] = {}
+    for i, (spec, equivalence) in enumerate(groups):
+        name, size = _shape_name(spec)
+        row = rows.setdefault((size, name, equivalence), {
+            "size": size, "shape": name, "equivalence": equivalence, "boards": 0, "puzzles": 0,
+            "not_proven_minimal": 0, "minimal_unknown": 0})
+        row["boards"] += int(counts[i])
+        row["puzzles"] += int(sum(clues[i].values()))
+        row["not_proven_minimal"] += int(unproven[i])
+        row["minimal_unknown"] += int(unknown[i])
+        histogram = per_shape.setdefault((size, name), {})
         for c, n in clues[i].items():
             histogram[c] = histogram.get(c, 0) + n
-    histogram_rows = [{"size": size, "clues": c, "puzzles": int(n)}
-                      for size in sorted(per_size, key=_in_order)
-                      for c, n in sorted(per_size[size].items(), key=lambda item: _in_order(item[0])) if n]
+    by_shape = [rows[k] for k in sorted(rows)]
+    histogram_rows = [{"size": size, "shape": name, "clues": c, "puzzles": int(n)}
+                      for size, name in sorted(per_shape)
+                      for c, n in sorted(per_shape[size, name].items(), key=lambda item: _in_order(item[0])) if n]
     # every puzzle has a clue count: the histogram's total is the number of puzzles (one walk fewer)
-    return int(boards), int(sum(whole.values())), by_size, histogram_rows
+    return int(boards), int(sum(whole.values())), by_shape, histogram_rows
 
 
 def stats(conn) -> dict[str, Any]:
-    """Totals, per size and equivalence, the clue histogram, metric summaries, levels and each run's throughput.
+    """Totals, per shape and equivalence, the clue histogram, metric summaries, levels and each run's throughput.
 
     ``boards`` is the total number of boards; generated, duplicates and contradictions are summed over runs.
-    Per size and equivalence, ``not_proven_minimal`` counts the puzzles whose carving hit the node limit
+    Per shape and equivalence, ``not_proven_minimal`` counts the puzzles whose carving hit the node limit
     (``minimal`` False: unique, but maybe a clue could still go) and ``minimal_unknown`` those stored before
     migration 0003 recorded minimality (``minimal`` NULL). Every figure is an aggregate in SQL over indexes (no
     query reads every row of a table), far faster than reading the columns into Python on 500,000
@@ -169,7 +188,7 @@ def stats(conn) -> dict[str, Any]:
     """
     if not isinstance(conn, sqlite3.Connection) and conn.dialect.name == "postgresql" and not conn.in_transaction():
         conn.execution_options(isolation_level="REPEATABLE READ")
-    boards, puzzles, by_size, clues = _by_size_and_clues(conn)
+    boards, puzzles, by_shape, clues = _by_shape_and_clues(conn)
     graded = {row["level"]: row["n"] for row in
               fetch(conn, "SELECT level, count(*) AS n FROM puzzles GROUP BY level")}
     levels = {name: graded.pop(name, 0) for name in LEVELS}
@@ -181,7 +200,7 @@ def stats(conn) -> dict[str, Any]:
     return {
         "boards": boards,
         "puzzles": puzzles,
-        "by_size": by_size,
+        "by_shape": by_shape,
         "clues": clues,
         "metrics": _summaries(conn, {"puzzles": puzzles, "boards": boards}),
         "generated": int(totals["generated"]),
@@ -195,7 +214,7 @@ def stats(conn) -> dict[str, Any]:
 def runs(conn) -> list[dict[str, Any]]:
     """Every fill run, oldest first, with its throughput (accepted boards per second of elapsed time)."""
     out = []
-    for run in fetch(conn, "SELECT id, started_at, finished_at, status, size, method, equivalence, symmetry, "
+    for run in fetch(conn, "SELECT id, started_at, finished_at, status, size, shape, method, equivalence, symmetry, "
                            "level, seed, generators, checkers, generated, accepted, duplicates, contradictions, "
                            "elapsed_seconds, stage_stats FROM runs ORDER BY id"):
         run["started_at"] = utc_text(run["started_at"])

@@ -73,14 +73,16 @@ class WritePath:
             return store_imported(self._connect(), boards, puzzles, puzzle_keys, key_of, orient, run_id=run_id,
                                   files_through=files_through)
 
-    def write_board_files(self, numbers: Sequence[int], boards: np.ndarray, box: int) -> None:
-        """Write ``N.txt`` for each stored board (after its commit) into the claimed folder."""
+    def write_board_files(self, numbers: Sequence[int], boards: np.ndarray, shape: str) -> None:
+        """Write ``N.txt`` for each stored board (after its commit) into the claimed folder; ``shape`` is the
+        boards' spec (``catalogue.shapes``), as their rows store it."""
         from engine.formats.batch import txt_files
 
+        from ..shapes import kernel_shape
         from .files import write_files
 
         with self._write_lock:
-            write_files(self.folder, numbers, txt_files(boards, box))
+            write_files(self.folder, numbers, txt_files(boards, kernel_shape(shape)))
 
     def recover(self) -> FileReport:
         """What every command that writes runs first: rewrite the files a crash left missing or torn, and close

@@ -28,6 +28,7 @@ from .. import __version__
 from ..choices import HARDEST, Equivalence, Level, choose
 from ..config import draw_seed
 from ..errors import UsageError
+from ..shapes import shape_filter, shape_of
 from ..store import Catalogue
 from ..store.keyset import cursor_of
 from ..store.columns import ORDER_KEYS, RESULT_FIELDS
@@ -57,7 +58,9 @@ class PuzzleParams(BaseModel):
 
     min_clues: Optional[int] = Field(None, ge=0, description="At least this many clues.")
     max_clues: Optional[int] = Field(None, ge=0, description="At most this many clues.")
-    size: Optional[int] = Field(None, description="Rows of the grid: 4, 9, 16 or 25.")
+    size: Optional[int] = Field(None, description="Rows of the grid: 4, 6, 9, 16, 25, ...")
+    shape: Optional[str] = Field(None, description="A shape's name: 3x3, 2x3, latin5, 3x3+x (diagonals), jigsaw9 "
+                                                   "(every layout), or a whole spec.")
     equivalence: Optional[Equivalence] = Field(None, description="Boards unique under this.")
     method: Optional[str] = Field(None, description="The generator: wfc, backtrack, pattern; or import.")
     source: Optional[str] = Field(None, description="Imported from this source (the file's name, or import "
@@ -159,7 +162,7 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     @app.get("/api/puzzles", summary="Puzzles, filtered, sampled, sorted and limited (the options of `query`)",
              responses=answers(PuzzlesPage))
     def puzzles(q: Annotated[PuzzleParams, Query()], request: Request) -> JSONResponse:
-        filters = _filters(q.min_clues, q.max_clues, q.size, q.equivalence, q.method, q.source, q.level,
+        filters = _filters(q.min_clues, q.max_clues, q.size, q.shape, q.equivalence, q.method, q.source, q.level,
                            q.technique, q.min_score, q.max_score)
         if q.order_by not in ORDER_KEYS:
             raise UsageError(f"order_by: no sort key {q.order_by!r}; one of: {', '.join(ORDER_KEYS)}")
@@ -254,7 +257,10 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     @app.get("/api/choices", summary="What the filters take: levels, sizes, techniques, methods, sort keys, and "
                                      "the catalogue's sources", responses=answers(Choices))
     def choices() -> JSONResponse:
-        return JSONResponse({"level": list(vocabulary.LEVELS), "size": list(vocabulary.SIZES),
+        specs = catalogue.shapes()
+        names = sorted({spec.partition(":")[0] for spec in specs})
+        sizes = sorted(set(vocabulary.SIZES) | {shape_of(spec).size for spec in specs if spec})
+        return JSONResponse({"level": list(vocabulary.LEVELS), "size": sizes, "shape": names,
                              "technique": list(HARDEST), "method": list(vocabulary.BOARD_METHODS),
                              "order_by": list(ORDER_KEYS), "source": catalogue.sources(limit=500)})
 
@@ -316,16 +322,21 @@ def make_app(db: Optional[str] = None) -> FastAPI:
     return app
 
 
-def _filters(min_clues, max_clues, size, equivalence, method, source, level, technique, min_score, max_score
-             ) -> dict[str, Any]:
+def _filters(min_clues, max_clues, size, shape, equivalence, method, source, level, technique, min_score,
+             max_score) -> dict[str, Any]:
     """The query's filters checked as the CLI checks them: a bad value is a 400 naming the parameter."""
     for low, high, a, b in (("min_clues", "max_clues", min_clues, max_clues),
                             ("min_score", "max_score", min_score, max_score)):
         if a is not None and b is not None and a > b:
             raise UsageError(f"{low} {a:g} is above {high} {b:g}")
-    if size is not None and size not in vocabulary.SIZES:
-        raise UsageError(f"size must be one of {', '.join(map(str, vocabulary.SIZES))}, not {size}")
-    return {"min_clues": min_clues, "max_clues": max_clues, "size": size,
+    if size is not None and not vocabulary.MIN_SHAPE_SIZE["latin"] <= size <= vocabulary.MAX_SHAPE_SIZE:
+        raise UsageError(f"size must be a grid's rows, {vocabulary.MIN_SHAPE_SIZE['latin']} to "
+                         f"{vocabulary.MAX_SHAPE_SIZE}, not {size}")
+    try:
+        shape = None if shape is None else shape_filter(shape)
+    except ValueError as e:
+        raise UsageError(f"shape: {e}") from None
+    return {"min_clues": min_clues, "max_clues": max_clues, "size": size, "shape": shape,
             "equivalence": equivalence.value if equivalence else None,
             "method": choose("method", "method", vocabulary.BOARD_METHODS, method), "source": source,
             "level": level.value if level else None,

@@ -84,7 +84,10 @@ class Choices(BaseModel):
     fills its dropdowns from it rather than keep copies of these lists."""
 
     level: list[str]
-    size: list[int]
+    size: list[int] = Field(description="Rows of the grid: the square-box sizes, and every other size the "
+                                        "catalogue holds.")
+    shape: list[str] = Field(description="The names of the shapes the catalogue holds (3x3, 2x3, latin5, 3x3+x, "
+                                         "jigsaw9): what the shape filter takes.")
     technique: list[str]
     method: list[str]
     order_by: list[str]

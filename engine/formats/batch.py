@@ -23,12 +23,18 @@ def lines(grids: np.ndarray) -> tuple[str, ...]:
     return tuple(text[i * ncells:(i + 1) * ncells] for i in range(m))
 
 
-def txt_files(grids: np.ndarray, box: int) -> list[bytes]:
-    """The bytes of each grid's N.txt file: ``to_txt`` plus a final newline, for a whole batch.
+def txt_files(grids: np.ndarray, box) -> list[bytes]:
+    """The bytes of each grid's N.txt file: ``to_txt`` plus a final newline, for a whole batch; ``box`` is a box
+    size or a Shape (engine.shape).
 
-    Up to 9x9 it is one gather; above, numbers of two digits are space-separated and the plain writer is used.
+    Up to 9x9 square boxes it is one gather; above, numbers of two digits are space-separated, and every other
+    shape names itself in a ``# shape`` line: the plain writer is used.
     """
     grids = np.asarray(grids)
+    if not isinstance(box, int):
+        from .blocks import to_txt
+
+        return [(to_txt(g, box) + "\n").encode("ascii") for g in grids]
     n = box * box
     if n > 9:
         from .blocks import to_txt

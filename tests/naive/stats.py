@@ -22,16 +22,19 @@ def summarise(values) -> dict[str, Any]:
     return {"min": ordered[0], "median": median, "max": ordered[-1]}
 
 
-def by_size_and_clues(boards: list[dict], puzzles: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Per (size, equivalence): boards, puzzles, puzzles with ``minimal`` False and with it None; and the clue
-    histogram per size; both sorted, as ``stats`` gives them."""
-    group = {b["number"]: (b["size"], b["equivalence"]) for b in boards}
+def by_shape_and_clues(boards: list[dict], puzzles: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Per (size, shape name, equivalence): boards, puzzles, puzzles with ``minimal`` False and with it None; and
+    the clue histogram per shape; both sorted, as ``stats`` gives them. A row without a shape has square boxes."""
+    square = {4: "2x2", 9: "3x3", 16: "4x4", 25: "5x5"}
+    group = {b["number"]: (b["size"], b.get("shape", square.get(b["size"])).partition(":")[0], b["equivalence"])
+             for b in boards}
     out = {}
     for key in sorted(set(group.values())):
         mine = [p for p in puzzles if group[p["board_number"]] == key]
-        out[key] = {"size": key[0], "equivalence": key[1],
+        out[key] = {"size": key[0], "shape": key[1], "equivalence": key[2],
                     "boards": sum(1 for g in group.values() if g == key), "puzzles": len(mine),
                     "not_proven_minimal": sum(1 for p in mine if p["minimal"] is False),
                     "minimal_unknown": sum(1 for p in mine if p["minimal"] is None)}
-    clues = Counter((group[p["board_number"]][0], p["clues"]) for p in puzzles)
-    return list(out.values()), [{"size": s, "clues": c, "puzzles": n} for (s, c), n in sorted(clues.items())]
+    clues = Counter((*group[p["board_number"]][:2], p["clues"]) for p in puzzles)
+    return list(out.values()), [{"size": s, "shape": name, "clues": c, "puzzles": n}
+                                for (s, name, c), n in sorted(clues.items())]

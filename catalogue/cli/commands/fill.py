@@ -13,16 +13,19 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...choices import Equivalence, Level, Method, Symmetry, check_size
-from ...config import DEFAULT_QUEUE_SIZE, SEED_MAX, default_workers
+from ...choices import Equivalence, Level, Method, Symmetry, check_regions, check_size, grid_kind
+from ...config import DEFAULT_QUEUE_SIZE, SEED_MAX, default_workers, draw_seed
 from ...console import report
 from ...errors import EXIT_RUNTIME, UserError
 from ..options import (
     CheckersOption,
     DbOption,
+    DiagonalsOption,
     GeneratorsOption,
     OutOption,
     QueueSizeOption,
+    RegionsOption,
+    ShapeOption,
 )
 
 log = logging.getLogger("catalogue")
@@ -87,7 +90,12 @@ def register(app: typer.Typer) -> None:
     @app.command("fill")
     def fill(
         count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many NEW unique boards to add.")],
-        size: Annotated[int, typer.Option(callback=check_size, help="Grid size n (4, 9, 16, 25).")] = 9,
+        size: Annotated[Optional[int], typer.Option(
+            show_default=False, help="Grid size n: 4, 9 (the default), 16 or 25; any from 3 to 25 with --shape "
+                                     "latin, the layout's with --regions.")] = None,
+        shape: ShapeOption = None,
+        diagonals: DiagonalsOption = False,
+        regions: RegionsOption = None,
         method: Annotated[Method, typer.Option(help="Board generator.")] = Method.wfc,
         equivalence: Annotated[Equivalence, typer.Option(
             help="When two boards are the same: d4 (rotations and flips), full (every validity-preserving "
@@ -128,6 +136,8 @@ def register(app: typer.Typer) -> None:
         Examples:
           catalogue fill --count 20 --db demo.db
           catalogue fill -n 10 --size 4 --seed 7 --db demo.db
+          catalogue fill -n 100 --shape 2x3 --db kids.db
+          catalogue fill -n 5 --shape jigsaw --regions random --db jigsaw.db
         """
         from ...kernels import ready
         from ...pipeline.options import FillOptions
@@ -135,10 +145,18 @@ def register(app: typer.Typer) -> None:
         from ...progress import Display
         from ...store import Catalogue
 
+        # the shape before anything else: options that make none are one usage line (a random layout is drawn
+        # from the run's seed, so it is drawn here when none was given, and the run stores it)
+        check_regions(shape, regions)
+        if regions == "random" and seed is None:
+            seed = draw_seed()
+        from engine.shape import Shape
+
+        kind = grid_kind(size, shape, diagonals, regions, seed or 0)
         # made once: the run validates it, the actors read it, the run row stores it (with the seed drawn here
         # when none was given, so the stored command line repeats this very run)
         options = FillOptions(
-            count=count, size=size, method=method.value, equivalence=equivalence.value, seed=seed,
+            count=count, shape=(Shape.square(kind) if isinstance(kind, int) else kind).spec, method=method.value, equivalence=equivalence.value, seed=seed,
             symmetry=symmetry.value, target_clues=target_clues, level=level.value if level else None,
             level_tries=level_tries, batch=batch, generators=generators or default_workers(),
             checkers=checkers or default_workers(), queue_size=queue_size, give_up_after=give_up_after)

@@ -11,13 +11,13 @@ from ..options import DbOption, format_option
 StatsFormat = output_formats("StatsFormat", *SUMMARY_FORMATS)
 
 
-RUN_FIELDS = ("id", "status", "started_at", "size", "method", "equivalence", "generated", "accepted",
+RUN_FIELDS = ("id", "status", "started_at", "shape", "method", "equivalence", "generated", "accepted",
               "duplicates", "contradictions", "elapsed_seconds", "boards_per_second")
 
 
 STAGE_FIELDS = ("actors", "in", "out", "per_second", "capacity_per_second", "busy_seconds")
 
-SIZE_FIELDS = ("size", "equivalence", "boards", "puzzles")
+SHAPE_FIELDS = ("shape", "size", "equivalence", "boards", "puzzles")
 #: per-size counts the table shows only when some size has one (JSON always has them): on a catalogue of sizes
 #: up to 16x16 every puzzle is proven minimal, and two columns of zeros would only be noise
 MINIMALITY_FIELDS = {"not_proven_minimal": "not proven minimal", "minimal_unknown": "minimality unknown"}
@@ -57,9 +57,9 @@ def stage_rows(runs: list[dict]) -> list[dict]:
     return rows
 
 
-def size_fields(by_size: list[dict]) -> list[str]:
-    """The columns of the per-size table: the minimality columns only where a count is nonzero."""
-    return [*SIZE_FIELDS, *(f for f in MINIMALITY_FIELDS if any(row.get(f) for row in by_size))]
+def shape_fields(by_shape: list[dict]) -> list[str]:
+    """The columns of the per-shape table: the minimality columns only where a count is nonzero."""
+    return [*SHAPE_FIELDS, *(f for f in MINIMALITY_FIELDS if any(row.get(f) for row in by_shape))]
 
 
 def render_tables(summary: dict, width=None, details: bool = False) -> str:
@@ -72,10 +72,10 @@ def render_tables(summary: dict, width=None, details: bool = False) -> str:
     def section(title: str, rows: list, fields, **options) -> None:
         sections.append(f"{title}\n" + (table_text(rows, fields, width=width, **options) if rows else "(none)\n"))
 
-    section("by size and equivalence", summary["by_size"], size_fields(summary["by_size"]))
+    section("by shape and equivalence", summary["by_shape"], shape_fields(summary["by_shape"]))
     section("levels", [{"level": name, "puzzles": n} for name, n in summary["levels"].items() if n],
             ("level", "puzzles"))
-    section("clue counts", summary["clues"], ("size", "clues", "puzzles"))
+    section("clue counts", summary["clues"], ("shape", "clues", "puzzles"))
     if not details:
         return "\n".join(sections)
     section("metrics", metric_rows(summary["metrics"]), ("metric", "min", "median", "max"),
@@ -97,7 +97,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Summarise what the catalogue holds and how it was made.
 
-        By default what it holds: boards and puzzles per size and equivalence, the levels and the clue-count
+        By default what it holds: boards and puzzles per shape and equivalence, the levels and the clue-count
         histogram. --details adds how it was made: min / median / max of the metrics, duplicates rejected,
         contradictions, and each run's throughput; JSON always has everything. Per size, puzzles
         not proven minimal (their carving hit the node limit, as on 25x25) are counted when there are any. In JSON,

@@ -43,10 +43,10 @@ def test_csv_exact(sample_sqlite):
     result = query(sample_sqlite, "--format", "csv", "--size", "4")
     assert result.exit_code == 0
     assert result.stdout == (
-        "number,variant,size,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,"
+        "number,variant,size,shape,equivalence,method,clues,symmetry,nodes,guesses,backtracks,checks,max_depth,"
         "solve_seconds,carve_checks,carve_seconds,minimal,undecided,level,score,hardest,technique,source,source_line,"
         "puzzle,solution\n"
-        '3,1,4,"none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
+        '3,1,4,"2x2","none","backtrack",8,"none",7,0,0,21,0,7e-06,53,0.004,,,,,,,,,".1.3.3.1.2.4.4.2","4123234112343412"\n')
 
 
 def test_minimality_in_json_and_csv(sample_sqlite):
@@ -123,7 +123,7 @@ def test_filters_beyond_64_bits_select_what_they_mean(sample_sqlite):
     result = query(sample_sqlite, "--format", "line", "--max-clues", huge, "--limit", huge)
     assert (result.exit_code, result.stdout) == (0, everything)
     assert query(sample_sqlite, "--size", huge).stderr == (
-        f"catalogue: --size must be one of 4, 9, 16, 25 (rows of the grid), not {huge}\n")
+        f"catalogue: --size must be a grid's rows, 3 to 25, not {huge}\n")
 
 
 def test_bad_order_key_is_a_usage_error(sample_sqlite):
@@ -156,7 +156,9 @@ TECHNIQUE_LIST = ("hidden-single, direct-pointing, direct-claiming, direct-hidde
     (("--level", "trivial"), "--level: no level 'trivial'; one of: easy, medium, hard, expert, extreme"),
     (("--equivalence", "d8"), "--equivalence: no equivalence 'd8'; one of: d4, full, none"),
     (("--format", "xml"), "--format: no format 'xml'; one of: table, csv, tsv, json, ndjson, line, block, rcv, pretty, txt"),
-    (("--size", "7"), "--size must be one of 4, 9, 16, 25 (rows of the grid), not 7"),
+    (("--size", "2"), "--size must be a grid's rows, 3 to 25, not 2"),
+    (("--shape", "hexagon"), "--shape: 'hexagon' is not a shape; write RxC (3x3, 2x3), latinN, jigsawN, with +x for "
+                             "the diagonals"),
 ])
 def test_unknown_value_is_one_line_with_the_valid_values(sample_sqlite, args, line):
     """Before, an unknown name matched nothing: "no puzzles match", exit 0, as if the catalogue had none."""

@@ -62,10 +62,10 @@ def test_daily_shows_grids(sample_sqlite):
 
 @pytest.mark.parametrize("extra", [(), ("--details",)])
 def test_stats(sample_sqlite, extra):
-    from catalogue.cli.commands.stats import RUN_FIELDS, SIZE_FIELDS, STAGE_FIELDS, TOTAL_FIELDS
+    from catalogue.cli.commands.stats import RUN_FIELDS, SHAPE_FIELDS, STAGE_FIELDS, TOTAL_FIELDS
 
     result = run("stats", "--db", sample_sqlite, *extra)
-    check_fits(result.stdout, (*TOTAL_FIELDS, *SIZE_FIELDS, *RUN_FIELDS, *STAGE_FIELDS, "not_proven_minimal",
+    check_fits(result.stdout, (*TOTAL_FIELDS, *SHAPE_FIELDS, *RUN_FIELDS, *STAGE_FIELDS, "not_proven_minimal",
                                "minimal_unknown", "clues", "puzzles", "level", "metric", "min", "median", "max",
                                "run", "stage"))
     assert "88.0" not in result.stdout

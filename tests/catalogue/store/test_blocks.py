@@ -41,7 +41,7 @@ def pool(count: int, seed: int = 1):
     cells = cells[unique]
     keys = [keys[i] for i in unique]
     texts = lines(cells)
-    boards = [{"size": 9, "equivalence": "d4", "key": k, "board": t, "method": "backtrack", "seed": i,
+    boards = [{"size": 9, "shape": "3x3", "equivalence": "d4", "key": k, "board": t, "method": "backtrack", "seed": i,
                "restarts": 0, "generate_seconds": 0.0} for i, (k, t) in enumerate(zip(keys, texts))]
     puzzles = [{"puzzle": t, "clues": 81, "symmetry": "none", "target_clues": None, "carve_seed": i,
                 "carve_checks": 0, "carve_seconds": 0.0, "attempts": 1, "minimal": True, "undecided": 0,
@@ -54,7 +54,7 @@ def pool(count: int, seed: int = 1):
 def new_run(engine) -> int:
     with engine.begin() as conn:
         return conn.execute(insert(Run).values(
-            status="running", program_version="test", command="test", size=9, method="backtrack",
+            status="running", program_version="test", command="test", size=9, shape="3x3", method="backtrack",
             equivalence="d4", symmetry="none", seed=1, generators=1, checkers=1, queue_size=1).returning(Run.id)
         ).scalar_one()
 
@@ -74,7 +74,7 @@ def writer(url: str, folder: str, data, windows, run_id: int, out) -> None:
         # every process writes the watermark of the same run: they must not wait for each other's row lock
         numbers = catalogue.store_batch(boards, puzzles, run_id=run_id, files_through=files_through)
         kept = [i for i, n in enumerate(numbers) if n is not None]
-        catalogue.write_board_files([numbers[i] for i in kept], cells[kept], BOX)
+        catalogue.write_board_files([numbers[i] for i in kept], cells[kept], f"{BOX}x{BOX}")
         files_through = max([numbers[i] for i in kept], default=files_through)
         got.append(numbers)
     catalogue.close()
@@ -151,7 +151,7 @@ def store_in_thread(url, folder, cells, boards, puzzles):
         with Catalogue(url, folder) as cat:
             numbers = cat.store_batch(boards, puzzles)
             kept = [i for i, x in enumerate(numbers) if x is not None]
-            cat.write_board_files([numbers[i] for i in kept], cells[kept], BOX)
+            cat.write_board_files([numbers[i] for i in kept], cells[kept], f"{BOX}x{BOX}")
             result["numbers"] = numbers
 
     thread = threading.Thread(target=run)
@@ -170,7 +170,7 @@ def test_a_writer_that_dies_with_a_block_leaves_no_gap(catalogue, insert_rows):
     with Catalogue(url, folder) as cat:  # boards 0..9 before anything happens
         cells, boards, puzzles = subset(data, first_rows, run_id)
         assert cat.store_batch(boards, puzzles) == list(range(10))
-        cat.write_board_files(list(range(10)), cells, BOX)
+        cat.write_board_files(list(range(10)), cells, f"{BOX}x{BOX}")
     ready = CTX.Event()
     dying = CTX.Process(target=hold_a_block, args=(url, list(range(100, 150)), run_id, insert_rows, ready))
     dying.start()
@@ -234,7 +234,7 @@ def test_an_earlier_block_waiting_for_a_later_blocks_key_goes_first(catalogue, m
     assert result["numbers"] == [None, 4, 5]
     assert yielded == [0]  # the later block (in this process) let block 0 through once
     with Catalogue(url, folder) as cat:
-        cat.write_board_files([0, 1, 2, 3], data[0][[0, 1, 2, 3]], BOX)  # the early writer wrote none
+        cat.write_board_files([0, 1, 2, 3], data[0][[0, 1, 2, 3]], f"{BOX}x{BOX}")  # the early writer wrote none
     assert_whole(url, folder, {data[1][i]["key"] for i in range(6)})
 
 
@@ -245,7 +245,7 @@ def later_writer(url: str, folder: str, rows, run_id: int, out) -> None:
     with Catalogue(url, folder) as cat:
         numbers = cat.store_batch(boards, puzzles)
         kept = [i for i, x in enumerate(numbers) if x is not None]
-        cat.write_board_files([numbers[i] for i in kept], cells[kept], BOX)
+        cat.write_board_files([numbers[i] for i in kept], cells[kept], f"{BOX}x{BOX}")
     out.put(numbers)
 
 
@@ -304,5 +304,5 @@ def test_a_later_block_in_a_cycle_through_another_writers_key_wait_yields(catalo
     stored.update({keys[i]: n for i, n in zip([d, c, 7], numbers_d) if n is not None})
     assert sorted(stored.values()) == [4, 5, 6, 7]  # k_c, 5, 6 and 7 after block 0's four, each once
     with Catalogue(url, folder) as cat:
-        cat.write_board_files([0, 1, 2, 3], data[0][[0, 1, 2, d]], BOX)  # the early writer wrote none
+        cat.write_board_files([0, 1, 2, 3], data[0][[0, 1, 2, d]], f"{BOX}x{BOX}")  # the early writer wrote none
     assert_whole(url, folder, {keys[i] for i in (0, 1, 2, d, c, 5, 6, 7)})

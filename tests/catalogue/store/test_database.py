@@ -95,7 +95,7 @@ def test_alembic_check_finds_no_drift(catalogue_url):
 def test_models_use_the_naming_convention():
     boards = Base.metadata.tables["boards"]
     names = {c.name for c in boards.constraints}
-    assert {"pk_boards", "uq_boards_size_equivalence_key", "fk_boards_run_id_runs"} <= names
+    assert {"pk_boards", "uq_boards_shape_equivalence_key", "fk_boards_run_id_runs"} <= names
     assert [c.name for c in boards.primary_key.columns] == ["number"]
     assert {ix.name for ix in Base.metadata.tables["puzzles"].indexes} == {
         "ix_puzzles_board_number", "ix_puzzles_clues", "ix_puzzles_level", "ix_puzzles_hardest",
@@ -177,6 +177,7 @@ def test_downgrade_to_0002_drops_only_the_minimality_columns(catalogue_url):
 
     Catalogue.open(catalogue_url).engine.dispose()
     engine = make_engine(database_url(catalogue_url))
+    downgrade(engine, database_url(catalogue_url), "0008")  # the rows below are written as 0008 wrote them
     with engine.begin() as conn:
         for statement in (INSERT_RUN, INSERT_BOARD, INSERT_PUZZLE_0002):
             conn.execute(statement)
@@ -265,10 +266,10 @@ def test_sqlite_write_transaction_takes_the_write_lock_at_begin(sqlite_url):
 
 def test_write_transaction_commits_or_rolls_back(catalogue_url):
     engine = Catalogue.open(catalogue_url).engine
-    insert = text("INSERT INTO runs (started_at, status, program_version, command, size, method, equivalence, "
-                  "symmetry, seed, generators, checkers, queue_size, parameters, generated, accepted, duplicates, "
-                  "contradictions, elapsed_seconds, stage_stats) VALUES (CURRENT_TIMESTAMP, 'running', '0', "
-                  "'fill', 9, 'wfc', 'd4', 'none', 1, 1, 1, 8, '{}', 0, 0, 0, 0, 0, '{}')")
+    insert = text("INSERT INTO runs (started_at, status, program_version, command, size, shape, method, "
+                  "equivalence, symmetry, seed, generators, checkers, queue_size, parameters, generated, accepted, "
+                  "duplicates, contradictions, elapsed_seconds, stage_stats) VALUES (CURRENT_TIMESTAMP, 'running', "
+                  "'0', 'fill', 9, '3x3', 'wfc', 'd4', 'none', 1, 1, 1, 8, '{}', 0, 0, 0, 0, 0, '{}')")
     with write_transaction(engine) as conn:
         conn.execute(insert)
     with pytest.raises(RuntimeError):

@@ -23,14 +23,14 @@ def engine(catalogue_url):
 def new_run(engine) -> int:
     with engine.begin() as conn:
         return conn.execute(insert(Run).values(
-            status="running", program_version="test", command="test", size=9, method="wfc", equivalence="d4",
+            status="running", program_version="test", command="test", size=9, shape="3x3", method="wfc", equivalence="d4",
             symmetry="none", seed=1, generators=1, checkers=1, queue_size=1).returning(Run.id)).scalar_one()
 
 
 def rows(run_id: int, keys: list[str], size: int = 9) -> tuple[list[dict], list[dict]]:
     """Board and puzzle rows whose key is given (the board text need not be real for the store)."""
     board = pattern_board(3)
-    boards = [{"size": size, "equivalence": "d4", "key": k, "board": board, "method": "wfc", "seed": i,
+    boards = [{"size": size, "shape": {4: "2x2", 9: "3x3"}[size], "equivalence": "d4", "key": k, "board": board, "method": "wfc", "seed": i,
                "restarts": 0, "generate_seconds": 0.0, "run_id": run_id} for i, k in enumerate(keys)]
     puzzles = [{"puzzle": board, "clues": 81, "symmetry": "none", "target_clues": None, "carve_seed": i,
                 "carve_checks": 0, "carve_seconds": 0.0, "attempts": 1, "minimal": True, "undecided": 0,

@@ -54,12 +54,14 @@ def conn(request):
         yield c
 
 
-def twin(rows, min_clues=None, max_clues=None, size=None, equivalence=None, method=None, source=None, level=None,
-         technique=None, order_by="number", desc=False, limit=None):
+def twin(rows, min_clues=None, max_clues=None, size=None, shape=None, equivalence=None, method=None, source=None,
+         level=None, technique=None, order_by="number", desc=False, limit=None):
     """The slow, obvious version of query_puzzles on the sample rows."""
     keep = [r for r in rows
             if (min_clues is None or r["clues"] >= min_clues) and (max_clues is None or r["clues"] <= max_clues)
-            and (size is None or r["size"] == size) and (equivalence is None or r["equivalence"] == equivalence)
+            and (size is None or r["size"] == size)
+            and (shape is None or r["shape"] == shape or r["shape"].startswith(shape + ":"))
+            and (equivalence is None or r["equivalence"] == equivalence)
             and (method is None or r["method"] == method) and (source is None or r["source"] == source)
             and (level is None or r["level"] == level)
             and (technique is None or r["technique"] == technique)]
@@ -163,13 +165,13 @@ def test_get_board(conn):
 def test_stats(conn):
     s = stats(conn)
     assert (s["boards"], s["puzzles"], s["generated"], s["duplicates"], s["contradictions"]) == (5, 5, 9, 3, 1)
-    assert s["by_size"] == [{"size": 4, "equivalence": "none", "boards": 1, "puzzles": 1, "not_proven_minimal": 0,
+    assert s["by_shape"] == [{"size": 4, "shape": "2x2", "equivalence": "none", "boards": 1, "puzzles": 1, "not_proven_minimal": 0,
                              "minimal_unknown": 1},
-                            {"size": 9, "equivalence": "d4", "boards": 4, "puzzles": 4, "not_proven_minimal": 1,
+                            {"size": 9, "shape": "3x3", "equivalence": "d4", "boards": 4, "puzzles": 4, "not_proven_minimal": 1,
                              "minimal_unknown": 0}]
-    assert s["clues"] == [{"size": 4, "clues": 8, "puzzles": 1}, {"size": 9, "clues": 20, "puzzles": 1},
-                          {"size": 9, "clues": 21, "puzzles": 1}, {"size": 9, "clues": 27, "puzzles": 1},
-                          {"size": 9, "clues": 41, "puzzles": 1}]
+    assert s["clues"] == [{"size": 4, "shape": "2x2", "clues": 8, "puzzles": 1}, {"size": 9, "shape": "3x3", "clues": 20, "puzzles": 1},
+                          {"size": 9, "shape": "3x3", "clues": 21, "puzzles": 1}, {"size": 9, "shape": "3x3", "clues": 27, "puzzles": 1},
+                          {"size": 9, "shape": "3x3", "clues": 41, "puzzles": 1}]
     assert s["metrics"]["nodes"] == {"min": 7, "median": 120, "max": 480}
     assert s["metrics"]["score"] == {"min": 1.2, "median": pytest.approx(2.85), "max": 6.1}  # 4 graded: mean of 2
     assert s["metrics"]["restarts"] == {"min": 0, "median": 2, "max": 4}
@@ -184,7 +186,7 @@ def test_stats_of_an_empty_catalogue(sqlite_url):
     Catalogue.open(sqlite_url).engine.dispose()
     with Catalogue.open(sqlite_url, create=False).reading() as c:
         s = stats(c)
-    assert (s["boards"], s["puzzles"], s["duplicates"], s["by_size"], s["clues"], s["runs"]) == (0, 0, 0, [], [], [])
+    assert (s["boards"], s["puzzles"], s["duplicates"], s["by_shape"], s["clues"], s["runs"]) == (0, 0, 0, [], [], [])
     assert s["metrics"]["nodes"] == {"min": None, "median": None, "max": None}
 
 
@@ -198,11 +200,13 @@ def fast_conn(tmp_path_factory):
 
 @settings(max_examples=60, deadline=None)
 @given(min_clues=st.none() | st.integers(0, 45), max_clues=st.none() | st.integers(0, 45),
-       size=st.none() | st.sampled_from([4, 9, 16]), method=st.none() | st.sampled_from(["wfc", "backtrack"]),
+       size=st.none() | st.sampled_from([4, 9, 16]), shape=st.none() | st.sampled_from(["2x2", "3x3", "2x3"]),
+       method=st.none() | st.sampled_from(["wfc", "backtrack"]),
        level=st.none() | st.sampled_from(LEVELS), order_by=st.sampled_from(sorted(ORDER_KEYS)),
        desc=st.booleans(), limit=st.none() | st.integers(0, 6))
-def test_any_query_matches_the_twin(fast_conn, min_clues, max_clues, size, method, level, order_by, desc, limit):
-    options = dict(min_clues=min_clues, max_clues=max_clues, size=size, method=method, level=level,
+def test_any_query_matches_the_twin(fast_conn, min_clues, max_clues, size, shape, method, level, order_by, desc,
+                                    limit):
+    options = dict(min_clues=min_clues, max_clues=max_clues, size=size, shape=shape, method=method, level=level,
                    order_by=order_by, desc=desc, limit=limit)
     assert query_puzzles(fast_conn, **options) == twin(sample_rows(), **options)
 

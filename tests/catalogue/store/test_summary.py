@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from naive.stats import by_size_and_clues, summarise
+from naive.stats import by_shape_and_clues, summarise
 
 from catalogue.store import Catalogue
 from catalogue.store.migrate import HEAD_REVISION
@@ -66,7 +66,7 @@ def _fill(engine, boards: list[dict], runs: list[tuple[int, str, int]]) -> tuple
 def _check(catalogue, board_rows, puzzle_rows) -> None:
     got = catalogue.stats()
     assert (got["boards"], got["puzzles"]) == (len(board_rows), len(puzzle_rows))
-    assert (got["by_size"], got["clues"]) == by_size_and_clues(board_rows, puzzle_rows)
+    assert (got["by_shape"], got["clues"]) == by_shape_and_clues(board_rows, puzzle_rows)
     rows = {"puzzles": puzzle_rows, "boards": board_rows}
     for name, (table, column) in SUMMARY_METRICS.items():
         want = summarise(row[column] for row in rows[table])
