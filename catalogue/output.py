@@ -69,6 +69,7 @@ def write_grids(rows: Iterable[dict], fmt: str, *, field: str = "puzzle", head=N
     Rows are read one at a time, so a query of any size takes constant memory."""
     out = out or sys.stdout
     count = 0
+    named = None  # the shape the last ``# shape`` line named: a run of grids of one shape names it once
     for row in rows:
         text = row[field]
         if fmt != "line":
@@ -76,8 +77,14 @@ def write_grids(rows: Iterable[dict], fmt: str, *, field: str = "puzzle", head=N
 
             from engine import formats  # only here: query must start without numpy
 
-            box = math.isqrt(math.isqrt(len(text)))
+            from .shapes import kernel_shape
+
+            spec = row.get("shape")  # every record has it; a row of another origin, square boxes by its length
+            box = kernel_shape(spec) if spec else math.isqrt(math.isqrt(len(text)))
             text = formats.write(formats.from_line(text, box), fmt, box).rstrip("\n")
+            if text.startswith("# shape "):  # (only shapes other than square boxes have the line)
+                line, _, rest = text.partition("\n")
+                text, named = (rest if line == named else text), line
             text = ("\n" if count else "") + (f"{head(row)}\n" if head else "") + text
         out.write(text + "\n")
         count += 1

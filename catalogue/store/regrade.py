@@ -19,14 +19,14 @@ the pieces in flight.
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from engine.vocabulary import FULL_SCALE_ROWS, SIZES  # plain data
+from engine.vocabulary import FULL_SCALE_ROWS  # plain data
 
+from ..shapes import kernel_shape, shape_of
 from .records import GRADE_COLUMNS, grade_columns
 
 #: puzzles graded and written together (a few seconds of grading, one short transaction)
@@ -34,7 +34,11 @@ CHUNK = 1000
 #: what grading a puzzle costs against a 9x9 one, roughly, by (size, with the dynamic chains): a piece of a chunk
 #: weighs at most ``chunk`` (docs/grading.md, "Other sizes"; the measured costs are in docs/benchmarks.md, "Cost
 #: against size": big grids cost tens to hundreds of 9x9 puzzles, and far more with the dynamic chains)
-WEIGHT = {(16, False): 16, (25, False): 250, (16, True): 250, (25, True): 1000}
+WEIGHT = {(16, False): 16, (25, False): 250, (16, True): 250, (25, True): 1000,
+          # boxes of r x c (docs/benchmarks.md, "Shapes": 12x12 grades in about 60 9x9 puzzles' time)
+          (10, False): 3, (12, False): 60}
+#: a jigsaw's puzzles need the chains far more often than boxes of its size: weighed as a big grid
+JIGSAW_WEIGHT = 100
 
 
 @dataclass
@@ -46,6 +50,8 @@ class RegradeReport:
     graded: int = 0
     changed: int = 0
     skipped: int = 0  #: rows that are not puzzles the grader can take (verify names them): left as they are
+    #: puzzles of shapes the grader does not know yet (Latin squares, the diagonals): stored ungraded, left so
+    ungradable: int = 0
     moves: Counter = field(default_factory=Counter)
 
 
@@ -74,15 +80,14 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
     if prepare is not None and ids:
         from ..kernels import jobs_for
 
-        sizes = {filters["size"]} if filters.get("size") else None
-        if sizes is None:  # the catalogue's sizes: a glance at the boards, where the matching ids could be many
-            with catalogue.engine.connect() as conn:
-                sizes = set(conn.execute(select(Board.size).distinct()).scalars())
-        prepare(jobs_for("regrade", {math.isqrt(size) for size in sizes if size in SIZES}))
+        # the catalogue's shapes: a glance at the boards (one index descent a shape), where the matching ids could
+        # be many; square boxes have compiled kernels to make ready, the other shapes load theirs when graded
+        boxes = {kernel_shape(spec) for spec in catalogue.shapes() if _known(spec)}
+        prepare(jobs_for("regrade", {b for b in boxes if isinstance(b, int)}))
     if progress:
         progress(0, len(ids))
     engine = catalogue.engine
-    columns = (Puzzle.id, Board.size, Puzzle.puzzle, *(getattr(Puzzle, name) for name in GRADE_COLUMNS))
+    columns = (Puzzle.id, Board.shape, Puzzle.puzzle, *(getattr(Puzzle, name) for name in GRADE_COLUMNS))
     change = (update(Puzzle).where(Puzzle.id == bindparam("pid"))
               .values(**{name: bindparam(f"new_{name}") for name in GRADE_COLUMNS}))
 
@@ -90,8 +95,10 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
         with engine.connect() as conn:
             rows = conn.execute(select(*columns).join(Board, Board.number == Puzzle.board_number)
                                 .where(Puzzle.id.in_(part))).all()
-        good = [row for row in rows if _readable(row)]
-        report.skipped += len(rows) - len(good)  # rows that are not boards: `catalogue verify` names each
+        known = [row for row in rows if _known(row[1])]
+        good = [row for row in known if _readable(row)]
+        report.ungradable += len(rows) - len(known)  # (a damaged row's shape is among these)
+        report.skipped += len(known) - len(good)  # rows that are not boards: `catalogue verify` names each
         return good
 
     # graded in daemon threads (the grader releases the GIL: each core grades a chunk), so Ctrl-C stops at once
@@ -125,9 +132,9 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
 
 def _full(row, full_scale: bool) -> bool:
     """Whether the row's puzzle is graded with the dynamic chains: asked, or its stored steps used them (a row is
-    (id, size, puzzle, *GRADE_COLUMNS)). Its steps, not only its hardest: a long multiple forcing chain can rate
+    (id, shape, puzzle, *GRADE_COLUMNS)). Its steps, not only its hardest: a long multiple forcing chain can rate
     above a dynamic one, and the hardest is the first step of the top rating."""
-    if full_scale or row[1] < 16:
+    if full_scale or shape_of(row[1]).size < 16:
         return full_scale
     stored = dict(zip(GRADE_COLUMNS, row[3:]))
     if stored["technique"] in FULL_SCALE_ROWS:
@@ -139,16 +146,28 @@ def _full(row, full_scale: bool) -> bool:
     return isinstance(steps, dict) and any(steps.get(name) for name in FULL_SCALE_ROWS)
 
 
+def _known(spec) -> bool:
+    """Whether ``spec`` is a shape the grader knows (engine.grade.grader.gradable)."""
+    from engine.grade.grader import gradable
+
+    try:
+        gradable(kernel_shape(spec))
+    except (ValueError, TypeError, AttributeError):
+        return False
+    return True
+
+
 def _readable(row) -> bool:
-    """Whether a row (id, size, puzzle, ...) is a puzzle the grader can take: a size of the vocabulary and that
-    many symbols of the line format (a row edited by hand may hold anything SQLite lets it)."""
+    """Whether a row (id, shape, puzzle, ...) of a shape the grader knows is a puzzle it can take: that many
+    symbols of the line format (a row edited by hand may hold anything SQLite lets it)."""
     from engine.formats import from_line
 
-    size, puzzle = row[1], row[2]
-    if size not in SIZES or not isinstance(puzzle, str) or len(puzzle) != size * size:
+    spec, puzzle = row[1], row[2]
+    n = shape_of(spec).size
+    if not isinstance(puzzle, str) or len(puzzle) != n * n:
         return False
     try:
-        from_line(puzzle, math.isqrt(size))
+        from_line(puzzle, kernel_shape(spec))
     except ValueError:
         return False
     return True
@@ -160,7 +179,8 @@ def _pieces(rows, limit: int, full_scale: bool):
     piece, fulls, load = [], [], 0
     for row in rows:
         full = _full(row, full_scale)
-        weight = WEIGHT.get((row[1], full), 1)
+        shape = shape_of(row[1])
+        weight = JIGSAW_WEIGHT if shape.kind == "jigsaw" else WEIGHT.get((shape.size, full), 1)
         if piece and load + weight > limit:
             yield piece, fulls
             piece, fulls, load = [], [], 0
@@ -184,8 +204,8 @@ def _grades(rows, fulls, uniqueness: bool) -> list[dict[str, Any]]:
     groups: dict[tuple[int, bool], list[int]] = {}
     for i, (row, full) in enumerate(zip(rows, fulls)):
         groups.setdefault((row[1], full), []).append(i)
-    for (size, full), members in groups.items():
-        box = math.isqrt(size)
+    for (spec, full), members in groups.items():
+        box = kernel_shape(spec)
         cells = np.stack([from_line(rows[i][2], box) for i in members])
         for i, g in zip(members, grade_many(cells, box, uniqueness=uniqueness, full_scale=full)):
             out[i] = grade_columns(g)

@@ -5,7 +5,6 @@ database layer and engine.formats (numpy) load when the command runs, and only i
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -60,7 +59,9 @@ def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
 
     from engine import formats
 
-    box = math.isqrt(board.size)
+    from ...shapes import kernel_shape
+
+    box = kernel_shape(board.shape)
     puzzle = formats.from_line(puzzle_line, box) if puzzle_line is not None else None
     solution = formats.from_line(solution_line, box)
     if fmt is ExportFormat.svg:  # a printable page: the puzzle, and its solution in a second grid beside it

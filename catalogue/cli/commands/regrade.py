@@ -12,6 +12,7 @@ import typer
 
 from ...choices import SUMMARY_FORMATS, output_formats
 from ...console import report
+from ...english import count
 from ...errors import Interrupted, stopped_by
 from ...store.selection import PuzzleFilter
 from ..filters import filter_options
@@ -36,7 +37,7 @@ def register(app: typer.Typer) -> None:
                  "puzzles), so that puzzles stored as needing guessing get a rating. Puzzles whose stored steps "
                  "used them are always graded with them.")] = False,
         fmt: Annotated[RegradeFormat, format_option((
-            "table, or json: one object (matched, graded, skipped, changed, written, moves)."))
+            "table, or json: one object (matched, graded, skipped, ungradable, changed, written, moves)."))
                        ] = RegradeFormat.table,
         db: DbOption = None,
     ) -> None:
@@ -79,12 +80,15 @@ def register(app: typer.Typer) -> None:
         if done.skipped:
             rows = "1 row that is not a puzzle" if done.skipped == 1 else f"{done.skipped:,} rows that are not puzzles"
             report(f"skipped {rows} the grader can take (`catalogue verify` names them); left as they are")
+        if done.ungradable:
+            report(f"left {count(done.ungradable, 'puzzle')} ungraded: their shapes (Latin squares, the diagonals) "
+                   "are not graded yet")
         if fmt is RegradeFormat.json:
             moves = [{"stored_level": old_level, "stored_hardest": old_hardest, "level": new_level,
                       "hardest": new_hardest, "puzzles": count}
                      for (old_level, old_hardest, new_level, new_hardest), count in done.moves.most_common()]
             typer.echo(json.dumps({"matched": done.matched, "graded": done.graded, "changed": done.changed,
-                                   "skipped": done.skipped, "written": not dry_run, "moves": moves}, indent=2))
+                                   "skipped": done.skipped, "ungradable": done.ungradable, "written": not dry_run, "moves": moves}, indent=2))
             return
         if not done.matched:
             return

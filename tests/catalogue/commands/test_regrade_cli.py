@@ -211,16 +211,18 @@ def test_which_puzzles_are_graded_with_the_dynamic_chains_and_how_chunks_are_cut
     weight, so that a piece of big-grid puzzles graded at the full scale is one thread's work of seconds."""
     from catalogue.store.regrade import WEIGHT, _full, _pieces
 
-    def row(size, technique, techniques):  # (id, size, puzzle, *GRADE_COLUMNS)
-        return (1, size, "", "extreme", 8.6, STEP_NAMES[technique][-1], technique, json.dumps(techniques))
+    spec = {9: "3x3", 16: "4x4", 25: "5x5"}
+
+    def row(size, technique, techniques):  # (id, shape, puzzle, *GRADE_COLUMNS)
+        return (1, spec[size], "", "extreme", 8.6, STEP_NAMES[technique][-1], technique, json.dumps(techniques))
 
     multiple_first = row(16, "multiple-forcing-chains", {"multiple-forcing-chains": 2, "dynamic-forcing-chains": 1})
     assert _full(multiple_first, False) and _full(row(25, "dynamic-forcing-chains-plus", {}), False)
     assert not _full(row(16, "multiple-forcing-chains", {"multiple-forcing-chains": 2}), False)
     assert not _full(row(9, "dynamic-forcing-chains", {"dynamic-forcing-chains": 1}), False)
-    assert not _full((1, 16, "", None, None, None, None, None), False)  # ungraded
-    assert not _full((1, 16, "", "extreme", 20.0, "guessing", "guessing", "{"), False)  # steps that cannot be read
-    assert _full((1, 16, "", "extreme", 20.0, "guessing", "guessing", "{"), True)
+    assert not _full((1, "4x4", "", None, None, None, None, None), False)  # ungraded
+    assert not _full((1, "4x4", "", "extreme", 20.0, "guessing", "guessing", "{"), False)  # steps that cannot be read
+    assert _full((1, "4x4", "", "extreme", 20.0, "guessing", "guessing", "{"), True)
     small = row(9, "hidden-single", {"hidden-single": 50})
     assert [len(p) for p, _ in _pieces([small] * 3 + [multiple_first, small], 1000, False)] == [5]
     cut = list(_pieces([small] * 3 + [multiple_first, small], 4, False))
