@@ -279,8 +279,13 @@ def make_app(db: Optional[str] = None) -> FastAPI:
             max_length=20_000, description="The player's pencil marks: one field per cell, comma-separated, each "
                                            "the symbols of that cell's candidates (empty: no marks). The hint is "
                                            "then the next step from them: an elimination already made is not "
-                                           "given again.")] = None) -> JSONResponse:
-        return JSONResponse(hint(grid, candidates))
+                                           "given again.")] = None,
+                   shape: Annotated[Optional[str], Query(
+            max_length=1000, description="The grid's shape: the puzzle record's `shape` (3x3, 2x3, "
+                                         "jigsaw9:LAYOUT, ...). Without it, square boxes from the cell count. A "
+                                         "shape the grader does not know yet (latin, +x diagonals) is a 400 "
+                                         "naming shape.")] = None) -> JSONResponse:
+        return JSONResponse(hint(grid, candidates, shape))
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:

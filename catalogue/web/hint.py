@@ -9,12 +9,18 @@ that technique's Python search (engine.grade.guided), when the compiled grader i
 it is not, the Python searches answer alone (the same step, many times slower, most on big grids:
 docs/benchmarks.md, Grading, the step path)
 rather than compile it for a minute inside a request.
+
+The grid's shape is the record's (``shape``: its spec, as every puzzle record carries it): a 6x6 grid could be boxes
+of 2x3, of 3x2 or a jigsaw, so the cell count alone cannot tell. Without it, the grid is square boxes (what the
+endpoint took before shapes). A shape the grader does not know yet (Latin squares, diagonals) is one 400 naming
+``shape``, said before any work, rather than a failure deep in the grader.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ..errors import UsageError
+from .errors import BadParameter
 
 
 def parse_candidates(text: str, n: int) -> list[int]:
@@ -38,20 +44,52 @@ def parse_candidates(text: str, n: int) -> list[int]:
     return masks
 
 
-def hint(grid: str, candidates: str | None = None) -> dict[str, Any]:
-    """The next step on ``grid`` (the line format), from the player's ``candidates`` when given (pencil marks:
-    :func:`parse_candidates`), or ``technique: None`` with the reason there is none."""
+def hint_shape(spec: str | None, grid: str):
+    """What the grader takes for a hint on ``grid``: the box size, or the Shape, of ``spec`` (a record's ``shape``);
+    without one, square boxes from the cell count. BadParameter naming ``shape`` for a spec that names no shape
+    or a shape the grader does not know (engine.grade.grader.gradable says which it knows)."""
+    from engine.geometry import box_for_ncells
+    from engine.grade.grader import gradable
+    from engine.vocabulary import MAX_SHAPE_SIZE, MIN_SHAPE_SIZE
+
+    from ..shapes import kernel_shape, shape_of
+
+    if spec is None:
+        ncells = len(grid.strip())
+        try:
+            return box_for_ncells(ncells)
+        except ValueError:
+            side = round(ncells ** 0.5)
+            if side * side != ncells or not MIN_SHAPE_SIZE["latin"] <= side <= MAX_SHAPE_SIZE:
+                return None  # no grid of any shape: the line format's own error says why (hint, below)
+            raise BadParameter("shape", f"a grid of {ncells} cells has no square boxes: give the puzzle's shape, "
+                                        "as its record's `shape` holds it (2x3, jigsaw9:LAYOUT, ...)") from None
+    try:
+        box = kernel_shape(spec.strip())
+    except ValueError as e:
+        raise BadParameter("shape", str(e)) from None
+    try:
+        return gradable(box)
+    except ValueError:  # the grader's own words name its CLI's docs; a player needs what it means here
+        shape = shape_of(spec.strip())
+        raise BadParameter("shape", f"no hints on {shape.name} puzzles yet: hints know grids with boxes or jigsaw "
+                                    f"regions and no diagonals, and this one is {shape.describe()}") from None
+
+
+def hint(grid: str, candidates: str | None = None, shape: str | None = None) -> dict[str, Any]:
+    """The next step on ``grid`` (the line format) of the shape ``shape`` (a spec: :func:`hint_shape`), from the
+    player's ``candidates`` when given (pencil marks: :func:`parse_candidates`), or ``technique: None`` with the
+    reason there is none."""
     from engine.formats import FormatError, from_line
     from engine.grade import Contradiction, next_step
     from engine.warmup import compiled_ready
-    from engine.geometry import box_for_ncells
 
+    box = hint_shape(shape, grid)
     try:
-        cells = from_line(grid.strip(), source="grid")
+        cells = from_line(grid.strip(), box, source="grid")
     except (FormatError, ValueError) as e:
         raise UsageError(f"grid: {e}") from None
-    box = box_for_ncells(cells.size)
-    n = box * box
+    n = round(cells.size ** 0.5)
     marks = parse_candidates(candidates, n) if candidates is not None else None
     try:
         step = next_step(cells, box, guided=compiled_ready(), candidates=marks)
@@ -66,7 +104,7 @@ def hint(grid: str, candidates: str | None = None) -> dict[str, Any]:
         # on big grids the hint, like a fill's grade, leaves the dynamic chains out (seconds a request): say so,
         # since a catalogue regraded at the full scale may rate this puzzle by them
         stuck = ("no technique helps from here: the position needs guessing, or a digit entered is wrong"
-                 if box < 4 else "no technique the hints try helps from here (on this size they leave out the "
+                 if n < 16 else "no technique the hints try helps from here (on this size they leave out the "
                  "dynamic forcing chains): the position needs those or guessing, or a digit entered is wrong")
         return {"technique": None, "name": None, "explanation": "the grid is full" if full else stuck,
                 "placements": [], "eliminations": [], "cells": [], "houses": []}

@@ -395,3 +395,84 @@ def test_a_request_uvicorn_cannot_parse_gets_the_json_error_too(served, request_
     error = json.loads(body)
     assert error["status"] == 400 and error["error"].startswith("malformed HTTP request: ")
     assert get(served, "/api/stats")[0] == 200  # and the server serves on
+
+
+# -- shapes: hints on every shape the grader knows, one clear 400 on the others -----------------------------------
+@pytest.fixture(scope="module")
+def shaped_db(tmp_path_factory) -> Path:
+    """A catalogue of 6x6 (2x3), jigsaw 9x9, X 9x9 and Latin 5x5 boards."""
+    db = tmp_path_factory.mktemp("shapes") / "c.db"
+    for shape in (["--shape", "2x3"], ["--shape", "jigsaw", "--regions", "random", "--size", "9"],
+                  ["--shape", "3x3", "--diagonals"], ["--shape", "latin", "--size", "5"]):
+        result = runner.invoke(cli_app, ["fill", "--count", "4", "--seed", "5", *shape, "--db", str(db)])
+        assert result.exit_code == 0, result.output
+    return db
+
+
+@pytest.fixture(scope="module")
+def shaped_server(shaped_db):
+    with running_server(str(shaped_db)) as base:
+        yield base
+
+
+def _hint_of(base: str, grid: str, shape: str | None = None) -> tuple[int, dict]:
+    from urllib.parse import urlencode
+
+    return get(base, "/api/hint?" + urlencode({"grid": grid, **({"shape": shape} if shape else {})}))
+
+
+@pytest.mark.parametrize("name", ["2x3", "jigsaw9"])
+def test_a_hint_on_a_shape_the_grader_knows_is_a_correct_step(shaped_server, shaped_db, name):
+    """Hints on a 6x6 and a jigsaw puzzle, their placements made until the puzzle is solved or a step only removes
+    candidates: each is the grader's next step on that shape (the record's shape, not the cell count), its digits
+    the solution's and its eliminations none of them."""
+    from engine.formats import from_line
+    from engine.grade import next_step
+    from engine.vocabulary import SYMBOLS
+
+    from catalogue.shapes import kernel_shape
+
+    record = cli_json(shaped_db, "query", "--shape", name, "--limit", "1")[0]
+    box, grid, solution = kernel_shape(record["shape"]), list(record["puzzle"]), record["solution"]
+    for _ in range(len(grid)):
+        if "." not in grid:
+            break
+        status, step = _hint_of(shaped_server, "".join(grid), record["shape"])
+        expected = next_step(from_line("".join(grid), box), box)
+        assert status == 200 and (step["technique"], step["explanation"]) == (expected.technique,
+                                                                              expected.explanation), step
+        assert all(solution[p["cell"]] == SYMBOLS[p["digit"]] for p in step["placements"])
+        assert all(solution[e["cell"]] != SYMBOLS[e["digit"]] for e in step["eliminations"])
+        for p in step["placements"]:
+            grid[p["cell"]] = SYMBOLS[p["digit"]]
+        if not step["placements"]:  # an elimination only: the grid alone gives it again, so this is far enough
+            break
+    assert step["placements"] or step["eliminations"]
+
+
+@pytest.mark.parametrize("name, words", [("3x3+x", "9x9 with boxes of 3x3 and both diagonals"),
+                                         ("latin5", "5x5 with no regions")])
+def test_a_hint_on_a_shape_the_grader_does_not_know_is_one_400(shaped_server, shaped_db, name, words):
+    record = cli_json(shaped_db, "query", "--shape", name, "--limit", "1")[0]
+    status, body = _hint_of(shaped_server, record["puzzle"], record["shape"])
+    assert (status, body["status"], body["parameter"]) == (400, 400, "shape")
+    assert body["error"].startswith(f"shape: no hints on {name} puzzles yet: ") and words in body["error"]
+    assert "\n" not in body["error"]
+
+
+@pytest.mark.parametrize("grid, shape, error", [
+    ("." * 36, None, "shape: a grid of 36 cells has no square boxes: give the puzzle's shape"),
+    ("." * 36, "3x3", "grid: grid:1:37: expected 81 symbols for a 9x9 grid, got 36"),
+    ("." * 36, "hexagon", "shape: unknown shape 'hexagon'"),
+    ("xyz", None, "grid: grid:1:1: 'x' is not a symbol")])
+def test_a_hint_names_what_is_wrong_with_its_grid_or_shape(shaped_server, grid, shape, error):
+    status, body = _hint_of(shaped_server, grid, shape)
+    assert status == 400 and body["error"].startswith(error), body
+
+
+def test_the_choices_and_the_shape_filter_know_every_shape(shaped_server, shaped_db):
+    status, choices = get(shaped_server, "/api/choices")
+    assert status == 200 and choices["shape"] == ["2x3", "3x3+x", "jigsaw9", "latin5"]
+    assert {5, 6, 9} <= set(choices["size"])
+    status, page = get(shaped_server, "/api/puzzles?shape=jigsaw9&limit=100")
+    assert status == 200 and page["count"] == 4 and all(p["shape"].startswith("jigsaw9:") for p in page["puzzles"])
