@@ -1,14 +1,17 @@
 """Page geometry for printed puzzles: where each grid and its caption go on a page, and what to draw for a grid.
 
-Pure functions over plain values (no file, no PDF or SVG object): they return :class:`Page`\\ s made of three kinds
-of shape, :class:`Line`, :class:`Rect` and :class:`Text`, in points (1/72 inch) with the origin at the page's top
-left and y growing downwards, as in SVG. The writers (:mod:`.pdf`, :mod:`.svg`) only translate shapes, so a PDF
-page and an SVG sheet of the same puzzles are the same drawing, and the geometry is tested here
-(tests/catalogue/publish/test_layout.py) without parsing any file.
+Pure functions over plain values (no file, no PDF or SVG object): they return :class:`Page`\\ s made of four
+kinds of shape, :class:`Line`, :class:`Rect`, :class:`Fill` and :class:`Text`, in points (1/72 inch) with the
+origin at the page's top left and y growing downwards, as in SVG. The writers (:mod:`.pdf`, :mod:`.svg`) only
+translate shapes, so a PDF page and an SVG sheet of the same puzzles are the same drawing, and the geometry is
+tested here (tests/catalogue/publish/test_publish_layout.py, test_publish_shapes.py) without parsing any file.
 
-A grid is square: thin cell lines, thick box lines and a thick border (drawn as one closed rectangle, so its
+A grid is square and drawn in its own rules (an :class:`engine.shape.Shape`, which the caller reads from the
+record's ``shape``, never guesses from the cell count: a 9x9 jigsaw has a 9x9 Sudoku's 81 cells): thin cell lines,
+thick lines along the borders between regions (boxes of r x c, or a jigsaw's layout; none inside a Latin square),
+the diagonals' cells shaded when the diagonals are units, and a thick border (drawn as one closed rectangle, so its
 corners are mitred), each given centred in its cell. Digits above 9 are the line format's letters
-(``engine.vocabulary.SYMBOLS``: 1-9 then A-P), so a 16x16 or 25x25 grid prints one character per cell.
+(``engine.vocabulary.SYMBOLS``: 1-9 then A-P), so a 12x12, 16x16 or 25x25 grid prints one character per cell.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from engine.shape import Shape as Rules
 from engine.vocabulary import SYMBOLS
 
 #: A4 portrait, 210 x 297 mm, in points
@@ -39,6 +43,9 @@ BOLD = "Helvetica-Bold"
 BLACK = "#000000"
 THIN_COLOUR = "#555555"
 SOLVED_COLOUR = "#4a4a4a"
+#: the diagonals' cells: light enough for the digits on them to read as on white, dark enough that an office
+#: laser printer (which drops greys above about 90% white) still prints it
+DIAGONAL_SHADE = "#d9d9d9"
 #: Helvetica's cap height (718/1000 em; figures are 703 to 719): a baseline this far below a cell's centre
 #: centres a digit or a capital letter vertically
 _HALF_CAP = 0.359
@@ -93,6 +100,14 @@ class Rect:
 
 
 @dataclass(frozen=True)
+class Fill:
+    """A filled rectangle without an outline (a shaded cell)."""
+
+    box: Box
+    colour: str
+
+
+@dataclass(frozen=True)
 class Text:
     """``text`` on the baseline y; ``anchor`` says whether x is its start, middle or end."""
 
@@ -105,7 +120,7 @@ class Text:
     anchor: str = "middle"  # start | middle | end
 
 
-Shape = Line | Rect | Text
+Shape = Line | Rect | Fill | Text
 
 
 @dataclass(frozen=True)
@@ -133,11 +148,13 @@ class Slot:
 
 @dataclass(frozen=True)
 class Item:
-    """What a slot shows: the caption's text, the puzzle, and the solution (None on a puzzle page)."""
+    """What a slot shows: the caption's text, the puzzle, the solution (None on a puzzle page), and the grid's
+    rules (None: square boxes, for a bare grid of 16, 81, 256 or 625 cells)."""
 
     caption: str
     puzzle: str
     solution: Optional[str] = None
+    shape: Optional[Rules] = None
 
 
 def content_box(page: tuple[float, float] = A4, margin: float = MARGIN, header: float = HEADER) -> Box:
@@ -195,30 +212,99 @@ def digit_size(side: float, n: int) -> float:
     return side / n * (0.62 if n <= 9 else 0.56)
 
 
-def grid_shapes(puzzle: str, grid: Box, solution: Optional[str] = None) -> tuple[Shape, ...]:
-    """The shapes of one grid in ``grid``: lines, border, and the givens (plus, with ``solution``, the solved
-    digits, in a lighter colour; the givens are then bold).
+def regions(rules: Rules) -> Optional[list[int]]:
+    """Each cell's region in reading order (boxes numbered row by row), or None for a Latin square.
 
-    ``puzzle`` and ``solution`` are in the line format (``.`` or ``0`` for a blank)."""
-    cells = len(puzzle)
+    Computed here from the shape's fields rather than taken from ``engine.geometry``, so that the tests can hold
+    the drawing against the engine's own tables."""
+    n = rules.size
+    if rules.kind == "jigsaw":
+        return list(rules.regions)
+    if rules.kind == "latin":
+        return None
+    r, c = rules.box_rows, rules.box_cols
+    return [(cell // n // r) * (n // c) + cell % n // c for cell in range(n * n)]
+
+
+def region_borders(rules: Rules) -> list[tuple[int, int, int, int]]:
+    """The borders between regions as straight runs of cell edges, in cells from the grid's top left:
+    ``(x1, y1, x2, y2)`` with ``x1 == x2`` (a vertical run) or ``y1 == y2``, each as long as it goes (a box line
+    of r x c boxes is one run from edge to edge). Vertical runs first, left to right, then horizontal ones."""
+    region = regions(rules)
+    if region is None:
+        return []
+    n = rules.size
+    runs = []
+    for vertical in (True, False):
+        for k in range(1, n):  # the line between column (row) k - 1 and k
+            start = None
+            for j in range(n + 1):  # its edges, top to bottom (left to right); n closes the last run
+                a, b = (j * n + k - 1, j * n + k) if vertical else ((k - 1) * n + j, k * n + j)
+                border = j < n and region[a] != region[b]
+                if border and start is None:
+                    start = j
+                elif not border and start is not None:
+                    runs.append((k, start, k, j) if vertical else (start, k, j, k))
+                    start = None
+    return runs
+
+
+def diagonal_cells(rules: Rules) -> list[int]:
+    """The cells of the two diagonals in reading order (the centre of an odd grid once), none without them."""
+    n = rules.size
+    return sorted({r * n + c for r in range(n) for c in (r, n - 1 - r)}) if rules.diagonals else []
+
+
+def _rules_of(cells: int, rules: Optional[Rules]) -> Rules:
+    """The grid's rules: ``rules`` if given (its side must fit the cell count), else square boxes."""
     n = math.isqrt(cells)
+    if rules is not None:
+        if rules.ncells != cells:
+            raise ValueError(f"not a grid of shape {rules.name}: {cells} cells, not {rules.ncells}")
+        return rules
     b = math.isqrt(n)
-    if n * n != cells or b * b != n:
+    if n * n != cells or b * b != n or b < 2:
         raise ValueError(f"not a grid: {cells} cells")
+    return Rules.square(b)
+
+
+def grid_shapes(puzzle: str, grid: Box, solution: Optional[str] = None,
+                shape: Optional[Rules] = None) -> tuple[Shape, ...]:
+    """The shapes of one grid in ``grid``: the diagonals' shading, cell lines, region borders, frame, and the
+    givens (plus, with ``solution``, the solved digits, in a lighter colour; the givens are then bold).
+
+    ``puzzle`` and ``solution`` are in the line format (``.`` or ``0`` for a blank); ``shape`` is the grid's rules
+    (None: square boxes, from the cell count)."""
+    cells = len(puzzle)
+    rules = _rules_of(cells, shape)
+    n = rules.size
     if solution is not None and len(solution) != cells:
         raise ValueError(f"the solution has {len(solution)} cells, the puzzle {cells}")
     step = grid.w / n
     thin, thick = line_widths(grid.w, n)
     shapes: list[Shape] = []
+    for cell in diagonal_cells(rules):  # under everything: the lines and digits are drawn over the shade
+        shapes.append(Fill(Box(grid.x + cell % n * step, grid.y + cell // n * step, step, step), DIAGONAL_SHADE))
+    borders = region_borders(rules)
+    whole = {(x1, y1) for x1, y1, x2, y2 in borders if (y1, y2) == (0, n) or (x1, x2) == (0, n)}
     for k in range(1, n):  # thin lines first: the thick ones are drawn over their crossings
-        if k % b:
-            p = k * step
-            shapes.append(Line(grid.x + p, grid.y, grid.x + p, grid.bottom, thin, THIN_COLOUR))
-            shapes.append(Line(grid.x, grid.y + p, grid.right, grid.y + p, thin, THIN_COLOUR))
-    for k in range(b, n, b):
         p = k * step
-        shapes.append(Line(grid.x + p, grid.y, grid.x + p, grid.bottom, thick))
-        shapes.append(Line(grid.x, grid.y + p, grid.right, grid.y + p, thick))
+        if (k, 0) not in whole:  # a thick line from edge to edge hides the thin one: not drawn at all
+            shapes.append(Line(grid.x + p, grid.y, grid.x + p, grid.bottom, thin, THIN_COLOUR))
+        if (0, k) not in whole:
+            shapes.append(Line(grid.x, grid.y + p, grid.right, grid.y + p, thin, THIN_COLOUR))
+    half = thick / 2
+    for x1, y1, x2, y2 in borders:
+        # a run that stops inside the grid meets a border across it there (a region's corner, or a third
+        # region's border): reaching half a width on fills the corner that butt ends would leave notched
+        if x1 == x2:
+            top = grid.y + y1 * step - (half if y1 else 0)
+            bottom = grid.y + y2 * step + (half if y2 < n else 0)
+            shapes.append(Line(grid.x + x1 * step, top, grid.x + x1 * step, bottom, thick))
+        else:
+            left = grid.x + x1 * step - (half if x1 else 0)
+            right = grid.x + x2 * step + (half if x2 < n else 0)
+            shapes.append(Line(left, grid.y + y1 * step, right, grid.y + y1 * step, thick))
     shapes.append(Rect(grid, thick))
     size = digit_size(grid.w, n)
     for c, ch in enumerate(puzzle):
@@ -279,7 +365,7 @@ def sheet(items: Sequence[Item], per_page: int, title: str = "", folio: str = ""
         groups.append(Group("header", header_shapes(title, folio, page)))
     for item, slot in zip(items, slots):
         groups.append(Group("caption", caption_shapes(item.caption, slot.caption, font)))
-        groups.append(Group("grid", grid_shapes(item.puzzle, slot.grid, item.solution)))
+        groups.append(Group("grid", grid_shapes(item.puzzle, slot.grid, item.solution, item.shape)))
     return Page(page[0], page[1], tuple(groups))
 
 
@@ -289,7 +375,7 @@ def single(item: Item, side: float = 360.0, pad: float = 12.0) -> Page:
     grid = Box(pad, pad + band, side, side)
     return Page(side + 2 * pad, side + band + 2 * pad,
                 (Group("caption", caption_shapes(item.caption, Box(pad, pad, side, band))),
-                 Group("grid", grid_shapes(item.puzzle, grid, item.solution))))
+                 Group("grid", grid_shapes(item.puzzle, grid, item.solution, item.shape))))
 
 
 def shape_box(shape: Shape) -> Box:
@@ -305,6 +391,8 @@ def shape_box(shape: Shape) -> Box:
         return Box(x - half, y - half, w + shape.width, h + shape.width)
     if isinstance(shape, Rect):
         return shape.box.grown(shape.width / 2)
+    if isinstance(shape, Fill):
+        return shape.box
     width = text_width(shape.text, shape.font, shape.size)
     left = {"start": shape.x, "middle": shape.x - width / 2, "end": shape.x - width}[shape.anchor]
     return Box(left, shape.y - 0.718 * shape.size, width, 0.925 * shape.size)  # cap height + descender 207

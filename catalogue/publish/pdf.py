@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 from typing import Iterable
 
-from .layout import Line, Page, Rect, Text
+from .layout import Fill, Line, Page, Rect, Text
 
 
 def _rgb(colour: str, cache: dict = {}) -> tuple[float, float, float]:  # noqa: B006 (a memo of a few colours)
@@ -40,7 +40,8 @@ def write_pdf(pages: Iterable[Page], title: str = "", author: str = "catalogue")
 
 
 def _draw(canvas, page: Page) -> None:
-    """One page: per group, its lines as one path per width and colour, its rectangles, and its texts in one
+    """One page: per group, its shaded cells as one filled path per colour (under the lines), its lines as one
+    path per width and colour, its rectangles, and its texts in one
     text object (one BT ... ET for a grid's 81 digits, not 81: text is most of a book's cost, docs/benchmarks.md,
     Books)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -51,6 +52,7 @@ def _draw(canvas, page: Page) -> None:
     canvas.setLineJoin(0)  # mitred corners on the border rectangles
     widths: dict[tuple[str, str, float], float] = {}
     for group in page.groups:
+        fills: dict[str, list] = {}
         lines: dict[tuple[float, str], list[tuple[float, float, float, float]]] = {}
         rects = []
         texts = []
@@ -60,9 +62,17 @@ def _draw(canvas, page: Page) -> None:
                     (shape.x1, h - shape.y1, shape.x2, h - shape.y2))
             elif isinstance(shape, Rect):
                 rects.append(shape)
+            elif isinstance(shape, Fill):
+                fills.setdefault(shape.colour, []).append(shape.box)
             elif isinstance(shape, Text):
                 texts.append(shape)
-        # lines first, in the group's order of widths (thin before thick: thick ones cover the crossings)
+        for colour, boxes in fills.items():
+            path = canvas.beginPath()
+            for b in boxes:
+                path.rect(b.x, h - b.bottom, b.w, b.h)
+            canvas.setFillColorRGB(*_rgb(colour))
+            canvas.drawPath(path, stroke=0, fill=1)
+        # then lines, in the group's order of widths (thin before thick: thick ones cover the crossings)
         for (width, colour), batch in lines.items():
             canvas.setLineWidth(width)
             canvas.setStrokeColorRGB(*_rgb(colour))

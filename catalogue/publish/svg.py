@@ -2,13 +2,14 @@
 
 Sizes are the page's points, with a viewBox: an A4 sheet says ``width="210mm"`` and prints at its real size.
 Each grid is a ``<g class="grid">``, each caption a ``<g class="caption">``; lines are ``<line>``, borders
-``<rect>``, digits ``<text>`` (Helvetica, or the reader's Arial / sans-serif), all vectors.
+``<rect>``, shaded cells ``<rect class="shade">``, digits ``<text>`` (Helvetica, or the reader's Arial /
+sans-serif), all vectors.
 """
 from __future__ import annotations
 
 from html import escape
 
-from .layout import Line, Page, Rect, Text
+from .layout import Fill, Line, Page, Rect, Text
 
 _MM = 72 / 25.4  # points per millimetre
 
@@ -34,6 +35,10 @@ def write_svg(page: Page, title: str = "") -> bytes:
                 b = shape.box
                 out.append(f'<rect x="{_n(b.x)}" y="{_n(b.y)}" width="{_n(b.w)}" height="{_n(b.h)}" fill="none" '
                            f'stroke="{shape.colour}" stroke-width="{_n(shape.width)}" stroke-linejoin="miter"/>')
+            elif isinstance(shape, Fill):
+                b = shape.box
+                out.append(f'<rect class="shade" x="{_n(b.x)}" y="{_n(b.y)}" width="{_n(b.w)}" height="{_n(b.h)}" '
+                           f'fill="{shape.colour}"/>')
             elif isinstance(shape, Text):
                 weight = ' font-weight="bold"' if shape.font.endswith("Bold") else ""
                 out.append(f'<text x="{_n(shape.x)}" y="{_n(shape.y)}" font-size="{_n(shape.size)}" '

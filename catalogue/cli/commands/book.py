@@ -27,11 +27,16 @@ PerPage = enum.Enum("PerPage", {f"p{n}": str(n) for n in (1, 2, 4, 6)}, type=str
 
 
 def _drawable(record) -> bool:
-    """Whether a record is a puzzle the layout can draw: a size of the vocabulary and its grids that long (a row
-    edited by hand may hold anything SQLite lets it)."""
-    from engine.vocabulary import SIZES
+    """Whether a record is a puzzle the layout can draw: a shape that can be read, whose side is the row's size,
+    and its grids that long (a row edited by hand may hold anything SQLite lets it). The shape is the row's
+    ``shape``, never guessed from the cell count: a 9x9 jigsaw has a 9x9 Sudoku's 81 cells."""
+    from ...publish.book import rules
 
-    cells = record.size * record.size if record.size in SIZES else -1
+    try:
+        shape = rules(record)
+    except (TypeError, ValueError):
+        return False
+    cells = shape.ncells if shape.size == record.size else -1
     return all(isinstance(text, str) and len(text) == cells for text in (record.puzzle, record.solution))
 
 
@@ -105,7 +110,7 @@ def register(app: typer.Typer) -> None:
         if len(records) < len(chosen):
             skipped = len(chosen) - len(records)
             report(f"left out {skipped} row{'s' if skipped > 1 else ''} that cannot be drawn (not a puzzle of a "
-                   f"known size: `catalogue verify` names {'them' if skipped > 1 else 'it'})")
+                   f"known shape and size: `catalogue verify` names {'them' if skipped > 1 else 'it'})")
         if not records:
             raise UserError("no puzzles match: nothing written")
         from ...english import count as counted
