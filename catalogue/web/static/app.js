@@ -7,6 +7,51 @@ const SYMBOLS = "123456789ABCDEFGHIJKLMNOP";  // a cell's symbol for digits 1..2
 
 const $ = (id) => document.getElementById(id);
 
+// A shape's spec (a record's `shape`: "3x3", "2x3", "latin5", "3x3+x", "jigsaw9:AAAB...") or name ("jigsaw9") as
+// the page draws and plays it: the side n, each cell's region (-1 on a Latin square) and whether the diagonals are
+// units. Regions are numbered as engine/geometry.py numbers them (boxes row-major; jigsaw regions in order of their
+// first cell, the layout's letters A, B, ...), so a hint's house 2n + k is region k here too.
+function shapeOf(spec) {
+  const [name, layout] = spec.split(":");
+  const diagonals = name.endsWith("+x"), base = diagonals ? name.slice(0, -2) : name;
+  const boxes = base.match(/^(\d+)x(\d+)$/);
+  if (boxes) {
+    const rows = Number(boxes[1]), cols = Number(boxes[2]), n = rows * cols;
+    const region = [...Array(n * n).keys()].map((cell) =>
+      Math.floor(Math.floor(cell / n) / rows) * (n / cols) + Math.floor((cell % n) / cols));
+    return { kind: "boxes", n, rows, cols, region, diagonals };
+  }
+  if (base.startsWith("jigsaw") && layout) {
+    const seen = new Map();  // letter -> region, in order of first appearance
+    const region = [...layout].map((ch) => (seen.has(ch) ? seen.get(ch) : seen.set(ch, seen.size).get(ch)));
+    return { kind: "jigsaw", n: Math.round(Math.sqrt(layout.length)), region, diagonals };
+  }
+  const n = Number(base.replace(/^\D+/, ""));  // latinN, or a jigsaw's name without its layout (the filter's)
+  return { kind: base.startsWith("jigsaw") ? "jigsaw" : "latin", n, region: Array(n * n).fill(-1), diagonals };
+}
+
+// A shape as a person reads it in the list (catalogue/shapes.py shape_label): 9x9, 6x6 (2x3), jigsaw 9x9, 9x9 X
+function shapeLabel(spec) {
+  const s = shapeOf(spec), side = `${s.n}x${s.n}`;
+  const base = s.kind === "boxes" ? side + (s.rows === s.cols ? "" : ` (${s.rows}x${s.cols})`) : `${s.kind} ${side}`;
+  return base + (s.diagonals ? " X" : "");
+}
+
+// The units of a shape in the engine's order (rows, columns, regions, then the diagonals): each an array of cells
+function unitsOf(shape) {
+  const { n, region } = shape, line = (f) => [...Array(n).keys()].map(f), units = [];
+  for (let i = 0; i < n; i++) units.push(line((j) => i * n + j));
+  for (let i = 0; i < n; i++) units.push(line((j) => j * n + i));
+  if (region[0] >= 0) {
+    for (let k = 0; k < n; k++) units.push([...region.keys()].filter((cell) => region[cell] === k));
+  }
+  if (shape.diagonals) units.push(line((i) => i * n + i), line((i) => i * n + n - 1 - i));
+  return units;
+}
+
+// the spec of a record (one from before shapes has only its size: square boxes)
+const specOf = (record) => record.shape || { 4: "2x2", 9: "3x3", 16: "4x4", 25: "5x5" }[record.size];
+
 // A puzzle's name, as the command line writes it: N for board N's first puzzle, N.K for its K-th (an imported one)
 const nameOf = (p) => (p.variant > 1 ? `${p.number}.${p.variant}` : `${p.number}`);
 
@@ -28,7 +73,7 @@ function say(element, text, kind) {
 }
 
 // -- browsing ------------------------------------------------------------------------------------------------
-const FILTERS = ["level", "size", "technique", "source", "min_clues", "max_clues", "order_by", "desc"];
+const FILTERS = ["level", "shape", "size", "technique", "source", "min_clues", "max_clues", "order_by", "desc"];
 // the sort keys of the columns the list shows (the API takes more: catalogue query --order-by)
 const SORTABLE = ["number", "size", "clues", "level", "score", "hardest"];
 
@@ -44,6 +89,7 @@ async function fillChoices() {
     }
   };
   add("level", choices.level);
+  add("shape", choices.shape, shapeLabel);
   add("size", choices.size, (n) => `${n}x${n}`);
   add("technique", choices.technique);
   add("source", choices.source);
@@ -119,8 +165,10 @@ async function randomPuzzle() {
   }
 }
 
-// a puzzle's givens as dark squares on a small grid: its clue pattern at a glance
-function preview(line, n) {
+// a puzzle's givens as dark squares on a small grid, with its regions' borders and its diagonals: its clue pattern
+// and its shape at a glance
+function preview(line, spec) {
+  const shape = shapeOf(spec), n = shape.n;
   const ns = "http://www.w3.org/2000/svg", svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
   svg.setAttribute("class", "preview");
@@ -129,6 +177,16 @@ function preview(line, n) {
   Object.entries({ width: n, height: n, fill: "#fff", stroke: "#999", "stroke-width": n / 40 })
     .forEach(([k, v]) => frame.setAttribute(k, v));
   svg.append(frame);
+  const path = (d, cls, width) => {  // widths in cells, in proportion to n: the same on screen for every size
+    const p = document.createElementNS(ns, "path");
+    Object.entries({ d, class: cls, "stroke-width": width }).forEach(([k, v]) => p.setAttribute(k, v));
+    svg.append(p);
+  };
+  if (shape.diagonals) path(`M0 0L${n} ${n}M${n} 0L0 ${n}`, "diagonal", n / 12);
+  path(edges(shape).map(([cell, side]) => {
+    const x = cell % n, y = Math.floor(cell / n);
+    return side === "right" ? `M${x + 1} ${y}v1` : `M${x} ${y + 1}h1`;
+  }).join(""), "border", n / 50);
   for (let cell = 0; cell < n * n; cell++) {
     if (line[cell] === "." || line[cell] === "0") continue;
     const rect = document.createElementNS(ns, "rect");
@@ -152,8 +210,8 @@ async function list(url, params, summary, pages) {
       tr.tabIndex = 0;
       tr.dataset.number = nameOf(p);
       const look = document.createElement("td");
-      look.append(preview(p.puzzle, p.size));
-      for (const [value, cls] of [[nameOf(p)], [look], [`${p.size}x${p.size}`], [p.clues], [p.level ?? "-"],
+      look.append(preview(p.puzzle, specOf(p)));
+      for (const [value, cls] of [[nameOf(p)], [look], [shapeLabel(specOf(p)), "shape"], [p.clues], [p.level ?? "-"],
                                   [p.score == null ? "-" : p.score.toFixed(1)], [p.hardest ?? "-", "wide"]]) {
         if (value instanceof Node) { tr.append(value); continue; }
         const td = document.createElement("td");
@@ -174,7 +232,7 @@ async function list(url, params, summary, pages) {
 }
 
 // -- playing -------------------------------------------------------------------------------------------------
-const game = { puzzle: null, n: 0, box: 0, inputs: [], removed: new Map(), showMarks: false, pencil: false,
+const game = { puzzle: null, n: 0, shape: null, units: [], peers: [], inputs: [], removed: new Map(), showMarks: false, pencil: false,
                history: [], future: [], pending: [] };
 
 function symbolValue(ch) {
@@ -182,9 +240,24 @@ function symbolValue(ch) {
   return i >= 0 && i < game.n ? i + 1 : 0;
 }
 
+// Where a thick line goes: [cell, "right" | "bottom"] for every side a cell shares with another region (none on a
+// Latin square, whose cells are all region -1)
+function edges(shape) {
+  const { n, region } = shape, out = [];
+  for (let cell = 0; cell < n * n; cell++) {
+    if (cell % n < n - 1 && region[cell] !== region[cell + 1]) out.push([cell, "right"]);
+    if (cell < n * (n - 1) && region[cell] !== region[cell + n]) out.push([cell, "bottom"]);
+  }
+  return out;
+}
+
+const onDiagonal = (n, cell) => Math.floor(cell / n) === cell % n || Math.floor(cell / n) + cell % n === n - 1;
+
 function buildBoard(record) {
-  const n = record.size, box = Math.round(Math.sqrt(n));
-  Object.assign(game, { puzzle: record, n, box, inputs: [], removed: new Map(), showMarks: false, pencil: false,
+  const shape = shapeOf(specOf(record)), n = shape.n;
+  const units = unitsOf(shape), peers = [...Array(n * n)].map(() => []);
+  for (const unit of units) for (const cell of unit) peers[cell].push(...unit);  // each cell's units' cells
+  Object.assign(game, { puzzle: record, n, shape, units, peers, inputs: [], removed: new Map(), showMarks: false, pencil: false,
                         history: [], future: [], pending: [], hint: null, before: 0, since: Date.now() });
   const board = $("board");
   board.style.setProperty("--n", n);
@@ -195,8 +268,7 @@ function buildBoard(record) {
     div.className = "cell";
     div.setAttribute("role", "gridcell");
     div.dataset.cell = cell;
-    if ((col + 1) % box === 0 && col < n - 1) div.classList.add("right-edge");
-    if ((row + 1) % box === 0 && row < n - 1) div.classList.add("bottom-edge");
+    if (shape.diagonals && onDiagonal(n, cell)) div.classList.add("diagonal");
     const given = record.puzzle[cell];
     if (given !== "." && given !== "0") {
       div.classList.add("given");
@@ -218,6 +290,7 @@ function buildBoard(record) {
     }
     board.append(div);
   }
+  for (const [cell, side] of edges(shape)) board.children[cell].classList.add(`${side}-edge`);
 }
 
 function entered(input) {
@@ -245,15 +318,10 @@ function entered(input) {
 }
 
 // -- candidates (pencil marks), undo and redo, and the game kept in the browser --------------------------------
-// A blank cell's candidates are the digits its row, column and box do not hold yet, less those the player (or an
+// A blank cell's candidates are the digits its units (row, column, region, diagonals) do not hold yet, less those the player (or an
 // applied hint) removed: game.removed, cell -> digits. Shown on demand, always sent with a hint when shown.
 function peersOf(cell) {
-  const { n, box } = game, row = Math.floor(cell / n), col = cell % n;
-  const r0 = Math.floor(row / box) * box, c0 = Math.floor(col / box) * box, out = [];
-  for (let i = 0; i < n; i++) {
-    out.push(row * n + i, i * n + col, (r0 + Math.floor(i / box)) * n + c0 + (i % box));
-  }
-  return out;
+  return game.peers[cell];
 }
 
 function candidatesOf(line, cell) {
@@ -273,7 +341,7 @@ function renderMarks() {
     if (!marks) {
       marks = document.createElement("div");
       marks.className = "marks";
-      marks.style.setProperty("--box", game.box);
+      marks.style.setProperty("--box", Math.ceil(Math.sqrt(game.n)));  // 3 columns of marks for 5..9, 4 for 12
       div.append(marks);
     }
     const have = new Set(candidatesOf(line, cell));
@@ -393,17 +461,10 @@ function currentLine() {
   return line;
 }
 
-// the cells whose digit also stands in the same row, column or box
+// the cells whose digit also stands in one of their units: the same row, column, region or diagonal
 function conflicts(line) {
-  const { n, box } = game, bad = new Set();
-  const groups = [];
-  for (let i = 0; i < n; i++) {
-    groups.push([...Array(n).keys()].map((j) => i * n + j));                     // row i
-    groups.push([...Array(n).keys()].map((j) => j * n + i));                     // column i
-    const r0 = Math.floor(i / box) * box, c0 = (i % box) * box;
-    groups.push([...Array(n).keys()].map((j) => (r0 + Math.floor(j / box)) * n + c0 + (j % box)));  // box i
-  }
-  for (const group of groups) {
+  const bad = new Set();
+  for (const group of game.units) {
     const seen = new Map();
     for (const cell of group) {
       const ch = line[cell];
@@ -444,15 +505,15 @@ function unhint() {
   for (const span of $("board").querySelectorAll(".marks span.removed")) span.classList.remove("removed");
 }
 
+// a hint's house as its explanation names it (engine/geometry.py unit_name): row 4, column 2, box 7, region 3
 function houseName(h) {
-  const kind = Math.floor(h / game.n);
-  return `${["row", "column", "box"][kind]} ${(h % game.n) + 1}`;
+  const kind = Math.min(Math.floor(h / game.n), 3);
+  const word = ["row", "column", game.shape.kind === "boxes" ? "box" : "region", "diagonal"][kind];
+  return `${word} ${h - kind * game.n + 1}`;
 }
 
 function houseCells(h) {
-  const { n, box } = game, kind = Math.floor(h / n), i = h % n;
-  return [...Array(n).keys()].map((j) => (kind === 0 ? i * n + j : kind === 1 ? j * n + i
-    : (Math.floor(i / box) * box + Math.floor(j / box)) * n + (i % box) * box + (j % box)));
+  return game.units[h];
 }
 
 function showHint() {
@@ -498,7 +559,8 @@ async function hint() {
   }
   try {
     const marks = game.showMarks ? `&candidates=${encodeURIComponent(candidatesParam())}` : "";
-    const step = await api(`/api/hint?grid=${encodeURIComponent(currentLine())}${marks}`);
+    const shape = `&shape=${encodeURIComponent(specOf(game.puzzle))}`;  // a 6x6 grid may be 2x3, 3x2 or a jigsaw
+    const step = await api(`/api/hint?grid=${encodeURIComponent(currentLine())}${marks}${shape}`);
     if (step.technique === null) {
       game.hint = null;
       say($("explain"), `Hint: ${step.explanation}`);
@@ -535,7 +597,9 @@ async function play(number) {
       if (saved) restore(saved);
     } catch (e) { /* unreadable: start afresh */ }
     changed();
-    say($("caption"), `Puzzle ${nameOf(record)} · ${record.level ?? "ungraded"} · ${record.clues} clues` +
+    const s = game.shape, square = s.kind === "boxes" && s.rows === s.cols && !s.diagonals;
+    const shape = square ? "" : `${shapeLabel(specOf(record))} · `;  // every shape but square boxes says what it is
+    say($("caption"), `Puzzle ${nameOf(record)} · ${shape}${record.level ?? "ungraded"} · ${record.clues} clues` +
         (record.hardest === "guessing" ? " · needs guessing"  // its score, 20, means no more
          : record.score != null ? ` · score ${record.score.toFixed(1)}` : ""));
     document.title = `catalogue: puzzle ${nameOf(record)}`;

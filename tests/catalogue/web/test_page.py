@@ -500,3 +500,149 @@ def test_each_row_previews_its_puzzle_and_prints_alone_or_with_its_solution(page
     assert "".join(ch for ch in texts["puzzle"] if ch.isdigit()).endswith(givens_text)
     assert texts["solution"].count(record["solution"][blank]) > texts["puzzle"].count(record["solution"][blank])
     page.wait_for_function("/^0:0[1-9]$/.test(document.querySelector('#clock').textContent)", timeout=15_000)
+
+
+# -- shapes: every board drawn, played and hinted in its own shape ------------------------------------------------
+@pytest.fixture(scope="module")
+def shaped_site(tmp_path_factory):
+    """(base URL, records by number) of a catalogue of 9x9, 6x6 (2x3), jigsaw 9x9 and X 9x9 boards."""
+    db = tmp_path_factory.mktemp("shapes") / "c.db"
+    runner = CliRunner()
+    for shape in ([], ["--shape", "2x3"], ["--shape", "jigsaw", "--regions", "random", "--size", "9"],
+                  ["--shape", "3x3", "--diagonals"]):
+        result = runner.invoke(cli_app, ["fill", "--count", "3", "--seed", "6", *shape, "--db", str(db)])
+        assert result.exit_code == 0, result.output
+    records = {r["number"]: r for r in runner_json(db, "query", "--limit", "0")}
+    with _serving(db) as base:
+        yield base, records
+
+
+def _first(records, name: str) -> tuple[int, dict]:
+    return next((n, r) for n, r in records.items() if r["shape"].split(":")[0] == name)
+
+
+def _cell_classes(page) -> list[set[str]]:
+    return [set(c.split()) for c in page.eval_on_selector_all("#board .cell", "els => els.map(e => e.className)")]
+
+
+def test_every_shape_is_drawn_with_its_regions_and_diagonals(page, shaped_site):
+    """Thick lines where the engine's geometry puts two cells in different regions (boxes, a jigsaw's layout),
+    thin ones elsewhere (square boxes exactly as before: after every third cell); the diagonals shaded on X."""
+    from engine.geometry import geometry
+
+    from catalogue.shapes import shape_of
+
+    base, records = shaped_site
+    for name in ("3x3", "2x3", "jigsaw9", "3x3+x"):
+        number, record = _first(records, name)
+        shape = shape_of(record["shape"])
+        region, n = geometry(shape).box_of, shape.size
+        _open(page, base, number)
+        page.wait_for_function(f"document.querySelector('#caption').textContent.startsWith('Puzzle {number} ')")
+        classes = _cell_classes(page)
+        assert len(classes) == n * n
+        for cell, have in enumerate(classes):
+            row, col = divmod(cell, n)
+            assert ("right-edge" in have) == (col < n - 1 and region[cell] != region[cell + 1]), (name, cell)
+            assert ("bottom-edge" in have) == (row < n - 1 and region[cell] != region[cell + n]), (name, cell)
+            assert ("diagonal" in have) == (shape.diagonals and (row == col or row + col == n - 1)), (name, cell)
+        if name == "3x3":
+            assert {c % 9 for c, have in enumerate(classes) if "right-edge" in have} == {2, 5}
+        width = lambda cell: page.eval_on_selector(  # noqa: E731
+            f'#board .cell[data-cell="{cell}"]', "e => getComputedStyle(e).borderRightWidth")
+        thick = next(c for c, have in enumerate(classes) if "right-edge" in have)
+        thin = next(c for c, have in enumerate(classes) if "right-edge" not in have and c % n < n - 1)
+        assert (width(thick), width(thin)) == ("3px", "1px")
+        shaded = [page.eval_on_selector(f'#board .cell[data-cell="{c}"]', "e => getComputedStyle(e).backgroundColor")
+                  for c in (0, 1)]
+        assert (shaded[0] != shaded[1]) == shape.diagonals  # cell 0 is on a diagonal, cell 1 is not
+
+
+def test_the_list_shows_each_shape_and_filters_by_it(page, shaped_site):
+    base, records = shaped_site
+    page.goto(base + "/")
+    page.wait_for_selector("#shape option[value='jigsaw9']", state="attached")
+    page.wait_for_selector("tr[data-number]")
+    options = page.eval_on_selector_all("#shape option", "os => os.map(o => [o.value, o.textContent])")
+    assert options == [["", "any"], ["2x3", "6x6 (2x3)"], ["3x3", "9x9"], ["3x3+x", "9x9 X"],
+                       ["jigsaw9", "jigsaw 9x9"]]
+    shown = {r.get_attribute("data-number"): r.query_selector_all("td")[2].inner_text()
+             for r in page.query_selector_all("tr[data-number]")}
+    assert len(shown) == len(records)
+    assert {shown[str(_first(records, name)[0])] for name in ("3x3", "2x3", "jigsaw9", "3x3+x")} == \
+        {"9x9", "6x6 (2x3)", "jigsaw 9x9", "9x9 X"}
+    page.select_option("#shape", "jigsaw9")
+    page.click("#apply")
+    page.wait_for_url("**shape=jigsaw9**")
+    page.wait_for_function("[...document.querySelectorAll('tr[data-number] td:nth-child(3)')].every("
+                           "td => td.textContent === 'jigsaw 9x9')")
+    listed = [int(r.get_attribute("data-number")) for r in page.query_selector_all("tr[data-number]")]
+    assert listed == sorted(n for n, r in records.items() if r["shape"].startswith("jigsaw9:"))
+
+
+def test_playing_checks_the_shapes_own_units(page, shaped_site):
+    """A digit its jigsaw region (or its diagonal) already holds is a conflict, though its row, column and the
+    square box it would have been in do not hold it; on 6x6 the 2x3 box is the unit, not a square."""
+    from engine.geometry import geometry
+
+    from catalogue.shapes import shape_of
+
+    base, records = shaped_site
+    for name, kind in (("jigsaw9", "region"), ("3x3+x", "diagonal"), ("2x3", "region")):
+        number, record = _first(records, name)
+        shape = shape_of(record["shape"])
+        geo, n, puzzle = geometry(shape), shape.size, record["puzzle"]
+        units = [[int(c) for c in house] for house in geo.houses]
+        kinds = [int(k) for k in geo.house_kind]
+        wanted = {"region": 2, "diagonal": 3}[kind]
+
+        def found():
+            for house, unit_kind in zip(units, kinds):
+                if unit_kind != wanted:
+                    continue
+                for cell in (c for c in house if puzzle[c] == "."):
+                    others = {puzzle[c] for u in units if cell in u and u is not house for c in u}
+                    for c in house:
+                        if puzzle[c] != "." and puzzle[c] not in others:
+                            return cell, c
+            return None
+
+        cell, holder = found()
+        _open(page, base, number)
+        page.locator(f'#board .cell[data-cell="{cell}"] input').fill(puzzle[holder])
+        bad = {c for c, have in enumerate(_cell_classes(page)) if "conflict" in have}
+        assert bad == {cell, holder}, (name, cell, holder)
+        page.click("#clear")
+
+
+@pytest.mark.parametrize("name", ["2x3", "jigsaw9"])
+def test_a_hint_on_a_6x6_or_jigsaw_puzzle_is_the_graders_step(page, shaped_site, name):
+    """Three presses tell the step /api/hint gives for the record's shape; Apply makes it, and the digits it places
+    are the solution's (the board's regions named as the grader names them: box 3, region 8)."""
+    base, records = shaped_site
+    number, record = _first(records, name)
+    _open(page, base, number)
+    line = _line(page)
+    with urllib.request.urlopen(f"{base}/api/hint?grid={line}&shape={record['shape']}", timeout=30) as answer:
+        step = json.loads(answer.read())
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#explain').textContent.startsWith('Hint 1 of 3')")
+    unit, n = ("box", 6) if name == "2x3" else ("region", 9)
+    regions = [h - 2 * n + 1 for h in step["houses"] if 2 * n <= h < 3 * n]  # the houses after rows and columns
+    assert all(f"{unit} {k}" in page.inner_text("#explain") for k in regions)
+    assert _hint(page) == f"Hint: {step['explanation']}"
+    page.click("#apply-hint")
+    after = _line(page)
+    for p in step["placements"]:
+        assert after[p["cell"]] == record["solution"][p["cell"]]
+    assert after != line or step["eliminations"]
+
+
+def test_a_hint_on_an_x_puzzle_is_the_clear_error(page, shaped_site):
+    base, records = shaped_site
+    number, _ = _first(records, "3x3+x")
+    _open(page, base, number)
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#explain').textContent !== ''")
+    assert page.inner_text("#explain").startswith("shape: no hints on 3x3+x puzzles yet: ")
+    assert page.get_attribute("#explain", "class") == "error" and page.is_hidden("#apply-hint")
