@@ -1,7 +1,7 @@
 """Every shape side by side with 9x9: making a board, carving it, counting, per board; the units kernel against its
 plain twin.
 
-    python bench/bench_shapes.py [--count 300] [--repeats 5] [--only making|grading]
+    python bench/bench_shapes.py [--count 300] [--repeats 5] [--only making|grading|fill]
 
 Per shape: WFC boards (``generate_array``, one batch) and carving them to minimal puzzles (``carve_many``), CPU
 and wall ms a board, medians of ``--repeats`` runs after a warm-up, and the share of the 9x9 board's cost (9x9
@@ -10,6 +10,11 @@ driver, engine/carve/units.py). Then grading those puzzles on every shape the gr
 puzzle, the share needing guessing, and the share at each level (docs/shapes.md cites them). Then the count of the
 empty 6x6 grid (28,200,960 boards) by the units kernel, and
 the units kernel against the plain twin (tests/naive/shapes.py) on the same 6x6 puzzles.
+
+``--only fill`` runs the issue's fill targets through the CLI, as a person would (generate, key, carve, grade,
+store, write the files; new catalogue each run, kernels already in the cache): ``catalogue fill --count 10000``
+of 6x6 and 8x8 and ``--count 1000`` of 12x12, beside 9x9 of the same counts, wall and CPU seconds (the whole
+process tree) of the median of ``--repeats`` runs.
 """
 from __future__ import annotations
 
@@ -40,8 +45,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=300, help="boards a run (default 300)")
     parser.add_argument("--repeats", type=int, default=5, help="runs per figure; the median is shown (default 5)")
-    parser.add_argument("--only", choices=("all", "making", "grading"), default="all",
-                        help="run one table: boards and carving, or grading (default: all, and the counts)")
+    parser.add_argument("--only", choices=("all", "making", "grading", "fill"), default="all",
+                        help="run one table: boards and carving, grading, or the CLI's fill (default: all but "
+                             "fill, and the counts)")
     args = parser.parse_args()
 
     from engine.carve.carver import carve_many
@@ -58,6 +64,9 @@ def main() -> None:
           f"{args.count} boards a run, medians of {args.repeats}", flush=True)
     if args.only == "grading":
         _grading(shapes, args.count)
+        return
+    if args.only == "fill":
+        _fill(args.repeats)
         return
     print(f"{'shape':26} {'make ms':>8} {'carve ms':>9} {'CPU ms':>8} {'x 9x9':>6} {'clues':>6} {'wall ms':>8}")
     base = None
@@ -94,6 +103,34 @@ def main() -> None:
     _, twin_cpu = timed(lambda: [plain.count(p.tolist(), unit_list, 6, 2) for p in puzzles], 1)
     print(f"6x6 minimal puzzles, count to 2: units kernel {1e6 * kernel_cpu / 100:.1f} us, plain twin "
           f"{1e6 * twin_cpu / 100:.1f} us a puzzle (x{twin_cpu / kernel_cpu:.0f})")
+
+
+def _fill(repeats: int) -> None:
+    """``catalogue fill`` of each shape into a new catalogue: wall and CPU seconds of the whole process tree."""
+    import resource
+    import statistics
+    import subprocess
+    import tempfile
+
+    script = os.path.join(os.path.dirname(sys.executable), "catalogue")
+    print(f"\n{'catalogue fill':26} {'boards':>7} {'wall s':>8} {'CPU s':>8} {'boards/s':>9} {'target':>8}")
+    for name, args, count, target in (("9x9 (3x3)", [], 10_000, None), ("6x6 (2x3)", ["--shape", "2x3"], 10_000, 10),
+                                      ("8x8 (2x4)", ["--shape", "2x4"], 10_000, 10),
+                                      ("9x9 (3x3), 1,000", [], 1_000, None),
+                                      ("12x12 (3x4)", ["--shape", "3x4"], 1_000, 30)):
+        walls, cpus = [], []
+        for run in range(repeats):
+            with tempfile.TemporaryDirectory() as folder:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                started = time.perf_counter()
+                subprocess.run([script, "fill", "-n", str(count), "--seed", str(run + 1), *args,
+                                "--db", os.path.join(folder, "c.db")], check=True, capture_output=True)
+                walls.append(time.perf_counter() - started)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        print(f"{name:26} {count:7,} {wall:8.2f} {cpu:8.2f} {count / wall:9,.0f} "
+              f"{'< ' + str(target) + ' s' if target else '':>8}", flush=True)
 
 
 def _grading(shapes, count: int) -> None:
