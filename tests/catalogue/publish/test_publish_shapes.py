@@ -322,3 +322,19 @@ def test_rows_whose_shape_cannot_be_read_are_left_out(shaped, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stderr == ("catalogue: left out 2 rows that cannot be drawn (not a puzzle of a known shape and "
                              f"size: `catalogue verify` names them)\ncatalogue: wrote {out}: 28 puzzles on 7 pages\n")
+
+
+def test_the_svg_sheet_shades_the_diagonals_and_draws_the_borders(shaped, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "x.svg"
+    result = runner.invoke(app, ["book", "--db", shaped, "--shape", "3x3+x", "-o", str(out), "--count", "2"])
+    assert result.exit_code == 0, result.output
+    svg = "{http://www.w3.org/2000/svg}"
+    grids = [g for g in ET.parse(out).getroot().iter(f"{svg}g") if g.get("class") == "grid"]
+    assert len(grids) == 2
+    for grid in grids:
+        shades = [r for r in grid.iter(f"{svg}rect") if r.get("class") == "shade"]
+        assert len(shades) == 17 and {r.get("fill") for r in shades} == {DIAGONAL_SHADE}
+        thick = [ln for ln in grid.iter(f"{svg}line") if ln.get("stroke") == BLACK]
+        assert len(thick) == 4  # the box lines of 3x3 boxes, each one run from edge to edge
