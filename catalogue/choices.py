@@ -113,31 +113,36 @@ def check_regions(shape: Optional[str], regions: Optional[str]) -> None:
         raise UsageError(f"--regions makes a jigsaw: it does not go with --shape {shape}")
 
 
-def read_entries(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid"):
+def read_entries(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid",
+                 shape: Optional[str] = None):
     """Every entry of a file (or ``-``) in file order: a ``Parsed`` grid, or a ``FormatError`` for an entry that
     could not be read (the caller reports it and goes on). No entry at all is one clear error. ``size`` (rows)
     is for inputs that cannot tell it. The entries are an ``engine.formats.registry.Entries``: a sequence that
     holds the file's grids in a few bytes a cell and makes each entry when it is asked for, so a command that
-    goes through them once, keeping none, holds about the file's size (docs/reliability.md, "Memory")."""
-    return read_input(path, input_format, size, what)[0]
+    goes through them once, keeping none, holds about the file's size (docs/reliability.md, "Memory"). ``shape``
+    (``--shape``) is the grids' shape for an input that does not name it."""
+    return read_input(path, input_format, size, what, shape)[0]
 
 
-def read_input(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid"
-               ) -> tuple:
+def read_input(path: str, input_format: InputFormat, size: Optional[int] = None, what: str = "grid",
+               shape: Optional[str] = None) -> tuple:
     """:func:`read_entries`, and the format the text was read as (the one asked for, or the one recognised)."""
     from engine.formats import detect
     from engine.formats.registry import parse_entries
-    from engine.geometry import box_for_size
+    from engine.geometry import box_for_size, check_shape
+    from engine.shape import Shape
 
-    box = None if size is None else box_for_size(size)
+    if shape is not None:
+        try:
+            box = check_shape(Shape.parse(shape, size))
+        except ValueError as e:
+            raise UsageError(f"--shape: {e}") from None
+    else:
+        box = None if size is None else box_for_size(size)
 
     text, source = read_text(path)
     fmt = detect(text) if input_format is InputFormat.auto else input_format.value
     entries = parse_entries(text, source, fmt, box)
     if not len(entries):
         raise UserError(f"{source}: no {what} found")
-    shaped = [b for b in entries.boxes if not isinstance(b, int)]
-    if shaped:  # the engine reads every shape; the commands' outputs and catalogue know square boxes only so far
-        raise UserError(f"{source}: grids of shape {shaped[0].name} ({shaped[0].describe()}): the catalogue's "
-                        "commands read square boxes only so far (docs/shapes.md)")
     return entries, fmt

@@ -40,7 +40,9 @@ def jobs_for(command: str, boxes: Iterable[int], *, method: str = "wfc", equival
     names = [name.format(method=method, equivalence=equivalence) for name in COMMAND_JOBS.get(command, ())]
     if command == "fill" and level is not None:
         names.append("relax")
-    return [job_id(name, box) for box in sorted(set(boxes)) for name in names]
+    # square boxes only: every other shape (an engine.shape.Shape among ``boxes``) runs the units kernels, which
+    # load (or compile, the first time) where they are first called
+    return [job_id(name, box) for box in sorted({b for b in boxes if isinstance(b, int)}) for name in names]
 
 
 def sizes_of(entries) -> set[int]:

@@ -30,6 +30,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, TextIO
 
 from engine.vocabulary import RECORD_FORMATS  # plain data: the one list of names
 
+from .shapes import SQUARE_SPECS  # (plain words: no engine import)
 from .tables import write_table  # (imports no rich: that waits until a table is drawn)
 
 RecordFormat = enum.Enum("RecordFormat", {name: name for name in RECORD_FORMATS}, type=str)
@@ -61,34 +62,56 @@ def tsv_field(value: Any) -> str:
 # ----------------------------------------------------------------------------------------------- the printer
 
 
+class GridStream:
+    """Grids printed one after another in one grid format: each in its shape, the ``# shape`` line of a shape
+    other than square boxes written once, before the first grid of that shape (the text formats read one shape a
+    text, named before its first grid: docs/formats.md, "Shapes"), and a blank line between two grids but in the
+    line format. ``text(cells, box)`` gives what to print for the next grid."""
+
+    def __init__(self, fmt: str):
+        self.fmt, self.named, self.count = fmt, None, 0
+
+    def text(self, cells, box, head: Optional[str] = None) -> str:
+        from engine import formats  # only here: query must start without numpy
+        from engine.formats.shapes import with_directive
+
+        text = formats.write(cells, self.fmt, box).rstrip("\n")
+        if self.fmt == "line":  # (a line is n*n symbols and nothing else: the stream names the shape)
+            text = with_directive(box, text)
+        if text.startswith("# shape "):  # (only shapes other than square boxes have the line)
+            line, _, rest = text.partition("\n")
+            text, self.named = (rest if line == self.named else text), line
+        if self.fmt != "line":
+            text = ("\n" if self.count else "") + (f"{head}\n" if head else "") + text
+        self.count += 1
+        return text
+
+
 def write_grids(rows: Iterable[dict], fmt: str, *, field: str = "puzzle", head=None,
                 out: Optional[TextIO] = None) -> int:
     """Print the grid of each row (its ``field``: a grid stored as a line) in the grid format ``fmt``
-    (catalogue.choices.GRID_FORMATS); return how many. ``line`` prints the stored text itself, one per line; the
-    other formats (engine.formats.write) put a blank line between grids, each under ``head(row)`` when given.
-    Rows are read one at a time, so a query of any size takes constant memory."""
+    (catalogue.choices.GRID_FORMATS); return how many. ``line`` prints the stored text itself, one per line (after
+    a ``# shape`` line for shapes other than square boxes); the other formats (engine.formats.write) put a blank
+    line between grids, each under ``head(row)`` when given. Rows are read one at a time, so a query of any size
+    takes constant memory."""
     out = out or sys.stdout
-    count = 0
-    named = None  # the shape the last ``# shape`` line named: a run of grids of one shape names it once
+    stream = GridStream(fmt)
     for row in rows:
         text = row[field]
-        if fmt != "line":
+        spec = row.get("shape")  # every record has it; a row of another origin: square boxes by its length
+        if fmt != "line" or (spec and spec not in SQUARE_SPECS.values()):
             import math
 
             from engine import formats  # only here: query must start without numpy
 
             from .shapes import kernel_shape
 
-            spec = row.get("shape")  # every record has it; a row of another origin, square boxes by its length
             box = kernel_shape(spec) if spec else math.isqrt(math.isqrt(len(text)))
-            text = formats.write(formats.from_line(text, box), fmt, box).rstrip("\n")
-            if text.startswith("# shape "):  # (only shapes other than square boxes have the line)
-                line, _, rest = text.partition("\n")
-                text, named = (rest if line == named else text), line
-            text = ("\n" if count else "") + (f"{head(row)}\n" if head else "") + text
+            text = stream.text(formats.from_line(text, box), box, head(row) if head else None)
+        else:
+            stream.count += 1
         out.write(text + "\n")
-        count += 1
-    return count
+    return stream.count
 
 
 def write_records(rows: Iterable[dict], fields: Sequence[str], fmt: RecordFormat | str, *,

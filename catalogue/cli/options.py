@@ -56,6 +56,10 @@ DiagonalsOption = Annotated[bool, typer.Option(
 RegionsOption = Annotated[Optional[str], typer.Option(
     "--regions", metavar="random|FILE", show_default=False,
     help="Jigsaw regions: drawn at random from the run's seed, or read from FILE (n lines of n letters).")]
+InputShapeOption = Annotated[Optional[str], typer.Option(
+    "--shape", metavar="SHAPE", show_default=False,
+    help="The grids' shape when the input does not name it in a '# shape' line: RxC (2x3 is 6x6), latinN, "
+         "jigsawN:LAYOUT, with +x for the diagonals (docs/formats.md, Shapes).")]
 SizeOption = Annotated[Optional[int], typer.Option(
     "--size", metavar="N", callback=check_size, show_default=False,
     help="Grid size (4, 9, 16 or 25 rows) when the input cannot tell, e.g. sparse row-column-value files.")]

@@ -22,6 +22,16 @@ if TYPE_CHECKING:
 DEFAULT_BATCH = {2: 4096, 3: 2048, 4: 64, 5: 4}
 
 
+def batch_size(box) -> int:
+    """Puzzles per batch for a box size (:data:`DEFAULT_BATCH`) or a Shape: the other shapes by what a puzzle
+    costs (docs/benchmarks.md, "Shapes"): 512 up to 10x10 boxes, 16 for 12x12 and a 9x9 jigsaw or X, 1 beyond."""
+    if isinstance(box, int):
+        return DEFAULT_BATCH.get(box, 1)
+    if box.kind == "jigsaw" or box.diagonals:
+        return 16 if box.size <= 9 else 1
+    return 512 if box.size <= 10 else 16 if box.size <= 12 else 1
+
+
 @dataclass
 class Source:
     """One input: its entries (``Parsed`` or ``FormatError``) in file order, the name messages use (``label``),
@@ -85,7 +95,7 @@ def batches(sources: Sequence[Source]) -> Iterator[Batch]:
                     b = pending[box] = Batch(source, box, [])
                     made.append(b)
                 b.parsed.append(entry)
-                if len(b.parsed) >= DEFAULT_BATCH.get(box, 1):
+                if len(b.parsed) >= batch_size(box):
                     del pending[box]
             if len(made) > WAITING_BATCHES and pending.get(made[0].box) is made[0]:
                 del pending[made[0].box]

@@ -14,6 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
+from engine.shape import Shape
 from engine.vocabulary import IMPORTED
 
 from ..config import NODE_BUDGET
@@ -30,6 +31,7 @@ class Kernels:
         from engine.carve.carver import METRICS_NODE_LIMIT
         from engine.formats import conflict_errors
         from engine.grade import grade_many
+        from engine.grade.grader import gradable
         from engine.keys import KeySearchError, key_texts
         from engine.solvers.fast import metrics_many, solve_results
 
@@ -38,8 +40,17 @@ class Kernels:
         # the uniqueness search bounded too: one line whose search would not end must not hold up the file
         self.solve_results = functools.partial(solve_results, node_limit=NODE_BUDGET)
         self.key_texts = key_texts
-        self.grade_many, self.minimal_many, self.conflict_errors = grade_many, minimal_many, conflict_errors
+        self.minimal_many, self.conflict_errors = minimal_many, conflict_errors
+        self._grade_many, self._gradable = grade_many, gradable
         self.KeySearchError = KeySearchError
+
+    def grade_many(self, puzzles, box) -> list:
+        """The grades of a batch; None each for a shape the grader does not know yet (stored ungraded)."""
+        try:
+            self._gradable(box)
+        except ValueError:
+            return [None] * len(puzzles)
+        return self._grade_many(puzzles, box)
 
     def key_of(self, lines: Sequence[str], shape: str, equivalence: str) -> list[str]:
         """The keys of stored puzzles (line texts) of a shape (its spec): what ``Catalogue.store_imported``
@@ -104,8 +115,8 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     from engine.solvers.base import share_seconds
     from engine.vocabulary import METRICS
 
-    box, size = batch.box, batch.box * batch.box
-    shape = spec_for_size(size)
+    box = batch.box  # a box size (square boxes), or the Shape the file named
+    size, shape = (box.size, box.spec) if isinstance(box, Shape) else (box * box, spec_for_size(box * box))
     cells = np.stack([p.grid.cells for p in batch.parsed]).astype(np.int8)
     results = kernels.solve_results(cells, box, 2)
     counts = [r.count for r in results]
@@ -158,8 +169,9 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     board_lines = lines(solutions)
     clues = (cells != 0).sum(axis=1)
     for k, j in enumerate(keep):
-        batch.boards.append({"size": size, "shape": shape, "equivalence": equivalence, "key": board_keys[j], "board": board_lines[k],
-                             "method": IMPORTED, "seed": 0, "restarts": 0, "generate_seconds": 0.0,
+        batch.boards.append({"size": size, "shape": shape, "equivalence": equivalence, "key": board_keys[j],
+                             "board": board_lines[k], "method": IMPORTED, "seed": 0, "restarts": 0,
+                             "generate_seconds": 0.0,
                              "run_id": run_id})
         g = grades[k]
         batch.puzzles.append({

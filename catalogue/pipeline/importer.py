@@ -101,9 +101,12 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     started = time.perf_counter()  # elapsed (and the rate) is the import's own time, as fill's
     work = batches(sources)
     total = sum(s.count for s in sources)
-    sizes = sorted({box * box for s in sources for box in s.boxes})
-    run_id = catalogue.start_run(program_version=__version__, command=command, size=sizes[0] if sizes else 0,
-                                 shape=spec_for_size(sizes[0]) if sizes else "",
+    shapes = sorted((b.size, b.spec) if not isinstance(b, int) else (b * b, spec_for_size(b * b))
+                    for b in {box for s in sources for box in s.boxes})
+    sizes = sorted({size for size, _ in shapes})
+    # the run's shape is its first (smallest) one; the boards it stored each name their own
+    run_id = catalogue.start_run(program_version=__version__, command=command, size=shapes[0][0] if shapes else 0,
+                                 shape=shapes[0][1] if shapes else "",
                                  method=IMPORTED, equivalence=equivalence, symmetry="none", seed=0,
                                  generators=0, checkers=workers, queue_size=0,
                                  parameters={"sources": summary.sources, "sizes": sizes})
@@ -175,7 +178,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                     summary.known += sum(1 for what, _ in outcomes if what == "known")
                     if new:
                         numbers = [outcomes[i][1] for i in new]
-                        catalogue.write_board_files(numbers, batch.solutions[new], spec_for_size(batch.box * batch.box))
+                        catalogue.write_board_files(numbers, batch.solutions[new], batch.boards[new[0]]["shape"])
                         files_through = numbers[-1]
                         if summary.first_number is None:
                             summary.first_number = numbers[0]

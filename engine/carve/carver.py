@@ -261,12 +261,16 @@ def minimal_many(puzzles, solutions, box: int, node_limit: int | None = None) ->
     ``node_limit``, default :data:`DEFAULT_NODE_LIMIT`; such a puzzle is not proven minimal: False). The puzzles
     must be unique with these solutions (``solve_many`` with limit 2 says so); the results mean nothing otherwise.
     """
-    arr, _ = check_grids(puzzles, box, "puzzles")
+    arr, box = check_any_grids(puzzles, box, "puzzles")
     boards = _boards(solutions, box)
     if boards.shape != arr.shape:
         raise ValueError(f"need one solution per puzzle: {arr.shape[0]} puzzles, {boards.shape[0]} solutions")
     if ((arr != 0) & (arr != boards)).any():
         raise ValueError("a puzzle's clue disagrees with its solution")
+    if isinstance(box, Shape):  # every shape but square boxes: the units kernel, a removal test at a time
+        from .units import minimal_units
+
+        return minimal_units(arr, boards, box, 0 if node_limit is None else check_limits(1, node_limit)[1])
     budget = DEFAULT_NODE_LIMIT[box] if node_limit is None else check_limits(1, node_limit)[1]
     s = fast.scratch(box)
     out = np.zeros((arr.shape[0], 3), dtype=np.int64)

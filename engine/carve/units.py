@@ -56,3 +56,30 @@ def metrics_of(puzzle: np.ndarray, shape: Shape, node_limit: int) -> tuple[Metri
     """The units kernel solving the carved puzzle (limit 1): its metrics, and whether they are complete."""
     result = units.solve(puzzle, shape, 1, node_limit)
     return result.metrics, not result.gave_up
+
+
+def minimal_units(puzzles: np.ndarray, solutions: np.ndarray, shape: Shape, node_limit: int = 0
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`engine.carve.carver.minimal_many` on a shape that is not square boxes: each clue taken out alone and
+    the puzzle counted to two by the units kernel; the first clue that can go (one solution still) ends a puzzle's
+    tests. Returns (minimal, checks, undecided) as that function does. ``solutions`` are checked by the caller."""
+    m = puzzles.shape[0]
+    minimal = np.zeros(m, dtype=bool)
+    checks = np.zeros(m, dtype=np.int64)
+    undecided = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        puzzle = puzzles[i].copy()
+        can_go = False
+        for cell in np.flatnonzero(puzzle):
+            digit = puzzle[cell]
+            puzzle[cell] = 0
+            result = units.solve(puzzle, shape, 2, node_limit)
+            puzzle[cell] = digit
+            checks[i] += 1
+            if result.gave_up:
+                undecided[i] += 1
+            elif result.count == 1:
+                can_go = True
+                break
+        minimal[i] = not can_go and undecided[i] == 0
+    return minimal, checks, undecided

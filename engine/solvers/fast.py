@@ -159,7 +159,12 @@ def _solve9(grid: np.ndarray, limit: int, node_limit: int, t0: float) -> SolveRe
     return SolveResult(count, s.solution.copy() if count > 0 else None, metrics, gave_up != 0)
 
 
-def _batch(puzzles, box: int, limit: int, with_stats: bool, node_limit: int = 0):
+def _batch(puzzles, box: "int | Shape", limit: int, with_stats: bool, node_limit: int = 0):
+    if isinstance(box, Shape):  # square boxes take the kernels below, every other shape the units kernel
+        if not box.square_box:
+            counts, solutions, stats = units.solve_batch(puzzles, box, limit, node_limit)
+            return counts, solutions, stats if with_stats else stats[:0]
+        box = box.square_box
     limit, node_limit = check_limits(limit, node_limit)
     grids = _grids(puzzles, box)
     s = scratch(box)

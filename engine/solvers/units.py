@@ -67,6 +67,35 @@ def solve(cells, shape: Shape, limit: int = 1, node_limit: int = 0, *, locked_af
                        gave_up=bool(st[GAVE_UP]))
 
 
+def solve_batch(puzzles, shape: Shape, limit: int = 1, node_limit: int = 0
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`solve` of every row of ``puzzles`` (m, ncells): counts (m,) int32, first solutions (m, ncells) int8
+    (zeros where none) and stats (m, NSTATS) int64, laid out as :mod:`engine.solvers.fast`'s batch kernels lay
+    theirs, so the batch entry points (``solve_results``, ``metrics_many``, ``count_many``) take every shape.
+    One kernel call a puzzle (the kernel releases the GIL; the loop around it is a few microseconds a puzzle)."""
+    limit, node_limit = check_limits(limit, node_limit)
+    arr = np.asarray(puzzles)
+    if arr.ndim != 2 or arr.shape[1] != shape.ncells:
+        raise ValueError(f"puzzles must be a 2-d array of {shape.ncells} cells a row for shape {shape.name}, "
+                         f"got shape {arr.shape}")
+    m = arr.shape[0]
+    counts = np.zeros(m, dtype=np.int32)
+    solutions = np.zeros((m, shape.ncells), dtype=np.int8)
+    stats = np.zeros((m, NSTATS), dtype=np.int64)
+    s = scratch(shape)
+    geo = s.geo
+    for i in range(m):
+        grid = check_shape_cells(arr[i], shape)
+        s.stats[:] = 0
+        counts[i] = count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, geo.cell_houses, geo.nunits,
+                                s.member, limit, node_limit, LOCKED_AFTER, s.work, s.queue, s.stack, s.branch,
+                                s.solution, s.stats)
+        if counts[i]:
+            solutions[i] = s.solution
+        stats[i] = s.stats
+    return counts, solutions, stats
+
+
 def count(shape: Shape, cells=None, limit: int = 2**62) -> int:
     """How many solutions ``cells`` has on ``shape`` (the empty grid when None), up to ``limit``."""
     if cells is None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, Sequence
 import numpy as np
 import typer
 
-from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
+from engine.formats import FormatError, Parsed, conflict_errors, to_line
 from engine.vocabulary import MIN_CLUES
 
 from ...batches import batch_map
@@ -37,9 +37,9 @@ from ...choices import (
 )
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, Spool, write_records
+from ...output import RECORD_FORMATS, GridStream, Spool, write_records
 from ...tables import terminal_width
-from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
+from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption, format_option
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.carve import CarveResult
@@ -138,6 +138,7 @@ def register(app: typer.Typer) -> None:
                                                                  "line output).")] = False,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        shape: InputShapeOption = None,
         threads: ThreadsOption = 0,
     ) -> None:
         """Carve each complete board of a file into a unique puzzle.
@@ -156,7 +157,7 @@ def register(app: typer.Typer) -> None:
         if clues is not None and target_clues is not None:
             raise UsageError("--clues (stop at exactly K) and --target-clues (fewest over attempts) do not go "
                              "together")
-        entries = read_entries(path, input_format, size, what="board")
+        entries = read_entries(path, input_format, size, what="board", shape=shape)
         if not entries.grids:
             more = f" (and {len(entries) - 1} more unreadable)" if len(entries) > 1 else ""
             raise UserError(f"{entries[0]}{more}")
@@ -183,6 +184,7 @@ def register(app: typer.Typer) -> None:
         keep = output_format.value in RECORD_FORMATS or metrics
         failed = entries.grids < len(entries)
         printed = 0
+        stream = GridStream(output_format.value)
         for entry, answer in zip(entries, carved):  # file order, messages between puzzles
             if isinstance(entry, FormatError):
                 report(str(entry))
@@ -204,10 +206,7 @@ def register(app: typer.Typer) -> None:
                        f"attempt{'s' if r.attempts_used != 1 else ''}; kept {r.clues}{why}")
             if output_format.value in RECORD_FORMATS:
                 continue  # printed together below
-            if output_format is OutputFormat.line:
-                typer.echo(to_line(r.puzzle))
-            else:
-                typer.echo(("\n" if printed else "") + write(r.puzzle, output_format.value, entry.grid.box))
+            typer.echo(stream.text(r.puzzle, entry.grid.box))
             printed += 1
         if output_format.value in RECORD_FORMATS:
             write_records(rows, RECORD_FIELDS, output_format.value)

@@ -13,7 +13,7 @@ from ...batches import batch_map
 from ...choices import InputFormat, read_input
 from ...config import NODE_BUDGET
 from ...console import report
-from ..options import InputFormatOption, SizeOption, ThreadsOption
+from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption
 
 #: formats whose digits are written as symbols (1-9, then A-P); the others (txt, rcv, json) write numbers
 SYMBOL_FORMATS = ("line", "block", "pretty")
@@ -114,6 +114,7 @@ def register(app: typer.Typer) -> None:
         path: Annotated[str, typer.Argument(help="File of grids to check, or - for stdin.", show_default=False)],
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        shape: InputShapeOption = None,
         threads: ThreadsOption = 0,
         node_limit: Annotated[int, typer.Option(min=0, help="Give up counting a grid's solutions after this many "
                                                             "nodes of search (0 = never): the grid is then "
@@ -132,7 +133,7 @@ def register(app: typer.Typer) -> None:
           catalogue check --size 9 data/samples/puzzle_9x9.rcv
           catalogue generate --count 3 | catalogue check -
         """
-        entries, fmt = read_input(path, input_format, size)
+        entries, fmt = read_input(path, input_format, size, shape=shape)
         verdicts = dict.fromkeys(("valid", "invalid", "no solution", "several solutions", "undecided"), 0)
         unreadable = 0
 

@@ -13,7 +13,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...choices import Equivalence, Level, Method, Symmetry, check_regions, check_size, grid_kind
+from ...choices import (
+    Equivalence,
+    Level,
+    Method,
+    Symmetry,
+    check_regions,
+    grid_kind,
+)
 from ...config import DEFAULT_QUEUE_SIZE, SEED_MAX, default_workers, draw_seed
 from ...console import report
 from ...errors import EXIT_RUNTIME, UserError

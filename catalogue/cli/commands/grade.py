@@ -11,8 +11,15 @@ from engine.formats import FormatError, Parsed, conflict_errors
 from ...batches import batch_map
 from ...choices import InputFormat, output_formats, read_entries
 from ...console import report
+from ...errors import UserError
 from ...output import RECORD_FORMATS, Spool, write_records
-from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
+from ..options import (
+    InputFormatOption,
+    InputShapeOption,
+    SizeOption,
+    ThreadsOption,
+    format_option,
+)
 
 if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.grade import Grade
@@ -109,6 +116,7 @@ def register(app: typer.Typer) -> None:
         = False,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        shape: InputShapeOption = None,
         threads: ThreadsOption = 0,
     ) -> None:
         """Grade every puzzle in a file the way a person would solve it.
@@ -136,7 +144,14 @@ def register(app: typer.Typer) -> None:
         records, explained = Spool(), Spool()
         failed = False
         # file order, so stderr lines for bad grids come between the grades of their neighbours
-        entries = read_entries(path, input_format, size, what="puzzle")
+        entries = read_entries(path, input_format, size, what="puzzle", shape=shape)
+        from engine.grade.grader import gradable
+
+        for box in entries.boxes:  # a shape the grader does not know yet: said once, before any work
+            try:
+                gradable(box)
+            except ValueError as e:
+                raise UserError(f"{path}: {e}") from None
 
         def graded_one(entry):
             return entry if isinstance(entry, FormatError) else grade_entry(entry, steps, uniqueness, full_scale)

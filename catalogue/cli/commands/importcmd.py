@@ -24,7 +24,7 @@ from ...choices import (
 )
 from ...console import report
 from ...errors import UserError
-from ..options import DbOption, InputFormatOption, OutOption, SizeOption, format_option
+from ..options import DbOption, InputFormatOption, InputShapeOption, OutOption, SizeOption, format_option
 
 SummaryFormat = output_formats("SummaryFormat", *SUMMARY_FORMATS)
 
@@ -72,6 +72,7 @@ def register(app: typer.Typer) -> None:
                  "validity-preserving transformation and relabelling), none (cell for cell).")] = Equivalence.d4,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        shape: InputShapeOption = None,
         output_format: Annotated[SummaryFormat, format_option(
             "table: the summary for people; json: one object.")] = SummaryFormat.table,
         db: DbOption = None,
@@ -101,7 +102,7 @@ def register(app: typer.Typer) -> None:
 
         sources, first, puzzles = [], None, 0
         for path in paths:  # every file is read before the catalogue is touched: a typo costs nothing
-            entries = read_entries(path, input_format, size, what="puzzle")
+            entries = read_entries(path, input_format, size, what="puzzle", shape=shape)
             first = entries[0] if first is None else first
             puzzles += entries.grids
             # one input held at a time: the import reads each regular file after the first again when it comes to
@@ -111,7 +112,8 @@ def register(app: typer.Typer) -> None:
                                                                              Path(path).name),
                                   entries=None if later else entries, count=len(entries),
                                   boxes=frozenset(entries.boxes), read=functools.partial(
-                                      read_entries, path, input_format, size, "puzzle") if later else None))
+                                      read_entries, path, input_format, size, "puzzle", shape=shape)
+                                  if later else None))
             del entries
         if puzzles == 0:
             raise UserError(f"{first} (no puzzle could be read)")

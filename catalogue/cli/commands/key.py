@@ -13,7 +13,7 @@ from ...choices import Equivalence, InputFormat, output_formats, read_entries
 from ...console import report
 from ...kernels import jobs_for, sizes_of
 from ...output import RECORD_FORMATS, Spool, write_records
-from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
+from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption, format_option
 
 #: `line` (default): one key per line; the record formats: one record per grid with these fields
 KeyFormat = output_formats("KeyFormat", "line", *RECORD_FORMATS)
@@ -31,6 +31,7 @@ def register(app: typer.Typer) -> None:
                  "moves and relabelled digits; none: only the grid itself.")] = Equivalence.d4,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        shape: InputShapeOption = None,
         output_format: Annotated[KeyFormat, format_option(
             "line: one key per line; or a record per grid (source, line, equivalence, key): "
                              "table, csv, tsv, json, ndjson.")] = KeyFormat.line,
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
         from engine.keys import KeySearchError, key_text, key_texts
 
         failed = 0
-        entries = read_entries(path, input_format, size)
+        entries = read_entries(path, input_format, size, shape=shape)
 
         def keyed(entry):
             if isinstance(entry, FormatError):

@@ -26,7 +26,7 @@ from typing import Annotated, Optional, Sequence
 import numpy as np
 import typer
 
-from engine.formats import FormatError, Parsed, conflict_errors, to_line, write
+from engine.formats import FormatError, Parsed, conflict_errors, to_line
 from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
 
@@ -41,10 +41,10 @@ from ...choices import (
 from ...config import NODE_BUDGET
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, Spool, write_records
+from ...output import RECORD_FORMATS, GridStream, Spool, write_records
 from ...tables import terminal_width
 from ...watch import watch
-from ..options import InputFormatOption, SizeOption, ThreadsOption, format_option
+from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption, format_option
 
 OutputFormat = output_formats("OutputFormat", *GRID_FORMATS, *RECORD_FORMATS)
 
@@ -172,6 +172,7 @@ def register(app: typer.Typer) -> None:
             "metrics (table, csv, tsv, json, ndjson) [default: line].", show_default=False)] = None,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
+        shape: InputShapeOption = None,
         watch_it: Annotated[bool, typer.Option("--watch", help="Show the solver placing and taking back digits "
                                                                "(a live board on a terminal, a grid per "
                                                                "completed band otherwise).")] = False,
@@ -197,7 +198,7 @@ def register(app: typer.Typer) -> None:
         if limit is not None and not count:
             raise UsageError("--max-solutions goes with --count-solutions (solving stops at the first solution)")
         fmt = output_format or OutputFormat.line
-        entries = read_entries(path, input_format, size, what="puzzle")
+        entries = read_entries(path, input_format, size, what="puzzle", shape=shape)
         errors = entries.errors  # (at most MAX_FORMAT_ERRORS + 1)
         if not entries.grids:
             more = f" (and {len(errors) - 1} more unreadable)" if len(errors) > 1 else ""
@@ -218,6 +219,7 @@ def register(app: typer.Typer) -> None:
         keep = records or metrics
         failed = bool(errors)
         printed = 0
+        stream = GridStream(fmt.value)
         # file order, so stderr lines for unreadable grids come between the answers of their neighbours
         def solved(entry):
             return entry if isinstance(entry, FormatError) else solve_one(entry, solver.value, limit_used,
@@ -248,10 +250,7 @@ def register(app: typer.Typer) -> None:
                 if o.result is not None and not o.result.gave_up:
                     typer.echo(str(o.result.count))
             elif o.problem is None:
-                if fmt is OutputFormat.line:
-                    typer.echo(to_line(o.result.solution))
-                else:
-                    typer.echo(("\n" if printed else "") + write(o.result.solution, fmt.value, entry.grid.box))
+                typer.echo(stream.text(o.result.solution, entry.grid.box))
                 printed += 1
         if records:
             write_records(rows, RECORD_FIELDS, fmt.value)

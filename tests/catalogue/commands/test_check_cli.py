@@ -143,13 +143,3 @@ def test_16x16_symbols_are_shown_as_written(run, tmp_path):
     result = run("-", "--input-format", "txt", input="\n".join(rows) + "\n")
     assert result.exit_code == 1 and "r1c1 16 (row and box conflict), r1c2 16 (row and box conflict)" in result.stdout
 
-
-@pytest.mark.parametrize("command", ["check", "solve", "grade", "key", "carve"])
-def test_a_file_of_another_shape_is_refused_by_name(tmp_path, command):
-    path = tmp_path / "six.sdm"
-    path.write_text("# shape 2x3\n" + "1" + "." * 35 + "\n", encoding="utf-8")
-    result = CliRunner().invoke(app, [command, str(path)])
-    assert result.exit_code != 0 and result.stdout == ""
-    assert result.stderr.strip().splitlines() == [
-        f"catalogue: {path}: grids of shape 2x3 (6x6 with boxes of 2x3): the catalogue's commands read square boxes "
-        "only so far (docs/shapes.md)"]

@@ -91,3 +91,46 @@ def test_fast_keeps_square_boxes_on_their_kernels():
     a = solve(Grid(empty, Shape.square(3)), limit=1)
     b = solve(Grid(empty, 3), limit=1)
     assert np.array_equal(a.solution, b.solution) and a.metrics.nodes == b.metrics.nodes
+
+
+@pytest.mark.parametrize("shape", SMALL, ids=str)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), keep=st.floats(0.2, 0.7))
+def test_the_batch_entry_points_take_every_shape_and_count_as_the_twin(shape, seed, keep):
+    from engine.solvers.fast import count_many, metrics_many, solve_results
+
+    rng = np.random.default_rng(seed)
+    boards = [wfc.generate(shape, seed + k).cells for k in range(3)]
+    puzzles = np.stack([np.where(rng.random(shape.ncells) < keep, b, 0) for b in boards]).astype(np.int8)
+    unit_list = _plain_units(shape)
+    want = [plain.count(p.tolist(), unit_list, shape.size, 2) for p in puzzles]
+    assert count_many(puzzles, shape, 2).tolist() == want
+    results = solve_results(puzzles, shape, 2)
+    assert [r.count for r in results] == want
+    for p, r in zip(puzzles, results):
+        one = units.solve(p, shape, 2)
+        assert np.array_equal(r.solution, one.solution) and r.metrics.nodes == one.metrics.nodes
+        assert plain.is_board(r.solution.tolist(), unit_list, shape.size)
+    counts, stats = metrics_many(puzzles, shape, 1)
+    assert stats.shape == (3, 6) and (stats[:, 0] >= 1).all()
+
+
+@pytest.mark.parametrize("shape", SMALL, ids=str)
+def test_minimality_on_every_shape_is_the_twins_clue_by_clue(shape):
+    from engine.carve import carve_many, minimal_many
+
+    boards = np.stack([wfc.generate(shape, k).cells for k in range(3)])
+    carved = np.stack([r.puzzle for r in carve_many(boards, shape, [0, 1, 2])])
+    loose = carved.copy()
+    for i in range(3):  # a clue of the board put back: no longer minimal
+        loose[i, np.flatnonzero(carved[i] == 0)[0]] = boards[i, np.flatnonzero(carved[i] == 0)[0]]
+    unit_list = _plain_units(shape)
+
+    def twin(p):
+        return all(plain.count([0 if k == c else v for k, v in enumerate(p)], unit_list, shape.size, 2) > 1
+                   for c in np.flatnonzero(p))
+
+    puzzles = np.concatenate([carved, loose])
+    minimal, checks, undecided = minimal_many(puzzles, np.concatenate([boards, boards]), shape)
+    assert minimal.tolist() == [twin(p.tolist()) for p in puzzles] == [True] * 3 + [False] * 3
+    assert (undecided == 0).all() and (checks[:3] == (carved != 0).sum(axis=1)).all()
