@@ -77,8 +77,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Lay puzzles from the catalogue out as a print-ready book (PDF) or sheet (SVG).
 
-        Each puzzle is a vector grid (thick box lines, thin cell lines, the givens centred; 16x16 and 25x25
-        grids use the letters of the line format) under a caption with its board number, level, clue count
+        Each puzzle is a vector grid in its shape (thick lines along box and jigsaw region borders, thin cell
+        lines, the diagonals of an X-Sudoku shaded, the givens centred; grids above 9x9 use the letters of the
+        line format) under a caption with its board number, level, clue count
         and score, 1, 2, 4 or 6 to an A4 page. `--solutions` adds the solutions after the puzzles, smaller and
         more per page, under the same captions. The puzzles are chosen like `catalogue query`'s: the same
         filters, in board order, or `--sample N --seed S`. Nothing is written when no puzzle matches (exit 1).
