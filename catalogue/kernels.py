@@ -36,13 +36,17 @@ def jobs_for(command: str, boxes: Iterable[int], *, method: str = "wfc", equival
              level: str | None = None) -> list[str]:
     """The job ids ``command`` needs for grids of the ``boxes`` sizes (``NAME@BOX``)."""
     from engine.warmup import job_id
+    from engine.warmup.jobs import SHAPES_JOB
 
     names = [name.format(method=method, equivalence=equivalence) for name in COMMAND_JOBS.get(command, ())]
     if command == "fill" and level is not None:
         names.append("relax")
-    # square boxes only: every other shape (an engine.shape.Shape among ``boxes``) runs the units kernels, which
-    # load (or compile, the first time) where they are first called
-    return [job_id(name, box) for box in sorted({b for b in boxes if isinstance(b, int)}) for name in names]
+    # square boxes: the command's jobs for each size; every other shape (an engine.shape.Shape among ``boxes``)
+    # shares one job, whose kernels serve every shape
+    boxes = set(boxes)
+    square = sorted(b for b in boxes if isinstance(b, int))
+    shaped = [SHAPES_JOB] if len(square) < len(boxes) and names else []
+    return [job_id(name, box) for box in square for name in names] + shaped
 
 
 def sizes_of(entries) -> set[int]:

@@ -7,7 +7,6 @@ through the connection's ``search_path``, and drops it afterwards; it skips only
 from __future__ import annotations
 
 import contextlib
-
 import datetime as dt
 import os
 import uuid
@@ -60,10 +59,10 @@ def pytest_sessionstart(session):
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     _byte_compile()
-    from engine.vocabulary import BOX_SIZES
-    from engine.warmup import job_id, job_names, jobs_done, prepare
+    from engine.warmup import jobs_done, prepare
+    from engine.warmup.jobs import all_job_ids
 
-    jobs = [job_id(name, box) for box in BOX_SIZES for name in job_names()]
+    jobs = all_job_ids()
     if len(jobs_done(jobs)) < len(jobs):
         prepare(jobs)
 

@@ -180,10 +180,7 @@ def fill(catalogue: Catalogue, count: int | FillOptions, *, progress: Callable[[
         recovered = catalogue.recover()
         refuse_strangers(catalogue.folder, recovered)  # before a run is recorded: nothing is written over them
         started = time.perf_counter()
-        # square boxes: their compiled kernels, made ready on every core; every other shape runs the units kernels,
-        # which kernels.warm below loads (compiled in this process the first time)
-        boxes = [plan.box] if isinstance(plan.box, int) else []
-        jobs = jobs_for("fill", boxes, method=plan.method, equivalence=plan.equivalence, level=plan.level)
+        jobs = jobs_for("fill", [plan.box], method=plan.method, equivalence=plan.equivalence, level=plan.level)
         if prepare is None:
             from engine.warmup import prepare
         prepare(jobs)  # compiled on every core the first time (Ctrl-C: KeyboardInterrupt, nothing half-written)

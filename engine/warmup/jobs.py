@@ -108,6 +108,35 @@ def _minimal(box: int) -> None:
     minimal_many(puzzles, boards, box)
 
 
+def _shapes(box: int) -> None:
+    """Every part on the shapes that are not square boxes (engine.shape): their kernels (the units solver, the
+    units carver, WFC with propagation, the listed-group and main-class keys, the grader on a shape's tables) take
+    the shape's tables as arguments, so one compile serves every shape. ``box`` is not used: the job is run as
+    ``shapes@3`` (:data:`SHAPES_JOB`)."""
+    from ..carve import carve_many, minimal_many
+    from ..generators.wfc import generate_array
+    from ..grade import grade_many
+    from ..keys import key_texts
+    from ..regions import random_layout
+    from ..shape import Shape
+    from ..solvers import fast
+
+    for shape in (Shape.boxes(2, 3), random_layout(6, 1), Shape.latin(4), Shape.boxes(2, 2, True)):
+        boards = generate_array(shape, 2, 1)[0]
+        for equivalence in EQUIVALENCES:
+            key_texts(boards, shape, equivalence)
+        seeds = np.arange(len(boards), dtype=np.int64)
+        puzzles = np.stack([r.puzzle for r in carve_many(boards, shape, seeds, symmetry="rot180")])
+        fast.solve_results(puzzles, shape, 2)
+        fast.metrics_many(puzzles, shape, 1)
+        minimal_many(puzzles, boards, shape)
+        if shape.kind != "latin" and not shape.diagonals:
+            grade_many(puzzles, shape)
+
+
+#: the one job of every shape but square boxes (see :func:`_shapes`)
+SHAPES_JOB = "shapes@3"
+
 #: job name -> what it runs for a box size; the order is the order a full compile goes in
 JOBS: dict[str, Callable[[int], None]] = {
     **{f"generate:{method}": _generate(method) for method in METHODS},
@@ -117,11 +146,17 @@ JOBS: dict[str, Callable[[int], None]] = {
     "grade": _grade,
     "relax": _relax,
     "minimal": _minimal,
+    "shapes": _shapes,
 }
 
 
 def job_names() -> tuple[str, ...]:
     return tuple(JOBS)
+
+
+def all_job_ids() -> list[str]:
+    """Every job a compile of everything runs: each job for each box size, but the shapes' one job once."""
+    return [job_id(n, b) for b in BOX_SIZES for n in JOBS if n != "shapes"] + [SHAPES_JOB]
 
 
 def job_id(name: str, box: int) -> str:

@@ -24,8 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .. import cache
-from ..vocabulary import BOX_SIZES
-from .jobs import job_id, job_names, parse_job_id
+from .jobs import all_job_ids, job_names, parse_job_id
 from .plan import PLAN_FILE, static_calls
 
 
@@ -164,7 +163,7 @@ def main(argv=None) -> int:
         write(plan, args.out)
         print(f"{args.out}: calls of {len(plan['calls'])} kernels", file=sys.stderr)
         return 0
-    jobs = args.jobs.split(",") if args.jobs else [job_id(n, b) for b in BOX_SIZES for n in job_names()]
+    jobs = args.jobs.split(",") if args.jobs else all_job_ids()
     keep = json.loads(args.out.read_text()) if args.jobs and args.out.exists() else None
     plan = record(jobs, args.processes, log=lambda m: print(m, file=sys.stderr), keep=keep)
     write(plan, args.out)

@@ -20,7 +20,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import cache, warmup
-from engine.vocabulary import BOX_SIZES
 from engine.warmup import jobs, plan, signature
 from engine.warmup.parallel import Progress, compile_tasks
 from engine.warmup.plan import Task
@@ -71,7 +70,7 @@ def test_a_type_without_a_text_is_refused_loudly():
 
 def test_the_plan_has_every_job_for_every_size():
     recorded = plan.load()
-    assert set(recorded["jobs"]) == {jobs.job_id(n, b) for n in jobs.job_names() for b in BOX_SIZES}
+    assert set(recorded["jobs"]) == set(jobs.all_job_ids())
     assert recorded["jobs"]["keys:none@3"] == []  # no kernel: the keys under no equivalence are numpy's work
     assert len(recorded["jobs"]["grade@3"]) > 50
 
