@@ -137,11 +137,11 @@ def _validate_shape(plan: FillOptions) -> None:
             gradable(plan.grid_shape)
         except ValueError as e:
             raise UsageError(f"--level: {e}") from None
-    if plan.equivalence == "full" and not (plan.grid_shape.kind == "latin" and not plan.grid_shape.diagonals):
-        from engine.keys.shape_group import shape_group
+    if plan.equivalence == "full":
+        from engine.keys.shape_group import check_full
 
         try:
-            shape_group(plan.grid_shape, "full")
+            check_full(plan.grid_shape)
         except ValueError as e:
             raise UsageError(f"--equivalence full on shape {name}: {e}; use d4 or none") from None
 

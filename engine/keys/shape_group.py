@@ -20,7 +20,6 @@ pruned search like the square boxes' (engine/keys/_board.py).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import permutations, product
 from math import factorial
 
 import numpy as np
@@ -28,20 +27,10 @@ import numpy as np
 from .._jit import kernel
 from ..geometry import geometry
 from ..shape import Shape
+from .orders import line_orders
 
 #: the most group elements :func:`shape_group` lists explicitly (each a row of ncells cell indices)
 MAX_EXPLICIT = 200_000
-
-
-def line_orders(size: int, block: int) -> list[tuple[int, ...]]:
-    """Every order of ``size`` lines that keeps blocks of ``block`` consecutive lines together: blocks permuted,
-    lines permuted within each block."""
-    groups = [list(range(g * block, (g + 1) * block)) for g in range(size // block)]
-    out = []
-    for gorder in permutations(range(len(groups))):
-        for inner in product(*(list(permutations(groups[g])) for g in gorder)):
-            out.append(tuple(x for part in inner for x in part))
-    return out
 
 
 def _d4(n: int) -> list[np.ndarray]:
@@ -198,4 +187,25 @@ def shape_keys(grids: np.ndarray, shape: Shape, equivalence: str) -> np.ndarray:
         if (grids == 0).any():
             raise ValueError("a main-class key is for complete Latin squares; this grid has blanks")
         return main_class_keys(grids, shape.size, *column_orders(shape.size), CONJUGATES, out)
+    if equivalence == "full" and _rectangular(shape) and group_order(shape) > MAX_EXPLICIT:
+        from .rect_full import rect_full_keys  # 8x8 and up: the rows' half of the group is searched, not listed
+
+        return rect_full_keys(grids, shape)
     return brute_keys(grids, shape_group(shape, equivalence), equivalence == "full", out)
+
+
+def _rectangular(shape: Shape) -> bool:
+    return shape.kind == "boxes" and not shape.diagonals and shape.box_rows != shape.box_cols
+
+
+def check_full(shape: Shape) -> None:
+    """ValueError, naming the shape, when its ``full`` keys cannot be had: a group too large to list and no
+    search for it (:mod:`engine.keys.rect_full` searches boxes of r x c up to 12x12)."""
+    if shape.kind == "latin" and not shape.diagonals:
+        return
+    if _rectangular(shape) and group_order(shape) > MAX_EXPLICIT:
+        from .rect_full import plan
+
+        plan(shape)
+        return
+    shape_group(shape, "full")

@@ -132,6 +132,8 @@ def _shapes(box: int) -> None:
         minimal_many(puzzles, boards, shape)
         if shape.kind != "latin" and not shape.diagonals:
             grade_many(puzzles, shape)
+    eight = Shape.boxes(2, 4)  # full keys of boxes 8x8 and up: searched, not listed (engine/keys/rect_full.py)
+    key_texts(generate_array(eight, 2, 1)[0], eight, "full")
 
 
 #: the one job of every shape but square boxes (see :func:`_shapes`)
