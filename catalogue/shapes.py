@@ -44,15 +44,6 @@ def is_square(spec: str) -> bool:
     return spec in SQUARE_SPECS.values()
 
 
-def shape_label(spec: str) -> str:
-    """A shape as a person reads it in a table: ``9x9``, ``6x6 (2x3)``, ``latin 5x5``, ``9x9 X``, ``jigsaw 9x9``."""
-    shape = shape_of(spec)
-    n = shape.size
-    base = {"boxes": f"{n}x{n}" + ("" if shape.box_rows == shape.box_cols else f" ({shape.box_rows}x{shape.box_cols})"),
-            "latin": f"latin {n}x{n}", "jigsaw": f"jigsaw {n}x{n}"}[shape.kind]
-    return base + (" X" if shape.diagonals else "")
-
-
 #: what a shape filter takes: a shape's name, or a whole spec (a jigsaw's with its layout)
 _FILTER = re.compile(r"(\d+x\d+|latin\d+|jigsaw\d+)(\+x)?(:[a-y]+)?")
 

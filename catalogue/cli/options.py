@@ -56,6 +56,10 @@ DiagonalsOption = Annotated[bool, typer.Option(
 RegionsOption = Annotated[Optional[str], typer.Option(
     "--regions", metavar="random|FILE", show_default=False,
     help="Jigsaw regions: drawn at random from the run's seed, or read from FILE (n lines of n letters).")]
+GridSizeOption = Annotated[Optional[int], typer.Option(
+    "--size", metavar="N", show_default=False,
+    help="Rows of the grid: 4, 9, 16 or 25; any from 3 to 25 with --shape latin, 4 to 25 with --regions "
+         "[default: 9].")]
 InputShapeOption = Annotated[Optional[str], typer.Option(
     "--shape", metavar="SHAPE", show_default=False,
     help="The grids' shape when the input does not name it in a '# shape' line: RxC (2x3 is 6x6), latinN, "

@@ -21,6 +21,7 @@ from ..config import NODE_BUDGET
 from ..shapes import spec_for_size
 from ..store.records import grade_columns
 from .import_batches import Batch
+from .stages import known_grades
 
 
 class Kernels:
@@ -30,8 +31,6 @@ class Kernels:
         from engine.carve import minimal_many
         from engine.carve.carver import METRICS_NODE_LIMIT
         from engine.formats import conflict_errors
-        from engine.grade import grade_many
-        from engine.grade.grader import gradable
         from engine.keys import KeySearchError, key_texts
         from engine.solvers.fast import metrics_many, solve_results
 
@@ -41,16 +40,8 @@ class Kernels:
         self.solve_results = functools.partial(solve_results, node_limit=NODE_BUDGET)
         self.key_texts = key_texts
         self.minimal_many, self.conflict_errors = minimal_many, conflict_errors
-        self._grade_many, self._gradable = grade_many, gradable
+        self.grade_many = known_grades  # None for a shape the grader does not know yet: stored ungraded
         self.KeySearchError = KeySearchError
-
-    def grade_many(self, puzzles, box) -> list:
-        """The grades of a batch; None each for a shape the grader does not know yet (stored ungraded)."""
-        try:
-            self._gradable(box)
-        except ValueError:
-            return [None] * len(puzzles)
-        return self._grade_many(puzzles, box)
 
     def key_of(self, lines: Sequence[str], shape: str, equivalence: str) -> list[str]:
         """The keys of stored puzzles (line texts) of a shape (its spec): what ``Catalogue.store_imported``

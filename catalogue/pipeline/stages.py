@@ -45,6 +45,19 @@ def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
     return (z & np.uint64(NEW_SEED_MASK)).astype(np.int64)  # 53 bits: JSON-safe
 
 
+def known_grades(puzzles, box) -> list:
+    """The grades of a batch (fill's and import's); None for each puzzle of a shape the grader does not know yet
+    (Latin squares, the diagonals: engine.grade.grader.gradable), which is stored ungraded."""
+    from engine.grade import grade_many
+    from engine.grade.grader import gradable
+
+    try:
+        gradable(box)
+    except ValueError:
+        return [None] * len(puzzles)
+    return grade_many(puzzles, box)
+
+
 class Kernels:
     """The engine functions fill calls, bound once per run (and importable before the actors start).
 
@@ -92,16 +105,7 @@ class Kernels:
 
     @staticmethod
     def grade_many(puzzles, box):
-        """The grades of a batch; None for each puzzle of a shape the grader does not know yet (Latin squares, the
-        diagonals: engine.grade.grader.gradable), which is stored ungraded."""
-        from engine.grade import grade_many
-        from engine.grade.grader import gradable
-
-        try:
-            gradable(box)
-        except ValueError:
-            return [None] * len(puzzles)
-        return grade_many(puzzles, box)
+        return known_grades(puzzles, box)
 
     @staticmethod
     def level_rank(level: str) -> int:

@@ -26,6 +26,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..shape import Shape
+from ._board import _row_less
 from .orders import line_orders
 
 #: the most (column order, top row) images a board may cost: 12x12 (3x4) takes 12 x 31,104; 2x6 (12 x 46,080) and
@@ -108,7 +109,7 @@ def _keys(grids, n, rb, col_orders, out):
                     for t in range(first + 1, rb):
                         x = order[b * rb + t]
                         u = t
-                        while u > first and _less(rows, x, order[b * rb + u - 1], n):
+                        while u > first and _row_less(rows, x, order[b * rb + u - 1], n):
                             order[b * rb + u] = order[b * rb + u - 1]
                             u -= 1
                         order[b * rb + u] = x
@@ -145,14 +146,6 @@ def _keys(grids, n, rb, col_orders, out):
                         for j in range(n):
                             best[r * n + j] = image[r, j]
     return out
-
-
-@kernel
-def _less(rows, a, b, n):
-    for j in range(n):
-        if rows[a, j] != rows[b, j]:
-            return rows[a, j] < rows[b, j]
-    return False
 
 
 @kernel

@@ -29,6 +29,7 @@ from ..options import (
     DbOption,
     DiagonalsOption,
     GeneratorsOption,
+    GridSizeOption,
     OutOption,
     QueueSizeOption,
     RegionsOption,
@@ -97,9 +98,7 @@ def register(app: typer.Typer) -> None:
     @app.command("fill")
     def fill(
         count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many NEW unique boards to add.")],
-        size: Annotated[Optional[int], typer.Option(
-            show_default=False, help="Grid size n: 4, 9 (the default), 16 or 25; any from 3 to 25 with --shape "
-                                     "latin, the layout's with --regions.")] = None,
+        size: GridSizeOption = None,
         shape: ShapeOption = None,
         diagonals: DiagonalsOption = False,
         regions: RegionsOption = None,

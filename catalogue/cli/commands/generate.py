@@ -26,7 +26,7 @@ from ...choices import GRID_FORMATS, Method, check_regions, grid_kind, output_fo
 from ...config import SEED_MAX, draw_seed
 from ...console import is_verbose, report
 from ...errors import UsageError, UserError
-from ..options import DiagonalsOption, RegionsOption, ShapeOption, format_option
+from ..options import DiagonalsOption, GridSizeOption, RegionsOption, ShapeOption, format_option
 
 AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
 
@@ -140,9 +140,7 @@ def _show(number: int, board, fmt: str, with_count: bool) -> str:
 def register(app: typer.Typer) -> None:
     @app.command()
     def generate(
-        size: Annotated[Optional[int], typer.Option(
-            show_default=False, help="Rows of the grid: 4, 9, 16 or 25; any from 3 to 25 with --shape latin, "
-                                     "4 to 25 with --regions [default: 9].")] = None,
+        size: GridSizeOption = None,
         shape: ShapeOption = None,
         diagonals: DiagonalsOption = False,
         regions: RegionsOption = None,
