@@ -167,6 +167,30 @@ def test_the_same_file_twice_adds_nothing(catalogue_url, tmp_path):
     assert len(assert_consistent(catalogue_url, out)) == 20
 
 
+def test_a_batch_stored_in_several_slices_numbers_and_dedupes_as_one(tmp_path):
+    """A batch of 9x9 puzzles (2,048) is stored in slices of STORE_ROWS, each its own transaction: repeats of
+    puzzles stored by an earlier slice of the same batch are known, new boards are numbered in file order, and
+    every board has its file, as when the batch was one transaction."""
+    from catalogue.pipeline.importer import STORE_ROWS
+
+    symbols = "123456789"
+    puzzles = [p for _, p in MINIMAL]
+    for shift in range(1, 4):  # relabelled copies: other puzzles under d4, on other boards
+        table = dict(zip(symbols, symbols[shift:] + symbols[:shift]))
+        puzzles += ["".join(table.get(c, c) for c in p) for _, p in MINIMAL]
+    distinct = len(puzzles)
+    assert distinct > STORE_ROWS
+    rotated = ["".join(p[9 * (8 - c) + r] for r in range(9) for c in range(9)) for p in puzzles[:STORE_ROWS + 20]]
+    path = write_puzzles(tmp_path / "p.txt", puzzles + rotated + puzzles[:5])
+    url, out = f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards"
+    summary = import_json(str(path), url=url, out=out)
+    assert (summary["added"], summary["new_boards"], summary["already_known"]) == (distinct, distinct,
+                                                                                  STORE_ROWS + 25)
+    assert (summary["first_number"], summary["last_number"]) == (0, distinct - 1)
+    assert [r.puzzle for r in rows(url, "SELECT puzzle FROM puzzles ORDER BY board_number")] == puzzles
+    assert len(assert_consistent(url, out)) == distinct
+
+
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
     """A SQLite catalogue holding the first 10 puzzles of data/minimal-9x9.txt under d4, another under full."""
