@@ -22,8 +22,11 @@ from ..bits import digit_of, popcount
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES
 
 _I = np.int64
-#: nodes a search takes before locked candidates join the propagation (see count_units)
-LOCKED_AFTER = 200
+#: nodes a search takes before locked candidates join the propagation (see count_units): their pass over every
+#: unit and digit costs more than it saves on the searches of a carving, which are short, and bounds the rare long
+#: one. From 200 to 3,000, carving X-Sudoku 9x9 and 12x12 (3x4) took about half the time and jigsaw 9x9 to 12x12
+#: the same (docs/benchmarks.md, "Shapes")
+LOCKED_AFTER = 3000
 
 
 @kernel
