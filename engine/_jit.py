@@ -48,9 +48,10 @@ def wide_kernel(fn):
     """Decorator for a kernel compiled once per argument *kinds*, whatever constants its callers pass: the grader's.
 
     Why: numba types a constant argument by its value, so ``f(x, 0)``, ``f(x, 1)`` and ``f(x, n)`` from other
-    kernels compile f three times, each a full compile of f and of everything f calls. The grader's rules had 60
-    such copies: a quarter of its compile time on a new machine, for no measurable speed (its branches depend on
-    the grid, not on flags). A constant converts to int64 at the call, for free."""
+    kernels compile f three times, each a full compile of f and of everything f calls: the grader's rules are
+    called with many such flags, and each copy adds to the first run's compile (docs/benchmarks.md, "Single calls
+    and the first run") for no speed, since their branches depend on the grid, not on flags. A constant converts to
+    int64 at the call, for free."""
     disp = kernel(fn)
     if JIT_DISABLED:
         return disp

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: the revisions this program knows, oldest first, read from the migrations' file names (``0008_step_names.py``:
 #: each file's revision is its first four digits; a test holds them to Alembic's own chain): a database at any
-#: other revision is newer than the program. Listing a folder costs microseconds; loading Alembic, a tenth of a
-#: second at every start.
+#: other revision is newer than the program. Listing a folder is next to free, where importing Alembic would add
+#: its import time to every command's start (docs/benchmarks.md, "Reading").
 KNOWN_REVISIONS = tuple(sorted(p.name[:4] for p in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
 #: the newest migration (a test checks it against Alembic's own idea of head)
 HEAD_REVISION = KNOWN_REVISIONS[-1]

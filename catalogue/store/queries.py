@@ -306,8 +306,8 @@ def id_stored_at(conn, position: int, **filters) -> int:
 def ids_numbered(conn, positions: Sequence[int], **filters) -> list[int]:
     """``ids_at`` in one statement: the database numbers the matches in board order (``row_number()``) and
     returns the ids at ``positions``. What PostgreSQL should use: a seek there is a round trip and a walk of its
-    own (measured on 500,000 puzzles: numbering was faster than seeks for 10 positions and far faster for 1,000;
-    docs/benchmarks.md, "Sampling and the daily puzzle"). SQLite numbers rows slowly and seeks fast."""
+    own, so one numbering beats a seek per position (docs/benchmarks.md, "Sampling and the daily puzzle"). SQLite
+    numbers rows slowly and seeks fast."""
     where, params, board_filter = _conditions(conn, filters, "number", None)
     join = " JOIN boards b ON b.number = p.board_number" if board_filter else ""
     marks = ", ".join(f":position{i}" for i in range(len(positions)))

@@ -265,10 +265,9 @@ def draw_positions(seed: int, population: int, k: int) -> list[int]:
 
 
 #: a sample of k of M matches seeks each chosen position (``queries.ids_at``) when k * SEEK_RATIO < M and no
-#: index narrows the matches down, else it reads every matching id (``queries.matching_ids``): on SQLite a seek
-#: costs about what 60 ids read into Python cost, and a walk that must read each puzzle's row to test a filter
-#: loses to an index that hands over few matches (500,000 puzzles, 3% of a level: much faster;
-#: docs/benchmarks.md, "Sampling and the daily puzzle"). Both
+#: index narrows the matches down, else it reads every matching id (``queries.matching_ids``): the ratio is a
+#: seek's cost on SQLite counted in ids read into Python, and a walk that must read each puzzle's row to test a filter
+#: loses to an index that hands over few matches (docs/benchmarks.md, "Sampling and the daily puzzle"). Both
 #: find the same ids: the choice changes the time, never the sample.
 SEEK_RATIO = 60
 

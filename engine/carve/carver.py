@@ -29,17 +29,13 @@ Options:
 ``node_limit``    nodes one removal test may take (0 = no limit; default :data:`DEFAULT_NODE_LIMIT`: none up to
                   16x16, 2,000 on 25x25). A test that hits it keeps its clue: still unique, not proven minimal.
 
-Distribution of clue counts (measured: 5,000 random 9x9 boards each from the "backtrack" and "wfc" generators, no
-symmetry, one attempt): mean 24.4, sd 1.1, range 21..29, the same for both generators:
-
-    clues  21    22    23     24     25     26     27    28    29
-    share  0.2%  3.2%  16.9%  34.3%  31.0%  11.8%  2.3%  0.3%  <0.1%
-
-Random-order carving is biased towards FEWER clues than the space of all minimal 9x9 puzzles. Estimates of that
-space (Berthier's controlled-bias generator and the "real distribution of minimal puzzles" that followed) put
-its mode at 26-27 clues and its mean near 26.6, about two clues above this carver; top-down deletion generators
-measured there give 24.38 (sd 1.12), as here. More ``attempts`` push the count further down (20 attempts: mean
-about 22.5); a symmetry pushes it up (orbits go two or four cells at a time: rot180 27.5, rot90 about 31).
+The clue counts it leaves on random 9x9 boards (mean, spread, range, with no symmetry and one attempt) are
+measured in docs/benchmarks.md, Carving. Random-order carving is biased towards FEWER clues than the space of all
+minimal 9x9 puzzles: estimates of that space (Berthier's controlled-bias generator and the "real distribution of
+minimal puzzles" that followed) put its mode at 26-27 clues and its mean near 26.6, while the top-down deletion
+generators measured there give 24.38 (sd 1.12), as this carver does. More ``attempts`` push the count further
+down (the fewest of several orders is kept); a symmetry pushes it up (orbits go two or four cells at a time, so a
+removal that one cell would allow can fail for its partners).
 
 Cost: docs/benchmarks.md, Carving and "Cost against size" (bench/bench_carve.py, bench/bench_sizes.py). 25x25
 carves with the default node limit of 2,000 per removal test, and many of its last tests hit it (their clues stay,

@@ -76,8 +76,9 @@ def _locked_candidates(work, queue, qtail, nsolved, n, box, seg, dirty, cell_hou
                         seg[1, c, b] |= m
             seg[0, r, s] = u
             reads += box
-    # each box's digits in at least one and in at least two of its segments along each axis, once per box (the
-    # loop below asks each box once per line of it: that was a quarter of this kernel's time on 16x16)
+    # each box's digits in at least one and in at least two of its segments along each axis, once per box: the
+    # loop below asks each box once per line of it, and would redo this box's work at each line
+    # (docs/benchmarks.md, "Cost against size")
     for axis in range(2):
         todo = bands if axis == 0 else stacks
         for band in range(box):

@@ -39,7 +39,8 @@ def solve(cells, box: int, limit: int = 1, node_limit: int = 0, *, on_event: OnE
     used = [0] * geo.nhouses  # the digits each unit holds
     nunits = [len(u) for u in units]
     # at most three units a cell (boxes, jigsaw, Latin squares): padded to three by repeating one (every update is
-    # idempotent) and written out below, a quarter faster than a loop; the diagonals' cells take the loop
+    # idempotent) and written out below, which spares a Python loop at every placement and take-back
+    # (docs/benchmarks.md, "Solving"); the diagonals' cells take the loop
     three = max(nunits) <= 3
     if three:
         units = [tuple(u + u[:1] * (3 - len(u))) for u in units]
