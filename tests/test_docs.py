@@ -65,12 +65,27 @@ def test_cli_reference_is_current():
 
 
 def test_vocabulary_tables_are_current():
-    """The docs' tables of levels and step names are what tools/vocabulary_tables.py writes from engine.vocabulary."""
+    """The docs' tables of levels and step names (docs/grading.md) and of the schema's migrations (docs/storage.md)
+    are what tools/vocabulary_tables.py writes from engine.vocabulary and the migrations, and each is on a page."""
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "vocabulary_tables.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr.strip()
+    marked = "".join(page.read_text(encoding="utf-8") for page in _pages())
+    for name in ("levels", "step-names", "migrations"):
+        assert f"<!-- vocabulary: {name} -->" in marked, f"no page holds the {name} table"
     text = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
     assert "| `chains-and-cycles` | bidirectional X-cycle, " in text and "| `bug` | BUG+1, " in text
+
+def test_schema_head_named_in_docs_is_the_newest_migration():
+    """Where a page shows `db upgrade` or `db current` printing the head revision, it is the newest migration's
+    (catalogue.store.migrate reads it from the migrations' file names)."""
+    from catalogue.store.migrate import HEAD_REVISION
+
+    named = {(page.name, revision) for page in _pages()
+             for revision in re.findall(r"\b(\d{4}) \(head\)", page.read_text(encoding="utf-8"))}
+    stale = sorted(f"{name} says {revision}" for name, revision in named if revision != HEAD_REVISION)
+    assert not stale, f"the head is {HEAD_REVISION}: " + ", ".join(stale)
+
 
 def test_benchmarks_page_is_current():
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "benchmarks_page.py"), "--check"],

@@ -1,13 +1,16 @@
-"""Write the tables the docs take from ``engine.vocabulary`` between their markers, so that one list is kept.
+"""Write the tables the docs take from the code between their markers, so that one list is kept.
 
     python tools/vocabulary_tables.py           # (re)write every marked table
     python tools/vocabulary_tables.py --check   # exit 1 with one line if one is stale
 
 A page holds a table as ``<!-- vocabulary: NAME -->``, the table, ``<!-- end vocabulary -->``; NAME is a key of
-:data:`TABLES`. ``tests/test_docs.py`` runs the check.
+:data:`TABLES`. The tables come from ``engine.vocabulary`` and from the docstrings of the schema's migrations
+(``catalogue/store/migrations/versions/``, read as text: nothing of the catalogue is imported).
+``tests/test_docs.py`` runs the check.
 """
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -17,8 +20,10 @@ sys.path.insert(0, str(ROOT))
 
 from engine import vocabulary  # noqa: E402  (plain data: no compiled code is imported)
 
-#: where each table goes
-PAGES = (ROOT / "docs" / "grading.md",)
+#: the pages that hold marked tables
+PAGES = (ROOT / "docs" / "grading.md", ROOT / "docs" / "storage.md")
+#: the schema's migrations, one file each, named by their revision (``0009_shapes.py``)
+MIGRATIONS = ROOT / "catalogue" / "store" / "migrations" / "versions"
 _MARKED = re.compile(r"(<!-- vocabulary: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- end vocabulary -->)", re.S)
 
 
@@ -45,8 +50,21 @@ def levels() -> str:
     return "\n".join(lines) + "\n"
 
 
+def migrations() -> str:
+    """Each revision of the schema, oldest first, and the first line of its migration's docstring (the rest of
+    the docstring says what it does to the rows stored before)."""
+    lines = ["| revision | what it changes |", "|---|---|"]
+    for path in sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        if not doc:
+            raise SystemExit(f"vocabulary_tables: {path.relative_to(ROOT)} has no docstring")
+        summary = doc.splitlines()[0].replace("``", "`")
+        lines.append(f"| `{path.name[:4]}` | {summary} |")
+    return "\n".join(lines) + "\n"
+
+
 #: table name -> the function that writes it
-TABLES = {"step-names": step_names, "levels": levels}
+TABLES = {"step-names": step_names, "levels": levels, "migrations": migrations}
 
 
 def rendered(text: str) -> str:
