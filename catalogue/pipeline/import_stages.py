@@ -19,6 +19,7 @@ from engine.vocabulary import IMPORTED
 
 from ..config import NODE_BUDGET
 from ..shapes import spec_for_size
+from ..store.fields import stand_ins
 from ..store.records import grade_columns
 from .import_batches import Batch
 from .stages import known_grades
@@ -159,19 +160,22 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     puzzle_lines = lines(cells)  # one numpy gather per batch, not a Python loop per cell
     board_lines = lines(solutions)
     clues = (cells != 0).sum(axis=1)
+    board_rest = puzzle_rest = None  # what the import does not make (a generator's seed, a carving's), per batch
     for k, j in enumerate(keep):
-        batch.boards.append({"size": size, "shape": shape, "equivalence": equivalence, "key": board_keys[j],
-                             "board": board_lines[k], "method": IMPORTED, "seed": 0, "restarts": 0,
-                             "generate_seconds": 0.0,
-                             "run_id": run_id})
-        g = grades[k]
-        batch.puzzles.append({
-            "puzzle": puzzle_lines[k], "clues": int(clues[k]), "symmetry": symmetry[k], "target_clues": None,
-            "carve_seed": 0, "carve_checks": int(checks[k]), "carve_seconds": float(check_seconds[k]),
-            "attempts": 0, **{name: int(stats[k, n]) for n, name in enumerate(METRICS[:-1])},
-            "solve_seconds": float(solve_seconds[k]), **grade_columns(g),
+        board = {"size": size, "shape": shape, "equivalence": equivalence, "key": board_keys[j],
+                 "board": board_lines[k], "method": IMPORTED, "run_id": run_id}
+        puzzle = {
+            "puzzle": puzzle_lines[k], "clues": int(clues[k]), "symmetry": symmetry[k],
+            "carve_checks": int(checks[k]), "carve_seconds": float(check_seconds[k]),
+            **{name: int(stats[k, n]) for n, name in enumerate(METRICS[:-1])},
+            "solve_seconds": float(solve_seconds[k]), **grade_columns(grades[k]),
             "minimal": bool(minimal[k]), "undecided": int(undecided[k]),
-            "source": batch.source.stored_as, "source_line": int(parsed[k].line)})
+            "source": batch.source.stored_as, "source_line": int(parsed[k].line)}
+        if board_rest is None:
+            board_rest = stand_ins("boards", board, imported=True)
+            puzzle_rest = stand_ins("puzzles", puzzle, imported=True)
+        batch.boards.append({**board, **board_rest})
+        batch.puzzles.append({**puzzle, **puzzle_rest})
         batch.puzzle_keys.append(puzzle_keys[j])
     batch.solutions = solutions
     return batch

@@ -18,6 +18,7 @@ import threading
 import time
 
 from ..store import Catalogue
+from ..store.fields import stand_ins
 from .actor import Actor, Channel, Supervisor
 from .messages import CheckedBatch, Counters
 from .options import FillOptions
@@ -93,9 +94,13 @@ class WriterActor(Actor):
 def batch_rows(batch: CheckedBatch, plan: FillOptions, run_id: int) -> tuple[list[dict], list[dict]]:
     """The board and puzzle rows of a checked batch (row i of each for board i): the batch's columns, plus what
     the plan says of every row."""
-    board_constants = {"size": plan.size, "shape": plan.shape, "equivalence": plan.equivalence, "method": plan.method, "run_id": run_id}
+    board_constants = {"size": plan.size, "shape": plan.shape, "equivalence": plan.equivalence, "method": plan.method,
+                       "run_id": run_id}
     puzzle_constants = {"symmetry": plan.symmetry, "target_clues": plan.target_clues}
     board_names, puzzle_names = list(batch.board_columns), list(batch.puzzle_columns)
+    # the columns a fill does not make (where an imported puzzle came from): what the field list stands in
+    board_constants.update(stand_ins("boards", [*board_constants, "key", *board_names]))
+    puzzle_constants.update(stand_ins("puzzles", [*puzzle_constants, *puzzle_names]))
     board_values = list(zip(*batch.board_columns.values()))
     puzzle_values = list(zip(*batch.puzzle_columns.values()))
     boards = [{**board_constants, "key": batch.keys[i], **dict(zip(board_names, board_values[i]))}

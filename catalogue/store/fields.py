@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
+
+#: no stand-in: whoever makes a row must give this column its value
+MADE: Any = "<made>"
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,9 @@ class Field:
     table: str  #: "boards" or "puzzles"
     optional: bool = False  #: may be None (NULL): unknown for rows stored before the migration that added it
     column: Optional[str] = None  #: the column's name when the record names it otherwise
+    #: what an imported puzzle's row stores when the import makes no value here (it generates no board and carves
+    #: nothing); MADE: the import makes it (an optional column it does not make stores None)
+    imported: Any = MADE
 
     @property
     def stored(self) -> str:
@@ -58,9 +64,10 @@ FIELDS: tuple[Field, ...] = (
     _board("method", str, "The generator that made it: wfc, backtrack or pattern; import for the solution of an "
                           "imported puzzle."),
     _board("seed", int, "The generator's seed: the same method, size and seed make the same board again (0 for "
-                        "method import)."),
-    _board("restarts", int, "How many times the generator started over (Wave Function Collapse contradictions)."),
-    _board("generate_seconds", float, "Seconds spent generating the board."),
+                        "method import).", imported=0),
+    _board("restarts", int, "How many times the generator started over (Wave Function Collapse contradictions).",
+           imported=0),
+    _board("generate_seconds", float, "Seconds spent generating the board.", imported=0.0),
     _board("run_id", int, "The fill run that stored it."),
     _board("created_at", dt.datetime, "When it was stored (UTC)."),
     _puzzle("id", int, "The puzzle's own id."),
@@ -71,12 +78,12 @@ FIELDS: tuple[Field, ...] = (
     _puzzle("clues", int, "Given digits."),
     _puzzle("symmetry", str, "Symmetry of the clue pattern: none, rotational, mirror, ..."),
     _puzzle("target_clues", int, "The clue count the carver aimed at, if one was asked for.", optional=True),
-    _puzzle("carve_seed", int, "The carver's seed (0 for an imported puzzle, which was not carved)."),
+    _puzzle("carve_seed", int, "The carver's seed (0 for an imported puzzle, which was not carved).", imported=0),
     _puzzle("carve_checks", int, "Removal tests the carver ran (each a count of solutions up to 2); for an "
                                  "imported puzzle, the tests of its minimality check."),
     _puzzle("carve_seconds", float, "Seconds spent carving."),
     _puzzle("attempts", int, "Carvings tried before one met the requested level or clue count (0 for an imported "
-                             "puzzle)."),
+                             "puzzle).", imported=0),
     _puzzle("nodes", int, "Search nodes the solver visited."),
     _puzzle("guesses", int, "Cells where the solver had to guess."),
     _puzzle("backtracks", int, "Guesses the solver had to undo."),
@@ -100,6 +107,9 @@ FIELDS: tuple[Field, ...] = (
                                 "puzzles.", optional=True),
 )
 BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+#: given by the database as a row is stored, not by whoever makes the row: numbers (under the write lock), ids,
+#: a puzzle's board and its variant there, the time
+ASSIGNED = frozenset({"number", "id", "board_number", "variant", "created_at"})
 if len(BY_NAME) != len(FIELDS):
     raise RuntimeError("catalogue.store.fields.FIELDS names a field twice")
 
@@ -119,3 +129,27 @@ PUZZLE_FIELDS = tuple(name for name in RECORD_FIELDS if BY_NAME[name].table == "
 for _name in RECORD_FIELDS:
     if _name not in BY_NAME:
         raise RuntimeError(f"catalogue.store.fields: {_name} is in a record but not in FIELDS")
+
+
+def stand_ins(table: str, made: Iterable[str], *, imported: bool = False) -> dict[str, Any]:
+    """The values of the ``table`` columns that rows made with the columns ``made`` leave out: an imported row's
+    ``imported`` value, None for an optional column. Fill and import complete their rows with these, once per
+    batch, so a new column is computed where it is made and stood in for here, never forgotten: a column neither
+    made nor stood in for, or a made name that is no column, raises RuntimeError naming it."""
+    made = set(made)
+    columns = {f.stored: f for f in FIELDS if f.table == table and f.name not in ASSIGNED}
+    unknown = made - set(columns)
+    if unknown:
+        raise RuntimeError(f"rows of {table} name columns it does not have: {', '.join(sorted(unknown))}")
+    out: dict[str, Any] = {}
+    for name, f in columns.items():
+        if name in made:
+            continue
+        if imported and f.imported is not MADE:
+            out[name] = f.imported
+        elif f.optional:
+            out[name] = None
+        else:
+            raise RuntimeError(f"rows of {table} leave out {name}, which has no stand-in: compute it, or give it one "
+                               f"in catalogue.store.fields")
+    return out

@@ -16,6 +16,7 @@ from typing import Any, Optional
 from .fields import BOARD_FIELDS, BY_NAME, PUZZLE_FIELDS, RECORD_FIELDS, RESULT_FIELDS
 
 #: the columns of a puzzle row that hold its grade
+#: the columns a grade fills (and regrade rewrites): grade_columns' keys
 GRADE_COLUMNS = ("level", "score", "hardest", "technique", "techniques")
 
 
@@ -24,7 +25,7 @@ def grade_columns(grade) -> dict[str, Any]:
     sorted keys): what the fill, the import and ``regrade`` all store. None (a shape the grader does not know yet:
     Latin squares, the diagonals) stores no grade, as a puzzle stored before grading has none."""
     if grade is None:
-        return {"level": None, "score": None, "hardest": None, "technique": None, "techniques": None}
+        return dict.fromkeys(GRADE_COLUMNS)
     return {"level": grade.level, "score": float(grade.score), "hardest": grade.hardest, "technique": grade.technique,
             "techniques": json.dumps(grade.steps_by_technique, sort_keys=True)}
 

@@ -49,3 +49,48 @@ def test_datasette_metadata_is_current():
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "datasette_metadata.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr.strip()
+
+
+def test_stand_ins_complete_a_row_or_name_the_column_nobody_made():
+    from catalogue.store.fields import ASSIGNED, stand_ins
+
+    columns = [f.stored for f in FIELDS if f.table == "puzzles" and f.name not in ASSIGNED]
+    required = [f.stored for f in FIELDS if f.table == "puzzles" and f.name not in ASSIGNED and not f.optional]
+    # a carved puzzle: everything but where an imported one came from
+    assert stand_ins("puzzles", [c for c in columns if c not in ("source", "source_line")]) == {
+        "source": None, "source_line": None}
+    # an imported one: what the import does not make stands in for what a carving would have made
+    made = [c for c in columns if c not in ("carve_seed", "attempts", "target_clues")]
+    assert stand_ins("puzzles", made, imported=True) == {"carve_seed": 0, "attempts": 0, "target_clues": None}
+    for column in required:  # a column without a stand-in that a row leaves out is named, not stored as NULL
+        with pytest.raises(RuntimeError, match=f"leave out {column},"):
+            stand_ins("puzzles", [c for c in columns if c != column])
+    with pytest.raises(RuntimeError, match="does not have: colour"):
+        stand_ins("boards", ["colour"])
+
+
+def test_fill_and_import_rows_are_whole(tmp_path):
+    """Both makers of rows store every column the table has (a NULL only where a column is optional), through the
+    real commands."""
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from catalogue.cli import app
+
+    db = tmp_path / "c.db"
+    runner = CliRunner()
+    assert runner.invoke(app, ["fill", "--count", "3", "--seed", "1", "--db", str(db), "--out",
+                               str(tmp_path / "b")]).exit_code == 0
+    puzzle = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    (tmp_path / "p.txt").write_text(puzzle + "\n")
+    result = runner.invoke(app, ["import", str(tmp_path / "p.txt"), "--db", str(db), "--out", str(tmp_path / "b")])
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(db) as conn:
+        for table in ("boards", "puzzles"):
+            names = [f.stored for f in FIELDS if f.table == table and not f.optional]
+            rows = conn.execute(f"SELECT {', '.join(names)} FROM {table}").fetchall()
+            assert len(rows) == 4 and all(value is not None for row in rows for value in row), table
+        imported = conn.execute("SELECT carve_seed, attempts, target_clues, source FROM puzzles "
+                                "WHERE source IS NOT NULL").fetchall()
+    assert imported == [(0, 0, None, "p.txt")]
