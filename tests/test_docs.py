@@ -65,16 +65,20 @@ def test_cli_reference_is_current():
 
 
 def test_vocabulary_tables_are_current():
-    """The docs' tables of levels and step names (docs/grading.md) and of the schema's migrations (docs/storage.md)
-    are what tools/vocabulary_tables.py writes from engine.vocabulary and the migrations, and each is on a page."""
+    """The docs' tables of levels and techniques (docs/grading.md: ratings, levels, step names) and of the schema's
+    migrations (docs/storage.md) are what tools/vocabulary_tables.py writes from engine.vocabulary and the
+    migrations, and each is on a page."""
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "vocabulary_tables.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr.strip()
     marked = "".join(page.read_text(encoding="utf-8") for page in _pages())
-    for name in ("levels", "step-names", "migrations"):
+    for name in ("levels", "techniques", "migrations"):
         assert f"<!-- vocabulary: {name} -->" in marked, f"no page holds the {name} table"
     text = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
-    assert "| `chains-and-cycles` | bidirectional X-cycle, " in text and "| `bug` | BUG+1, " in text
+    assert "| `chains-and-cycles` | 6.5 | expert | bidirectional X-cycle, " in text
+    assert "| `bug` | 5.6 | expert | BUG+1, " in text
+    assert text.count("\n| `hidden-single` |") == 1, "one table lists the techniques: the generated one"
+
 
 def test_schema_head_named_in_docs_is_the_newest_migration():
     """Where a page shows `db upgrade` or `db current` printing the head revision, it is the newest migration's

@@ -27,26 +27,47 @@ MIGRATIONS = ROOT / "catalogue" / "store" / "migrations" / "versions"
 _MARKED = re.compile(r"(<!-- vocabulary: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- end vocabulary -->)", re.S)
 
 
-def step_names() -> str:
-    """Each technique row and the names of the steps it makes (what a grade's ``hardest`` says)."""
-    lines = ["| technique (`technique`) | its steps (`hardest`) |", "|---|---|"]
-    for technique in vocabulary.TECHNIQUES:
+def _level(rating: float) -> str:
+    """The level whose band holds ``rating`` (the last takes the rest)."""
+    return next((level for level, limit in vocabulary.LEVEL_LIMITS if rating <= limit), vocabulary.LEVELS[-1])
+
+
+def _not_tried(technique: str) -> str:
+    """When the grader leaves ``technique`` out."""
+    when = []
+    if technique in vocabulary.UNIQUENESS_TECHNIQUES:
+        when.append("with `--no-uniqueness`")
+    if technique in vocabulary.FULL_SCALE_ROWS:
+        when.append("on 16x16 and up, without `--full-scale`")
+    elif technique in vocabulary.BIG_GRID_SKIPS:
+        when.append("on 16x16 and up")
+    if technique in vocabulary.STEP_PATH_ONLY:
+        when.append("by the compiled path")
+    return "; ".join(when)
+
+
+def techniques() -> str:
+    """Each technique row in the order they are tried: its base rating, the level of that rating, the names of
+    the steps it makes (what a grade's ``hardest`` says) and when it is not tried; then guessing."""
+    lines = ["| row (`technique`) | base rating | level | its steps (`hardest`) | not tried |", "|---|---|---|---|---|"]
+    for technique, rating in vocabulary.TECHNIQUE_TABLE:
+        shown = str(rating)
+        if technique == "hidden-single":
+            shown += (f"; {vocabulary.HIDDEN_SINGLE_IN_BOX_RATING} in a box, {vocabulary.FULL_HOUSE_RATING} a full "
+                      "house")
         names = ", ".join(name for name in vocabulary.STEP_NAMES[technique] if name)
-        lines.append(f"| `{technique}` | {names} |")
-    lines.append(f"| `{vocabulary.GUESSING}` | {vocabulary.GUESSING} |")
+        lines.append(f"| `{technique}` | {shown} | {_level(rating)} | {names} | {_not_tried(technique)} |")
+    guessing = vocabulary.GUESSING
+    lines.append(f"| `{guessing}` | {vocabulary.GUESSING_RATING} | {vocabulary.LEVELS[-1]} | {guessing} | |")
     return "\n".join(lines) + "\n"
 
 
 def levels() -> str:
-    """The levels, the highest ER of each (the last takes the rest, and guessing), and the techniques whose one step
-    (its base rating) falls in each band."""
-    lines = ["| level | ER | techniques whose base rating is in the band |", "|---|---|---|"]
-    low = 0.0
-    for level, limit in (*vocabulary.LEVEL_LIMITS, (vocabulary.LEVELS[-1], None)):
-        rows = [t for t, rating in vocabulary.TECHNIQUE_TABLE if rating > low and (limit is None or rating <= limit)]
-        band = f"up to {limit}" if limit is not None else f"above {low}, or guessing"
-        lines.append(f"| `{level}` | {band} | {', '.join(f'`{t}`' for t in rows)} |")
-        low = limit if limit is not None else low
+    """The levels and the highest ER of each (the last takes the rest, and guessing)."""
+    lines = ["| level | ER |", "|---|---|"]
+    for level, limit in vocabulary.LEVEL_LIMITS:
+        lines.append(f"| `{level}` | up to {limit} |")
+    lines.append(f"| `{vocabulary.LEVELS[-1]}` | above {vocabulary.LEVEL_LIMITS[-1][1]}, or guessing |")
     return "\n".join(lines) + "\n"
 
 
@@ -64,7 +85,7 @@ def migrations() -> str:
 
 
 #: table name -> the function that writes it
-TABLES = {"step-names": step_names, "levels": levels, "migrations": migrations}
+TABLES = {"techniques": techniques, "levels": levels, "migrations": migrations}
 
 
 def rendered(text: str) -> str:
