@@ -33,7 +33,8 @@ from ..vocabulary import (BIG_GRID_SKIPS, FULL_SCALE_BIG_GRID_SKIPS, GUESSING, G
 from .finders import singles
 from .guided import first_step, guided_finder, plain_first_step
 from .state import Contradiction, State, Step
-from .techniques import COUNTER_NAMES, FULL_HOUSE_COUNTER, IN_BOX_COUNTER, INDEX, NCOUNTERS, REGISTRY
+from .techniques import (COUNTER_NAMES, FULL_HOUSE_COUNTER, HIDDEN_SINGLE_ROW, IN_BOX_COUNTER, INDEX, NCOUNTERS,
+                         REGISTRY)
 
 #: what ``hardest`` says when the puzzle had no blank cell
 NOTHING = "none"
@@ -122,9 +123,9 @@ def rate_steps(steps) -> tuple[float, float, float, int, int]:
 def counter_of(step: Step) -> int:
     """Which counter a step adds to: its technique's row (hidden singles found in a box, and full houses, apart,
     by rating)."""
-    if step.technique == singles.HIDDEN_SINGLE and step.rating == singles.RATING_BOX:
+    if step.technique == HIDDEN_SINGLE_ROW and step.rating == singles.RATING_BOX:
         return IN_BOX_COUNTER
-    if step.technique == singles.HIDDEN_SINGLE and step.rating == singles.RATING_FULL:
+    if step.technique == HIDDEN_SINGLE_ROW and step.rating == singles.RATING_FULL:
         return FULL_HOUSE_COUNTER
     return INDEX[step.technique]
 

@@ -11,10 +11,17 @@ the kernel both take besides the grid. A technique's position in the table is al
 (:mod:`engine.grade.kernels.driver`, which reads the rows' families and arguments as frozen constants) and its
 counter in both paths.
 
-Adding a technique: its row in the vocabulary (name, rating, step names) and here (finder, family, argument), its
-finder (engine/grade/finders/) and its kernel (engine/grade/kernels/, the same file name); a kernel of a new family
-also gets its number in engine/grade/kernels/families.py and its branch in the driver's step loop. Rows that
-differ only by their argument share a finder and a kernel (naked pair, triple, quad: NAKED_SUBSET, k = 2, 3, 4).
+Each finder takes its row's name (and from it its rating and the words of its explanations,
+:data:`engine.vocabulary.STEP_NAMES`), so no finder or kernel holds a technique's name, and the memo of misses
+keeps a row per row of this table (:mod:`engine.grade.kernels.misses`).
+
+Adding a technique of a family that has its finder and kernel (a fish of five lines: FISH, k = 5): its row in the
+vocabulary (name, rating, step names) and its row here (finder, family, argument), nothing else, provided the
+family's finder and kernel take that argument. A technique of a new family also needs its finder
+(engine/grade/finders/) and its kernel (engine/grade/kernels/, the same file name), the family's number in
+engine/grade/kernels/families.py and its branch in the driver's step loop (engine/grade/kernels/driver.py). Rows
+that differ only by their argument share a finder and a kernel (naked pair, triple, quad: NAKED_SUBSET, k = 2, 3,
+4).
 """
 from __future__ import annotations
 
@@ -31,7 +38,8 @@ from .kernels.families import (ALIGNED, BUG, CLAIMING, CYCLES, DIRECT_HIDDEN, DI
 from .state import State, Step
 
 #: The grader's half of each row of the vocabulary's table, in its order: (name, step finder, kernel family,
-#: argument). A finder takes the state, and the argument when the row has one (None: it takes none). The nested
+#: argument). A finder takes the state, the row's name, and the argument when the row has one (None: it takes
+#: none). The nested
 #: forcing chains have no kernel: the compiled path stops before them (STEP_PATH, engine.vocabulary.STEP_PATH_ONLY).
 ROWS = (
     # name                          step finder                      kernel family      argument
@@ -74,12 +82,16 @@ if tuple(name for name, _, family, _ in ROWS if family == STEP_PATH) != STEP_PAT
                        "STEP_PATH_ONLY")
 
 
-def _with_arg(find: Callable, arg: int) -> Callable[[State], Step | None]:
-    """``find`` with the row's argument given: a finder of the state alone."""
-    def find_row(state: State) -> Step | None:
-        return find(state, arg)
+def _for_row(find: Callable, name: str, arg: int | None) -> Callable[[State], Step | None]:
+    """``find`` with the row's name and argument given: a finder of the state alone."""
+    if arg is None:
+        def find_row(state: State) -> Step | None:
+            return find(state, name)
+    else:
+        def find_row(state: State) -> Step | None:
+            return find(state, name, arg)
 
-    find_row.__qualname__ = f"{find.__qualname__}[{arg}]"
+    find_row.__qualname__ = f"{find.__qualname__}[{name}]"
     return find_row
 
 
@@ -87,14 +99,14 @@ def _with_arg(find: Callable, arg: int) -> Callable[[State], Step | None]:
 class Technique:
     name: str  # kebab-case, the key in steps_by_technique and the database
     rating: float  # the rating of a step (a hidden single found in a box rates HIDDEN_SINGLE_IN_BOX_RATING)
-    find: Callable[[State], Step | None]  # the row's step finder, with its argument given
+    find: Callable[[State], Step | None]  # the row's step finder, with its name and argument given
     family: int  # its kernel family (engine.grade.kernels.families)
     arg: int | None  # the argument its finder and kernel take (None: none)
 
 
 #: the table's rows, easiest first: the order the grader tries them in
 REGISTRY: tuple[Technique, ...] = tuple(
-    Technique(name, RATINGS[name], find if arg is None else _with_arg(find, arg), family, arg)
+    Technique(name, RATINGS[name], _for_row(find, name, arg), family, arg)
     for name, find, family, arg in ROWS)
 BY_NAME = {t.name: t for t in REGISTRY}
 #: technique name -> the function that finds its first step in a state (or None); the table gives the order
@@ -105,14 +117,22 @@ INDEX = {name: i for i, name in enumerate(TECHNIQUES)}
 #: ints, which numba freezes into the driver's code)
 FAMILIES = tuple(t.family for t in REGISTRY)
 ARGS = tuple(0 if t.arg is None else t.arg for t in REGISTRY)
+#: (kernel family, argument) -> the name of the row whose kernel that is: the nested forcing chains name the chains
+#: they find inside by it (engine.grade.finders.chains.nested)
+ROW_OF_KERNEL = {(t.family, t.arg): t.name for t in REGISTRY if t.family != STEP_PATH}
+if len(ROW_OF_KERNEL) != len(TECHNIQUES) - len(STEP_PATH_ONLY):
+    raise RuntimeError("two rows of engine.grade.techniques.ROWS have the same kernel family and argument")
 
 # The step counters both paths keep: one per technique, at its row, and after them one for hidden singles found
 # in a box and one for full houses, which rate apart (the grade adds them to the hidden-single count).
 IN_BOX_COUNTER = len(TECHNIQUES)
 FULL_HOUSE_COUNTER = IN_BOX_COUNTER + 1
-COUNTER_NAMES = TECHNIQUES + (singles.HIDDEN_SINGLE, singles.HIDDEN_SINGLE)
+#: the row of the hidden singles, whose steps those two counters hold apart
+HIDDEN_SINGLE_ROW = ROW_OF_KERNEL[HIDDEN_SINGLE, None]
+COUNTER_NAMES = TECHNIQUES + (HIDDEN_SINGLE_ROW, HIDDEN_SINGLE_ROW)
 COUNTER_RATINGS = tuple(RATINGS[name] for name in TECHNIQUES) + (HIDDEN_SINGLE_IN_BOX_RATING, FULL_HOUSE_RATING)
 NCOUNTERS = len(COUNTER_NAMES)
 
 __all__ = ["ARGS", "BY_NAME", "COUNTER_NAMES", "COUNTER_RATINGS", "FAMILIES", "FINDERS", "FULL_HOUSE_COUNTER",
-           "IN_BOX_COUNTER", "INDEX", "NCOUNTERS", "REGISTRY", "ROWS", "TECHNIQUES", "Technique"]
+           "HIDDEN_SINGLE_ROW", "IN_BOX_COUNTER", "INDEX", "NCOUNTERS", "REGISTRY", "ROWS", "ROW_OF_KERNEL",
+           "TECHNIQUES", "Technique"]

@@ -15,12 +15,8 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from ...bits import digits_of
-from ...vocabulary import RATINGS
+from ...vocabulary import RATINGS, step_name
 from ..state import State, Step, cell_list, describe_eliminations
-
-#: k -> (technique name, title in explanations)
-SIZES = {2: ("aligned-pair-exclusion", "aligned pair exclusion"),
-         3: ("aligned-triple-exclusion", "aligned triple exclusion")}
 
 
 def base_cells(state: State, k: int) -> tuple[list[int], dict[int, list[int]]]:
@@ -61,9 +57,10 @@ def allowed_digits(state: State, cells, excluders) -> list[int]:
     return allowed
 
 
-def find(state: State, k: int) -> Step | None:
-    """The first aligned pair (k = 2) or triple (k = 3) exclusion in SE's search order, or None."""
-    name, title = SIZES[k]
+def find(state: State, name: str, k: int) -> Step | None:
+    """The first aligned pair (k = 2) or triple (k = 3) exclusion in SE's search order, or None: a step of the row
+    ``name``."""
+    title = step_name(name)
     t = state.t
     cands = state.cands
     bases, excluders = base_cells(state, k)

@@ -21,12 +21,9 @@ from __future__ import annotations
 from itertools import combinations
 
 from ...bits import digits_of
-from ...vocabulary import RATINGS
 from ..state import State, Step, cell_list, describe_eliminations
 from .unique_loops import kinds
 
-NAME = "bug"
-RATING = RATINGS[NAME]
 #: the largest naked set of type 3
 MAX_DEGREE = 6
 #: the kinds of BUG step (engine.vocabulary.STEP_NAMES); the compiled twin returns the same (engine.grade.kernels.bug)
@@ -77,7 +74,7 @@ def _shared_houses(t, cells) -> list[int]:
     return [h for h in kinds(t, cells[0]) if all(h in t.cell_houses[c] for c in cells)]
 
 
-def _type4(state: State, found, digits, every):
+def _type4(state: State, name: str, found, digits, every):
     t = state.t
     c1, c2 = found
     common = state.cands[c1] & state.cands[c2] & ~every
@@ -88,12 +85,12 @@ def _type4(state: State, found, digits, every):
         return None
     v = digits_of(common)[0]
     elims = tuple((c, d) for c in found for d in digits_of(state.cands[c] & ~digits[c] & ~common))
-    return Step(NAME, 5.7, f"BUG type 4: {cell_list(t, found)} in {t.house_name(houses[0])} share {t.symbol(v)}, one of them "
+    return Step(name, 5.7, f"BUG type 4: {cell_list(t, found)} in {t.house_name(houses[0])} share {t.symbol(v)}, one of them "
                            f"holds its BUG digit: removes {describe_eliminations(t, elims)}",
                 eliminations=tuple(sorted(elims)), cells=tuple(found), houses=(houses[0],), kind=TYPE4)
 
 
-def _type3(state: State, found, every):
+def _type3(state: State, name: str, found, every):
     t = state.t
     cands = state.cands
     for h in _shared_houses(t, found):
@@ -110,7 +107,7 @@ def _type3(state: State, found, every):
                     continue
                 elims = tuple((c, d) for c in region if c not in chosen for d in digits_of(cands[c] & union))
                 if elims:
-                    return Step(NAME, (57 + degree - 1) / 10,
+                    return Step(name, (57 + degree - 1) / 10,
                                 f"BUG type 3: {cell_list(t, found)} hold one of "
                                 f"{t.symbols(digits_of(every))}: with {cell_list(t, chosen)} a naked set "
                                 f"{t.symbols(digits_of(union))} in {t.house_name(h)}: "
@@ -120,7 +117,8 @@ def _type3(state: State, found, every):
     return None
 
 
-def find(state: State) -> Step | None:
+def find(state: State, name: str) -> Step | None:
+    """The first BUG step in search order, or None: a step of the row ``name``, rated by its type (above)."""
     t = state.t
     bug = bug_cells(state)
     if bug is None:
@@ -134,21 +132,21 @@ def find(state: State) -> Step | None:
         elims = tuple((c, d) for d in digits_of(state.cands[c] & ~every))
         if every.bit_count() == 1:  # its other candidates go (as Sudoku Explainer's hint): a naked single is left
             d = digits_of(every)[0]
-            return Step(NAME, 5.6, f"BUG+1: {t.cell_name(c)} must be {t.symbol(d)}, else no solution or several: "
+            return Step(name, 5.6, f"BUG+1: {t.cell_name(c)} must be {t.symbol(d)}, else no solution or several: "
                                    f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,),
                         kind=PLUS_ONE)
-        return Step(NAME, 5.6, f"BUG type 1: {t.cell_name(c)} holds one of {t.symbols(digits_of(every))}: "
+        return Step(name, 5.6, f"BUG type 1: {t.cell_name(c)} holds one of {t.symbols(digits_of(every))}: "
                                f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=(c,),
                     kind=TYPE1)
     if every.bit_count() == 1:
         x = digits_of(every)[0]
         elims = tuple((c, x) for c in sorted(common or ()) if state.cands[c] & every)
         if elims:
-            return Step(NAME, 5.7, f"BUG type 2: one of {cell_list(t, found)} is {t.symbol(x)}: "
+            return Step(name, 5.7, f"BUG type 2: one of {cell_list(t, found)} is {t.symbol(x)}: "
                                    f"removes {describe_eliminations(t, elims)}", eliminations=elims, cells=tuple(found),
                         kind=TYPE2)
-        return _type4(state, found, digits, every) if len(found) == 2 else None
+        return _type4(state, name, found, digits, every) if len(found) == 2 else None
     if common:
-        step = _type4(state, found, digits, every) if len(found) == 2 else None
-        return step or _type3(state, found, every)
+        step = _type4(state, name, found, digits, every) if len(found) == 2 else None
+        return step or _type3(state, name, found, every)
     return None

@@ -8,16 +8,15 @@ and only digits placed at most n - 2k times.
 """
 from __future__ import annotations
 
-from ...vocabulary import RATINGS
+from ...vocabulary import RATINGS, step_name
 from ..state import State, Step, describe_eliminations
 from .subsets import colex
 
-#: k -> (technique name, title in explanations)
-SIZES = {2: ("x-wing", "X-Wing"), 3: ("swordfish", "Swordfish"), 4: ("jellyfish", "Jellyfish")}
 
-
-def find_fish(state: State, k: int) -> Step | None:
-    name, title = SIZES[k]
+def find_fish(state: State, name: str, k: int) -> Step | None:
+    """The first fish of ``k`` lines in search order, or None: a step of the row ``name`` (its title in the
+    explanation is the row's step name)."""
+    title = step_name(name)
     rating = RATINGS[name]
     t = state.t
     n = t.n

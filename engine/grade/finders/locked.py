@@ -22,26 +22,24 @@ box -> column, box -> row (pointing); column -> box, row -> box (claiming); in e
 base, then the other house, by index.
 
 ``claiming`` (the rows' argument: engine.grade.kernels.families.POINTING 0, CLAIMING 1) says which side the base
-is on, for both.
+is on, for both; ``name`` is the row's name, which the step carries (its explanation says the row's step name).
 """
 from __future__ import annotations
 
-from ...vocabulary import RATINGS
+from ...vocabulary import RATINGS, step_name
 from ..state import State, Step, cell_list, describe_eliminations
 
-POINTING, CLAIMING = "pointing", "claiming"
 ROW, COLUMN, BOX = 0, 1, 2  # house kinds: a house's kind is ``house // n``, and ``cell_houses[cell][kind]``
 #: claiming? -> the (base kind, cover kind) pairs in Sudoku Explainer's order (the direct ones' too)
 ORDER = {False: ((BOX, COLUMN), (BOX, ROW)), True: ((COLUMN, BOX), (ROW, BOX))}
-DIRECT_NAMES = {False: "direct-pointing", True: "direct-claiming"}
 
 
-def find_locked_candidates(state: State, claiming: bool) -> Step | None:
+def find_locked_candidates(state: State, name: str, claiming: bool) -> Step | None:
     """The first pointing step (``claiming`` False) or claiming step (True) in search order, or None."""
     t = state.t
     cands = state.cands
     n = t.n
-    name = CLAIMING if claiming else POINTING
+    title = step_name(name)
     for kind1, kind2 in ORDER[claiming]:
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
@@ -56,19 +54,19 @@ def find_locked_candidates(state: State, claiming: bool) -> Step | None:
                 eliminations = tuple((c, digit) for c in t.houses[cover] if cands[c] & bit and c not in inside)
                 if eliminations:
                     return Step(name, RATINGS[name],
-                                f"{name} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
+                                f"{title} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
                                 f"{'inside' if claiming else 'along'} {t.house_name(cover)}: "
                                 f"removes {describe_eliminations(t, eliminations)}",
                                 eliminations=eliminations, cells=tuple(where), houses=(base, cover))
     return None
 
 
-def find_direct_locking(state: State, claiming: bool) -> Step | None:
+def find_direct_locking(state: State, name: str, claiming: bool) -> Step | None:
     """The first direct pointing (``claiming`` False) or direct claiming step in SE's search order, or None."""
     t = state.t
     cands = state.cands
     n = t.n
-    name = DIRECT_NAMES[claiming]
+    title = step_name(name)
     for kind1, kind2 in ORDER[claiming]:
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
@@ -90,7 +88,7 @@ def find_direct_locking(state: State, claiming: bool) -> Step | None:
                         continue
                     single = rest[0]
                     return Step(name, RATINGS[name],
-                                f"{name.replace('-', ' ')} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
+                                f"{title} {t.symbol(digit)} in {t.house_name(base)} ({cell_list(t, where)}) "
                                 f"{'inside' if claiming else 'along'} {t.house_name(cover)} leaves "
                                 f"{t.cell_name(single)} as the only place for {t.symbol(digit)} in {t.house_name(other)}: "
                                 f"places {t.symbol(digit)} in {t.cell_name(single)}",

@@ -10,14 +10,11 @@ single in a box rates lower than one in a row or column (``HIDDEN_SINGLE_IN_BOX_
 from __future__ import annotations
 
 from ...bits import lowest_digit
-from ...vocabulary import FULL_HOUSE_RATING, HIDDEN_SINGLE_IN_BOX_RATING, RATINGS
+from ...vocabulary import FULL_HOUSE_RATING, HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, step_name
 from ..state import State, Step
 
-HIDDEN_SINGLE = "hidden-single"
 RATING_FULL = FULL_HOUSE_RATING
 RATING_BOX = HIDDEN_SINGLE_IN_BOX_RATING
-RATING_LINE = RATINGS[HIDDEN_SINGLE]
-NAKED_SINGLE = "naked-single"
 #: the kind of step a full house is (engine.vocabulary.STEP_NAMES)
 FULL_HOUSE = 1
 
@@ -27,7 +24,8 @@ def house_order(n: int) -> list[int]:
     return list(range(2 * n, 3 * n)) + list(range(n, 2 * n)) + list(range(n))
 
 
-def find_hidden_single(state: State) -> Step | None:
+def find_hidden_single(state: State, name: str) -> Step | None:
+    """The first full house, else the first hidden single, in search order (``name``: the row's), or None."""
     t = state.t
     cands = state.cands
     n = t.n
@@ -46,21 +44,21 @@ def find_hidden_single(state: State) -> Step | None:
                 bit = 1 << (digit - 1)
                 cell = next(c for c in house if cands[c] & bit)
                 if full:
-                    return Step(HIDDEN_SINGLE, RATING_FULL,
+                    return Step(name, RATING_FULL,
                                 f"{t.cell_name(cell)}: full house {t.symbol(digit)} in {t.house_name(h)}",
                                 placements=((cell, digit),), cells=(cell,), houses=(h,), kind=FULL_HOUSE)
-                rating = RATING_BOX if h >= 2 * n else RATING_LINE
-                return Step(HIDDEN_SINGLE, rating,
+                rating = RATING_BOX if h >= 2 * n else RATINGS[name]
+                return Step(name, rating,
                             f"{t.cell_name(cell)}: hidden single {t.symbol(digit)} in {t.house_name(h)}",
                             placements=((cell, digit),), cells=(cell,), houses=(h,))
     return None
 
 
-def find_naked_single(state: State) -> Step | None:
+def find_naked_single(state: State, name: str) -> Step | None:
     t = state.t
     for cell, mask in enumerate(state.cands):
         if mask and not mask & (mask - 1):
             digit = lowest_digit(mask)
-            return Step(NAKED_SINGLE, RATINGS[NAKED_SINGLE], f"{t.cell_name(cell)}: naked single {t.symbol(digit)}",
+            return Step(name, RATINGS[name], f"{t.cell_name(cell)}: {step_name(name)} {t.symbol(digit)}",
                         placements=((cell, digit),), cells=(cell,), houses=t.cell_houses[cell])
     return None

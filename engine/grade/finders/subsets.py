@@ -17,7 +17,8 @@
   houses with more than k blank cells; search order as SE: boxes, columns, rows, then digit combinations in colex
   order (by the largest digit first: 12, 13, 23, 14, ...), each digit with 2..k places in the house.
 
-``k`` is the rows' argument (engine.grade.techniques), the same the kernels take.
+``k`` is the rows' argument (engine.grade.techniques), the same the kernels take; ``name`` the row's name, which
+the step carries (its title in the explanation is the row's step name, engine.vocabulary.STEP_NAMES).
 """
 from __future__ import annotations
 
@@ -25,16 +26,9 @@ from functools import lru_cache
 from itertools import combinations
 
 from ...bits import digits_of
-from ...vocabulary import RATINGS
+from ...vocabulary import RATINGS, step_name
 from ..state import State, Step, cell_list, describe_eliminations
 from .singles import house_order
-
-#: k -> (technique name, title in explanations)
-NAKED_SIZES = {2: ("naked-pair", "naked pair"), 3: ("naked-triple", "naked triple"), 4: ("naked-quad", "naked quad")}
-HIDDEN_SIZES = {2: ("hidden-pair", "hidden pair"), 3: ("hidden-triple", "hidden triple"),
-                4: ("hidden-quad", "hidden quad")}
-DIRECT_HIDDEN_SIZES = {2: ("direct-hidden-pair", "direct hidden pair"),
-                       3: ("direct-hidden-triple", "direct hidden triple")}
 
 
 @lru_cache(maxsize=None)
@@ -43,8 +37,8 @@ def colex(m: int, k: int) -> list[tuple[int, ...]]:
     return sorted(combinations(range(m), k), key=lambda c: c[::-1])
 
 
-def find_naked_subset(state: State, k: int) -> Step | None:
-    name, title = NAKED_SIZES[k]
+def find_naked_subset(state: State, name: str, k: int) -> Step | None:
+    title = step_name(name)
     rating = RATINGS[name]
     t = state.t
     cands = state.cands
@@ -70,8 +64,8 @@ def find_naked_subset(state: State, k: int) -> Step | None:
     return None
 
 
-def find_hidden_subset(state: State, k: int) -> Step | None:
-    name, title = HIDDEN_SIZES[k]
+def find_hidden_subset(state: State, name: str, k: int) -> Step | None:
+    title = step_name(name)
     rating = RATINGS[name]
     t = state.t
     cands = state.cands
@@ -111,9 +105,9 @@ def find_hidden_subset(state: State, k: int) -> Step | None:
     return None
 
 
-def find_direct_hidden(state: State, k: int) -> Step | None:
+def find_direct_hidden(state: State, name: str, k: int) -> Step | None:
     """The first direct hidden pair (k = 2) or triple (k = 3) in SE's search order, or None."""
-    name, title = DIRECT_HIDDEN_SIZES[k]
+    title = step_name(name)
     t = state.t
     cands = state.cands
     n = t.n

@@ -32,11 +32,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from ...bits import digits_of
-from ...vocabulary import RATINGS
 from ..state import State, Step, cell_list, describe_eliminations
 
-NAME = "unique-loop"
-RATING = RATINGS[NAME]
 #: the best step possible: a rectangle of type 1 (nothing beats it, so the search stops there)
 BEST = (45, 1)
 
@@ -113,7 +110,9 @@ def _hints(state: State, loop: list[int], a: int, b: int, best: tuple):
                 f"{t.symbol(d)} is locked in {cell_list(t, extras)} in {t.house_name(h)}"
 
 
-def find(state: State) -> Step | None:
+def find(state: State, name: str) -> Step | None:
+    """The best step of every unique loop (the lowest rated, then type, then the first found), or None: a step of
+    the row ``name``, rated by the loop (Sudoku Explainer's ratings above)."""
     t = state.t
     best, found = (99, 9), None
     seen = set()
@@ -142,7 +141,7 @@ def find(state: State) -> Step | None:
     where = {c for c, _ in elims}
     removes = (f"{','.join(str(d) for _, d in elims)} from {t.cell_name(elims[0][0])}" if len(where) == 1
                else describe_eliminations(t, elims))
-    return Step(NAME, tenths / 10, f"{title} type {kind} on {t.symbol(a)},{t.symbol(b)} in {cell_list(t, loop)}: {why}, else two "
+    return Step(name, tenths / 10, f"{title} type {kind} on {t.symbol(a)},{t.symbol(b)} in {cell_list(t, loop)}: {why}, else two "
                                    f"solutions: removes {removes}", eliminations=elims, cells=tuple(loop),
                 kind=loop_kind(kind, len(loop)))
 

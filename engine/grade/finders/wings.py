@@ -5,22 +5,21 @@
 - XYZ-Wing: a pivot {x,y,z}. One of the three cells holds z, so z leaves every cell that sees all three.
 
 Search order, both: pivots in reading order, then pincer pairs among the pivot's peers in reading order.
-``xyz`` (the rows' argument: engine.grade.kernels.families.XY 0, XYZ 1) says which, as it does for the kernel.
+``xyz`` (the rows' argument: engine.grade.kernels.families.XY 0, XYZ 1) says which, as it does for the kernel;
+``name`` is the row's name, which the step carries (its explanation says the row's step name).
 """
 from __future__ import annotations
 
 from ...bits import digits_of, lowest_digit
-from ...vocabulary import RATINGS
+from ...vocabulary import RATINGS, step_name
 from ..state import State, Step, describe_eliminations
-
-XY_WING, XYZ_WING = "xy-wing", "xyz-wing"
 
 
 def _show(state: State, cell: int) -> str:
     return f"{state.t.cell_name(cell)} ({state.t.symbols(digits_of(state.cands[cell]))})"
 
 
-def find_xy_wing(state: State) -> Step | None:
+def find_xy_wing(state: State, name: str) -> Step | None:
     t = state.t
     cands = state.cands
     for pivot in range(t.ncells):
@@ -39,14 +38,14 @@ def find_xy_wing(state: State) -> Step | None:
                 seen = t.peer_sets[p2]
                 eliminations = tuple((c, lowest_digit(z)) for c in t.peers[p1] if cands[c] & z and c in seen)
                 if eliminations:
-                    return Step(XY_WING, RATINGS[XY_WING],
-                                f"XY-Wing pivot {_show(state, pivot)}, pincers {_show(state, p1)}, "
+                    return Step(name, RATINGS[name],
+                                f"{step_name(name)} pivot {_show(state, pivot)}, pincers {_show(state, p1)}, "
                                 f"{_show(state, p2)}: removes {describe_eliminations(t, eliminations)}",
                                 eliminations=eliminations, cells=(pivot, p1, p2))
     return None
 
 
-def find_xyz_wing(state: State) -> Step | None:
+def find_xyz_wing(state: State, name: str) -> Step | None:
     t = state.t
     cands = state.cands
     for pivot in range(t.ncells):
@@ -63,13 +62,13 @@ def find_xyz_wing(state: State) -> Step | None:
                 eliminations = tuple((c, lowest_digit(z)) for c in t.peers[p1]
                                      if cands[c] & z and c in seen2 and c in seen_pivot)
                 if eliminations:
-                    return Step(XYZ_WING, RATINGS[XYZ_WING],
-                                f"XYZ-Wing pivot {_show(state, pivot)}, pincers {_show(state, p1)}, "
+                    return Step(name, RATINGS[name],
+                                f"{step_name(name)} pivot {_show(state, pivot)}, pincers {_show(state, p1)}, "
                                 f"{_show(state, p2)}: removes {describe_eliminations(t, eliminations)}",
                                 eliminations=eliminations, cells=(pivot, p1, p2))
     return None
 
 
-def find_wing(state: State, xyz: bool) -> Step | None:
+def find_wing(state: State, name: str, xyz: bool) -> Step | None:
     """The first XY-Wing step (``xyz`` false) or XYZ-Wing step in search order, or None."""
-    return find_xyz_wing(state) if xyz else find_xy_wing(state)
+    return find_xyz_wing(state, name) if xyz else find_xy_wing(state, name)

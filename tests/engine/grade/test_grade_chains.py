@@ -14,6 +14,7 @@ from engine.formats import from_line
 from engine.grade import grade, grade_many, next_step
 from engine.grade.kernels.chains.implications import _length_tenths
 from engine.grade.state import State, tables
+from engine.grade.techniques import BY_NAME
 from engine.vocabulary import STEP_NAMES
 from puzzles import NEEDS_DYNAMIC_16
 
@@ -284,13 +285,11 @@ def test_nested_forcing_chains_on_ai_escargot():
     a step, as Sudoku Explainer's does at this point of its own path: sound (the solution agrees), its chains
     written out, each from an assumption to the conclusion, the rating the row's 9.5 plus the length bonus of the
     chains, those inside included."""
-    from engine.grade.finders.chains.forcing import find_nested
-
     puzzle = from_line(ESCARGOT)
     solution = _solution(puzzle)
     # the stuck position: a cell without candidates holds its digit
     state = State(tables(3), [0 if m else solution[c] for c, m in enumerate(ESCARGOT_STUCK)], list(ESCARGOT_STUCK))
-    step = find_nested(state)
+    step = BY_NAME["nested-forcing-chains"].find(state)
     assert step is not None and step.technique == "nested-forcing-chains"
     assert step.explanation.startswith("nested forcing chains (with forcing chains inside), region forcing chains "
                                        "on 3 in column 8 (rated 10.2)")

@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 
 from engine.geometry import geometry
-from engine.grade.finders import singles, wings
-from engine.grade.finders.chains import cycles
 from engine.grade.kernels import driver
 from engine.grade.kernels.misses import new_memo
 from engine.grade.state import State, tables
@@ -50,14 +48,14 @@ def test_hidden_single_in_a_box_before_a_row():
     # 5 has one place in box 6 (r4c7) and is everywhere outside the box, so rows and columns have no single
     state = make(only={5: ["r4c7"] + [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)
                                       if not (r in (4, 5, 6) and c in (7, 8, 9))]})
-    step = singles.find_hidden_single(state)
+    step = BY_NAME["hidden-single"].find(state)
     assert step.explanation == "r4c7: hidden single 5 in box 6"
     assert step.placements == ((cell("r4c7"), 5),) and step.rating == 1.2
 
 
 def test_hidden_single_in_a_row():
     state = make(only={8: ["r2c9"] + [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10) if r != 2]})
-    step = singles.find_hidden_single(state)
+    step = BY_NAME["hidden-single"].find(state)
     assert step.explanation == "r2c9: hidden single 8 in row 2" and step.rating == 1.5
 
 
@@ -77,7 +75,7 @@ def test_a_column_before_a_row():
     everywhere = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
     state = make(only={8: ["r2c9"] + [nm for nm in everywhere if nm[1] != "2"],
                        3: ["r5c4"] + [nm for nm in everywhere if nm[3] != "4"]})
-    step = singles.find_hidden_single(state)
+    step = BY_NAME["hidden-single"].find(state)
     assert step.explanation == "r5c4: hidden single 3 in column 4" and step.rating == 1.5
     cells, _, counts = _kernel_step(state, "hidden-single")
     assert counts[INDEX["hidden-single"]] == 1 and cells[cell("r5c4")] == 3 and cells[cell("r2c9")] == 0
@@ -91,23 +89,23 @@ def test_a_full_house_comes_first():
                                       if f"r{r}c{c}" not in box1]})
     for c, d in enumerate((1, 2, 3, 4, 5, 6, 7, 8)):  # row 9 is full but for r9c9, which must be 9
         state.place(cell(f"r9c{c + 1}"), d)
-    step = singles.find_hidden_single(state)
+    step = BY_NAME["hidden-single"].find(state)
     assert step.explanation == "r9c9: full house 9 in row 9" and step.rating == 1.0
     cells, _, counts = _kernel_step(state, "hidden-single")
     assert counts[FULL_HOUSE_COUNTER] == 1 and cells[cell("r9c9")] == 9 and cells[cell("r2c2")] == 0
     after = state.copy()
     after.apply(step)
-    assert singles.find_hidden_single(after).explanation == "r2c2: hidden single 5 in box 1"
+    assert BY_NAME["hidden-single"].find(after).explanation == "r2c2: hidden single 5 in box 1"
 
 
 def test_hidden_single_not_when_every_digit_has_two_places():
-    assert singles.find_hidden_single(make()) is None
+    assert BY_NAME["hidden-single"].find(make()) is None
 
 
 def test_naked_single():
-    step = singles.find_naked_single(make(cands={"r2c3": "7", "r5c5": "4"}))
+    step = BY_NAME["naked-single"].find(make(cands={"r2c3": "7", "r5c5": "4"}))
     assert step.explanation == "r2c3: naked single 7" and step.placements == ((cell("r2c3"), 7),)
-    assert singles.find_naked_single(make(cands={"r2c3": "17"})) is None
+    assert BY_NAME["naked-single"].find(make(cands={"r2c3": "17"})) is None
 
 
 def test_pointing():
@@ -242,41 +240,41 @@ def test_hidden_single_names_on_16x16():
     state = make(4, only={13: ["r10c12"] + [f"r{r}c{c}" for r in range(1, n + 1) for c in range(1, n + 1)
                                             if not (9 <= r <= 12 and 9 <= c <= 12)]})
     # 13, as the grid shows it
-    assert singles.find_hidden_single(state).explanation == "r10c12: hidden single D in box 11"
+    assert BY_NAME["hidden-single"].find(state).explanation == "r10c12: hidden single D in box 11"
 
 
 def test_xy_wing():
     state = make(cands={"r1c1": "12", "r1c5": "13", "r3c2": "23"})
-    step = wings.find_xy_wing(state)
+    step = BY_NAME["xy-wing"].find(state)
     assert step.explanation == ("XY-Wing pivot r1c1 (1,2), pincers r1c5 (1,3), r3c2 (2,3): "
                                 "removes 3 from r1c2, r1c3, r3c4, r3c5, r3c6")
-    assert wings.find_xy_wing(make(cands={"r1c1": "12", "r1c5": "13", "r3c2": "24"})) is None
+    assert BY_NAME["xy-wing"].find(make(cands={"r1c1": "12", "r1c5": "13", "r3c2": "24"})) is None
 
 
 def test_xyz_wing():
-    step = wings.find_xyz_wing(make(cands={"r1c1": "123", "r1c5": "13", "r2c2": "23"}))
+    step = BY_NAME["xyz-wing"].find(make(cands={"r1c1": "123", "r1c5": "13", "r2c2": "23"}))
     assert step.explanation == ("XYZ-Wing pivot r1c1 (1,2,3), pincers r1c5 (1,3), r2c2 (2,3): "
                                 "removes 3 from r1c2, r1c3")
-    assert wings.find_xyz_wing(make(cands={"r1c1": "123", "r1c5": "13", "r2c2": "24"})) is None
+    assert BY_NAME["xyz-wing"].find(make(cands={"r1c1": "123", "r1c5": "13", "r2c2": "24"})) is None
 
 
 def test_a_skyscraper_is_a_forcing_x_chain():
     """Sudoku Explainer has no skyscraper: its forcing X-chain of six states removes one candidate at a time, 6.6."""
     cells = ["r1c1", "r7c1", "r3c4", "r7c4", "r7c7", "r1c5", "r1c6", "r3c2", "r3c3"]
-    step = cycles.find(make(only={4: cells}))
+    step = BY_NAME["chains-and-cycles"].find(make(only={4: cells}))
     assert (step.technique, step.rating, step.eliminations, step.placements) == ("chains-and-cycles", 6.6,
                                                                                   ((cell("r1c5"), 4),), ())
     assert step.explanation == ("forcing X-chain (rated 6.6): r1c5=4 -> r3c4≠4 -> r7c4=4 -> r7c1≠4 -> r1c1=4 -> "
                                 "r1c5≠4: removes 4 from r1c5")
     assert step.links == (((4, 4, True), (21, 4, False), (57, 4, True), (54, 4, False), (0, 4, True),
                            (4, 4, False)),)
-    assert cycles.find(make(only={4: cells[:5]})) is None
+    assert BY_NAME["chains-and-cycles"].find(make(only={4: cells[:5]})) is None
 
 
 def test_a_longer_chain_rates_higher():
     """Two more links (eight states: length 6 > 4) add 0.1."""
     cells = ["r1c3", "r1c4", "r1c8", "r2c1", "r2c5", "r3c5", "r4c4", "r5c2", "r5c6", "r5c7", "r6c1", "r7c5", "r7c7"]
-    step = cycles.find(make(only={4: cells}))
+    step = BY_NAME["chains-and-cycles"].find(make(only={4: cells}))
     assert (step.technique, step.rating, step.eliminations) == ("chains-and-cycles", 6.7, ((cell("r1c4"), 4),))
     assert step.explanation == ("forcing X-chain (rated 6.7): r1c4=4 -> r2c5≠4 -> r2c1=4 -> r6c1≠4 -> r5c2=4 -> "
                                 "r5c6≠4 -> r4c4=4 -> r1c4≠4: removes 4 from r1c4")
@@ -288,7 +286,7 @@ def test_an_x_cycle():
     A cycle closes through a strong link of its start that is also one of its first weak links: the walk must
     come back to that state by another way in (once per way in, as Sudoku Explainer walks)."""
     cells = ["r1c1", "r7c1", "r7c4", "r3c4", "r3c8", "r9c8", "r9c2", "r1c5", "r2c2", "r7c7", "r3c9", "r9c9"]
-    step = cycles.find(make(only={4: cells}))
+    step = BY_NAME["chains-and-cycles"].find(make(only={4: cells}))
     assert (step.technique, step.rating, step.placements) == ("chains-and-cycles", 6.5, ())
     assert step.eliminations == tuple((cell(name), 4) for name in ("r3c4", "r7c7", "r9c2"))
     assert step.explanation == ("bidirectional X-cycle (rated 6.5): r3c8=4 -> r3c9≠4 -> r9c9=4 -> r9c8≠4 -> "
@@ -299,8 +297,7 @@ def test_an_x_cycle():
 def test_a_y_cycle():
     """Four bivalue cells in a rectangle, each pair sharing a digit in a house: every digit of the loop goes from
     the rest of the house its link lies in (eight states: 6.5 + 0.1)."""
-    step = cycles.find(make(cands={"r1c1": "12", "r1c5": "23", "r5c5": "34",
-                                                             "r5c1": "14"}))
+    step = BY_NAME["chains-and-cycles"].find(make(cands={"r1c1": "12", "r1c5": "23", "r5c5": "34", "r5c1": "14"}))
     assert (step.technique, step.rating, step.placements) == ("chains-and-cycles", 6.6, ())
     assert step.explanation.startswith("bidirectional Y-cycle (rated 6.6): r1c1=1 -> r5c1≠1 -> r5c1=4 -> r5c5≠4 -> "
                                        "r5c5=3 -> r1c5≠3 -> r1c5=2 -> r1c1≠2 -> r1c1=1: removes 1 from r2c1")
@@ -310,11 +307,9 @@ def test_a_y_cycle():
     assert set(step.eliminations) == expected
 
 
-@pytest.mark.parametrize("finder", [singles.find_hidden_single, singles.find_naked_single, BY_NAME["pointing"].find,
-                                    BY_NAME["claiming"].find,
-                                    BY_NAME["naked-pair"].find, BY_NAME["hidden-quad"].find, BY_NAME["jellyfish"].find,
-                                    wings.find_xy_wing, wings.find_xyz_wing, cycles.find,
-                                    BY_NAME["dynamic-forcing-chains"].find])
+@pytest.mark.parametrize("finder", [BY_NAME[name].find for name in (
+    "hidden-single", "naked-single", "pointing", "claiming", "naked-pair", "hidden-quad", "jellyfish", "xy-wing",
+    "xyz-wing", "chains-and-cycles", "dynamic-forcing-chains")])
 def test_nothing_on_a_solved_grid(finder):
     t = tables(2)
     board = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]

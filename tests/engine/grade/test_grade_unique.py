@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from engine.carve import carve
 from engine.grade import grade, grade_many
-from engine.grade.finders import bug, unique_loops
 from engine.grade.state import State, tables
+from engine.grade.techniques import BY_NAME
 from engine.vocabulary import UNIQUENESS_TECHNIQUES
 from naive.grade import minimal_puzzles
 from test_grade_fast import _kernel_step, check_state
@@ -39,7 +39,7 @@ def both_paths(find, name: str, state: State, box: int = 3):
 
 
 def loop(state: State):
-    return both_paths(unique_loops.find, "unique-loop", state)
+    return both_paths(BY_NAME["unique-loop"].find, "unique-loop", state)
 
 
 def elims(*pairs) -> tuple:
@@ -149,14 +149,14 @@ def bug_state(extra: dict[str, int]) -> State:
 
 def test_the_plain_bug_test():
     assert is_bug(bug_state({})) and not is_bug(bug_state({"r1c1": 2}))
-    assert bug.find(bug_state({})) is None  # no BUG cell: nothing to say (the state has two solutions)
+    assert BY_NAME["bug"].find(bug_state({})) is None  # no BUG cell: nothing to say (the state has two solutions)
 
 
 def test_bug_plus_one_leaves_the_digit():
     # r1c1 {1,2,3}: 2 has three places in row 1 and box 1, so r1c1 is 2 (else the rest is a BUG): its other
     # candidates go, as Sudoku Explainer's hint does, and a naked single is left for the next step
     state = bug_state({"r1c1": 2})
-    step = both_paths(bug.find, "bug", state, 2)
+    step = both_paths(BY_NAME["bug"].find, "bug", state, 2)
     assert (0, 2) == bug_plus_one(state) and step.rating == 5.6 and step.placements == ()
     assert step.eliminations == tuple((0, d) for d in range(1, 5) if d != 2 and state.has(0, d))
     assert step.explanation.startswith("BUG+1: r1c1 must be 2, else no solution or several: removes")
@@ -165,7 +165,7 @@ def test_bug_plus_one_leaves_the_digit():
 
 def test_bug_type_2():
     # r1c1 and r1c3 both gain 2: one of them is 2, so 2 leaves their common peers r1c2, r1c4
-    step = both_paths(bug.find, "bug", bug_state({"r1c1": 2, "r1c3": 2}), 2)
+    step = both_paths(BY_NAME["bug"].find, "bug", bug_state({"r1c1": 2, "r1c3": 2}), 2)
     assert step.rating == 5.7 and step.eliminations == ((1, 2), (3, 2))
     assert step.explanation == "BUG type 2: one of r1c1, r1c3 is 2: removes 2 from r1c2, r1c4"
     assert step.name == "BUG type 2"
@@ -194,7 +194,7 @@ def test_bug_plus_one_on_real_puzzles_agrees_with_the_plain_test_and_the_solutio
     for puzzle, board, steps in paths_9x9:
         for state, step in replay(puzzle, steps):
             if step.technique == "bug" and step.explanation.startswith("BUG+1"):
-                assert both_paths(bug.find, "bug", state) == step
+                assert both_paths(BY_NAME["bug"].find, "bug", state) == step
                 c, d = bug_plus_one(state)
                 after = state.copy()
                 after.apply(step)

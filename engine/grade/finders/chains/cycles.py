@@ -14,10 +14,10 @@ import numpy as np
 from ....geometry import geometry
 from ....vocabulary import step_name
 from ...state import State, Step
-from .steps import CHAINS_AND_CYCLES, chain_kind, chains, conclusion, raw_size, step
+from .steps import chain_kind, chains, conclusion, raw_size, step
 
 
-def _search(state: State):
+def _search(state: State, name: str):
     """The row's kept conclusion on ``state``: (tenths, kind words, placements, eliminations, (links, reasons),
     the kind of step) or None."""
     from ...kernels.chains import cycles as cy  # the kernels load on first use, not with the grader
@@ -36,13 +36,14 @@ def _search(state: State):
     links = chains(raw, cy._cycles_links(cands, geo.houses, cell_houses, n, hint, raw), n)
     cycle = hint[cy.C_KIND] == cy.CYCLE
     kind = chain_kind(cycle, int(hint[cy.C_PASS]))
-    words = step_name(CHAINS_AND_CYCLES, kind)
+    words = step_name(name, kind)
     if cycle:
         eliminations = tuple((int(k) // n, int(k) % n + 1) for k in np.flatnonzero(elim))
         return int(hint[cy.C_TENTHS]), words, (), eliminations, links, kind
     return (int(hint[cy.C_TENTHS]), words) + conclusion(int(hint[cy.C_TARGET]), n) + (links, kind)
 
 
-def find(state: State) -> Step | None:
-    found = _search(state)
-    return None if found is None else step(CHAINS_AND_CYCLES, state.t, *found)
+def find(state: State, name: str) -> Step | None:
+    """The row's step on ``state`` (its lowest rated conclusion), or None: a step of the row ``name``."""
+    found = _search(state, name)
+    return None if found is None else step(name, state.t, *found)

@@ -10,20 +10,15 @@ search for one row and turns its conclusion into a :class:`Step` a person can fo
 tests check every step of every test puzzle against its solution.
 
 ``producer`` (the rows' argument, engine.grade.kernels.families: NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS) says
-which forcing chains, as it does for the kernel.
+which forcing chains, as it does for the kernel; ``name`` is the row's name, which the step carries.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ....geometry import geometry
-from ...kernels.families import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO
 from ...state import State, Step
-from . import steps
 from .steps import LABEL, chains, conclusion, forcing_words, raw_size, step, with_rules
-
-#: producer -> its row of the technique table
-ROW_OF = {NISHIO: steps.NISHIO, MULTIPLE: steps.MULTIPLE, DYNAMIC: steps.DYNAMIC, DYNAMIC_PLUS: steps.DYNAMIC_PLUS}
 
 
 def _search(producer: int, state: State):
@@ -43,18 +38,18 @@ def _search(producer: int, state: State):
         return None
     links = with_rules(state.t, cands, chains(raw, fo._forcing_links(producer, cands, geo.houses, cell_houses, n,
                                                                      hint, raw), n))
-    words = forcing_words(f"{LABEL[ROW_OF[producer]]} forcing chains", hint, state.t)
+    words = forcing_words(f"{LABEL[producer]} forcing chains", hint, state.t)
     return (int(hint[fo.H_TENTHS]), words) + conclusion(int(hint[fo.H_TARGET]), n) + (links, int(hint[fo.H_KIND]))
 
 
-def find(state: State, producer: int) -> Step | None:
+def find(state: State, name: str, producer: int) -> Step | None:
     """The step of the forcing chains ``producer`` makes first on ``state`` (its lowest rated conclusion), or
-    None."""
+    None: a step of the row ``name``."""
     found = _search(producer, state)
-    return None if found is None else step(ROW_OF[producer], state.t, *found)
+    return None if found is None else step(name, state.t, *found)
 
 
-def find_nested(state: State) -> Step | None:
+def find_nested(state: State, name: str) -> Step | None:
     """Nested forcing chains (:mod:`engine.grade.finders.chains.nested`, imported here when first asked: its
     outer search loads the chain kernels): the first of its rows with a conclusion."""
     from ...kernels.chains.forcing import H_KIND, H_TARGET, H_TENTHS
@@ -67,5 +62,5 @@ def find_nested(state: State) -> Step | None:
     row, hint, links = found
     words = forcing_words(f"nested forcing chains (with {nested.ROWS[row][0]} inside)", hint, state.t)
     placements, eliminations = conclusion(int(hint[H_TARGET]), state.t.n)
-    return step(nested.NAME, state.t, int(hint[H_TENTHS]), words, placements, eliminations, links,
+    return step(name, state.t, int(hint[H_TENTHS]), words, placements, eliminations, links,
                 int(hint[H_KIND]))

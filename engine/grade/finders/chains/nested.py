@@ -42,11 +42,11 @@ from ...kernels.chains.plus import _advanced
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
 from ...kernels.chains.space import _search_space
 from ...kernels.state import cell_houses_of
+from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
-from .steps import (CHAINS_AND_CYCLES, DYNAMIC, DYNAMIC_PLUS, LABEL, MULTIPLE, chain_kind, chains, conclusion,
-                    forcing_words, raw_size, step, with_rules)
+from ...techniques import ROW_OF_KERNEL
+from .steps import LABEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
 
-NAME = "nested-forcing-chains"
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
 ROWS = (
     ("forcing chains", 95, (fo.STATIC,)),
@@ -282,13 +282,13 @@ class _Search:
                 placements, eliminations = (), tuple(((e >> 1) // n, (e >> 1) % n + 1) for e in states.tolist())
             raw = np.array(path + [-1], np.int32)
             step_kind = chain_kind(kind == fo.CYCLE, where % 3)
-            return step(CHAINS_AND_CYCLES, t, tenths, step_name(CHAINS_AND_CYCLES, step_kind), placements,
+            name = ROW_OF_KERNEL[CYCLES, None]  # the chains-and-cycles row's
+            return step(name, t, tenths, step_name(name, step_kind), placements,
                         eliminations, chains(raw, raw.size, n), step_kind)
         raw = np.zeros(raw_size(work.size, n), np.int32)
         size = fo._forcing_links(producer, work, self.houses, self.cell_houses, n, row, raw)
-        name = {fo.MULTIPLE: MULTIPLE, fo.DYNAMIC: DYNAMIC, fo.DYNAMIC_PLUS: DYNAMIC_PLUS}[producer]
-        words = forcing_words(f"{LABEL[name]} forcing chains", row, t)
-        return step(name, t, tenths, words, placements, eliminations, with_rules(t, work, chains(raw, size, n)), kind)
+        words = forcing_words(f"{LABEL[producer]} forcing chains", row, t)
+        return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations, with_rules(t, work, chains(raw, size, n)), kind)
 
 
 def search(cands: np.ndarray, box: int):

@@ -9,15 +9,11 @@ removal, and writes the sentence.
 """
 from __future__ import annotations
 
+from ...kernels.families import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO
 from ...state import Link, Reason, Step, Tables, describe_eliminations
 
-CHAINS_AND_CYCLES = "chains-and-cycles"
-NISHIO = "nishio"
-MULTIPLE = "multiple-forcing-chains"
-DYNAMIC = "dynamic-forcing-chains"
-DYNAMIC_PLUS = "dynamic-forcing-chains-plus"
-
 FORCING_KIND = ("contradiction", "double forcing chains", "region forcing chains", "cell forcing chains")
+#: producer (the forcing rows' argument, engine.grade.kernels.families) -> the word its explanations start with
 LABEL = {NISHIO: "Nishio", MULTIPLE: "multiple", DYNAMIC: "dynamic", DYNAMIC_PLUS: "dynamic (+)"}
 
 
