@@ -46,12 +46,47 @@ SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
 CARVE_ORDERS = ("random", "spread")
 
 # --- formats -----------------------------------------------------------------------------------------------------
-#: formats that can be read (and written) (engine.formats)
-FORMATS = ("line", "block", "rcv", "pretty", "json", "txt")
+# Two kinds of output, each one list: grid formats (a grid as text: engine.formats reads and writes them) and record
+# formats (a row of named fields per item: catalogue.output writes them). Every command's ``--format`` offers whole
+# lists of these (catalogue.cli.options.format_option), so a name added to a list is a choice, and in the help, of
+# every command that prints that kind, with no other edit. The names below are those the code treats apart.
+#: one grid per line (n*n symbols): the default of the commands that print grids
+LINE = "line"
+#: the box-drawing picture
+PRETTY = "pretty"
+#: the catalogue's board files (N.txt)
+TXT = "txt"
+#: JSON: a grid format (one grid an object) and a record format (one array of objects)
+JSON = "json"
+#: a printable page (written only)
+SVG = "svg"
+#: records as a table for people: the default of the commands that print records
+TABLE = "table"
+#: records as JSON, one object per line
+NDJSON = "ndjson"
+#: how a grid format writes a digit above 9: as a symbol (A = 10 ... P = 25) or as a number (10 ... 25)
+SYMBOL, NUMBER = "symbol", "number"
+#: the grid formats that can be read and written (engine.formats), each with how it writes a digit above 9. A new
+#: format is a row here, its reader and writer in engine/formats/ and their entries in engine/formats/registry.py
+FORMAT_TABLE = ((LINE, SYMBOL), ("block", SYMBOL), ("rcv", NUMBER), (PRETTY, SYMBOL), (JSON, NUMBER), (TXT, NUMBER))
+#: formats that can be read (and written) (engine.formats): the ``--input-format`` choices
+FORMATS = tuple(name for name, _ in FORMAT_TABLE)
+#: the formats whose digits are symbols (catalogue check shows a digit as the input wrote it)
+SYMBOL_FORMATS = tuple(name for name, digits in FORMAT_TABLE if digits == SYMBOL)
+#: formats that are written only: a picture
+PAGE_FORMATS = (SVG,)
 #: formats that can be written: every readable one, and a picture
-WRITE_FORMATS = FORMATS + ("svg",)
-#: how commands print records (rows of named fields), as opposed to grids: ``--format`` of query, stats, grade, ...
-RECORD_FORMATS = ("table", "csv", "tsv", "json", "ndjson")
+WRITE_FORMATS = FORMATS + PAGE_FORMATS
+#: record formats written as JSON, whose fields may hold lists and objects
+JSON_FORMATS = (JSON, NDJSON)
+#: how commands print records (rows of named fields), as opposed to grids: ``--format`` of query, grade, solve, ...
+#: A new record format is a name here and its writer in catalogue/output.py
+RECORD_FORMATS = (TABLE, "csv", "tsv", *JSON_FORMATS)
+#: the grid formats a stream of grids is printed in (query, daily, solve, carve, generate): every readable one but
+#: those whose name is a record format's too (json: a command that prints records means them by it)
+GRID_FORMATS = tuple(name for name in FORMATS if name not in RECORD_FORMATS)
+#: how commands print a summary (import, regrade, stats): a table for people, or one JSON object
+SUMMARY_FORMATS = (TABLE, JSON)
 
 # --- grading -----------------------------------------------------------------------------------------------------
 #: The grader's technique table, one row per technique: (name, rating of one step). The order of the rows is the

@@ -8,6 +8,7 @@ import typer
 
 from engine.formats import SYMBOLS, FormatError, Parsed
 from engine.grid import Grid
+from engine.vocabulary import SYMBOL_FORMATS
 
 from ...batches import batch_map
 from ...choices import InputFormat, read_input
@@ -15,8 +16,6 @@ from ...config import NODE_BUDGET
 from ...console import report
 from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption
 
-#: formats whose digits are written as symbols (1-9, then A-P); the others (txt, rcv, json) write numbers
-SYMBOL_FORMATS = ("line", "block", "pretty")
 #: solutions are counted up to this many: one is a proper puzzle, two is enough to say it is not
 COUNT_LIMIT = 2
 
