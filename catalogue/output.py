@@ -1,8 +1,8 @@
 """One output vocabulary for records: ``--format table|csv|tsv|json|ndjson`` and one printer for all of them.
 
 As sqlite-utils does with ``output_options`` / ``output_rows``, every command that prints records takes the same
-option (:func:`catalogue.cli.options.format_option`) and hands its rows to :func:`write_records`. The contract, the
-same in every format:
+option (:func:`catalogue.cli.options.format_option`, its names ``engine.vocabulary.RECORD_FORMATS``) and hands its
+rows to :func:`write_records`. The contract, the same in every format:
 
 - the column names are the database's names (snake_case, units in the name: ``solve_seconds``);
 - ``json`` is one valid JSON array, ``ndjson`` one JSON object per line; both are written row by row, so a
@@ -22,19 +22,21 @@ The other formats are written here a row at a time; rows a command keeps to prin
 """
 from __future__ import annotations
 
-import enum
 import json
 import os
 import sys
-from typing import Any, Iterable, Iterator, Optional, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TextIO
 
-from engine.vocabulary import RECORD_FORMATS  # plain data: the one list of names
+from engine.vocabulary import (  # plain data: the one list of names
+    JSON,
+    LINE,
+    NDJSON,
+    RECORD_FORMATS,
+    TABLE,
+)
 
 from .shapes import SQUARE_SPECS  # (plain words: no engine import)
 from .tables import write_table  # (imports no rich: that waits until a table is drawn)
-
-RecordFormat = enum.Enum("RecordFormat", {name: name for name in RECORD_FORMATS}, type=str)
-
 
 # ----------------------------------------------------------------------------------------------- text values
 
@@ -76,12 +78,12 @@ class GridStream:
         from engine.formats.shapes import with_directive
 
         text = formats.write(cells, self.fmt, box).rstrip("\n")
-        if self.fmt == "line":  # (a line is n*n symbols and nothing else: the stream names the shape)
+        if self.fmt == LINE:  # (a line is n*n symbols and nothing else: the stream names the shape)
             text = with_directive(box, text)
         if text.startswith("# shape "):  # (only shapes other than square boxes have the line)
             line, _, rest = text.partition("\n")
             text, self.named = (rest if line == self.named else text), line
-        if self.fmt != "line":
+        if self.fmt != LINE:
             text = ("\n" if self.count else "") + (f"{head}\n" if head else "") + text
         self.count += 1
         return text
@@ -90,7 +92,7 @@ class GridStream:
 def write_grids(rows: Iterable[dict], fmt: str, *, field: str = "puzzle", head=None,
                 out: Optional[TextIO] = None) -> int:
     """Print the grid of each row (its ``field``: a grid stored as a line) in the grid format ``fmt``
-    (catalogue.choices.GRID_FORMATS); return how many. ``line`` prints the stored text itself, one per line (after
+    (engine.vocabulary.GRID_FORMATS); return how many. ``line`` prints the stored text itself, one per line (after
     a ``# shape`` line for shapes other than square boxes); the other formats (engine.formats.write) put a blank
     line between grids, each under ``head(row)`` when given. Rows are read one at a time, so a query of any size
     takes constant memory."""
@@ -99,7 +101,7 @@ def write_grids(rows: Iterable[dict], fmt: str, *, field: str = "puzzle", head=N
     for row in rows:
         text = row[field]
         spec = row.get("shape")  # every record has it; a row of another origin: square boxes by its length
-        if fmt != "line" or (spec and spec not in SQUARE_SPECS.values()):
+        if fmt != LINE or (spec and spec not in SQUARE_SPECS.values()):
             import math
 
             from engine import formats  # only here: query must start without numpy
@@ -114,39 +116,66 @@ def write_grids(rows: Iterable[dict], fmt: str, *, field: str = "puzzle", head=N
     return stream.count
 
 
-def write_records(rows: Iterable[dict], fields: Sequence[str], fmt: RecordFormat | str, *,
-                  out: Optional[TextIO] = None, table_fields: Optional[Sequence[str]] = None,
-                  title: Optional[str] = None) -> int:
-    """Print ``rows`` (dicts, or any iterable of them: read once) in ``fmt``; return how many were printed.
-
-    ``fields`` are the columns of csv / tsv / json / ndjson, in order; ``table_fields`` (default ``fields``) the
-    columns of the table. An empty result prints ``[]`` in json, the header in csv / tsv, nothing otherwise.
-    """
-    fmt = RecordFormat(fmt)
-    out = out or sys.stdout
+def _write_json(rows: Iterable[dict], fields: Sequence[str], out: TextIO) -> int:
+    """json.dumps(rows, indent=2), written one row at a time."""
     count = 0
-    if fmt is RecordFormat.json:
-        # json.dumps(rows, indent=2), written one row at a time
-        for row in rows:
-            text = json.dumps({f: row.get(f) for f in fields}, indent=2).replace("\n", "\n  ")
-            out.write(("[\n  " if count == 0 else ",\n  ") + text)
-            count += 1
-        out.write("[]\n" if count == 0 else "\n]\n")
-    elif fmt is RecordFormat.ndjson:
-        for row in rows:
-            out.write(json.dumps({f: row.get(f) for f in fields}, separators=(",", ":")) + "\n")
-            count += 1
-    elif fmt in (RecordFormat.csv, RecordFormat.tsv):
-        sep, field = (",", csv_field) if fmt is RecordFormat.csv else ("\t", tsv_field)
+    for row in rows:
+        text = json.dumps({f: row.get(f) for f in fields}, indent=2).replace("\n", "\n  ")
+        out.write(("[\n  " if count == 0 else ",\n  ") + text)
+        count += 1
+    out.write("[]\n" if count == 0 else "\n]\n")
+    return count
+
+
+def _write_ndjson(rows: Iterable[dict], fields: Sequence[str], out: TextIO) -> int:
+    count = 0
+    for row in rows:
+        out.write(json.dumps({f: row.get(f) for f in fields}, separators=(",", ":")) + "\n")
+        count += 1
+    return count
+
+
+def _delimited(sep: str, field) -> Callable[[Iterable[dict], Sequence[str], TextIO], int]:
+    """A writer of the header, then a line per row: the values made by ``field``, joined by ``sep``."""
+    def write(rows: Iterable[dict], fields: Sequence[str], out: TextIO) -> int:
+        count = 0
         out.write(sep.join(fields) + "\n")
         for row in rows:
             out.write(sep.join(field(row.get(f)) for f in fields) + "\n")
             count += 1
-    else:
+        return count
+    return write
+
+
+#: record format -> its writer ``(rows, fields, out) -> count``: one for each name of RECORD_FORMATS (checked
+#: below); the table is written apart (it takes its own columns and a title)
+_WRITERS = {"csv": _delimited(",", csv_field), "tsv": _delimited("\t", tsv_field), JSON: _write_json,
+            NDJSON: _write_ndjson}
+if set(_WRITERS) | {TABLE} != set(RECORD_FORMATS):
+    raise RuntimeError(f"catalogue.output: record writers {sorted(_WRITERS)} and a table do not match "
+                       f"engine.vocabulary.RECORD_FORMATS {sorted(RECORD_FORMATS)}")
+
+
+def write_records(rows: Iterable[dict], fields: Sequence[str], fmt: str, *,
+                  out: Optional[TextIO] = None, table_fields: Optional[Sequence[str]] = None,
+                  title: Optional[str] = None) -> int:
+    """Print ``rows`` (dicts, or any iterable of them: read once) in ``fmt``, one of RECORD_FORMATS (a name, or a
+    command's ``--format`` choice); return how many were printed.
+
+    ``fields`` are the columns of csv / tsv / json / ndjson, in order; ``table_fields`` (default ``fields``) the
+    columns of the table. An empty result prints ``[]`` in json, the header in csv / tsv, nothing otherwise.
+    """
+    fmt = getattr(fmt, "value", fmt)
+    if fmt not in RECORD_FORMATS:
+        raise ValueError(f"{fmt!r} is not a record format: one of {', '.join(RECORD_FORMATS)}")
+    out = out or sys.stdout
+    if fmt == TABLE:
         rows = rows if isinstance(rows, Spool) else list(rows)  # (gone through more than once)
         count = len(rows)
         if count:
             write_table(rows, table_fields or fields, out=out, title=title)
+    else:
+        count = _WRITERS[fmt](rows, fields, out)
     out.flush()
     return count
 
