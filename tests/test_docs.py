@@ -4,6 +4,7 @@
 - the benchmarks page (docs/benchmarks.md) is what `tools/benchmarks_page.py` generates from bench/results/,
   and stays short (at most 20 KB);
 - README.md stays short (at most 10 KiB) and its test command is the one .ci/run runs;
+- docs/ stays under 300,000 bytes, every file in it counted (pages, generated pages, images);
 - every command has help and is shown (`catalogue NAME`) in the README or a docs page;
 - every relative link in README.md and docs/ points to a file that exists (and to a heading of it);
 - the README's tour runs as written, in a fresh folder, and the Python examples marked to run do.
@@ -27,6 +28,7 @@ README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 README_LIMIT = 10 * 1024  # bytes
 BENCHMARKS_LIMIT = 20_000  # bytes: today's figures only; their history is in git
+DOCS_LIMIT = 300_000  # bytes: every file under docs/, recursively
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -103,6 +105,16 @@ def test_benchmarks_page_is_current():
 def test_readme_is_short():
     size = README.stat().st_size
     assert size <= README_LIMIT, f"README.md is {size} bytes; at most {README_LIMIT}: move text into docs/"
+
+
+def test_docs_are_small():
+    """Every file under docs/ together, images and generated pages included: one place per fact keeps it short."""
+    sizes = {path: path.stat().st_size for path in DOCS.rglob("*") if path.is_file()}
+    total = sum(sizes.values())
+    largest = ", ".join(f"{path.relative_to(ROOT)} {size:,}" for path, size in
+                        sorted(sizes.items(), key=lambda item: -item[1])[:3])
+    assert total <= DOCS_LIMIT, (f"docs/ holds {total:,} bytes; at most {DOCS_LIMIT:,}: tell each fact on one page "
+                                 f"and link to it from the others (largest: {largest})")
 
 
 def test_readme_test_command_is_the_one_ci_runs():
