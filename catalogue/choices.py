@@ -34,18 +34,14 @@ InputFormat = _choices("InputFormat", vocabulary.FORMATS,
                        "Input formats (engine.formats.FORMATS); auto recognises the format from the text.", "auto")
 
 
-#: the grid formats a stream of grids is printed in (generate, solve, carve, query, daily): every format
-#: engine.formats writes but json (a record, or an array of grids) and svg (one printable page: export)
-GRID_FORMATS = tuple(f for f in vocabulary.WRITE_FORMATS if f not in ("json", "svg"))
-#: a summary (import, regrade, stats): labelled lines and tables for people, or one JSON object
-SUMMARY_FORMATS = ("table", "json")
-_OUTPUTS = (*vocabulary.WRITE_FORMATS, *vocabulary.RECORD_FORMATS, *SUMMARY_FORMATS)
+#: every name a ``--format`` may offer: engine.vocabulary's grid formats (WRITE_FORMATS) and record formats
+_OUTPUTS = (*vocabulary.WRITE_FORMATS, *vocabulary.RECORD_FORMATS)
 
 
 def output_formats(name: str, *names: str) -> type[enum.Enum]:
-    """The ``--format`` choices of one command: ``names`` from the output vocabulary (:data:`GRID_FORMATS`,
-    ``engine.vocabulary.WRITE_FORMATS``, ``RECORD_FORMATS``, :data:`SUMMARY_FORMATS`), in the order its help lists
-    them; a name outside it fails at import, so no command invents a format of its own."""
+    """The ``--format`` choices of one command (made by :func:`catalogue.cli.options.format_option`): ``names``
+    from the vocabulary's grid and record formats, in the order its help lists them; a name outside them fails at
+    import, so no command invents a format of its own."""
     strangers = [n for n in names if n not in _OUTPUTS]
     if strangers:
         raise ValueError(f"{name}: not output formats of the vocabulary: {', '.join(strangers)}")

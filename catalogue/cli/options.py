@@ -7,11 +7,14 @@ everywhere. The defaults and bounds are the library's (:mod:`catalogue.config`, 
 """
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from collections.abc import Sequence
+from typing import Annotated, NamedTuple, Optional
 
 import typer
 
-from ..choices import InputFormat, check_size
+from engine.vocabulary import GRID_FORMATS, JSON, NDJSON, RECORD_FORMATS
+
+from ..choices import InputFormat, check_size, output_formats
 from ..config import DEFAULT_DB, MAX_QUEUE_SIZE, MAX_WORKERS
 
 DbOption = Annotated[Optional[str], typer.Option(
@@ -69,9 +72,45 @@ SizeOption = Annotated[Optional[int], typer.Option(
     help="Grid size (4, 9, 16 or 25 rows) when the input cannot tell, e.g. sparse row-column-value files.")]
 
 
+# --- --format ----------------------------------------------------------------------------------------------------
+#: what a record format prints, said wherever it is offered (a command that prints one object says so instead)
+RECORD_NOTES = {JSON: "one array", NDJSON: "one object per line"}
 
-def format_option(help: str, **extra):
-    """Every command's ``--format`` (its choices: :func:`catalogue.choices.output_formats`), as one option:
-    ``fmt: Annotated[QueryFormat, format_option("...")] = QueryFormat.table``. The help says what each choice
-    prints for this command; the choices themselves are listed by typer from the enum."""
-    return typer.Option("--format", case_sensitive=False, help=help, **extra)
+
+class Formats(NamedTuple):
+    """One kind of output a ``--format`` offers: what it prints (``what``), in which formats (``names``: a list of
+    :mod:`engine.vocabulary`, or a part of one where the command prints fewer), and a note on some of them."""
+
+    what: str
+    names: tuple[str, ...]
+    notes: dict[str, str]
+
+
+def grid_formats(what: str, names: Sequence[str] = GRID_FORMATS, notes: Optional[dict[str, str]] = None
+                 ) -> Formats:
+    """Grids, in every grid format a stream of grids is printed in (``engine.vocabulary.GRID_FORMATS``) unless
+    ``names`` says which (export: every one written, WRITE_FORMATS; key and grade: one line an item, LINE)."""
+    return Formats(what, tuple(dict.fromkeys(names)), dict(notes or {}))
+
+
+def record_formats(what: str, names: Sequence[str] = RECORD_FORMATS, notes: Optional[dict[str, str]] = None
+                   ) -> Formats:
+    """Records (rows of named fields), in every record format (``engine.vocabulary.RECORD_FORMATS``) unless
+    ``names`` says which (a summary: SUMMARY_FORMATS); :data:`RECORD_NOTES` unless ``notes`` says otherwise."""
+    return Formats(what, tuple(dict.fromkeys(names)), {**RECORD_NOTES, **(notes or {})})
+
+
+def format_option(*kinds: Formats, default: Optional[str] = None):
+    """Every command's ``--format``, made of the kinds of output it offers (:func:`grid_formats`,
+    :func:`record_formats`), in the order its help lists them: ``fmt: QueryFormatOption = TABLE``. The choices
+    (:func:`catalogue.choices.output_formats`) and the help are made from the same lists, so a format added to the
+    vocabulary is offered and named by every command that prints its kind. The help says what each kind prints and
+    lists its formats, then the notes; typer adds the default, which the signature names (a vocabulary constant).
+    ``default`` is for an option whose signature default is None because the command chooses (generate: pretty
+    with --interactive): the help then says it, in these words."""
+    choice = output_formats("OutputFormat", *(name for kind in kinds for name in kind.names))
+    text = ", or ".join(f"{kind.what} ({', '.join(kind.names)})" for kind in kinds)
+    notes = [f"{name}: {kind.notes[name]}" for kind in kinds for name in kind.names if name in kind.notes]
+    text += "".join(f"; {note}" for note in notes) + "." + (f" [default: {default}]" if default else "")
+    return Annotated[Optional[choice] if default else choice, typer.Option(
+        "--format", case_sensitive=False, help=text, show_default=default is None)]

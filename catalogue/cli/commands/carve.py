@@ -24,28 +24,31 @@ import numpy as np
 import typer
 
 from engine.formats import FormatError, Parsed, conflict_errors, to_line
-from engine.vocabulary import MIN_CLUES
+from engine.vocabulary import LINE, MIN_CLUES, RECORD_FORMATS
 
 from ...batches import batch_map
-from ...choices import (
-    GRID_FORMATS,
-    CarveOrder,
-    InputFormat,
-    Symmetry,
-    output_formats,
-    read_entries,
-)
+from ...choices import CarveOrder, InputFormat, Symmetry, read_entries
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, GridStream, Spool, write_records
+from ...output import GridStream, Spool, write_records
 from ...tables import terminal_width
-from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption, format_option
+from ..options import (
+    InputFormatOption,
+    InputShapeOption,
+    SizeOption,
+    ThreadsOption,
+    format_option,
+    grid_formats,
+    record_formats,
+)
 
 if TYPE_CHECKING:  # the carver (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.carve import CarveResult
 
 
-OutputFormat = output_formats("OutputFormat", *GRID_FORMATS, *RECORD_FORMATS)
+#: the puzzles in a grid format, or a record per puzzle
+CarveFormatOption = format_option(grid_formats("How to print the puzzles"),
+                                  record_formats("a record per puzzle with its metrics"))
 
 
 #: records (csv, tsv, json, ndjson) carry every field, under the catalogue database's names where it has them;
@@ -130,9 +133,7 @@ def register(app: typer.Typer) -> None:
                                                           help="Nodes one removal test may take before its clue "
                                                                "is kept (0 = no limit) [default: 2000 on 25x25, "
                                                                "else no limit].")] = None,
-        output_format: Annotated[OutputFormat, format_option(
-            "How to print the puzzles (line, block, rcv, pretty, txt), or a record per puzzle with its metrics "
-            "(table, csv, tsv, json, ndjson).")] = OutputFormat.line,
+        output_format: CarveFormatOption = LINE,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table per puzzle: clues, tests, time and "
                                                                  "the fast solver's metrics (stderr with "
                                                                  "line output).")] = False,
@@ -181,7 +182,8 @@ def register(app: typer.Typer) -> None:
         # the records and the --metrics table, printed after the puzzles: kept on disk rather than in memory
         # (catalogue.output.Spool), a row a board
         rows = Spool()
-        keep = output_format.value in RECORD_FORMATS or metrics
+        records = output_format in RECORD_FORMATS
+        keep = records or metrics
         failed = entries.grids < len(entries)
         printed = 0
         stream = GridStream(output_format.value)
@@ -204,16 +206,16 @@ def register(app: typer.Typer) -> None:
                        if fewest is not None and target < fewest else "")
                 report(f"{entry.source}:{entry.line}: could not reach {wanted} clues in {r.attempts_used} "
                        f"attempt{'s' if r.attempts_used != 1 else ''}; kept {r.clues}{why}")
-            if output_format.value in RECORD_FORMATS:
+            if records:
                 continue  # printed together below
             typer.echo(stream.text(r.puzzle, entry.grid.box))
             printed += 1
-        if output_format.value in RECORD_FORMATS:
+        if records:
             write_records(rows, RECORD_FIELDS, output_format.value)
         elif metrics and rows:
             import sys
 
-            to_stderr = output_format is OutputFormat.line
+            to_stderr = output_format == LINE
             table = metrics_table(rows, terminal_width(sys.stderr if to_stderr else sys.stdout))
             typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
         if failed:

@@ -10,24 +10,24 @@ from typing import Annotated, Optional
 
 import typer
 
-from engine.vocabulary import LEVELS
+from engine.vocabulary import GRID_FORMATS, LEVELS, LINE, TABLE
 
-from ...choices import GRID_FORMATS
 from ...console import report
 from ...errors import UsageError
 from ...output import write_grids, write_records
 from ...store.columns import RESULT_FIELDS
 from ...store.selection import PuzzleFilter, parse_date
 from ..filters import filter_options
-from ..options import DbOption, format_option
-from .query import QueryFormat
+from ..options import DbOption, format_option, grid_formats, record_formats
 
 #: the columns of the table (the other formats carry `date` and every field of RESULT_FIELDS); on a terminal too
 #: narrow for a puzzle a line, each is drawn as its square
 TABLE_FIELDS = ("date", "level", "number", "score", "hardest", "clues", "puzzle")
 
-#: query's formats; a drawn puzzle (block, rcv, pretty, txt) comes under a line naming it
-DailyFormat = QueryFormat
+#: query's formats; a drawn puzzle (every grid format but line) comes under a line naming it
+DailyFormatOption = format_option(record_formats("A record per day"),
+                                  grid_formats("the puzzles only, each drawn under a line naming it",
+                                               notes={LINE: "one puzzle per line, no names"}))
 
 
 def heading(row: dict) -> str:
@@ -46,9 +46,7 @@ def register(app: typer.Typer) -> None:
             "--date", metavar="YYYY-MM-DD", show_default=False,
             help="The day (default: today, in this machine's time zone).")] = None,
         filters: PuzzleFilter = None,
-        fmt: Annotated[DailyFormat, format_option(
-            "A record per day (table, csv, tsv, json: one array, ndjson: one object per line), or the puzzles "
-            "only (line, block, rcv, pretty: each under a line naming it, txt).")] = DailyFormat.table,
+        fmt: DailyFormatOption = TABLE,
         db: DbOption = None,
     ) -> None:
         """Print the puzzle of the day, one per level.
@@ -77,11 +75,11 @@ def register(app: typer.Typer) -> None:
             chosen = [catalogue.daily(day, level, **others) for level in levels]
         rows = [{"date": day.isoformat(), **record.to_dict()} for record in chosen if record is not None]
         if fmt.value in GRID_FORMATS:  # a drawn grid under a line naming it
-            write_grids(rows, fmt.value, head=None if fmt.value == "line" else heading)
+            write_grids(rows, fmt.value, head=None if fmt == LINE else heading)
         else:
             from .query import named
 
-            shown = list(named(rows)) if fmt.value == "table" else rows
+            shown = list(named(rows)) if fmt == TABLE else rows
             write_records(shown, ("date", *RESULT_FIELDS), fmt.value, table_fields=TABLE_FIELDS)
         if not rows:
             report("no puzzles match")

@@ -9,20 +9,22 @@ import typer
 from engine.explore import DEFAULT_NODE_LIMIT, Exploration, explore, plot_svg
 from engine.geometry import box_for_size
 from engine.solvers import SOLVERS
-from engine.vocabulary import RECORD_FORMATS
+from engine.vocabulary import JSON, TABLE
 
-from ...choices import SolverName, check_size, output_formats
+from ...choices import SolverName, check_size
 from ...console import report
 from ...errors import UsageError
 from ...io import check_output_path, write_atomic
 from ...output import write_records
-from ..options import format_option
+from ..options import format_option, record_formats
 
 #: the columns of every format (JSON: of each of its `rows`); seconds, not the engine's milliseconds, as everywhere
 #: in the catalogue. `mean_placed` is added when some grid could not take every clue
 FIELDS = ("solver", "clues", "trials", "solved", "none", "timeout", "median_nodes", "median_seconds")
 
-ExploreFormat = output_formats("ExploreFormat", *RECORD_FORMATS)
+#: a row per clue count and solver; json is one object holding them
+ExploreFormatOption = format_option(record_formats("A row per clue count and solver", notes={
+    JSON: "one object with the size, seed, node limit, trials and the rows"}))
 
 
 def parse_clues(text: str, ncells: int) -> list[int]:
@@ -51,7 +53,7 @@ def records(result: Exploration) -> tuple[list[dict], tuple[str, ...]]:
 def render(result: Exploration, fmt: str) -> None:
     """Print the results: JSON is one object (size, seed, node_limit, trials and the rows), the others rows."""
     rows, fields = records(result)
-    if fmt == "json":
+    if fmt == JSON:
         typer.echo(json.dumps({**result.as_dict(), "rows": rows}, indent=2))
     else:
         write_records(rows, fields, fmt)
@@ -72,10 +74,7 @@ def register(app: typer.Typer) -> None:
                                                       "grids and node counts.")] = 0,
         plot: Annotated[Optional[str], typer.Option(show_default=False, metavar="FILE.svg",
                                                     help="Also draw the results as an SVG chart.")] = None,
-        output_format: Annotated[ExploreFormat, format_option(
-            "A row per clue count and solver: table, csv, tsv, ndjson (one object per line); or json: one "
-            "object with the size, seed, node limit, trials and the rows.")
-        ] = ExploreFormat.table,
+        output_format: ExploreFormatOption = TABLE,
     ) -> None:
         """Time the solvers on random grids with K valid clues.
 

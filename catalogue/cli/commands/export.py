@@ -10,23 +10,23 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from engine.vocabulary import WRITE_FORMATS
+from engine.vocabulary import JSON, LINE, PRETTY, SVG, TXT, WRITE_FORMATS
 
-from ...choices import output_formats
 from ...console import report
 from ...errors import UsageError, UserError
-from ..options import DbOption, format_option
+from ..options import DbOption, format_option, grid_formats
 
 if TYPE_CHECKING:
     from ...store.records import BoardRecord
 
 
 #: every format a grid is written in, the board file's own (txt) first: the default
-ExportFormat = output_formats("ExportFormat", "txt", *WRITE_FORMATS)
+ExportFormatOption = format_option(grid_formats("How to write the grid", (TXT, *WRITE_FORMATS), notes={
+    TXT: "as the board file N.txt", JSON: "the record", SVG: "a printable page"}))
 
 
 #: formats that show both puzzle and solution when neither --puzzle nor --solution is given
-BOTH_BY_DEFAULT = {ExportFormat.pretty, ExportFormat.svg, ExportFormat.json}
+BOTH_BY_DEFAULT = {PRETTY, SVG, JSON}
 
 
 def board_record(board: BoardRecord) -> dict:
@@ -41,11 +41,11 @@ def _named(board: BoardRecord) -> str:
     return f"board {board.number}" + (f", puzzle {board.number}.{variant}" if variant > 1 else "")
 
 
-def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
+def render(board: BoardRecord, fmt: str, show: str) -> str:
     """The exported text; ``show`` is "puzzle", "solution" or "both"."""
     puzzle_line = board.puzzle.puzzle if board.puzzle else None
     solution_line = board.board
-    if fmt is ExportFormat.json:  # one shape whatever is shown: the record, the grid not asked for as null
+    if fmt == JSON:  # one shape whatever is shown: the record, the grid not asked for as null
         import json
 
         record = board_record(board)
@@ -54,7 +54,7 @@ def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
         elif show == "solution":
             record["puzzle"] = None
         return json.dumps(record, indent=2)
-    if fmt is ExportFormat.line:  # the stored text itself: `--solution` prints exactly the board's line
+    if fmt == LINE:  # the stored text itself: `--solution` prints exactly the board's line
         return solution_line if show == "solution" else puzzle_line
 
     from engine import formats
@@ -64,7 +64,7 @@ def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
     box = kernel_shape(board.shape)
     puzzle = formats.from_line(puzzle_line, box) if puzzle_line is not None else None
     solution = formats.from_line(solution_line, box)
-    if fmt is ExportFormat.svg:  # a printable page: the puzzle, and its solution in a second grid beside it
+    if fmt == SVG:  # a printable page: the puzzle, and its solution in a second grid beside it
         n = board.size
         if show == "solution":
             return formats.to_svg(solution, box, title=f"board {board.number}: {n}x{n} solution")
@@ -74,10 +74,10 @@ def render(board: BoardRecord, fmt: ExportFormat, show: str) -> str:
         return formats.to_svg(puzzle, box, title=title)
     if show == "both":  # pretty: the puzzle, then its solution
         return "\n".join((f"{_named(board)}: puzzle, {board.puzzle.clues} clues",
-                          formats.write(puzzle, fmt.value, box).rstrip("\n"), "",
+                          formats.write(puzzle, fmt, box).rstrip("\n"), "",
                           f"board {board.number}: solution",
-                          formats.write(solution, fmt.value, box).rstrip("\n")))
-    return formats.write(puzzle if show == "puzzle" else solution, fmt.value, box)
+                          formats.write(solution, fmt, box).rstrip("\n")))
+    return formats.write(puzzle if show == "puzzle" else solution, fmt, box)
 
 
 def register(app: typer.Typer) -> None:
@@ -85,9 +85,7 @@ def register(app: typer.Typer) -> None:
     def export(
         name: Annotated[str, typer.Argument(metavar="ID", help=(
             "The puzzle: its board's number (0, 1, 2, ...), or N.K for the K-th puzzle of board N."))],
-        fmt: Annotated[ExportFormat, format_option(
-            "How to write the grid: txt (as the board file N.txt), line, block, rcv, pretty; json (the record); "
-            "svg (a printable page).")] = ExportFormat.txt,
+        fmt: ExportFormatOption = TXT,
         puzzle: Annotated[bool, typer.Option("--puzzle", help="Only the puzzle (the default for most formats).")]
         = False,
         solution: Annotated[bool, typer.Option("--solution", help="Only the solution: the complete board.")]
@@ -112,7 +110,7 @@ def register(app: typer.Typer) -> None:
         """
         if puzzle and solution:
             raise UsageError("--puzzle and --solution exclude each other: give one, or neither")
-        show = "solution" if solution else "puzzle" if puzzle or fmt not in BOTH_BY_DEFAULT else "both"
+        show = "solution" if solution else "puzzle" if puzzle or fmt.value not in BOTH_BY_DEFAULT else "both"
 
         from ...store import Catalogue
         from ...store.records import parse_reference
@@ -131,7 +129,7 @@ def register(app: typer.Typer) -> None:
         if board.puzzle is None and show != "solution":
             raise UserError(f"board {number} has no puzzle in {catalogue.label}: use --solution for the board")
         try:
-            text = render(board, fmt, show)
+            text = render(board, fmt.value, show)
         except ValueError as e:  # a row edited by hand, or written by a broken version: say so, no traceback
             raise UserError(f"board {number} in {catalogue.label} cannot be read: {e}") from None
         text = text if text.endswith("\n") else text + "\n"

@@ -21,17 +21,28 @@ import typer
 from engine.formats import write
 from engine.generators import GenerationError, derive_seeds, get_generator
 from engine.grid import Grid
+from engine.vocabulary import GRID_FORMATS, JSON, LINE, PRETTY
 
-from ...choices import GRID_FORMATS, Method, check_regions, grid_kind, output_formats
+from ...choices import Method, check_regions, grid_kind
 from ...config import SEED_MAX, draw_seed
 from ...console import is_verbose, report
 from ...errors import UsageError, UserError
-from ..options import DiagonalsOption, GridSizeOption, RegionsOption, ShapeOption, format_option
+from ..options import (
+    DiagonalsOption,
+    GridSizeOption,
+    RegionsOption,
+    ShapeOption,
+    format_option,
+    grid_formats,
+)
 
 AHEAD = 32  # boards the worker thread may make before the printer takes them (bounded: backpressure)
 
 
-Format = output_formats("Format", *GRID_FORMATS, "json")
+#: the boards in a grid format, or in json as one array; None (the default) is line, or pretty with --interactive
+GenerateFormatOption = format_option(
+    grid_formats("How to print the boards", (*GRID_FORMATS, JSON), notes={JSON: "one array of objects"}),
+    default=f"{LINE}; --interactive: {PRETTY}")
 
 
 def _seeds(seed: int, count: Optional[int]) -> Iterator[int]:
@@ -157,9 +168,7 @@ def register(app: typer.Typer) -> None:
                              ] = None,
         shuffle: Annotated[bool, typer.Option(help="pattern only: also permute rows and columns within bands "
                                                    "and stacks (reaches more boards).")] = False,
-        fmt: Annotated[Optional[Format], format_option(
-            "How to print the boards, or json: one array of objects [default: line; --interactive: pretty].",
-            show_default=False)] = None,
+        fmt: GenerateFormatOption = None,
         interactive: Annotated[bool, typer.Option(help="Show one board at a time with its invalid cells and "
                                                        "wait for Enter; q or end of input quits.")] = False,
     ) -> None:
@@ -198,12 +207,12 @@ def register(app: typer.Typer) -> None:
             options["shuffle"] = shuffle
         if method is Method.wfc and size == 25 and propagate is False:
             report("plain WFC meets tens of thousands of contradictions per 25x25 board: seconds to minutes each")
-        fmt_name = (fmt.value if fmt else ("pretty" if interactive else "line"))
+        fmt_name = fmt.value if fmt else (PRETTY if interactive else LINE)
         total = count if (count is not None or interactive) else 1
         boards = _boards(method.value, box, _seeds(seed, total), options)
         teller = _Teller(each=is_verbose() or interactive)
         # json: one valid array of the boards' JSON objects, written board by board (closed on every exit)
-        as_array = fmt_name == "json" and not interactive
+        as_array = fmt_name == JSON and not interactive
         written = 0
         from ...kernels import jobs_for
         from ...progress import item_bar
@@ -217,16 +226,16 @@ def register(app: typer.Typer) -> None:
                 for number, (board, events) in enumerate(boards, start=1):
                     teller.board(number, board, events)
                     step(number)
-                    text = _show(number, board, fmt_name, with_count=interactive or fmt_name == "pretty")
+                    text = _show(number, board, fmt_name, with_count=interactive or fmt_name == PRETTY)
                     if number > 1 and text.startswith("# shape "):
                         text = text.split("\n", 1)[1]  # a stream of boards names its shape once, first
-                    elif number == 1 and fmt_name == "line" and not isinstance(box, int):
+                    elif number == 1 and fmt_name == LINE and not isinstance(box, int):
                         text = f"# shape {box.spec}\n{text}"
                     if as_array:
                         typer.echo(("[\n  " if number == 1 else ",\n  ") + text.replace("\n", "\n  "), nl=False)
                         written = number
                         continue
-                    separator = "" if number == 1 or fmt_name == "line" else "\n"
+                    separator = "" if number == 1 or fmt_name == LINE else "\n"
                     typer.echo(separator + text)
                     if interactive and number != total and not _wait_for_enter():
                         return

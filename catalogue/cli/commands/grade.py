@@ -7,27 +7,31 @@ import numpy as np
 import typer
 
 from engine.formats import FormatError, Parsed, conflict_errors
+from engine.vocabulary import JSON_FORMATS, LINE, TABLE
 
 from ...batches import batch_map
-from ...choices import InputFormat, output_formats, read_entries
+from ...choices import InputFormat, read_entries
 from ...console import report
 from ...errors import UserError
-from ...output import RECORD_FORMATS, Spool, write_records
+from ...output import Spool, write_records
 from ..options import (
     InputFormatOption,
     InputShapeOption,
     SizeOption,
     ThreadsOption,
     format_option,
+    grid_formats,
+    record_formats,
 )
 
 if TYPE_CHECKING:  # the grader (numba) loads when the command runs, so `catalogue --help` does not import it
     from engine.grade import Grade
 
 
-#: the record formats, and `line`: 'level score hardest' per puzzle (the hardest step's name is the rest of the line:
+#: the record formats, and line: 'level score hardest' per puzzle (the hardest step's name is the rest of the line:
 #: it may hold spaces, as in 'forcing X-chain')
-OutputFormat = output_formats("OutputFormat", *RECORD_FORMATS, "line")
+GradeFormatOption = format_option(record_formats("A record per puzzle"),
+                                  grid_formats("its grade on a line, 'level score hardest'", (LINE,)))
 
 #: the fields of a record in every record format (`explanation` too with --steps, and in json and ndjson
 #: `step_data`: each step as data); the table shows TABLE_FIELDS. `score` is Sudoku Explainer's ER; `ep` and `ed`
@@ -99,9 +103,7 @@ def register(app: typer.Typer) -> None:
                                             show_default=False)],
         steps: Annotated[bool, typer.Option("--steps", help="Also print every step, explained the way a person "
                                                             "would follow it.")] = False,
-        output_format: Annotated[OutputFormat, format_option(
-            "table (one row per puzzle), csv, tsv, json (an array of objects), ndjson (one object "
-                             "per line) or line ('level score hardest' per puzzle).")] = OutputFormat.table,
+        output_format: GradeFormatOption = TABLE,
         uniqueness: Annotated[bool, typer.Option(
             "--uniqueness/--no-uniqueness",
             help="Use the techniques that assume the puzzle has one solution (unique rectangles and loops, BUG), "
@@ -173,19 +175,19 @@ def register(app: typer.Typer) -> None:
                 report(g)
                 failed = True
                 continue
-            if output_format is OutputFormat.line:
+            if output_format == LINE:
                 typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
                 for text_line in explanation(entry, g, full_scale) if steps else ():
                     typer.echo(f"  {text_line}")
                 continue
             records.append(record(entry, g, steps, full_scale))
-            if steps and output_format.value == "table":
+            if steps and output_format == TABLE:
                 explained.append((f"\n#{entry.index + 1} (line {entry.line}): {g.level}, score {g.score:.1f}, "
                                   f"hardest {g.hardest}", explanation(entry, g, full_scale)))
-        if output_format.value != "line" and (records or output_format.value != "table"):
+        if output_format != LINE and (records or output_format != TABLE):
             fields = RECORD_FIELDS
             if steps:
-                fields += ("explanation", "step_data") if output_format.value in ("json", "ndjson") else (
+                fields += ("explanation", "step_data") if output_format in JSON_FORMATS else (
                     "explanation",)
             write_records(records, fields, output_format.value, table_fields=TABLE_FIELDS)
         for head, lines in explained:

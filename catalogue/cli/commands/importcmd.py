@@ -15,18 +15,24 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...choices import (
-    SUMMARY_FORMATS,
-    Equivalence,
-    InputFormat,
-    output_formats,
-    read_entries,
-)
+from engine.vocabulary import JSON, SUMMARY_FORMATS, TABLE
+
+from ...choices import Equivalence, InputFormat, read_entries
 from ...console import report
 from ...errors import UserError
-from ..options import DbOption, InputFormatOption, InputShapeOption, OutOption, SizeOption, format_option
+from ..options import (
+    DbOption,
+    InputFormatOption,
+    InputShapeOption,
+    OutOption,
+    SizeOption,
+    format_option,
+    record_formats,
+)
 
-SummaryFormat = output_formats("SummaryFormat", *SUMMARY_FORMATS)
+#: the summary, for people or as one JSON object
+SummaryFormatOption = format_option(record_formats("The summary", SUMMARY_FORMATS, notes={
+    TABLE: "for people", JSON: "one object"}))
 
 
 def format_summary(s) -> str:
@@ -73,8 +79,7 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
         shape: InputShapeOption = None,
-        output_format: Annotated[SummaryFormat, format_option(
-            "table: the summary for people; json: one object.")] = SummaryFormat.table,
+        output_format: SummaryFormatOption = TABLE,
         db: DbOption = None,
         out: OutOption = None,
     ) -> None:
@@ -134,7 +139,7 @@ def register(app: typer.Typer) -> None:
                                      progress=progress, prepare=lambda jobs: ready(jobs, display, "import"))
         if summary.unreported:
             report(f"{summary.unreported:,} more rejected lines not shown (counted in the summary)")
-        if output_format is SummaryFormat.json:
+        if output_format == JSON:
             import json
             typer.echo(json.dumps(summary.as_dict(), indent=2))
         else:

@@ -7,16 +7,26 @@ import numpy as np
 import typer
 
 from engine.formats import FormatError, conflict_errors
+from engine.vocabulary import LINE
 
 from ...batches import batch_map
-from ...choices import Equivalence, InputFormat, output_formats, read_entries
+from ...choices import Equivalence, InputFormat, read_entries
 from ...console import report
 from ...kernels import jobs_for, sizes_of
-from ...output import RECORD_FORMATS, Spool, write_records
-from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption, format_option
+from ...output import Spool, write_records
+from ..options import (
+    InputFormatOption,
+    InputShapeOption,
+    SizeOption,
+    ThreadsOption,
+    format_option,
+    grid_formats,
+    record_formats,
+)
 
-#: `line` (default): one key per line; the record formats: one record per grid with these fields
-KeyFormat = output_formats("KeyFormat", "line", *RECORD_FORMATS)
+#: line (default): one key per line (a key is a grid); the record formats: one record per grid with these fields
+KeyFormatOption = format_option(grid_formats("One key per line", (LINE,)),
+                                record_formats("a record per grid with its source, line, equivalence and key"))
 RECORD_FIELDS = ("source", "line", "equivalence", "key")
 
 
@@ -32,9 +42,7 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
         shape: InputShapeOption = None,
-        output_format: Annotated[KeyFormat, format_option(
-            "line: one key per line; or a record per grid (source, line, equivalence, key): "
-                             "table, csv, tsv, json, ndjson.")] = KeyFormat.line,
+        output_format: KeyFormatOption = LINE,
         threads: ThreadsOption = 0,
     ) -> None:
         """Print the canonical key of every grid in a file.
@@ -76,7 +84,7 @@ def register(app: typer.Typer) -> None:
                 failed += 1
                 continue
             if isinstance(key, str):
-                if output_format.value == "line":
+                if output_format == LINE:
                     typer.echo(key)
                 else:
                     records.append({"source": entry.source, "line": entry.line, "equivalence": equivalence.value,
@@ -87,7 +95,7 @@ def register(app: typer.Typer) -> None:
                 clash = conflict_errors(entry)
                 why = (clash[0].message if clash else str(e).split(": ", 1)[1])
                 report(f"{entry.source}:{entry.line}: no {equivalence.value} key: {why}")
-        if output_format.value != "line":
+        if output_format != LINE:
             write_records(records, RECORD_FIELDS, output_format.value)
         if failed:
             raise typer.Exit(1)

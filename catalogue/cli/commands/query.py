@@ -11,13 +11,14 @@ from typing import Annotated, Iterator, Optional
 
 import typer
 
-from ...choices import GRID_FORMATS, output_formats
+from engine.vocabulary import GRID_FORMATS, TABLE
+
 from ...console import report
-from ...output import RECORD_FORMATS, write_grids, write_records
+from ...output import write_grids, write_records
 from ...store.columns import ORDER_KEYS, RESULT_FIELDS
 from ...store.selection import PuzzleFilter
 from ..filters import Sampling, filter_options, sample_options
-from ..options import DbOption, format_option
+from ..options import DbOption, format_option, grid_formats, record_formats
 
 DEFAULT_LIMIT = 100
 
@@ -34,7 +35,7 @@ def table_fields(metrics: bool) -> tuple[str, ...]:
 
 
 #: a record per puzzle, or the puzzles only in a grid format
-QueryFormat = output_formats("QueryFormat", *RECORD_FORMATS, *GRID_FORMATS)
+QueryFormatOption = format_option(record_formats("A record per puzzle"), grid_formats("the puzzles only"))
 
 OrderKey = enum.Enum("OrderKey", {name: name for name in ORDER_KEYS}, type=str)
 
@@ -71,9 +72,7 @@ def register(app: typer.Typer) -> None:
             min=0, metavar="N", show_default=False,
             help=f"How many puzzles to show at most; 0 for all. Default {DEFAULT_LIMIT}, or the whole sample "
                  f"with --sample.")] = None,
-        fmt: Annotated[QueryFormat, format_option(
-            "A record per puzzle (table, csv, tsv, json: one array, ndjson: one object per line), or the puzzles "
-            "only (line, block, rcv, pretty, txt).")] = QueryFormat.table,
+        fmt: QueryFormatOption = TABLE,
         metrics: Annotated[bool, typer.Option("--metrics", help=(
             "Add the size and the solver's metrics (nodes, guesses, backtracks, max_depth, solve_seconds) "
             "to the table."))] = False,
@@ -110,7 +109,7 @@ def register(app: typer.Typer) -> None:
             if fmt.value in GRID_FORMATS:
                 count = write_grids(rows, fmt.value)
             else:
-                shown = named(rows) if fmt.value == "table" else rows
+                shown = named(rows) if fmt == TABLE else rows
                 count = write_records(shown, RESULT_FIELDS, fmt.value, table_fields=table_fields(metrics))
         if not count:
             report("no puzzles match")

@@ -10,15 +10,19 @@ from typing import Annotated
 
 import typer
 
-from ...choices import SUMMARY_FORMATS, output_formats
+from engine.vocabulary import JSON, SUMMARY_FORMATS, TABLE
+
 from ...console import report
 from ...english import count
 from ...errors import Interrupted, stopped_by
 from ...store.selection import PuzzleFilter
 from ..filters import filter_options
-from ..options import DbOption, format_option
+from ..options import DbOption, format_option, record_formats
 
-RegradeFormat = output_formats("RegradeFormat", *SUMMARY_FORMATS)
+#: the summary, for people or as one JSON object
+RegradeFormatOption = format_option(record_formats("What was graded and stored", SUMMARY_FORMATS, notes={
+    TABLE: "for people",
+    JSON: "one object (matched, graded, skipped, ungradable, changed, written, moves)"}))
 
 
 def register(app: typer.Typer) -> None:
@@ -36,9 +40,7 @@ def register(app: typer.Typer) -> None:
                  "out by default (a second or more a puzzle instead of milliseconds; minutes for some 25x25 "
                  "puzzles), so that puzzles stored as needing guessing get a rating. Puzzles whose stored steps "
                  "used them are always graded with them.")] = False,
-        fmt: Annotated[RegradeFormat, format_option((
-            "table, or json: one object (matched, graded, skipped, ungradable, changed, written, moves)."))
-                       ] = RegradeFormat.table,
+        fmt: RegradeFormatOption = TABLE,
         db: DbOption = None,
     ) -> None:
         """Grade the catalogue's puzzles again with this version's grader, and store the grades that changed.
@@ -83,7 +85,7 @@ def register(app: typer.Typer) -> None:
         if done.ungradable:
             report(f"left {count(done.ungradable, 'puzzle')} ungraded: their shapes (Latin squares, the diagonals) "
                    "are not graded yet")
-        if fmt is RegradeFormat.json:
+        if fmt == JSON:
             moves = [{"stored_level": old_level, "stored_hardest": old_hardest, "level": new_level,
                       "hardest": new_hardest, "puzzles": count}
                      for (old_level, old_hardest, new_level, new_hardest), count in done.moves.most_common()]

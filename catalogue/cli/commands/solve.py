@@ -29,24 +29,29 @@ import typer
 from engine.formats import FormatError, Parsed, conflict_errors, to_line
 from engine.solvers import DEFAULT_SOLVER, get_solver
 from engine.solvers.base import METRIC_NAMES, SolveResult
+from engine.vocabulary import LINE, RECORD_FORMATS
 
 from ...batches import batch_map
-from ...choices import (
-    GRID_FORMATS,
-    InputFormat,
-    SolverName,
-    output_formats,
-    read_entries,
-)
+from ...choices import InputFormat, SolverName, read_entries
 from ...config import NODE_BUDGET
 from ...console import report
 from ...errors import UsageError, UserError
-from ...output import RECORD_FORMATS, GridStream, Spool, write_records
+from ...output import GridStream, Spool, write_records
 from ...tables import terminal_width
 from ...watch import watch
-from ..options import InputFormatOption, InputShapeOption, SizeOption, ThreadsOption, format_option
+from ..options import (
+    InputFormatOption,
+    InputShapeOption,
+    SizeOption,
+    ThreadsOption,
+    format_option,
+    grid_formats,
+    record_formats,
+)
 
-OutputFormat = output_formats("OutputFormat", *GRID_FORMATS, *RECORD_FORMATS)
+#: the solutions in a grid format, or a record per puzzle; None (the default) is line, and lets --watch be given
+SolveFormatOption = format_option(grid_formats("How to print the solutions"),
+                                  record_formats("a record per puzzle with its metrics"), default=LINE)
 
 
 #: the fields of a record (csv, tsv, json, ndjson), named as in the catalogue database (solve_seconds); the
@@ -167,9 +172,7 @@ def register(app: typer.Typer) -> None:
                                                             "25x25.")] = NODE_BUDGET,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table of the solver's metrics per "
                                                                  "puzzle (stderr with line/count output).")] = False,
-        output_format: Annotated[Optional[OutputFormat], format_option(
-            "How to print the solutions (line, block, rcv, pretty, txt), or a record per puzzle with its "
-            "metrics (table, csv, tsv, json, ndjson) [default: line].", show_default=False)] = None,
+        output_format: SolveFormatOption = None,
         input_format: InputFormatOption = InputFormat.auto,
         size: SizeOption = None,
         shape: InputShapeOption = None,
@@ -197,7 +200,7 @@ def register(app: typer.Typer) -> None:
                              "--max-solutions, --metrics or --format")
         if limit is not None and not count:
             raise UsageError("--max-solutions goes with --count-solutions (solving stops at the first solution)")
-        fmt = output_format or OutputFormat.line
+        fmt = output_format.value if output_format else LINE
         entries = read_entries(path, input_format, size, what="puzzle", shape=shape)
         errors = entries.errors  # (at most MAX_FORMAT_ERRORS + 1)
         if not entries.grids:
@@ -212,14 +215,14 @@ def register(app: typer.Typer) -> None:
             return
 
         limit_used = (limit or 2) if count else 1
-        records = fmt.value in RECORD_FORMATS
+        records = fmt in RECORD_FORMATS
         # the records and the --metrics table, printed after the solutions: kept on disk rather than in memory
         # (catalogue.output.Spool), a row a puzzle
         rows = Spool()
         keep = records or metrics
         failed = bool(errors)
         printed = 0
-        stream = GridStream(fmt.value)
+        stream = GridStream(fmt)
         # file order, so stderr lines for unreadable grids come between the answers of their neighbours
         def solved(entry):
             return entry if isinstance(entry, FormatError) else solve_one(entry, solver.value, limit_used,
@@ -253,9 +256,9 @@ def register(app: typer.Typer) -> None:
                 typer.echo(stream.text(o.result.solution, entry.grid.box))
                 printed += 1
         if records:
-            write_records(rows, RECORD_FIELDS, fmt.value)
+            write_records(rows, RECORD_FIELDS, fmt)
         elif metrics:
-            to_stderr = count or fmt is OutputFormat.line
+            to_stderr = count or fmt == LINE
             table = metrics_table(rows, terminal_width(sys.stderr if to_stderr else sys.stdout))
             typer.echo(table if to_stderr else "\n" + table, err=to_stderr)
         if failed:

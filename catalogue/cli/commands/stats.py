@@ -5,10 +5,13 @@ from typing import Annotated
 
 import typer
 
-from ...choices import SUMMARY_FORMATS, output_formats
-from ..options import DbOption, format_option
+from engine.vocabulary import JSON, SUMMARY_FORMATS, TABLE
 
-StatsFormat = output_formats("StatsFormat", *SUMMARY_FORMATS)
+from ..options import DbOption, format_option, record_formats
+
+#: the summary, for people or as one JSON object
+StatsFormatOption = format_option(record_formats("What the catalogue holds", SUMMARY_FORMATS, notes={
+    TABLE: "for people", JSON: "one object with every figure"}))
 
 
 RUN_FIELDS = ("id", "status", "started_at", "shape", "method", "equivalence", "generated", "accepted",
@@ -88,8 +91,7 @@ def render_tables(summary: dict, width=None, details: bool = False) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("stats")
     def stats(
-        fmt: Annotated[StatsFormat, format_option(
-            "table: what the catalogue holds, for people; json: one object with every figure.")] = StatsFormat.table,
+        fmt: StatsFormatOption = TABLE,
         details: Annotated[bool, typer.Option("--details", help=(
             "Add how the catalogue was made: boards generated, duplicates, contradictions, the metrics' "
             "min / median / max, and each run with its stages."))] = False,
@@ -113,7 +115,7 @@ def register(app: typer.Typer) -> None:
 
         with Catalogue.open(db, read_only=True) as catalogue:
             summary = catalogue.stats()
-        if fmt is StatsFormat.json:
+        if fmt == JSON:
             import json
 
             typer.echo(json.dumps(summary, indent=2))

@@ -1,6 +1,6 @@
-"""One output vocabulary: every command's ``--format`` is built from it, a command that prints grids offers every
-grid format and one that prints records every record format, and each grid format reads back as the same grids
-as ``line``. And one FillOptions: every field is an option of ``catalogue fill``, the stored command repeats it."""
+"""One output vocabulary: each grid format a command prints reads back as the same grids as ``line``
+(test_format_options.py checks that every ``--format`` is built from the vocabulary). And one FillOptions: every
+field is an option of ``catalogue fill``, the stored command repeats it."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,16 +11,14 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from catalogue.choices import GRID_FORMATS, SUMMARY_FORMATS
 from catalogue.cli import app
 from catalogue.config import SEED_BITS
 from catalogue.pipeline.options import FillOptions
 from engine.formats import read_grids
 from paths import DATA
-from engine.vocabulary import RECORD_FORMATS, WRITE_FORMATS
+from engine.vocabulary import GRID_FORMATS, JSON, LINE, TABLE
 
 runner = CliRunner()
-VOCABULARY = {*WRITE_FORMATS, *RECORD_FORMATS, *SUMMARY_FORMATS}
 
 
 def _commands():
@@ -32,28 +30,6 @@ def _commands():
             yield sub, subcmd
 
 
-def _format_choices() -> dict[str, list[str]]:
-    out = {}
-    for name, cmd in _commands():
-        for param in cmd.params:
-            if "--format" in getattr(param, "opts", ()):
-                out[name] = [member.value for member in param.type_descriptor.annotation]
-    return out
-
-
-def test_every_format_option_is_built_from_the_vocabulary():
-    choices = _format_choices()
-    assert len(choices) >= 12  # every command that prints something it could print another way
-    for name, names in choices.items():
-        assert set(names) <= VOCABULARY, name
-        if set(names) & (set(RECORD_FORMATS) - set(SUMMARY_FORMATS)):  # prints records: all of them
-            assert set(RECORD_FORMATS) <= set(names), name
-        if set(names) & set(GRID_FORMATS) - {"line"}:  # prints grids (line alone can mean a key or a grade)
-            assert set(GRID_FORMATS) <= set(names), name
-        if set(names) <= set(SUMMARY_FORMATS):
-            assert names == list(SUMMARY_FORMATS), name
-
-
 def _grids(text: str, fmt: str) -> list[str]:
     grids, errors = read_grids(text, "<out>", fmt, None)
     assert not errors, errors[:1]
@@ -61,10 +37,10 @@ def _grids(text: str, fmt: str) -> list[str]:
             for g in grids]
 
 
-@pytest.mark.parametrize("fmt", [f for f in GRID_FORMATS if f != "line"])
+@pytest.mark.parametrize("fmt", [f for f in GRID_FORMATS if f != LINE])
 def test_query_and_daily_print_the_puzzles_in_every_grid_format(sample_sqlite, fmt):
     for args in (["query", "--db", sample_sqlite], ["daily", "--db", sample_sqlite, "--date", "2026-01-01"]):
-        lines = runner.invoke(app, [*args, "--format", "line"])
+        lines = runner.invoke(app, [*args, "--format", LINE])
         drawn = runner.invoke(app, [*args, "--format", fmt])
         assert lines.exit_code == drawn.exit_code == 0, drawn.stderr
         expected = lines.stdout.split()
@@ -84,12 +60,12 @@ def test_solve_and_carve_print_every_grid_format_and_a_table(tmp_path, command):
     assert solved.exit_code == 0, solved.stderr
     puzzles.write_text(solved.stdout if command == "carve" else puzzles_file(tmp_path).read_text())
     seed = ["--seed", "3"] if command == "carve" else []
-    line = runner.invoke(app, [command, str(puzzles), *seed, "--format", "line"])
+    line = runner.invoke(app, [command, str(puzzles), *seed, "--format", LINE])
     assert line.exit_code == 0, line.stderr
     for fmt in GRID_FORMATS:
         out = runner.invoke(app, [command, str(puzzles), *seed, "--format", fmt])
         assert out.exit_code == 0 and _grids(out.stdout, fmt) == line.stdout.split(), fmt
-    table = runner.invoke(app, ["--quiet", command, str(puzzles), *seed, "--format", "table"])
+    table = runner.invoke(app, ["--quiet", command, str(puzzles), *seed, "--format", TABLE])
     assert table.exit_code == 0 and table.stdout.split()[:2] == ["source", "line"]
     rows = [row for row in table.stdout.splitlines() if row.startswith(str(puzzles))]
     assert len(rows) == len(line.stdout.split())  # a row per puzzle (its grids drawn as squares at 80 columns)
@@ -107,7 +83,7 @@ def test_import_summary_is_a_table_or_json(tmp_path):
     path = puzzles_file(tmp_path)
     db = str(tmp_path / "c.db")
     table = runner.invoke(app, ["import", str(path), "--db", db])
-    again = runner.invoke(app, ["import", str(path), "--db", db, "--format", "json"])
+    again = runner.invoke(app, ["import", str(path), "--db", db, "--format", JSON])
     assert table.exit_code == again.exit_code == 0
     assert table.stdout.startswith("status ") and json.loads(again.stdout)["already_known"] == 2
 
