@@ -315,11 +315,11 @@ def _leave(done: SystemExit) -> None:
     under it: LLVM then aborts (seen in CI: an assertion in SelectionDAG, exit -6 where Ctrl-C must give 130).
     And a stop must end within 2 s (docs/reliability.md, "Stopping"): a normal exit joins every thread that is
     not a daemon (fill's checkers, import's workers, the server's request threads), and one inside a 25x25
-    carving or an endless search held the process for seconds or for ever after its last line; the interpreter's
-    own shutdown, with numba and LLVM loaded, took 0.4 s more on a busy machine. Nothing is lost by leaving
-    early: every command closes or removes what it writes before it returns (files are written under a
-    temporary name and renamed; the database's own transactions are whole or absent; fill and import store
-    nothing a thread hands over after they stopped waiting for it)."""
+    carving or an endless search held the process for seconds or for ever after its last line; and the
+    interpreter's own shutdown, with numba and LLVM loaded, is slow too (what a stop takes, measured: the same
+    section). Nothing is lost by leaving early: every command closes or removes what it writes before it returns
+    (files are written under a temporary name and renamed; the database's own transactions are whole or absent;
+    fill and import store nothing a thread hands over after they stopped waiting for it)."""
     import threading
 
     from ..errors import EXIT_INTERRUPTED, EXIT_TERMINATED
