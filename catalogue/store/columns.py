@@ -10,15 +10,11 @@ from typing import Optional
 from engine.vocabulary import (  # plain data: no engine code
     GUESSING,
     LEVELS,
-    METRICS,
     STEP_NAMES,
     TECHNIQUES,
 )
 
-from .fields import BY_NAME, RESULT_FIELDS
-
-#: the solver metrics stored with every puzzle (engine/solvers/base.py defines them; seconds as solve_seconds)
-SOLVER_METRICS = (*METRICS[:-1], "solve_seconds")
+from .fields import BY_NAME, MEASURES, RESULT_FIELDS
 
 
 def _select(name: str) -> str:
@@ -55,12 +51,9 @@ ORDER_KEYS = {
     "number": "p.board_number",  # = b.number; see queries.query_puzzles
     "size": "b.size + 0",  # not through UNIQUE(size, ...): see the size filter in queries.py
     "clues": "p.clues",
-    **{name: f"p.{name}" for name in SOLVER_METRICS},
-    "carve_checks": "p.carve_checks",
-    "carve_seconds": "p.carve_seconds",
-    "score": "p.score",
+    **{name: f"p.{BY_NAME[name].stored}" for name in MEASURES if BY_NAME[name].table == "puzzles"},
     **{column: _rank_sql(column) for column in RANKED},
 }
 
 #: sort keys that can be NULL (puzzles stored before grading): those rows go last in either direction
-NULLABLE_KEYS = frozenset({"score"})
+NULLABLE_KEYS = frozenset(name for name in MEASURES if name in ORDER_KEYS and BY_NAME[name].optional)

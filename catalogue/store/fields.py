@@ -31,6 +31,9 @@ class Field:
     #: what an imported puzzle's row stores when the import makes no value here (it generates no board and carves
     #: nothing); MADE: the import makes it (an optional column it does not make stores None)
     imported: Any = MADE
+    #: a measure: a number of how a board or puzzle was made, solved or graded, which ``stats`` summarises (min,
+    #: median, max) and, a puzzle's, ``query --order-by`` sorts by
+    measure: bool = False
 
     @property
     def stored(self) -> str:
@@ -66,8 +69,8 @@ FIELDS: tuple[Field, ...] = (
     _board("seed", int, "The generator's seed: the same method, size and seed make the same board again (0 for "
                         "method import).", imported=0),
     _board("restarts", int, "How many times the generator started over (Wave Function Collapse contradictions).",
-           imported=0),
-    _board("generate_seconds", float, "Seconds spent generating the board.", imported=0.0),
+           imported=0, measure=True),
+    _board("generate_seconds", float, "Seconds spent generating the board.", imported=0.0, measure=True),
     _board("run_id", int, "The fill run that stored it."),
     _board("created_at", dt.datetime, "When it was stored (UTC)."),
     _puzzle("id", int, "The puzzle's own id."),
@@ -80,18 +83,19 @@ FIELDS: tuple[Field, ...] = (
     _puzzle("target_clues", int, "The clue count the carver aimed at, if one was asked for.", optional=True),
     _puzzle("carve_seed", int, "The carver's seed (0 for an imported puzzle, which was not carved).", imported=0),
     _puzzle("carve_checks", int, "Removal tests the carver ran (each a count of solutions up to 2); for an "
-                                 "imported puzzle, the tests of its minimality check."),
-    _puzzle("carve_seconds", float, "Seconds spent carving."),
+                                 "imported puzzle, the tests of its minimality check.", measure=True),
+    _puzzle("carve_seconds", float, "Seconds spent carving.", measure=True),
     _puzzle("attempts", int, "Carvings tried before one met the requested level or clue count (0 for an imported "
                              "puzzle).", imported=0),
-    _puzzle("nodes", int, "Search nodes the solver visited."),
-    _puzzle("guesses", int, "Cells where the solver had to guess."),
-    _puzzle("backtracks", int, "Guesses the solver had to undo."),
-    _puzzle("checks", int, "Candidate checks the solver made."),
-    _puzzle("max_depth", int, "Deepest level of guessing."),
-    _puzzle("solve_seconds", float, "Seconds the solver took."),
+    _puzzle("nodes", int, "Search nodes the solver visited.", measure=True),
+    _puzzle("guesses", int, "Cells where the solver had to guess.", measure=True),
+    _puzzle("backtracks", int, "Guesses the solver had to undo.", measure=True),
+    _puzzle("checks", int, "Candidate checks the solver made.", measure=True),
+    _puzzle("max_depth", int, "Deepest level of guessing.", measure=True),
+    _puzzle("solve_seconds", float, "Seconds the solver took.", measure=True),
     _puzzle("level", str, "The grade's level: easy, medium, hard, expert or extreme.", optional=True),
-    _puzzle("score", float, "The hardest step's rating on the Sudoku Explainer scale (1.0 .. 10.0).", optional=True),
+    _puzzle("score", float, "The hardest step's rating on the Sudoku Explainer scale (1.0 .. 10.0).", optional=True,
+            measure=True),
     _puzzle("hardest", str, "The hardest step a person needs, named as the literature writes it (forcing X-chain, "
                             "BUG+1, X-Wing), or guessing.", optional=True),
     _puzzle("technique", str, "The row of the grader's technique table that made the hardest step "
@@ -123,6 +127,8 @@ RESULT_FIELDS = ("number", "variant", "size", "shape", "equivalence", "method", 
 MAKING_FIELDS = ("seed", "restarts", "generate_seconds", "run_id", "carve_seed", "techniques")
 #: the one full record shape (export --format json, /api/puzzles/N): a result's fields, then how it was made
 RECORD_FIELDS = (*RESULT_FIELDS, *MAKING_FIELDS)
+#: the measures (Field.measure), in a record's order: the solver's, the carver's, the grade's, the generator's
+MEASURES = tuple(name for name in RECORD_FIELDS if BY_NAME[name].measure)
 #: the fields of a full record that a board row holds; the rest are its puzzle's
 BOARD_FIELDS = tuple(name for name in RECORD_FIELDS if BY_NAME[name].table == "boards")
 PUZZLE_FIELDS = tuple(name for name in RECORD_FIELDS if BY_NAME[name].table == "puzzles")

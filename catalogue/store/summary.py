@@ -12,18 +12,11 @@ from typing import Any, Optional
 
 from engine.vocabulary import LEVELS
 
-from .columns import SOLVER_METRICS
+from .fields import BY_NAME, MEASURES
 from .queries import fetch
 
 #: metrics that `stats` summarises (min / median / max): name -> (table, column)
-SUMMARY_METRICS = {
-    **{name: ("puzzles", name) for name in SOLVER_METRICS},
-    "carve_checks": ("puzzles", "carve_checks"),
-    "carve_seconds": ("puzzles", "carve_seconds"),
-    "score": ("puzzles", "score"),
-    "generate_seconds": ("boards", "generate_seconds"),
-    "restarts": ("boards", "restarts"),
-}
+SUMMARY_METRICS = {name: (BY_NAME[name].table, BY_NAME[name].stored) for name in MEASURES}
 
 
 def _rows(conn, sql: str) -> list[tuple]:
