@@ -29,7 +29,7 @@ from .families import (ALIGNED, BUG, CLAIMING, CYCLES, DIRECT_HIDDEN, DIRECT_LOC
                        HIDDEN_SUBSET, LOCKED_CANDIDATES, NAKED_SINGLE, NAKED_SUBSET, STEP_PATH, UNIQUE_LOOP, WING, XYZ)
 from .fish import _fish
 from .locked import _direct_locking, _locked_candidates, box_line_side
-from .misses import ALIGNED_ROW, DIRECT_ROW, FISH_ROW, LOCKED_ROW, _changed_digits, _forget, _remember, new_memo
+from .misses import NROWS, _changed_digits, _forget, _remember, new_memo
 from .singles import _hidden_single, _naked_single
 from .state import _contradiction, _place, _places_table, cell_houses_of
 from .subsets import _direct_hidden, _hidden_subset, _naked_subset
@@ -62,6 +62,10 @@ _COUNTER_RATING = np.array(COUNTER_RATINGS, np.float64)
 _FAMILY = FAMILIES
 _ARG = ARGS
 NTECHNIQUES = len(INDEX)
+# row t of the table keeps its misses in row t of the memo (engine.grade.kernels.misses): a row added to the table
+# must have its own, never one past the memo's end (numba checks no bounds)
+if NROWS != NTECHNIQUES:
+    raise RuntimeError("engine.grade.kernels.misses.NROWS is not one memo row per row of the technique table")
 
 
 @wide_kernel
@@ -144,7 +148,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         # finders.chains.steps.chain_kind: a cycle's pass, or 3 + (the forcing chain's pass != X)
                         kind = hint[C_PASS] if hint[C_KIND] == CYCLE else (3 if hint[C_PASS] == X_PASS else 4)
                     else:  # the argument is the producer: Nishio, multiple, dynamic, dynamic (+)
-                        found = _forcing(arg, cells, cands, houses, cell_houses, peers, n, hint, misses, space)
+                        found = _forcing(arg, cells, cands, houses, cell_houses, peers, n, hint, misses[t], space)
                         tenths = hint[H_TENTHS]
                         kind = hint[H_KIND]
                     if found:
@@ -152,16 +156,16 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         made = PLACED if found == 2 else ELIMINATED
                 elif family == DIRECT_LOCKING:  # these place the single they leave
                     if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, arg == CLAIMING, table,
-                                       misses[DIRECT_ROW + arg]):
+                                       misses[t]):
                         made = PLACED
                 elif family == DIRECT_HIDDEN:
                     if _direct_hidden(cells, cands, houses, peers, n, arg, table):
                         made = PLACED
                 elif family == LOCKED_CANDIDATES:
                     # these and the fish look only at the digits whose places changed since the row's last miss
-                    # (engine.grade.kernels.misses); direct pointing and claiming do it inside their kernel, which
-                    # counts no references (done here for them, grading measured slower)
-                    memo = misses[LOCKED_ROW + arg]
+                    # (engine.grade.kernels.misses: row t of the memo); direct pointing and claiming do it inside
+                    # their kernel, which counts no references (done here for them, grading measured slower)
+                    memo = misses[t]
                     if _locked_candidates(cands, houses, row_of, col_of, box_of, n, arg == CLAIMING, table,
                                           _changed_digits(memo, cands)):
                         made = ELIMINATED
@@ -173,7 +177,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                     if _hidden_subset(cands, houses, n, arg, table):
                         made = ELIMINATED
                 elif family == FISH:
-                    memo = misses[FISH_ROW + arg]
+                    memo = misses[t]
                     if _fish(cands, houses, n, arg, table, _changed_digits(memo, cands)):
                         made = ELIMINATED
                     _remember(memo, cands, made == NOTHING)
@@ -194,7 +198,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         kind = found % 8
                         made = ELIMINATED
                 elif family == ALIGNED:
-                    if _aligned(cands, peers, row_of, col_of, box_of, arg, misses[ALIGNED_ROW + arg]):
+                    if _aligned(cands, peers, row_of, col_of, box_of, arg, misses[t]):
                         made = ELIMINATED
                 else:  # STEP_PATH, or a family without a branch here
                     made = NO_KERNEL

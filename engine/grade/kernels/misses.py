@@ -21,29 +21,25 @@ again. They are tried before every step that is not a single (about 7,300 tries 
 puzzles, a tenth of grading's time), and a step changes the places of few digits (a placed digit's, and those of
 the cell it fills).
 
-The memo has a row per technique that remembers (:data:`NISHIO_ROW`, :data:`ALIGNED_ROW` + k for the aligned
-exclusion of k cells, :data:`DIRECT_ROW` for direct pointing and the row after it for direct claiming,
-:data:`LOCKED_ROW` for pointing and the row after it for claiming, :data:`FISH_ROW` + k for the fish of k lines): the
-grid of its last miss and, in its last entry, whether it holds one.
+The memo has a row per row of the technique table, at the row's index (:data:`engine.grade.techniques.INDEX`: the
+driver passes row ``t``'s kernel ``memo[t]``): the grid of its last miss and, in its last entry, whether it holds
+one. The rows whose kernel remembers nothing leave theirs unused; a row added to the table has its own, so no two
+rows share one and none lies past the end.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..._jit import kernel_with, wide_kernel
+from ...vocabulary import TECHNIQUES
 
-
-NISHIO_ROW = 0
-ALIGNED_ROW = -1  # aligned exclusion of k cells: row ALIGNED_ROW + k (pairs 1, triples 2)
-DIRECT_ROW = 3  # direct pointing; direct claiming at DIRECT_ROW + 1
-LOCKED_ROW = 5  # pointing; claiming at LOCKED_ROW + 1
-FISH_ROW = 5  # the fish of k lines: row FISH_ROW + k (X-Wing 7, Swordfish 8, Jellyfish 9)
-NROWS = 10
+#: the memo's rows: one per row of the technique table (engine.vocabulary.TECHNIQUE_TABLE), in its order
+NROWS = len(TECHNIQUES)
 
 
 def new_memo(ncells: int) -> np.ndarray:
     """An empty memo for grids of ``ncells`` cells (the grader makes one per batch, the guided step path one per
-    puzzle; tests that drive single steps pass their own): a row per technique that remembers. Made in Python and
+    puzzle; tests that drive single steps pass their own): a row per row of the technique table. Made in Python and
     passed in, so that it costs the kernels no entry of their own."""
     return np.zeros((NROWS, ncells + 1), np.int64)
 

@@ -224,17 +224,18 @@ def test_aligned_exclusion_that_remembers_its_misses_finds_what_a_fresh_one_find
 
     from engine.geometry import geometry
     from engine.grade.kernels.aligned import _aligned
-    from engine.grade.kernels.misses import ALIGNED_ROW, new_memo
+    from engine.grade.kernels.misses import new_memo
 
     rng = random.Random(seed)
     geo = geometry(box)
     state, board = random_state(box, rng, rng.uniform(0.5, 0.8), rng.uniform(0.1, 0.5))
     _, cands = state.to_arrays()
-    memo = new_memo(cands.size)[ALIGNED_ROW + k]
+    row = INDEX["aligned-pair-exclusion" if k == 2 else "aligned-triple-exclusion"]  # its row of the memo
+    memo = new_memo(cands.size)[row]
     for _ in range(12):
         kept, fresh = cands.copy(), cands.copy()
         found = _aligned(kept, geo.peers, geo.row_of, geo.col_of, geo.box_of, k, memo)
-        assert found == _aligned(fresh, geo.peers, geo.row_of, geo.col_of, geo.box_of, k, new_memo(cands.size)[ALIGNED_ROW + k])
+        assert found == _aligned(fresh, geo.peers, geo.row_of, geo.col_of, geo.box_of, k, new_memo(cands.size)[row])
         assert np.array_equal(kept, fresh)
         cands = kept
         if not found:  # drop a few candidates that are not the board's digit

@@ -11,10 +11,10 @@ import pytest
 
 from engine.geometry import geometry
 from engine.grade.kernels import driver
-from engine.grade.kernels.misses import ALIGNED_ROW, DIRECT_ROW, FISH_ROW, LOCKED_ROW, NISHIO_ROW, new_memo
+from engine.grade.kernels.misses import new_memo
 from engine.grade.state import State
 from engine.grade.techniques import INDEX, NCOUNTERS
-from engine.vocabulary import STEP_PATH_ONLY
+from engine.vocabulary import STEP_PATH_ONLY, TECHNIQUES
 
 # random minimal puzzles (seeded carvings) where Nishio misses and later finds a step while the memo holds its miss,
 # so the search that looked only at the changed digits is the one that found it
@@ -82,10 +82,7 @@ def test_remembering_misses_makes_the_same_steps(technique, puzzle):
     memo = new_memo(81)
     remembered = 0  # steps of the technique found while the memo held its miss
     held_tries = 0  # steps made while it held one
-    row = {"nishio": NISHIO_ROW, "aligned-pair-exclusion": ALIGNED_ROW + 2, "aligned-triple-exclusion": ALIGNED_ROW + 3,
-           "direct-pointing": DIRECT_ROW, "direct-claiming": DIRECT_ROW + 1, "pointing": LOCKED_ROW,
-           "claiming": LOCKED_ROW + 1, "x-wing": FISH_ROW + 2, "swordfish": FISH_ROW + 3,
-           "jellyfish": FISH_ROW + 4}[technique]
+    row = INDEX[technique]  # its row of the memo: its row of the table
     counter = INDEX[technique]
     for _ in range(200):
         before = counts[0].copy()
@@ -100,3 +97,11 @@ def test_remembering_misses_makes_the_same_steps(technique, puzzle):
             break
     assert left == 0
     assert remembered >= 1 or (technique in SELDOM and held_tries >= 10)
+
+
+def test_the_memo_has_a_row_per_row_of_the_table():
+    """Row t of the table keeps its misses in row t of the memo (the driver passes ``misses[t]``): a row added to
+    the table gets its own, so no two rows share one and none is written past the memo's end."""
+    memo = new_memo(81)
+    assert memo.shape == (len(TECHNIQUES), 82) == (driver.NTECHNIQUES, 82)
+    assert not memo.any()

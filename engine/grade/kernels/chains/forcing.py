@@ -22,7 +22,7 @@ from ...._jit import kernel_with, wide_kernel
 from ....bits import lowbit_index, popcount
 # the producers, the argument of the table's forcing rows (engine/grade/kernels/families.py says each)
 from ..families import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, STATIC  # noqa: F401 (STATIC: the nested searches')
-from ..misses import NISHIO_ROW, _changed_digits, _remember
+from ..misses import _changed_digits, _remember
 from ..state import _conclude
 from .implications import NONE, _length_tenths, _propagate, _start_grid
 from .slots import BITS, _ancestors, _first_path, _full_path, _new_conclusion, _reset, _workspace
@@ -305,13 +305,13 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
 
 
 @wide_kernel
-def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses, space):
+def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, memo, space):
     """One step of ``producer``: 0 when it finds nothing, 1 when it removed a candidate, 2 when it placed a digit;
     the rating in tenths is ``hint[H_TENTHS]``. Nishio looks only at the digits whose places changed since its last
-    miss on this puzzle (``misses``, :mod:`engine.grade.kernels.misses`): the others would miss again. ``space``: the
-    batch's shared workspace (:func:`forcing_space`)."""
+    miss on this puzzle (``memo``: its row's of the memo of misses, :mod:`engine.grade.kernels.misses`): the others
+    would miss again. ``space``: the batch's shared workspace (:func:`forcing_space`)."""
     nishio = producer == NISHIO
-    digits = _changed_digits(misses[NISHIO_ROW], cands) if nishio else np.int64(-1)
+    digits = _changed_digits(memo, cands) if nishio else np.int64(-1)
     units = np.zeros(0, np.int8)
     if producer == MULTIPLE:  # the cells and houses that may conclude, proved without runs
         units = np.empty(cands.size + houses.shape[0] * n, np.int8)
@@ -320,7 +320,7 @@ def _forcing(producer, cells, cands, houses, cell_houses, peers, n, hint, misses
             return 0
     _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, space, units)
     if nishio:
-        _remember(misses[NISHIO_ROW], cands, hint[H_TENTHS] == NO_HINT)
+        _remember(memo, cands, hint[H_TENTHS] == NO_HINT)
     if hint[H_TENTHS] == NO_HINT:
         return 0
     return 2 if _conclude(cells, cands, peers, hint[H_TARGET], n) else 1
