@@ -139,8 +139,8 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
     nb = 0
     if k == 2:
         # a pair reads only the bitsets: each excluder (a cell with two candidates) adds itself to its peers', each
-        # changed cell to its peers' near cells, each single rules out its peers as base cells (about a third of a
-        # scan of every cell's peers)
+        # changed cell to its peers' near cells, each single rules out its peers as base cells (less work than a
+        # scan of every cell's peers: docs/benchmarks.md, "Grading")
         count = np.zeros(ncells, np.int64)
         for s in range(nsmall):
             for p in peers[small_cell[s]]:

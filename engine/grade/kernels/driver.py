@@ -57,7 +57,7 @@ _COUNTER_RATING = np.array(COUNTER_RATINGS, np.float64)
 # into the compiled code as constants, so the step loop reads a row's family and argument from constant data and
 # branches on the family (a row added to the table needs no line here when its family has a branch in _solve_in).
 # Tuples of ints, not numpy arrays: numba builds a global array's value again where the loop reads it, at every row
-# tried, and grading was a tenth slower with arrays (bench/ab_grade.py, random minimal puzzles). Reordering the
+# tried, which made grading measurably slower (bench/ab_grade.py; docs/benchmarks.md, "Grading"). Reordering the
 # table reorders the tries.
 _FAMILY = FAMILIES
 _ARG = ARGS
@@ -106,7 +106,8 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     cell_houses, sees = shape
     # the places table has one row more than the houses: its first entry holds the most cells a box and a line
     # share, what direct pointing and claiming prune by (engine.grade.kernels.locked.box_line_side). Passed as an
-    # argument of its own down this loop, that number made 9x9 grading 9 % slower (bench/ab_grade.py)
+    # argument of its own down this loop, that number made 9x9 grading measurably slower (bench/ab_grade.py;
+    # docs/benchmarks.md, "Grading")
     table[houses.shape[0], 0] = box_line_side(row_of, col_of, box_of, n)
     while blanks and steps != limit:
         made = NOTHING

@@ -16,10 +16,10 @@ puzzles that reach them (top1465's, where aligned triple exclusion nearly always
 at were unchanged since the try before.
 
 Direct pointing and claiming look at one digit at a time: a locked digit, and its single left in a house, are
-that digit's places alone; so do pointing, claiming and the fish. So, as for Nishio, the digits whose places did not change since the last miss miss
-again. They are tried before every step that is not a single (about 7,300 tries of each over 1,000 random minimal
-puzzles, a tenth of grading's time), and a step changes the places of few digits (a placed digit's, and those of
-the cell it fills).
+that digit's places alone; so do pointing, claiming and the fish. So, as for Nishio, the digits whose places did
+not change since the last miss miss again. They are tried before every step that is not a single, so they are
+among the rows tried most often and a real share of grading's time (docs/benchmarks.md, "Grading"), and a step
+changes the places of few digits (a placed digit's, and those of the cell it fills).
 
 The memo has a row per row of the technique table, at the row's index (:data:`engine.grade.techniques.INDEX`: the
 driver passes row ``t``'s kernel ``memo[t]``): the grid of its last miss and, in its last entry, whether it holds

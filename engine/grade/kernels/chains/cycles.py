@@ -87,8 +87,8 @@ def _cycle_eliminations(end, last, nodes, parents, n, out, sees, has, acc):
     digit; returns how many. ``sees``, ``has`` and ``acc`` are :func:`cycle_masks`'.
 
     On bitsets: a state adds its cell's peers to its digit's on or off row, and a digit's eliminations are the
-    AND of its two rows with its candidate cells. Scanning each state's peers cost a tenth of the static chain
-    search (most cycles remove nothing, and each was scanned in full). It allocates nothing, so that the search
+    AND of its two rows with its candidate cells. Scanning each state's peers made the static chain search
+    measurably slower (most cycles remove nothing, and each was scanned in full; docs/benchmarks.md, "Grading"). It allocates nothing, so that the search
     without reference counts (:func:`_search`) can call it."""
     words = has.shape[1]
     cyc = 2 * n  # acc's row of the cycle's cells
@@ -169,7 +169,8 @@ def _search(cands, n, hint, elim, table, nodes, parents, in_on, in_off, scratch,
         cycle_base = 70 if pas == XY_PASS else 65
         forcing_base = 70 if pas == XY_PASS else 66
         # the longest cycle and forcing chain that could still beat the kept hint: they change only with it, so
-        # they are worked out again only then (working them out at every candidate was a tenth of the search)
+        # they are worked out again only then (working them out at every candidate slowed the search measurably:
+        # docs/benchmarks.md, "Grading")
         most_cycle = _most_states(cycle_base, hint)
         most_forcing = _most_states(forcing_base, hint)
         for c in range(ncells):

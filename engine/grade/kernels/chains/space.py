@@ -101,7 +101,8 @@ def shared_space(ncells: int, n: int, batch: int) -> tuple:
     spaces = getattr(_SPACES, "by_cells", None)
     if spaces is None:
         spaces = _SPACES.by_cells = {}
-    key = (ncells, shared)  # the empty one is kept too: making it cost a single grade a third of its time
+    key = (ncells, shared)  # the empty one is kept too: making it was a real share of a single grade's time
+    # (docs/benchmarks.md, "Grading")
     if key not in spaces:
         if shared:
             for other in [k for k in spaces if k[1]]:

@@ -134,8 +134,8 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
     length = 0
     layer_end = 1
     # the four closing states in locals: the inner loops below are written out, not calls of small helpers, since
-    # every array a helper takes is reference-counted at each call even when numba inlines it (a quarter of the
-    # static chains' time went to those counts; docs/development.md, "Reference counts")
+    # every array a helper takes is reference-counted at each call even when numba inlines it (those counts were a
+    # real share of the static chains' time: docs/development.md, "Reference counts"; docs/benchmarks.md, "Grading")
     close0, close1, close2, close3 = closing[0], closing[1], closing[2], closing[3]
     while head < size and size + 2 * closed < cap - 64:
         length += 1
@@ -208,8 +208,8 @@ def _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth, stamp
     on B with off B -> on A), so a chain from state x to the source's opposite is, read backwards, a chain from the
     source to x's opposite. The shortest forcing chain therefore has ``min(d(x) + d(opposite of x))`` links over
     the states x the walk reaches (d: depth in the walk), and its middle state and that state's opposite both lie
-    within half its length. A walk to half the length reaches a few dozen states where the full walk of
-    :func:`_walk` reached twice as many. The chain itself (for an explanation) is the full walk's, which finds
+    within half its length. A walk to half the length reaches far fewer states than the full walk of
+    :func:`_walk` (docs/benchmarks.md, "Grading"). The chain itself (for an explanation) is the full walk's, which finds
     the same length. ``depth`` (one per state) is scratch."""
     start, xstart, weak, strong, _ = table
     nodes[0] = source
