@@ -44,9 +44,12 @@ from ...kernels.chains.space import _search_space
 from ...kernels.state import cell_houses_of
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
-from ...techniques import ROW_OF_KERNEL
 from .steps import LABEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
 
+#: (kernel family, argument) -> the name of the table's row whose kernel that is: the chains found inside are named
+#: by it. Filled by engine.grade.techniques when it builds the table (the table imports the finders, so a finder
+#: cannot import it); engine.grade's own import builds the table before any search runs
+ROW_OF_KERNEL: dict = {}
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
 ROWS = (
     ("forcing chains", 95, (fo.STATIC,)),
@@ -288,7 +291,8 @@ class _Search:
         raw = np.zeros(raw_size(work.size, n), np.int32)
         size = fo._forcing_links(producer, work, self.houses, self.cell_houses, n, row, raw)
         words = forcing_words(f"{LABEL[producer]} forcing chains", row, t)
-        return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations, with_rules(t, work, chains(raw, size, n)), kind)
+        return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations,
+                    with_rules(t, work, chains(raw, size, n)), kind)
 
 
 def search(cands: np.ndarray, box: int):
