@@ -30,7 +30,7 @@ from typing import Callable
 
 from ..vocabulary import FULL_HOUSE_RATING, HIDDEN_SINGLE_IN_BOX_RATING, RATINGS, STEP_PATH_ONLY, TECHNIQUES
 from .finders import aligned, bug, fish, locked, singles, subsets, unique_loops, wings
-from .finders.chains import cycles, forcing, nested
+from .finders.chains import cycles, forcing, steps
 from .kernels.families import (ALIGNED, BUG, CLAIMING, CYCLES, DIRECT_HIDDEN, DIRECT_LOCKING, DYNAMIC,
                                DYNAMIC_PLUS, FISH, FORCING, HIDDEN_SINGLE, HIDDEN_SUBSET, LOCKED_CANDIDATES,
                                MULTIPLE, NAKED_SINGLE, NAKED_SUBSET, NISHIO, POINTING, STEP_PATH, UNIQUE_LOOP, WING,
@@ -122,7 +122,7 @@ ARGS = tuple(0 if t.arg is None else t.arg for t in REGISTRY)
 ROW_OF_KERNEL = {(t.family, t.arg): t.name for t in REGISTRY if t.family != STEP_PATH}
 if len(ROW_OF_KERNEL) != len(TECHNIQUES) - len(STEP_PATH_ONLY):
     raise RuntimeError("two rows of engine.grade.techniques.ROWS have the same kernel family and argument")
-nested.ROW_OF_KERNEL.update(ROW_OF_KERNEL)  # the nested search names what it finds inside by its row
+steps.ROW_OF_KERNEL.update(ROW_OF_KERNEL)  # the nested search names what it finds inside by its row
 
 # The step counters both paths keep: one per technique, at its row, and after them one for hidden singles found
 # in a box and one for full houses, which rate apart (the grade adds them to the hidden-single count).

@@ -44,12 +44,8 @@ from ...kernels.chains.space import _search_space
 from ...kernels.state import cell_houses_of
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
-from .steps import LABEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
+from .steps import LABEL, ROW_OF_KERNEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
 
-#: (kernel family, argument) -> the name of the table's row whose kernel that is: the chains found inside are named
-#: by it. Filled by engine.grade.techniques when it builds the table (the table imports the finders, so a finder
-#: cannot import it); engine.grade's own import builds the table before any search runs
-ROW_OF_KERNEL: dict = {}
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
 ROWS = (
     ("forcing chains", 95, (fo.STATIC,)),

@@ -15,6 +15,11 @@ from ...state import Link, Reason, Step, Tables, describe_eliminations
 FORCING_KIND = ("contradiction", "double forcing chains", "region forcing chains", "cell forcing chains")
 #: producer (the forcing rows' argument, engine.grade.kernels.families) -> the word its explanations start with
 LABEL = {NISHIO: "Nishio", MULTIPLE: "multiple", DYNAMIC: "dynamic", DYNAMIC_PLUS: "dynamic (+)"}
+#: (kernel family, argument) -> the name of the table's row whose kernel that is: the nested forcing chains name the
+#: chains they find inside by it. Filled by engine.grade.techniques when it builds the table (the table imports the
+#: finders, so a finder cannot import it), here rather than in engine.grade.finders.chains.nested so that the
+#: nested search and the chain kernels it loads still load only when first asked
+ROW_OF_KERNEL: dict = {}
 
 
 def chain_kind(cycle: bool, pas: int) -> int:
