@@ -57,6 +57,7 @@ from engine.grade.kernels.state import _places_table, cell_houses_of  # noqa: E4
 from engine.grade.grader import solve_logically  # noqa: E402
 from engine.grade.state import State  # noqa: E402
 from engine.grade.techniques import REGISTRY  # noqa: E402
+from engine.grade.techniques import INDEX  # noqa: E402
 from engine.vocabulary import STEP_PATH_ONLY  # noqa: E402
 
 
@@ -69,7 +70,8 @@ def nine_by_nine():
 
 
 def kernel(name: str):
-    """``try_(cells, cands, memo) -> found`` for the technique ``name`` on 9x9 grids (changes cells and cands)."""
+    """``try_(cells, cands, memo) -> found`` for the technique ``name`` on 9x9 grids (changes cells and cands);
+    ``memo`` is the whole memo of misses, of which each kernel takes its row's, as the driver does."""
     g, n, ch, sees = nine_by_nine()
     table = np.empty((g.houses.shape[0] + 1, n), np.int64)
     table[-1, 0] = 3  # the cells a 9x9 box and a line share (kernels.locked._direct_locking_on reads it there)
@@ -80,21 +82,20 @@ def kernel(name: str):
 
     def aligned(k):
         return lambda cells, cands, memo: aligned_kernel._aligned(cands, g.peers, g.row_of, g.col_of, g.box_of, k,
-                                                                  memo[misses.ALIGNED_ROW + k])
+                                                                  memo)
 
     def direct(claiming):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
             return locked._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n,
-                                          claiming, table, memo[misses.DIRECT_ROW + claiming])
+                                          claiming, table, memo)
         return try_
 
     def fish(k):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
-            memo_row = memo[misses.FISH_ROW + k]
-            found = fish_kernel._fish(cands, g.houses, n, k, table, misses._changed_digits(memo_row, cands))
-            misses._remember(memo_row, cands, not found)
+            found = fish_kernel._fish(cands, g.houses, n, k, table, misses._changed_digits(memo, cands))
+            misses._remember(memo, cands, not found)
             return found
         return try_
 
@@ -125,7 +126,8 @@ def kernel(name: str):
     }
     if name not in kernels:
         sys.exit(f"bench_tries: no kernel timed for {name!r}; one of: {', '.join(kernels)}")
-    return kernels[name]
+    try_, row = kernels[name], INDEX[name]
+    return lambda cells, cands, memo: try_(cells, cands, memo[row])
 
 
 def collect(name: str, puzzles: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
