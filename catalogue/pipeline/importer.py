@@ -196,11 +196,10 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                             summary.first_number = numbers[0]
                         summary.last_number = numbers[-1]
                 store_seconds += time.perf_counter() - t0
-                # a batch stored in part counts the lines decided (rejected, known, stored), not those left
-                unreadable = sum(1 for _, r, _ in batch.rejected if r == "unreadable")
-                decided = (len(batch.parsed) if stored == len(batch.boards)
-                           else stored + batch.known + len(batch.rejected) - unreadable)
-                done += decided + unreadable
+                if stored == len(batch.boards):
+                    done += len(batch.parsed) + sum(1 for _, r, _ in batch.rejected if r == "unreadable")
+                else:  # stored in part: the lines decided (rejected, known, stored) count, not those left
+                    done += len(batch.rejected) + batch.known + stored
                 summary.read = done
                 if progress is not None:
                     progress(done, total)
