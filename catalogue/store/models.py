@@ -166,7 +166,7 @@ class Puzzle(Base):
     level: Mapped[Optional[str]] = mapped_column(String(16), index=True)
     score: Mapped[Optional[float]] = mapped_column(Float, index=True)
     # the hardest step's own name (engine.vocabulary.STEP_NAMES) and the technique row that made it (migration 0008)
-    hardest: Mapped[Optional[str]] = mapped_column(String(32), index=True)
+    hardest: Mapped[Optional[str]] = mapped_column(String(64), index=True)  # 32 until migration 0010
     technique: Mapped[Optional[str]] = mapped_column(String(32), index=True)
     techniques: Mapped[Optional[str]] = mapped_column(Text)
     # minimality (migration 0003; None for puzzles stored before it). `minimal` is False when some removal test

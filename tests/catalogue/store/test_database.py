@@ -577,3 +577,37 @@ def test_a_filled_catalogue_links_every_puzzle_to_its_board(tmp_path):
         assert all(p in (".", b) for p, b in zip(puzzle, board)), f"puzzle {pid} links to a board it is not from"
         assert catalogue.board(numbers[pid]).board == board
     catalogue.close()
+
+
+def test_every_name_the_catalogue_stores_fits_its_column():
+    """The names a fill or an import writes, against the columns' lengths (PostgreSQL refuses a longer value: a
+    step name of 40 characters in a 32-character column failed a whole batch, migration 0010)."""
+    from catalogue.store.models import Board, Puzzle, Run
+    from engine.vocabulary import EQUIVALENCES, LEVELS, STEPS, TECHNIQUES
+
+    def width(column) -> int:
+        return column.type.length
+
+    assert max(map(len, STEPS)) <= width(Puzzle.__table__.c.hardest)
+    assert max(map(len, TECHNIQUES)) <= width(Puzzle.__table__.c.technique)
+    assert max(map(len, [*LEVELS, "guessing"])) <= width(Puzzle.__table__.c.level)
+    assert max(map(len, EQUIVALENCES)) <= min(width(Board.__table__.c.equivalence), width(Run.__table__.c.equivalence))
+
+
+def test_the_longest_step_name_is_stored_also_after_an_upgrade_from_0009(catalogue_url, fill_catalogue):
+    from alembic import command
+
+    from engine.vocabulary import STEPS
+
+    longest = max(STEPS, key=len)
+    engine = make_engine(database_url(catalogue_url))
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(catalogue_url, conn), "0009")
+    engine.dispose()
+    fill_catalogue(catalogue_url)  # opening upgrades it to head
+    engine = Catalogue.open(catalogue_url).engine
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE puzzles SET hardest = :name"), {"name": longest})
+    with engine.connect() as conn:
+        assert set(conn.execute(text("SELECT hardest FROM puzzles")).scalars()) == {longest}
+    engine.dispose()
