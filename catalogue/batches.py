@@ -7,18 +7,22 @@ so :func:`batch_map` hands the grids that need a kernel to the command's batch f
 and yields exactly what ``one`` would have, entry by entry, in file order. ``one`` stays the path for everything
 else (unreadable entries, conflicting givens, solvers without a batch form) and the twin the tests compare with.
 
-Chunks: the file is cut into windows of consecutive entries worth about one chunk of work each (:data:`CHUNK`
-grids of a size, less in a file too small for :data:`STEPS` chunks); inside a window the grids are grouped by box size, one ``many`` call per size. Windows are
-computed in :func:`~catalogue.background.background_map`'s worker thread, so Ctrl-C still stops at once, and small
-enough that the progress bar moves and the first lines come out early.
+Chunks: the file is cut into windows of consecutive entries worth about one chunk of work each; inside a window the
+grids are grouped by box size, one ``many`` call per size. How many grids of a size a chunk holds follows what the
+last chunk of that size cost (:class:`catalogue.pace.Pace`: about half a second of a thread's work, at most
+:data:`CHUNK`, less in a file too small for :data:`STEPS` chunks), so a clump of hard puzzles goes a few at a time:
+the bar keeps moving, every thread has work, and Ctrl-C loses little. Windows are cut as the worker threads take
+them, in :func:`~catalogue.background.background_map`, so Ctrl-C still stops at once.
 """
 from __future__ import annotations
 
+import time
 from typing import Callable, Iterator, Sequence
 
 from .background import background_map
+from .pace import Pace
 
-#: grids per batch call, by box size: about 10-100 ms of kernel time for the slowest command (grading) on 9x9,
+#: the most grids a batch call holds, by box size: about 10-100 ms of kernel time for the slowest command (grading) on 9x9,
 #: less than a second on 16x16 and 25x25 (a 25x25 solve or carve can take seconds: one grid at a time there)
 CHUNK = {2: 2048, 3: 1024, 4: 64, 5: 4}
 #: a file is cut into at least this many windows when it can be, so the bar moves on an input of a few hundred
@@ -26,22 +30,20 @@ CHUNK = {2: 2048, 3: 1024, 4: 64, 5: 4}
 STEPS = 16
 
 
-def _windows(items: Sequence, sizes: dict[int, int]) -> list[range]:
-    """Consecutive ranges of ``items``, each about one chunk of work: a grid of box size b weighs 1/sizes[b] (an
-    unreadable entry as little as the smallest grid)."""
-    out: list[range] = []
-    start, work, least = 0, 0.0, 1.0 / max(sizes.values())
+def _windows(items: Sequence, size: Callable[[int], int], least: float) -> Iterator[range]:
+    """Consecutive ranges of ``items``, each about one chunk of work: a grid of box size b weighs 1/size(b), asked
+    as the range is cut; an unreadable entry weighs ``least``."""
+    start, work = 0, 0.0
     box_of = getattr(items, "box_of", None)  # Entries: the box sizes are known without making the entries
     boxes = (box_of(i) for i in range(len(items))) if box_of else (
         getattr(getattr(item, "grid", None), "box", 0) for item in items)
     for i, box in enumerate(boxes):
-        work += least if not box else 1.0 / sizes.get(box, 1)
+        work += 1.0 / size(box) if box else least
         if work >= 1.0 - 1e-9:  # ten 0.1s make 0.9999999999999999
-            out.append(range(start, i + 1))
+            yield range(start, i + 1)
             start, work = i + 1, 0.0
     if start < len(items):
-        out.append(range(start, len(items)))
-    return out
+        yield range(start, len(items))
 
 
 def _parsed(item) -> bool:
@@ -51,7 +53,7 @@ def _parsed(item) -> bool:
 def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, label: str | None = None, *,
               batchable: Callable = _parsed, retry: tuple[type[BaseException], ...] = (),
               sizes: dict[int, int] = CHUNK, unit: str = "grids", threads: int = 1,
-              jobs: list[str] | None = None) -> Iterator:
+              jobs: list[str] | None = None, later: type | tuple[type, ...] = ()) -> Iterator:
     """Yield ``one(item)`` for each of ``items`` (file entries), in order, computed in a worker thread.
 
     ``many(group)`` takes a list of parsed entries (``item.grid``) of one box size and returns their results, the
@@ -64,6 +66,13 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     kernels release the GIL, so a file is done on every core, and the results still come in file order. Before
     the first grid, the kernels the command ``name`` needs for the sizes in ``items`` are made ready (compiled on
     every core the first time, catalogue/kernels.py), or those of ``jobs`` when given.
+
+    ``later``: the type of a result ``many`` leaves to be finished by calling it (:class:`engine.grade.Later`: a
+    puzzle for the nested forcing chains, seconds to minutes where its neighbours took milliseconds). Those at the
+    head of a chunk are called by its thread while the chunk has had less than its time (the first always); the
+    others are called one per thread once the chunk comes, each yielded (and counted on the bar) as soon as it and
+    every result before it are done: the bar and the time left move with each one, and a Ctrl-C keeps every
+    result yielded before it.
     """
     from .config import default_workers
     from .kernels import jobs_for, sizes_of
@@ -74,6 +83,9 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     if many is None:
         yield from background_map(one, items, name, label=label, threads=threads, jobs=jobs)
         return
+
+    cap = max(1, -(-len(items) // STEPS))
+    pace = Pace(lambda box: max(1, min(sizes.get(box, 1), cap)))
 
     def work(window: range) -> list:
         chunk = items[window.start:window.stop]  # each entry made once (Entries makes them when asked for)
@@ -86,16 +98,26 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
                 results[k] = one(item)
         for ks in groups.values():
             group = [chunk[k] for k in ks]
+            started = time.perf_counter()
             try:
                 answers = many(group)
             except retry:
                 answers = [one(item) for item in group]
+            pace.measured(group[0].grid.box, len(group), time.perf_counter() - started)
             for k, answer in zip(ks, answers, strict=True):
                 results[k] = answer
+        # the later ones at the head of the chunk, while it has time (the first always): nothing done waits behind
+        # them, and a file of nothing but hard grids then goes a grid a chunk, on every thread; the others are
+        # finished once the chunk comes (below), so that no result before them is held back
+        started, head = time.perf_counter(), 0
+        while head < len(results) and later and isinstance(results[head], later) and (
+                head == 0 or time.perf_counter() - started < pace.target):
+            results[head] = results[head]()
+            head += 1
+        if head:
+            pace.measured(chunk[0].grid.box, head, time.perf_counter() - started)
         return results
 
-    cap = max(1, -(-len(items) // STEPS))
-    sizes = {box: max(1, min(size, cap)) for box, size in sizes.items()}
     from contextlib import nullcontext
 
     from .progress import item_bar
@@ -103,8 +125,23 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     bar = item_bar(label, len(items), unit=unit, jobs=jobs, what=name) if label is not None else nullcontext(None)
     with bar as step:
         done = 0
-        for results in background_map(work, _windows(items, sizes), name, threads=threads):
-            yield from results
-            done += len(results)
+        for results in background_map(work, _windows(items, pace.size, 1.0 / max(map(pace.biggest, sizes))), name,
+                                      threads=threads):
+            todo = [i for i, r in enumerate(results) if later and isinstance(r, later)]
+            if not todo:
+                yield from results
+                done += len(results)
+            else:  # one per thread, each yielded once it and those before it are done
+                pos = 0
+                for i, value in zip(todo, background_map(lambda r: r(), [results[i] for i in todo],
+                                                         f"{name}-later", threads=threads)):
+                    yield from results[pos:i]
+                    yield value
+                    done += i + 1 - pos
+                    pos = i + 1
+                    if step is not None:
+                        step(done)
+                yield from results[pos:]
+                done += len(results) - pos
             if step is not None:
                 step(done)

@@ -50,7 +50,7 @@ class Display:
             return self
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn,
-                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+                                   TextColumn, TimeElapsedColumn)
         from rich.text import Text
 
         class OnBar(ProgressColumn):
@@ -65,6 +65,13 @@ class Display:
                     return self.column.render(task)
                 return Text("")
 
+        class Left(ProgressColumn):
+            """The time left at the pace of the whole bar so far (:func:`time_left`), not of its last seconds."""
+
+            def render(self, task):
+                left = time_left(task.completed, task.total, task.elapsed)
+                return Text("-:--:--" if left is None else clock(left), style="progress.remaining")
+
         # one line under 80 columns: a line wider than the terminal folds into two, and the tty's echo of ^C at
         # the end of a full line threw off the erasing of the display (a stale frame was left above the summary)
         columns = [OnBar(SpinnerColumn(), on_bar=False), TextColumn("{task.description}"),
@@ -72,7 +79,7 @@ class Display:
                    OnBar(TextColumn("{task.fields[rate]:,.0f} " + self.unit + "/s"))]
         if self.extra:
             columns.append(OnBar(TextColumn(self.extra)))
-        columns += [OnBar(TimeRemainingColumn()), OnBar(TimeElapsedColumn(), False)]
+        columns += [OnBar(Left()), OnBar(TimeElapsedColumn(), False)]
         self.progress = Progress(*columns, console=Console(stderr=True), transient=True,
                                  redirect_stdout=self.redirect_stdout)
         self.task = self.progress.add_task(self.label, total=None, rate=0.0, start=True)
@@ -104,14 +111,19 @@ class Display:
     def bar(self, total: int, label: str | None = None, **fields) -> Callable[..., None]:
         """Turn the line into a bar over ``total`` and return ``update(completed, final=False, **fields)``.
 
-        ``final=True`` redraws at once, so the last frame on the terminal shows the final count (after Ctrl-C,
-        the count saved) before the display is stopped."""
+        The rate shown is ``completed`` over the time since the bar began unless ``rate`` is given. ``final=True``
+        redraws at once, so the last frame on the terminal shows the final count (after Ctrl-C, the count saved)
+        before the display is stopped."""
         if self.progress is None:
             return lambda completed, final=False, **f: None
         progress, task = self.progress, self.task
         progress.reset(task, total=total, completed=0, description=label or self.label, rate=0.0, **fields)
+        started = time.perf_counter()
 
         def update(completed: int, final: bool = False, **f) -> None:
+            if "rate" not in f:
+                elapsed = time.perf_counter() - started
+                f["rate"] = completed / elapsed if elapsed > 0 else 0.0
             progress.update(task, completed=completed, **f)
             if final:
                 progress.refresh()
@@ -130,6 +142,28 @@ class Display:
             elapsed = time.perf_counter() - state["started"]
             state["update"](done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
         return progress
+
+
+#: the bar says how long is left only after this many seconds: the first batches' pace says little
+SETTLING_SECONDS = 2.0
+
+
+def time_left(done: float, total: float | None, elapsed: float | None) -> float | None:
+    """Seconds left for ``total - done`` items at the pace of everything done in ``elapsed`` seconds, or None
+    before there is a pace to go by (nothing done yet, or less than :data:`SETTLING_SECONDS`).
+
+    The whole run's pace, not the last seconds' (rich's own column): hard puzzles come in clumps, and a pace taken
+    over the last seconds made the time left jump tenfold as each clump came and went. Over the whole run, a clump
+    moves it by its share of the work done. What no estimate made in file order can see is a clump still ahead."""
+    if not done or total is None or elapsed is None or elapsed < SETTLING_SECONDS:
+        return None
+    return max(0.0, (total - done) * elapsed / done)
+
+
+def clock(seconds: float) -> str:
+    """``0:04:05``: hours, minutes and seconds, as rich's time columns write them."""
+    whole = int(round(seconds))
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
 #: a file command shows a bar only from this many grids on: below, it is done before a bar would help

@@ -17,8 +17,8 @@ from ..kernels import sizes_of
 if TYPE_CHECKING:
     import numpy as np
 
-#: puzzles per batch: one kernel call per step, one transaction (a fraction of a second of work for 9x9:
-#: docs/benchmarks.md, Importing)
+#: the most puzzles a batch holds: one kernel call per step (about a second of work for ordinary 9x9 puzzles:
+#: docs/benchmarks.md, Importing); how many it holds follows the cost of the last batches (catalogue.pace)
 DEFAULT_BATCH = {2: 4096, 3: 2048, 4: 64, 5: 4}
 
 
@@ -66,6 +66,13 @@ class Batch:
     puzzle_keys: list = field(default_factory=list)
     solutions: Optional[np.ndarray] = None  # ... the solution of each row, for the board files
     known: int = 0  # already stored (seen by the read before grading)
+    entries: list = field(default_factory=list)  # the entry of each row to store
+    #: row -> its grade still to make (an engine.grade.Later: the nested forcing chains), made by
+    #: import_stages.finish while the batch has time
+    later: dict = field(default_factory=dict)
+    #: the rows left when the batch's time ran out, from the first whose grade is still to make: a batch of their
+    #: own, stored next (import_stages.finish)
+    rest: Optional["Batch"] = None
 
 
 #: batches made but not yet taken while the first of them waits for grids of its size; past this it is taken as
@@ -73,10 +80,12 @@ class Batch:
 WAITING_BATCHES = 16
 
 
-def batches(sources: Sequence[Source]) -> Iterator[Batch]:
+def batches(sources: Sequence[Source], size: Callable[..., int] = batch_size) -> Iterator[Batch]:
     """The inputs cut into batches of one size each, in file order, made as they are taken; unreadable entries
     are batches' rejects: of the batch still open around them when there is one, so that they are reported among
-    the lines around them. A source's entries are read when it is come to (``Source.read``) and let go after."""
+    the lines around them. A source's entries are read when it is come to (``Source.read``) and let go after.
+    ``size(box)``: how many puzzles a batch of that box size (or Shape) holds, asked as it is filled (the import
+    passes :meth:`catalogue.pace.Pace.size`, which follows what the last batches cost)."""
     for source in sources:
         entries = source.entries if source.entries is not None else source.read()
         made: deque[Batch] = deque()  # in the order made, not yet taken
@@ -95,7 +104,7 @@ def batches(sources: Sequence[Source]) -> Iterator[Batch]:
                     b = pending[box] = Batch(source, box, [])
                     made.append(b)
                 b.parsed.append(entry)
-                if len(b.parsed) >= batch_size(box):
+                if len(b.parsed) >= size(box):
                     del pending[box]
             if len(made) > WAITING_BATCHES and pending.get(made[0].box) is made[0]:
                 del pending[made[0].box]

@@ -9,6 +9,7 @@ write is the run's (``Catalogue.store_imported``), which checks again under the 
 from __future__ import annotations
 
 import functools
+import math
 import time
 from typing import Sequence
 
@@ -41,7 +42,9 @@ class Kernels:
         self.solve_results = functools.partial(solve_results, node_limit=NODE_BUDGET)
         self.key_texts = key_texts
         self.minimal_many, self.conflict_errors = minimal_many, conflict_errors
-        self.grade_many = known_grades  # None for a shape the grader does not know yet: stored ungraded
+        # None for a shape the grader does not know yet (stored ungraded); a puzzle for the nested forcing chains
+        # as an engine.grade.Later, graded by compute on the clock
+        self.grade_many = functools.partial(known_grades, later=True)
         self.KeySearchError = KeySearchError
 
     def key_of(self, lines: Sequence[str], shape: str, equivalence: str) -> list[str]:
@@ -100,13 +103,22 @@ def pattern_symmetry(puzzles: np.ndarray, size: int) -> list[str]:
     return list(out)
 
 
-def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catalogue) -> Batch:
-    """Everything but the write: solve, key, drop what is stored, measure, grade, check minimality (a worker)."""
+def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catalogue,
+            seconds: float = math.inf) -> Batch:
+    """Everything but the write: solve, key, drop what is stored, measure, grade, check minimality (a worker).
+
+    The puzzles that need the nested forcing chains (seconds to minutes each, where the rest of a batch takes
+    milliseconds) are graded one at a time, in file order, while the batch has had less than ``seconds``
+    (:func:`finish`); the rows from the first one left on become ``batch.rest``, which the import grades next, in
+    pieces on every worker, and stores next. So a clump of the hardest puzzles is stored, counted on the bar and
+    kept by a Ctrl-C a few at a time, and both workers take part in it."""
     from engine.formats.batch import lines
+    from engine.grade import Later
     from engine.solvers._bitmask import CHECKS
     from engine.solvers.base import share_seconds
     from engine.vocabulary import METRICS
 
+    begun = time.perf_counter()
     box = batch.box  # a box size (square boxes), or the Shape the file named
     size, shape = (box.size, box.spec) if isinstance(box, Shape) else (box * box, spec_for_size(box * box))
     cells = np.stack([p.grid.cells for p in batch.parsed]).astype(np.int8)
@@ -168,7 +180,8 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
             "puzzle": puzzle_lines[k], "clues": int(clues[k]), "symmetry": symmetry[k],
             "carve_checks": int(checks[k]), "carve_seconds": float(check_seconds[k]),
             **{name: int(stats[k, n]) for n, name in enumerate(METRICS[:-1])},
-            "solve_seconds": float(solve_seconds[k]), **grade_columns(grades[k]),
+            "solve_seconds": float(solve_seconds[k]),
+            **grade_columns(None if isinstance(grades[k], Later) else grades[k]),
             "minimal": bool(minimal[k]), "undecided": int(undecided[k]),
             "source": batch.source.stored_as, "source_line": int(parsed[k].line)}
         if board_rest is None:
@@ -177,6 +190,44 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
         batch.boards.append({**board, **board_rest})
         batch.puzzles.append({**puzzle, **puzzle_rest})
         batch.puzzle_keys.append(puzzle_keys[j])
+        batch.entries.append(parsed[k])
     batch.solutions = solutions
+    batch.later = {k: g for k, g in enumerate(grades) if isinstance(g, Later)}
+    return finish(batch, seconds, begun)
+
+
+def finish(batch: Batch, seconds: float = math.inf, begun: float | None = None) -> Batch:
+    """Grade the rows of ``batch`` left to the nested forcing chains (``batch.later``), in file order, while the
+    batch has had less than ``seconds`` since ``begun`` (now if None), at least one; from the first row left on,
+    the rows go to ``batch.rest``, a batch of their own (its rows graded, if any, by ``finish`` again)."""
+    begun = time.perf_counter() if begun is None else begun
+    for n, k in enumerate(sorted(batch.later)):
+        if n and time.perf_counter() - begun > seconds:
+            batch.rest = _split(batch, k)
+            break
+        batch.puzzles[k].update(grade_columns(batch.later.pop(k)()))
     return batch
+
+
+def _split(batch: Batch, k: int) -> Batch:
+    """The rows of ``batch`` from row ``k`` on, as a batch of their own (cut from ``batch``): their puzzles are
+    counted there. What the batch rejected or found stored stays with it, all decided."""
+    rest = Batch(batch.source, batch.box, batch.entries[k:], boards=batch.boards[k:], puzzles=batch.puzzles[k:],
+                 puzzle_keys=batch.puzzle_keys[k:], solutions=batch.solutions[k:], entries=batch.entries[k:],
+                 later={i - k: g for i, g in batch.later.items() if i >= k})
+    moved = {id(p) for p in rest.entries}
+    batch.parsed = [p for p in batch.parsed if id(p) not in moved]
+    del batch.boards[k:], batch.puzzles[k:], batch.puzzle_keys[k:], batch.entries[k:]
+    batch.solutions = batch.solutions[:k]
+    batch.later = {i: g for i, g in batch.later.items() if i < k}
+    return rest
+
+
+def pieces(batch: Batch, rows: int) -> list[Batch]:
+    """``batch`` cut into batches of ``rows`` rows (the last may hold fewer), in order, for the workers to
+    :func:`finish` side by side."""
+    out = [batch]
+    while len(out[-1].boards) > max(1, rows):
+        out.append(_split(out[-1], max(1, rows)))
+    return out
 

@@ -20,7 +20,10 @@ So a rotated or relabelled (``full``) copy of a stored puzzle adds nothing, and 
 the same file.
 
 Batches are computed by two worker threads, a batch ahead of the main thread, which stores them in file order
-(numbers follow the files' order). The main thread only waits and stores, so Ctrl-C (or SIGTERM) is handled at
+(numbers follow the files' order). A batch holds what fits in about :data:`BATCH_SECONDS` of a worker's time by
+the cost of the last ones (:mod:`catalogue.pace`), and its puzzles for the nested forcing chains are graded on
+that clock; the rows left when it runs out are graded next in pieces, on both workers, and stored next
+(:func:`~catalogue.pipeline.import_stages.finish`). The main thread only waits and stores, so Ctrl-C (or SIGTERM) is handled at
 once: the first stops after the batches in hand are stored (exit 130; a batch is stored in slices of
 :data:`STORE_ROWS`, each its own transaction), leaving what is not stored within
 :data:`~catalogue.pipeline.interrupts.STOP_SECONDS`; a second exits at once; committed batches stay.
@@ -42,10 +45,11 @@ from engine.vocabulary import IMPORTED
 from .. import __version__
 from ..console import report
 from ..kernels import jobs_for
+from ..pace import Pace
 from ..shapes import spec_for_size
 from ..store.files import refuse_strangers
-from .import_batches import Batch, Source, batches
-from .import_stages import Kernels, compute
+from .import_batches import Batch, Source, batch_size, batches
+from .import_stages import Kernels, compute, finish, pieces
 from .interrupts import Interrupts
 
 #: rejected lines reported one by one; past this, only counted (the summary has every count)
@@ -53,6 +57,9 @@ REPORT_LIMIT = 100
 #: imported rows stored in one transaction (with their board files): a batch is stored slice by slice, so that a
 #: stop signal waits for one slice at most, not for a whole batch of 2,048 9x9 puzzles (seconds on a loaded host)
 STORE_ROWS = 256
+#: seconds of a worker's work a batch aims at (catalogue.pace): ordinary 9x9 puzzles in batches of about a
+#: thousand, the hardest one or two at a time; a stop waits about this long for the batches in hand
+BATCH_SECONDS = 1.0
 #: the reasons a line is rejected, in the order the summary lists them
 REASONS = ("unreadable", "conflicting clues", "no solution", "several solutions", "undecided", "no key")
 
@@ -103,7 +110,9 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     kernels = Kernels()
     summary.warm_seconds = time.perf_counter() - started
     started = time.perf_counter()  # elapsed (and the rate) is the import's own time, as fill's
-    work = batches(sources)
+    # batches sized by what the last ones cost (catalogue.pace): hard puzzles go a few at a time, on every worker
+    pace = Pace(batch_size, target=BATCH_SECONDS)
+    work = batches(sources, pace.size)
     total = sum(s.count for s in sources)
     shapes = sorted((b.size, b.spec) if not isinstance(b, int) else (b * b, spec_for_size(b * b))
                     for b in {box for s in sources for box in s.boxes})
@@ -127,6 +136,15 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
         pending: list[tuple[Batch, Future]] = []
         queue_iter = iter(work)
 
+        def timed(batch: Batch) -> Batch:
+            started = time.perf_counter()
+            if batch.later:  # rows given back by a batch whose time ran out (import_stages.finish)
+                finish(batch, BATCH_SECONDS)
+            else:
+                compute(batch, kernels, equivalence, run_id, catalogue, seconds=BATCH_SECONDS)
+            pace.measured(batch.box, len(batch.parsed), time.perf_counter() - started)
+            return batch
+
         def submit() -> None:
             while len(pending) < workers + 1 and not interrupts.stop.is_set():
                 nxt = next(queue_iter, None)
@@ -136,7 +154,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                     f: Future = Future()
                     f.set_result(nxt)
                 else:
-                    f = pool.submit(compute, nxt, kernels, equivalence, run_id, catalogue)
+                    f = pool.submit(timed, nxt)
                 pending.append((nxt, f))
 
         try:
@@ -160,6 +178,11 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                 if left:
                     break
                 pending.pop(0)
+                if batch.rest is not None and not interrupts.stop.is_set():
+                    # the rows whose nested forcing chains had no time left: graded next, in pieces the size of
+                    # the pace, by every worker, and stored before the batches after them
+                    for piece in reversed(pieces(batch.rest, pace.size(batch.box))):
+                        pending.insert(0, (piece, pool.submit(timed, piece)))
                 if not interrupts.stop.is_set():
                     submit()
                 for entry, reason, message in sorted(batch.rejected, key=lambda r: r[0].line):  # file order

@@ -45,9 +45,10 @@ def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
     return (z & np.uint64(NEW_SEED_MASK)).astype(np.int64)  # 53 bits: JSON-safe
 
 
-def known_grades(puzzles, box) -> list:
+def known_grades(puzzles, box, later: bool = False) -> list:
     """The grades of a batch (fill's and import's); None for each puzzle of a shape the grader does not know yet
-    (Latin squares, the diagonals: engine.grade.grader.gradable), which is stored ungraded."""
+    (Latin squares, the diagonals: engine.grade.grader.gradable), which is stored ungraded. ``later``: as
+    ``engine.grade.grade_many``'s (import grades those puzzles one at a time, on the clock)."""
     from engine.grade import grade_many
     from engine.grade.grader import gradable
 
@@ -55,7 +56,7 @@ def known_grades(puzzles, box) -> list:
         gradable(box)
     except ValueError:
         return [None] * len(puzzles)
-    return grade_many(puzzles, box)
+    return grade_many(puzzles, box, later=later)
 
 
 class Kernels:

@@ -11,10 +11,10 @@ See :mod:`engine.grade.grader` for how a grade is made and :data:`engine.vocabul
 techniques, their order and their ratings.
 """
 from ..vocabulary import GUESSING, GUESSING_RATING, LEVEL_LIMITS, LEVELS, RATINGS, TECHNIQUES
-from .grader import NOTHING, Grade, grade, grade_many, level_of, next_step, solve_logically, within_level
+from .grader import NOTHING, Grade, Later, grade, grade_many, level_of, next_step, solve_logically, within_level
 from .state import Contradiction, State, Step
 from .techniques import BY_NAME, REGISTRY
 
-__all__ = ["LEVELS", "LEVEL_LIMITS", "TECHNIQUES", "RATINGS", "GUESSING", "GUESSING_RATING", "NOTHING", "Grade",
+__all__ = ["LEVELS", "LEVEL_LIMITS", "TECHNIQUES", "RATINGS", "GUESSING", "GUESSING_RATING", "NOTHING", "Grade", "Later",
            "Step", "State", "Contradiction", "grade", "grade_many", "level_of", "next_step", "solve_logically", "BY_NAME",
            "REGISTRY", "within_level"]

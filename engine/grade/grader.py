@@ -249,7 +249,7 @@ def grade(cells, box: "int | Shape | None" = None, *, explain: bool = True, uniq
 
 
 def grade_many(puzzles, box: "int | Shape | None" = None, *, uniqueness: bool = True,
-               full_scale: bool = False) -> list[Grade]:
+               full_scale: bool = False, later: bool = False) -> "list[Grade | Later]":
     """Grade each row of ``puzzles`` (m, ncells) with the compiled fast path (no steps recorded).
 
     Releases the GIL while it works, so threads grade batches in parallel. Raises ValueError naming the first
@@ -282,7 +282,7 @@ def grade_many(puzzles, box: "int | Shape | None" = None, *, uniqueness: bool = 
         raise AssertionError("the fast path found a contradiction the step path does not")  # pragma: no cover
     figures = ratings[:, [ER, EP, ED, HARDEST, HARDEST_KIND]]  # as rate_steps gives them
     grades = [grade_from_counts(counts[i], figures[i], bool(solved[i])) for i in range(arr.shape[0])]
-    return _second_pass(arr, box, uniqueness, grades, full_scale)
+    return _second_pass(arr, box, uniqueness, grades, full_scale, later)
 
 
 def _unnested(rows) -> tuple:
@@ -305,14 +305,34 @@ def _worth_nesting(puzzle, box: "int | Shape", rows) -> bool:
     return bool(count_many(puzzle.reshape(1, -1), box, 2)[0] == 1)
 
 
-def _second_pass(arr, box: "int | Shape", uniqueness: bool, grades: list[Grade], full_scale: bool) -> list[Grade]:
+def _second_pass(arr, box: "int | Shape", uniqueness: bool, grades: list, full_scale: bool,
+                 later: bool = False) -> list:
     """Grade again with the step path the puzzles the compiled path left stuck: it stops before the rows it does
-    not run (:data:`STEP_PATH_ONLY`, the nested forcing chains), which the step path tries (:func:`grade`)."""
+    not run (:data:`STEP_PATH_ONLY`, the nested forcing chains), which the step path tries (:func:`grade`). With
+    ``later``, each such puzzle is left as a :class:`Later` instead."""
     rows = techniques_for(box, uniqueness, full_scale=full_scale)
     for i, g in enumerate(grades):
         if g.needs_guessing and _worth_nesting(arr[i], box, rows):
-            grades[i] = replace(grade(arr[i], box, uniqueness=uniqueness, full_scale=full_scale), steps=[])
+            grades[i] = Later(arr[i].copy(), box, uniqueness, full_scale)
+            if not later:
+                grades[i] = grades[i]()
     return grades
+
+
+@dataclass(frozen=True, eq=False)
+class Later:
+    """The grade of one puzzle that :func:`grade_many` left for later (``later=True``): one the compiled path left
+    to the nested forcing chains. Calling it grades the puzzle with the step path, as ``grade_many`` would have
+    (no steps recorded): seconds to minutes, in the calling thread."""
+
+    puzzle: np.ndarray
+    box: "int | Shape"
+    uniqueness: bool
+    full_scale: bool
+
+    def __call__(self) -> Grade:
+        return replace(grade(self.puzzle, self.box, uniqueness=self.uniqueness, full_scale=self.full_scale),
+                       steps=[])
 
 
 def within_level(puzzles, box: "int | Shape | None" = None, level: str = "hard", *,

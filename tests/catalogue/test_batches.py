@@ -80,6 +80,46 @@ def test_without_many_it_is_background_map():
 
 def test_windows_cover_the_file_in_about_a_chunk_of_work_each():
     items = [entry(i, 3) for i in range(25)] + [entry(25 + i, 5) for i in range(3)] + [entry(28, None)]
-    windows = _windows(items, {2: 20, 3: 10, 5: 1})
+    windows = list(_windows(items, {2: 20, 3: 10, 5: 1}.__getitem__, 1 / 20))
     assert [i for w in windows for i in w] == list(range(len(items)))
     assert [len(w) for w in windows] == [10, 10, 6, 1, 1, 1]  # 25x25 grids one at a time
+
+
+def test_chunks_start_small_and_grow_while_the_work_is_cheap():
+    """catalogue.pace: the first chunk of a size is 1/32 of its most, each next one up to four times the last."""
+    items = [entry(i, 3) for i in range(5000)]
+    calls = []
+
+    def many(group):
+        calls.append(len(group))
+        return [("one", e.index, e.grid.box) for e in group]
+
+    assert list(batch_map(one, many, items, "t", sizes={3: 1024}, threads=1)) == [one(e) for e in items]
+    most = -(-5000 // 16)  # a file cut into at least 16 chunks
+    assert calls[:4] == [most // 32, most // 32 * 4, most // 32 * 16, most] and max(calls) == most
+
+
+class Slow:
+    """Stands in for engine.grade.Later: a result to finish by calling it."""
+
+    calls: list = []
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __call__(self):
+        Slow.calls.append(self.index)
+        return ("later", self.index)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_later_results_are_called_once_each_and_come_in_file_order(threads):
+    items = [entry(i, 3) for i in range(400)]
+    Slow.calls = []
+
+    def many(group):
+        return [Slow(e.index) if e.index % 7 == 3 else ("one", e.index, 3) for e in group]
+
+    got = list(batch_map(one, many, items, "t", later=Slow, threads=threads))
+    assert got == [("later", i) if i % 7 == 3 else ("one", i, 3) for i in range(400)]
+    assert sorted(Slow.calls) == [i for i in range(400) if i % 7 == 3]

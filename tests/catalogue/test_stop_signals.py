@@ -126,10 +126,13 @@ def write_inputs(folder: Path) -> None:
     (folder / "endless25.txt").write_text(f"{first}\n{NEVER_ENDS_25}\n")
     (folder / "grade25.txt").write_text(f"{first}\n{LONG_25}\n")
     (folder / "carve25.txt").write_text(f"{board}\n{BOARD_25}\n")
-    quick = [relabelled(QUICK_25, SYMBOLS_25, rng) for _ in range(3)]
-    # one batch of four (three quick, one that grades for seconds with --full-scale: regrade25's), then the
-    # endless puzzle alone, whose search runs to the node budget (seconds) in the second import thread
-    (folder / "import25.txt").write_text("".join(f"{p}\n" for p in [*quick, LONG_25, NEVER_ENDS_25]))
+    quick = [relabelled(QUICK_25, SYMBOLS_25, rng) for _ in range(6)]
+    endless = [NEVER_ENDS_25] + [relabelled(NEVER_ENDS_25, SYMBOLS_25, rng) for _ in range(3)]
+    # three quick puzzles (the first three batches, a puzzle each: a batch's size follows the cost of the last,
+    # catalogue.pace), one that grades for seconds with --full-scale (regrade25's: its grading is under way when
+    # regrade25's signal comes, the quick ones' written) and three quick ones (the next batch), then the endless
+    # puzzle four times, whose searches run to the node budget (seconds each) when import25's signal comes
+    (folder / "import25.txt").write_text("".join(f"{p}\n" for p in [*quick[:3], LONG_25, *quick[3:], *endless]))
 
 
 # -- readiness ----------------------------------------------------------------------------------------------------
@@ -140,6 +143,11 @@ def answered(case: "Case") -> bool:
 
 def stored_a_board(case: "Case") -> bool:
     return any((case.dir / "boards").glob("*.txt"))
+
+
+def stored_four_boards(case: "Case") -> bool:
+    """import25's three quick puzzles and the long one (what regrade25 regrades) are stored."""
+    return (case.dir / "boards").is_dir() and sum(1 for _ in (case.dir / "boards").glob("*.txt")) >= 4
 
 
 def stored_a_batch(case: "Case") -> bool:
@@ -218,7 +226,7 @@ LANES = [
      *[Case(name, args) for name, args in SIZED[:4]],
      Case(*SIZED[3], sig=signal.SIGINT),
      Case("serve", ["serve", "--port", "0"], serving, catalogue_of="import9")],
-    [Case("import25", ["import", "import25.txt"], stored_a_board, catalogue_of=""),
+    [Case("import25", ["import", "import25.txt"], stored_four_boards, catalogue_of=""),
      Case("regrade25", ["regrade", "--size", "25", "--full-scale"], regraded, catalogue_of="import25"),
      # --level expert: each 25x25 carving is relaxed toward the level, a kernel call of seconds
      Case("fill25", ["fill", "--size", "25", "--level", "expert", "--count", "1000", "--seed", "5"],
@@ -387,6 +395,9 @@ def test_the_signal_stops_the_command_within_2_s_with_one_line_and_130(stops, ca
         assert done.lines[-1].startswith(f"catalogue: {word}: ") and len(done.lines) == 2, done.lines
     elif case.args[0] == "regrade":
         assert len(done.lines) == 1 and done.lines[0].startswith(f"catalogue: {word} after "), done.lines
+    elif case.args[0] == "grade":  # what was graded is written, and the line counts it
+        assert len(done.lines) == 1 and re.fullmatch(
+            rf"catalogue: {word}: [\d,]+ of [\d,]+ puzzles graded, written above", done.lines[0]), done.lines
     else:
         assert done.lines == [f"catalogue: {word}"]
 
@@ -403,6 +414,14 @@ def test_fill_and_import_keep_every_board_they_accepted(stops, case_id):
     assert "status          interrupted" in done.stdout
     verified = verify(done)
     assert verified.exit_code == 0, verified.stderr
+
+
+@pytest.mark.parametrize("case_id", ["grade9-SIGTERM", "grade25-SIGTERM", "grade25-SIGINT"])
+def test_grade_writes_what_it_graded(stops, case_id):
+    done = stopped(stops, case_id)
+    graded = int(re.search(r": ([\d,]+) of", done.lines[0])[1].replace(",", ""))
+    lines = done.stdout.splitlines()  # --format line: a line a puzzle, in file order
+    assert len(lines) == graded and all(re.fullmatch(r"\w+ \d+\.\d .+", line) for line in lines), lines[:3]
 
 
 @pytest.mark.parametrize("case_id", ["regrade9-SIGTERM", "regrade25-SIGTERM"])

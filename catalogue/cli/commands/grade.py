@@ -86,14 +86,15 @@ def grade_entry(entry: Parsed, steps: bool, uniqueness: bool = True, full_scale:
         return f"{entry.source}:{entry.line}: {e}"
 
 
-def grade_entries(group: list[Parsed], uniqueness: bool = True, full_scale: bool = False) -> list[Grade]:
+def grade_entries(group: list[Parsed], uniqueness: bool = True, full_scale: bool = False) -> list:
     """The grades of puzzles of one box size from one call of the compiled grader (no steps): the grades
-    :func:`grade_entry` gives. Raises :class:`~engine.grade.Contradiction` when one conflicts or has no solution
-    (the caller then grades the group one by one, which says which and why)."""
+    :func:`grade_entry` gives, a puzzle for the nested forcing chains as an :class:`engine.grade.Later` (graded
+    when called: batch_map spreads them over the threads). Raises :class:`~engine.grade.Contradiction` when one
+    conflicts or has no solution (the caller then grades the group one by one, which says which and why)."""
     from engine.grade import grade_many
 
     return grade_many(np.stack([p.grid.cells for p in group]), group[0].grid.box, uniqueness=uniqueness,
-                      full_scale=full_scale)
+                      full_scale=full_scale, later=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -160,30 +161,38 @@ def register(app: typer.Typer) -> None:
 
         def graded_group(group):
             return grade_entries(group, uniqueness, full_scale)
-        from engine.grade import Contradiction
+        from engine.grade import Contradiction, Later
 
-        # a chunk of puzzles per call of the compiled grader (one by one with --steps: the explaining path), in a
-        # worker thread, so Ctrl-C stops at once (see batch_map)
+        # a chunk of puzzles per call of the compiled grader (one by one with --steps: the explaining path), in
+        # worker threads, so Ctrl-C stops at once; chunks as big as their cost allows, the nested forcing chains
+        # one puzzle per thread (see batch_map)
         grades = batch_map(graded_one, None if steps else graded_group, entries, "grade", label="grading",
-                           retry=(Contradiction,), threads=threads)
-        for entry, g in zip(entries, grades):
-            if isinstance(entry, FormatError):
-                report(str(entry))
-                failed = True
-                continue
-            if isinstance(g, str):
-                report(g)
-                failed = True
-                continue
-            if output_format == LINE:
-                typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
-                for text_line in explanation(entry, g, full_scale) if steps else ():
-                    typer.echo(f"  {text_line}")
-                continue
-            records.append(record(entry, g, steps, full_scale))
-            if steps and output_format == TABLE:
-                explained.append((f"\n#{entry.index + 1} (line {entry.line}): {g.level}, score {g.score:.1f}, "
-                                  f"hardest {g.hardest}", explanation(entry, g, full_scale)))
+                           retry=(Contradiction,), threads=threads, later=Later)
+        # a Ctrl-C (or SIGTERM) keeps what was graded: the grades so far are written as a finished run's would be
+        stop: KeyboardInterrupt | None = None
+        graded = 0
+        try:
+            for entry, g in zip(entries, grades):
+                if isinstance(entry, FormatError):
+                    report(str(entry))
+                    failed = True
+                    continue
+                if isinstance(g, str):
+                    report(g)
+                    failed = True
+                    continue
+                graded += 1
+                if output_format == LINE:
+                    typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
+                    for text_line in explanation(entry, g, full_scale) if steps else ():
+                        typer.echo(f"  {text_line}")
+                    continue
+                records.append(record(entry, g, steps, full_scale))
+                if steps and output_format == TABLE:
+                    explained.append((f"\n#{entry.index + 1} (line {entry.line}): {g.level}, score {g.score:.1f}, "
+                                      f"hardest {g.hardest}", explanation(entry, g, full_scale)))
+        except KeyboardInterrupt as e:
+            stop = e
         if output_format != LINE and (records or output_format != TABLE):
             fields = RECORD_FIELDS
             if steps:
@@ -194,5 +203,11 @@ def register(app: typer.Typer) -> None:
             typer.echo(head)
             for text_line in lines:
                 typer.echo(f"  {text_line}")
+        if stop is not None:
+            from ...errors import stopped_by
+
+            what, code = stopped_by(stop)
+            report(f"{what}: {graded:,} of {len(entries):,} puzzles graded, written above", error=True)
+            raise typer.Exit(code)
         if failed:
             raise typer.Exit(1)

@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
                             *(["--source", shlex.quote(source)] if source else []),
                             "--equivalence", equivalence.value])
         total = sum(s.count for s in sources)
-        display = Display("import")
+        display = Display("import", unit="puzzles")
         with display, Catalogue.open(db, out) as catalogue:
             bar = []
 

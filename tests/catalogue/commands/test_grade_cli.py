@@ -1,12 +1,24 @@
 """`catalogue grade`: the grade of each puzzle as a table, JSON or lines; --steps explains; bad grids go to stderr."""
 from __future__ import annotations
 
+import csv
+import io
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
+import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from catalogue.cli import app
 from puzzles import NEEDS_DYNAMIC_16
+from paths import ROOT
 from records import parse_records
 
 NEEDS_POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -205,3 +217,48 @@ def test_full_scale_rates_big_grids_with_the_dynamic_chains(tmp_path):
     several = run(write(tmp_path, SEVERAL + "\n", "several.txt"), "--format", "line", "--steps", "--full-scale")
     assert several.stdout.splitlines()[-1].endswith("cells need guessing")
     assert "--full-scale" in run("--help").stdout
+
+
+@pytest.mark.slow
+def test_ctrl_c_writes_the_grades_so_far(tmp_path):
+    """Ordinary puzzles, then the hardest (nested forcing chains: seconds each): a Ctrl-C while those are graded
+    writes the records of every puzzle graded before it, in file order, and says how many."""
+    from engine.carve import carve_many
+    from engine.formats import from_line, to_line
+    from engine.generators import get_generator
+
+    boards, seeds, _ = get_generator("backtrack").generate_array(3, 300, 11)
+    easy = [to_line(r.puzzle) for r in carve_many(boards, 3, np.asarray(seeds, dtype=np.int64))]
+    hardest = [line.split()[0] for line in (ROOT / "bench" / "hardest.txt").read_text().splitlines()]
+    path = write(tmp_path, "\n".join(easy + hardest * 4) + "\n")
+    proc = subprocess.Popen([sys.executable, "-c", "from catalogue.cli import main; main()", "grade", path,
+                             "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # past the kernels' loading (about a second of CPU) the ordinary puzzles take milliseconds: at 4 s of CPU the
+    # grader is deep in the hardest
+    deadline = time.monotonic() + 120
+    while cpu_seconds(proc.pid) < 4 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    found = re.fullmatch(r"catalogue: interrupted: ([\d,]+) of ([\d,]+) puzzles graded, written above\n", stderr)
+    assert found, stderr
+    graded, total = (int(g.replace(",", "")) for g in found.groups())
+    records = list(csv.DictReader(io.StringIO(stdout)))
+    # (a chunk in a thread's hands is not written: the one that meets the hardest may hold a few ordinary ones)
+    assert total == len(easy) + 4 * len(hardest) and 0 < graded == len(records) < total
+    assert [int(r["index"]) for r in records] == list(range(1, graded + 1))
+    assert [r["line"] for r in records] == [str(i) for i in range(1, graded + 1)]
+    from engine.grade import grade_many
+
+    expected = grade_many(np.stack([from_line(p, 3) for p in (easy + hardest * 4)[:graded]]), 3)
+    assert [(r["level"], float(r["score"])) for r in records] == [(g.level, g.score) for g in expected]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far, from /proc (0 once it has gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

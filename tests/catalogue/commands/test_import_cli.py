@@ -421,3 +421,28 @@ def test_qqwing_csv_and_commented_lines_import(tmp_path):
     expected = [line.split(",")[:2] for line in made.splitlines()[1:]]
     assert sorted((r["puzzle"], r["solution"]) for r in found) == sorted(map(tuple, expected))
     assert [(r["source"], r["source_line"]) for r in found] == [("q.csv", 2), ("q.csv", 3), ("q.csv", 4)]
+
+
+@pytest.mark.slow
+def test_the_nested_forcing_chains_out_of_time_are_stored_in_order_with_their_grades(tmp_path, monkeypatch):
+    """Out of time at once (BATCH_SECONDS 0), a batch stores the rows up to its second puzzle that needs the nested
+    forcing chains; the rest follow as batches of their own (catalogue.pipeline.import_stages.finish): numbered in
+    file order, each graded as grade_many grades it."""
+    import catalogue.pipeline.importer as importer
+    from engine.grade import grade_many
+
+    monkeypatch.setattr(importer, "BATCH_SECONDS", 0.0)
+    hardest = [line.split()[0] for line in (ROOT / "bench" / "hardest.txt").read_text().splitlines()][1:3]
+    puzzles = [p for _, p in MINIMAL[:40]] + hardest[:1] + [p for _, p in MINIMAL[40:60]] + hardest[1:] + [
+        p for _, p in MINIMAL[60:80]]
+    url, out = f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards"
+    summary = import_json(str(write_puzzles(tmp_path / "p.txt", puzzles)), url=url, out=out)
+    assert (summary["added"], summary["new_boards"]) == (len(puzzles), len(puzzles))
+    stored = rows(url, "SELECT board_number, source_line, puzzle, level, score, hardest FROM puzzles "
+                       "ORDER BY board_number")
+    assert [r.source_line for r in stored] == list(range(1, len(puzzles) + 1))
+    assert [r.puzzle for r in stored] == puzzles
+    expected = grade_many(np.stack([from_line(p, 3) for p in puzzles]), 3)
+    assert [(r.level, r.score, r.hardest) for r in stored] == [(g.level, g.score, g.hardest) for g in expected]
+    assert min(stored[40].score, stored[61].score) >= 9.0  # (the nested forcing chains: 9.5 and up)
+    assert len(assert_consistent(url, out)) == len(puzzles)
