@@ -127,9 +127,12 @@ def _validate(plan: FillOptions, kernels: Kernels) -> None:
 def _validate_shape(plan: FillOptions) -> None:
     """What only the shapes beyond square boxes refuse: generators that make square boxes only, and ``full`` keys
     where the shape's group is too large to search by listing it (engine/keys/shape_group.py)."""
+    from engine.generators import makes_every_shape, shape_methods
+
     name = plan.grid_shape.name
-    if plan.method != "wfc":
-        raise UsageError(f"--method {plan.method} makes square boxes only; shape {name} takes --method wfc")
+    if not makes_every_shape(plan.method):
+        raise UsageError(f"--method {plan.method} makes square boxes only; shape {name} takes --method "
+                         f"{' or '.join(shape_methods())}")
     if plan.level is not None:
         from engine.grade.grader import gradable
 

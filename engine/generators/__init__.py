@@ -53,6 +53,17 @@ def get_generator(method: str):
     return import_module(GENERATORS[check_name("method", method, GENERATORS)])
 
 
+def makes_every_shape(method: str) -> bool:
+    """Whether ``method`` makes boards of every shape (:mod:`engine.shape`), or square boxes only: its module says
+    (``EVERY_SHAPE``)."""
+    return getattr(get_generator(method), "EVERY_SHAPE", False)
+
+
+def shape_methods() -> list[str]:
+    """The methods that make boards of every shape, in the vocabulary's order."""
+    return [method for method in GENERATORS if makes_every_shape(method)]
+
+
 def generate(box: int = 3, method: str = DEFAULT_METHOD, seed: int = 0, **options) -> GeneratedBoard:
     return get_generator(method).generate(box, seed, **options)
 

@@ -19,6 +19,12 @@ bench/bench_generate.py):
   under a cell that died many rows above the cursor. With it a 25x25 board takes about a second. Default on
   for 25x25 only.
 
+Every shape (:mod:`engine.shape`): the valid digits of a cell are those none of its units holds (rows, columns,
+regions, diagonals: :mod:`engine.geometry`), so the same search fills 6x6 boxes, Latin squares, X-Sudoku and
+jigsaw layouts, with the options' defaults by the grid's side. A jigsaw layout can have no board at all: an
+attempt that tries every digit of the first cell has searched the whole tree and proves it, and raises
+:class:`~engine.generators.GenerationError` rather than restarting forever.
+
 What it reaches and its bias: every board (the search can choose any board's digits in order, none of them is
 ever invalid), so all 6.67e21 9x9 boards. It is not uniform: a board's probability is the product of 1/(valid
 digits) along its cells in reading order, corrected by dead ends, and boards whose early rows leave many
@@ -28,23 +34,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..geometry import check_box, geometry
-from . import GeneratedBoard
-from ._backtrack_kernel import backtrack_boards
+from ..geometry import check_shape, geometry
 from ..inputs import check_seed
+from ..shape import Shape
+from . import GeneratedBoard, GenerationError
+from ._backtrack_kernel import backtrack_boards
 from ._common import make_boards, run_array, run_seeds, timed
 
 METHOD = "backtrack"
-#: per box size: (node_limit, lookahead) used when not asked otherwise
+#: it makes boards of every shape (engine.shape), not only square boxes
+EVERY_SHAPE = True
+#: per box size of square boxes: (node_limit, lookahead) used when not asked otherwise
 DEFAULTS = {2: (0, False), 3: (0, False), 4: (10_000, False), 5: (200_000, True)}
+#: the same for every other shape, per side up to: its units other than rows and columns (regions that are not
+#: boxes, diagonals) leave the search in reading order dead ends far above the cursor, so from 7 cells a side it
+#: looks ahead and restarts, as 25x25 boxes do (bench/bench_shapes.py: a 9x9 jigsaw ran for minutes without)
+SHAPE_DEFAULTS = ((6, 0, False), (10, 2_000, True), (25, 20_000, True))
 
 
-def default_options(box: int) -> dict:
-    node_limit, lookahead = DEFAULTS[check_box(box)]
+def default_options(box: "int | Shape") -> dict:
+    box = check_shape(box)
+    if isinstance(box, int):
+        node_limit, lookahead = DEFAULTS[box]
+    else:
+        node_limit, lookahead = next((limit, ahead) for side, limit, ahead in SHAPE_DEFAULTS if box.size <= side)
     return {"node_limit": node_limit, "lookahead": lookahead}
 
 
-def _options(box: int, node_limit, lookahead) -> tuple[int, bool]:
+def _options(box: "int | Shape", node_limit, lookahead) -> tuple[int, bool]:
     defaults = default_options(box)
     node_limit = defaults["node_limit"] if node_limit is None else node_limit
     if isinstance(node_limit, bool) or not isinstance(node_limit, (int, np.integer)) or node_limit < 0:
@@ -56,9 +73,13 @@ def _options(box: int, node_limit, lookahead) -> tuple[int, bool]:
 
 
 def _runner(node_limit: int, lookahead: bool):
-    def run(box: int, seeds: np.ndarray, boards: np.ndarray, restarts: np.ndarray) -> None:
+    def run(box: "int | Shape", seeds: np.ndarray, boards: np.ndarray, restarts: np.ndarray) -> None:
         geo = geometry(box)
-        backtrack_boards(geo.size, box, seeds, node_limit, lookahead, geo.peers, boards, restarts)
+        backtrack_boards(geo.size, seeds, node_limit, lookahead, geo.peers, geo.cell_houses, geo.nhouses, boards,
+                         restarts)
+        if (restarts < 0).any():  # a search that tried every digit of the first cell: proven, not given up
+            raise GenerationError(f"{METHOD}: the shape {geo.shape.name} has no board (the search tried every digit of the "
+                                  "first cell)")
     return run
 
 

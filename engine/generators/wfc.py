@@ -42,6 +42,8 @@ from ._common import check_finished, make_boards, run_array, run_seeds, timed
 from ._wfc_kernel import CELL_EMPTY, wfc_boards
 
 METHOD = "wfc"
+#: it makes boards of every shape (engine.shape), not only square boxes
+EVERY_SHAPE = True
 #: box sizes where propagation is on unless asked otherwise (plain WFC restarts by the thousand on a 25x25 board)
 PROPAGATE_BY_DEFAULT = frozenset({5})
 MAX_TRACE = 64  # contradictions recorded per board by generate_traced (all of them are counted)

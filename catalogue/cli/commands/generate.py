@@ -191,11 +191,15 @@ def register(app: typer.Typer) -> None:
         # the shape before the seed is drawn, so that options which make none say so first (a random layout is
         # drawn from the seed: its size and options are checked on the way)
         check_regions(shape, regions)
-        if regions is not None and method is not Method.wfc:
-            raise UsageError(f"--method {method.value} makes square boxes only; jigsaw regions take --method wfc")
+        from engine.generators import makes_every_shape, shape_methods
+
+        shaped = " or ".join(shape_methods())
+        if regions is not None and not makes_every_shape(method.value):
+            raise UsageError(f"--method {method.value} makes square boxes only; jigsaw regions take --method {shaped}")
         box = None if regions == "random" and seed is None else grid_kind(size, shape, diagonals, regions, seed or 0)
-        if box is not None and not isinstance(box, int) and method is not Method.wfc:
-            raise UsageError(f"--method {method.value} makes square boxes only; shape {box.name} takes --method wfc")
+        if box is not None and not isinstance(box, int) and not makes_every_shape(method.value):
+            raise UsageError(f"--method {method.value} makes square boxes only; shape {box.name} takes --method "
+                             f"{shaped}")
         if seed is None:
             seed = draw_seed()
             report(f"seed {seed} (use --seed {seed} to print these boards again)")

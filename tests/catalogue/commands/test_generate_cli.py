@@ -197,10 +197,10 @@ def test_a_layout_file_makes_jigsaw_boards(tmp_path):
                              "2x3 is 6x6), latin, or jigsaw"),
     (["--shape", "jigsaw"], "shape jigsaw needs a region layout (--regions random|FILE)"),
     (["--regions", "random", "--shape", "2x3"], "--regions makes a jigsaw: it does not go with --shape 2x3"),
-    (["--shape", "3x4", "--method", "backtrack"], "--method backtrack makes square boxes only; shape 3x4 takes "
-                                                  "--method wfc"),
+    (["--shape", "3x4", "--method", "pattern"], "--method pattern makes square boxes only; shape 3x4 takes "
+                                                "--method wfc or backtrack"),
     (["--regions", "random", "--method", "pattern"], "--method pattern makes square boxes only; jigsaw regions "
-                                                     "take --method wfc"),
+                                                     "take --method wfc or backtrack"),
     (["--size", "7"], "--size must be one of 4, 9, 16, 25 (rows of the grid), not 7"),
 ])
 def test_options_that_make_no_shape_are_one_usage_line(args, message):

@@ -97,7 +97,8 @@ def test_the_stored_command_makes_the_same_jigsaw_boards_again(tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--shape", "2x3", "--size", "9"], "shape 2x3 is 6x6, not 9x9"),
-    (["--shape", "2x3", "--method", "backtrack"], "--method backtrack makes square boxes only"),
+    (["--shape", "2x3", "--method", "pattern"], "--method pattern makes square boxes only; shape 2x3 takes --method "
+                                               "wfc or backtrack"),
     (["--shape", "2x6", "--equivalence", "full"], "--equivalence full on shape 2x6: full keys of shape 2x6 would "
                                                   "try 552,960 images a board"),
     (["--shape", "latin", "--size", "5", "--level", "easy"], "--level: shape latin5"),
