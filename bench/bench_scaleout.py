@@ -107,7 +107,7 @@ def writer_process(url: str, folder: str, cache: str, share: list[int], run_id: 
         kept = [i for i, n in enumerate(numbers) if n is not None]
         if kept:
             before = time.process_time()
-            catalogue.write_board_files([numbers[i] for i in kept], batch.boards[kept], 3)
+            catalogue.write_board_files([numbers[i] for i in kept], batch.boards[kept], "3x3")
             file_cpu += time.process_time() - before
             files_through = numbers[kept[-1]]
         stored += len(kept)
@@ -336,7 +336,7 @@ def capacity(args) -> None:
                     db_s += time.perf_counter() - t
                     kept = [i for i, n in enumerate(numbers) if n is not None]
                     t = time.perf_counter()
-                    cat.write_board_files([numbers[i] for i in kept], batch.boards[kept], 3)
+                    cat.write_board_files([numbers[i] for i in kept], batch.boards[kept], "3x3")
                     file_s += time.perf_counter() - t
                     stored += len(kept)
                 cpu = time.process_time() - cpu

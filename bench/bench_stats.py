@@ -53,7 +53,7 @@ def old_stats(conn) -> dict:
     from catalogue.store.queries import fetch
 
     count = lambda table: fetch(conn, f"SELECT count(*) AS n FROM {table}")[0]["n"]  # noqa: E731
-    by_size = fetch(conn, "SELECT b.size, b.equivalence, count(*) AS boards, "
+    by_shape = fetch(conn, "SELECT b.size, b.shape, b.equivalence, count(*) AS boards, "
                           "CAST(coalesce(sum(pc.n), 0) AS BIGINT) AS puzzles, "
                           "CAST(coalesce(sum(pc.unproven), 0) AS BIGINT) AS not_proven_minimal, "
                           "CAST(coalesce(sum(pc.unknown), 0) AS BIGINT) AS minimal_unknown FROM boards b LEFT JOIN "
@@ -61,11 +61,13 @@ def old_stats(conn) -> dict:
                           "sum(CASE WHEN NOT minimal THEN 1 ELSE 0 END) AS unproven, "
                           "sum(CASE WHEN minimal IS NULL THEN 1 ELSE 0 END) AS unknown "
                           "FROM puzzles GROUP BY board_number) pc "
-                          "ON pc.board_number = b.number GROUP BY b.size, b.equivalence "
-                          "ORDER BY b.size, b.equivalence")
-    clues = fetch(conn, "SELECT b.size, p.clues, count(*) AS puzzles FROM puzzles p "
-                        "JOIN boards b ON b.number = p.board_number GROUP BY b.size, p.clues "
-                        "ORDER BY b.size, p.clues")
+                          "ON pc.board_number = b.number GROUP BY b.size, b.shape, b.equivalence "
+                          "ORDER BY b.size, b.shape, b.equivalence")
+    clues = fetch(conn, "SELECT b.size, b.shape, p.clues, count(*) AS puzzles FROM puzzles p "
+                        "JOIN boards b ON b.number = p.board_number GROUP BY b.size, b.shape, p.clues "
+                        "ORDER BY b.size, b.shape, p.clues")
+    for row in by_shape + clues:  # the shapes by name, as the report shows them (a jigsaw's layouts as one)
+        row["shape"] = summary._shape_name(row["shape"])[0]
     graded = {row["level"]: row["n"] for row in fetch(conn, "SELECT level, count(*) AS n FROM puzzles GROUP BY level")}
     levels = {name: graded.pop(name, 0) for name in summary.LEVELS}
     levels["ungraded"] = graded.pop(None, 0)
@@ -77,7 +79,7 @@ def old_stats(conn) -> dict:
         rows = summary._rows(conn, f"SELECT {', '.join(summary.SUMMARY_METRICS[n][1] for n in names)} FROM {table}")
         columns = list(zip(*rows)) if rows else [()] * len(names)
         metrics.update({name: old_summarise(column) for name, column in zip(names, columns)})
-    return {"boards": count("boards"), "puzzles": count("puzzles"), "by_size": by_size, "clues": clues,
+    return {"boards": count("boards"), "puzzles": count("puzzles"), "by_shape": by_shape, "clues": clues,
             "metrics": {name: metrics[name] for name in summary.SUMMARY_METRICS},
             "generated": int(totals["generated"]), "duplicates": int(totals["duplicates"]),
             "contradictions": int(totals["contradictions"]), "levels": levels, "runs": summary.runs(conn)}

@@ -574,8 +574,9 @@ def test_the_list_shows_each_shape_and_filters_by_it(page, shaped_site):
     page.select_option("#shape", "jigsaw9")
     page.click("#apply")
     page.wait_for_url("**shape=jigsaw9**")
-    page.wait_for_function("[...document.querySelectorAll('tr[data-number] td:nth-child(3)')].every("
-                           "td => td.textContent === 'jigsaw 9x9')")
+    # (not empty: while the list is being replaced, "every row" holds of no rows)
+    page.wait_for_function("(cells => cells.length > 0 && cells.every(td => td.textContent === 'jigsaw 9x9'))("
+                           "[...document.querySelectorAll('tr[data-number] td:nth-child(3)')])")
     listed = [int(r.get_attribute("data-number")) for r in page.query_selector_all("tr[data-number]")]
     assert listed == sorted(n for n, r in records.items() if r["shape"].startswith("jigsaw9:"))
 
