@@ -65,6 +65,18 @@ class Display:
                     return self.column.render(task)
                 return Text("")
 
+        unit = self.unit
+
+        class Rate(ProgressColumn):
+            """Items a second: the rate a caller gives, else the bar's items over its time so far, drawn at each
+            refresh (so it falls while a slow item holds the bar, as the time left grows)."""
+
+            def render(self, task):
+                rate = task.fields.get("rate")
+                if rate is None:
+                    rate = task.completed / task.elapsed if task.elapsed else 0.0
+                return Text(f"{rate:,.0f} {unit}/s")
+
         class Left(ProgressColumn):
             """The time left at the pace of the whole bar so far (:func:`time_left`), not of its last seconds."""
 
@@ -76,7 +88,7 @@ class Display:
         # the end of a full line threw off the erasing of the display (a stale frame was left above the summary)
         columns = [OnBar(SpinnerColumn(), on_bar=False), TextColumn("{task.description}"),
                    OnBar(BarColumn(bar_width=16)), OnBar(MofNCompleteColumn()),
-                   OnBar(TextColumn("{task.fields[rate]:,.0f} " + self.unit + "/s"))]
+                   OnBar(Rate())]
         if self.extra:
             columns.append(OnBar(TextColumn(self.extra)))
         columns += [OnBar(Left()), OnBar(TimeElapsedColumn(), False)]
@@ -117,13 +129,9 @@ class Display:
         if self.progress is None:
             return lambda completed, final=False, **f: None
         progress, task = self.progress, self.task
-        progress.reset(task, total=total, completed=0, description=label or self.label, rate=0.0, **fields)
-        started = time.perf_counter()
+        progress.reset(task, total=total, completed=0, description=label or self.label, **{"rate": None, **fields})
 
         def update(completed: int, final: bool = False, **f) -> None:
-            if "rate" not in f:
-                elapsed = time.perf_counter() - started
-                f["rate"] = completed / elapsed if elapsed > 0 else 0.0
             progress.update(task, completed=completed, **f)
             if final:
                 progress.refresh()
@@ -139,8 +147,7 @@ class Display:
                 return
             if state.get("total") != total:
                 state.update(total=total, started=time.perf_counter(), update=self.bar(total, label=label))
-            elapsed = time.perf_counter() - state["started"]
-            state["update"](done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
+            state["update"](done, final=done >= total)
         return progress
 
 
@@ -204,6 +211,5 @@ def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str]
                 return
             if "update" not in state:  # the first grid is done: the line becomes the bar
                 state.update(update=display.bar(total), started=time.perf_counter())
-            elapsed = time.perf_counter() - state["started"]
-            state["update"](done, final=done >= total, rate=done / elapsed if elapsed > 0 else 0.0)
+            state["update"](done, final=done >= total)
         yield step

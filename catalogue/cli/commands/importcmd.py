@@ -46,9 +46,11 @@ def format_summary(s) -> str:
     lines = [
         f"status          {s.status} (run {s.run_id})",
         f"read            {count(s.read, 'entry', 'entries')} from {', '.join(s.sources)}",
+        # (the new boards' numbers on a line of their own: with them, the line passed 80 columns)
         f"added           {count(s.added, 'puzzle')}: {s.new_boards:,} on "
-        f"{'a new board' if s.new_boards == 1 else 'new boards'} ({numbers(s.first_number, s.last_number)}), {s.on_known_boards:,} on "
+        f"{'a new board' if s.new_boards == 1 else 'new boards'}, {s.on_known_boards:,} on "
         f"{'a known board' if s.on_known_boards == 1 else 'known boards'}",
+        f"new boards      {numbers(s.first_number, s.last_number)}",
         f"already known   {s.known:,}",
         f"rejected        {rejected:,}" + (f" ({reasons})" if reasons else ""),
         f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} puzzles/s (kernels loaded in {s.warm_seconds:.2f} s)",
@@ -149,6 +151,6 @@ def register(app: typer.Typer) -> None:
             from ...signals import stop_words
 
             what, code = stop_words()  # "terminated" after SIGTERM
-            report(f"{what}: {count(summary.added, 'puzzle')} saved, {summary.new_boards:,} of them on new "
-                   f"boards with their files", error=True)
+            report(f"{what}: {count(summary.added, 'puzzle')} saved, {summary.new_boards:,} on new boards",
+                   error=True)
             raise typer.Exit(code)

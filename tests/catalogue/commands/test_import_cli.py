@@ -272,7 +272,7 @@ def test_rejected_lines_are_reported_with_file_and_line_and_counted(tmp_path):
     reported = [int(line[len(f"catalogue: {path}:"):].split(":")[0]) for line in err
                 if line.startswith(f"catalogue: {path}:")]
     assert reported == [2, 3, 4, 5]
-    assert "added           2 puzzles: 2 on new boards (numbers 0..1), 0 on known boards" in result.stdout
+    assert "added           2 puzzles: 2 on new boards, 0 on known boards\nnew boards      numbers 0..1\n" in result.stdout
     assert "rejected        4 (unreadable 1, conflicting clues 1, no solution 1, several solutions 1)" in result.stdout
 
 
