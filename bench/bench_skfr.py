@@ -1,0 +1,155 @@
+"""Our grader beside skfr, the fast C++ rater of the puzzle community, and beside serate's own ratings.
+
+    python bench/bench_skfr.py --skfr PATH/skfr [--count 300] [--top1465 FILE] [--set NAME=FILE ...]
+                               [--serate bench/hardest-sample.tsv] [--no-hardest]
+
+skfr (github.com/dobrichev/skfr, "Sudoku fast rater": Sudoku Explainer's rating ported to C++) is not shipped;
+build it from a checkout (bench/README.md). Sets: ``random`` (``--count`` random minimal 9x9 puzzles made here),
+``hardest`` (bench/hardest-sample.tsv: a sample of the forum's hardest list, with serate's ratings), top1465 when
+given, and any ``--set``. Per set, both rate the same puzzles in one thread: ours with ``grade_many`` in this
+process (CPU of the call), skfr as a child (``OMP_NUM_THREADS=1 skfr -iNAME``, CPU from getrusage, its start-up
+measured apart on one puzzle and taken off). Printed: puzzles per CPU second each, our speed as a multiple of
+skfr's, and how many ratings agree: ours and skfr's ER, and where serate's ratings are known (``--serate``: a
+TSV of puzzle, ER, EP, ED), ours and skfr's against them (ER, EP and ED all equal; ER within 0.1). Where skfr and
+serate differ, serate is the reference (issue 48).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import _common  # noqa: F401  (the repository on sys.path, the kernel cache)
+import numpy as np
+from tabulate import tabulate
+
+HERE = Path(__file__).resolve().parent
+SAMPLE = HERE / "hardest-sample.tsv"
+
+
+def read_puzzles(path: Path) -> list[str]:
+    out = []
+    for line in path.read_text().splitlines():
+        text = line.split("\t")[0].split()[0] if line.strip() and not line.startswith("#") else ""
+        if len(text) == 81:
+            out.append(text.replace("0", "."))
+    return out
+
+
+def read_serate(path: Path) -> dict[str, tuple[float, float, float]]:
+    """puzzle -> serate's (ER, EP, ED), from a TSV whose first four columns are puzzle, ER, EP, ED."""
+    out = {}
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("puzzle\t"):
+            continue
+        cells = line.split("\t")
+        out[cells[0]] = (float(cells[1]), float(cells[2]), float(cells[3]))
+    return out
+
+
+def random_minimal(count: int, seed: int = 48) -> list[str]:
+    from engine.carve import carve_many
+    from engine.formats.batch import lines
+    from engine.generators import get_generator
+
+    boards, seeds, _ = get_generator("backtrack").generate_array(3, count, seed)
+    return list(lines(np.stack([r.puzzle for r in carve_many(boards, 3, np.asarray(seeds, dtype=np.int64))])))
+
+
+def ours(puzzles: list[str]) -> tuple[float, list[tuple[float, float, float]]]:
+    """CPU seconds of one grade_many call and each puzzle's (ER, EP, ED)."""
+    from engine.formats import from_line
+    from engine.grade import grade_many
+
+    cells = np.stack([from_line(p, 3) for p in puzzles])
+    grade_many(cells[:1], 3)  # kernels loaded before the clock
+    started = time.process_time()
+    grades = grade_many(cells, 3)
+    return time.process_time() - started, [(g.score, g.ep, g.ed) for g in grades]
+
+
+def _run_skfr(skfr: str, puzzles: list[str], folder: Path, name: str) -> tuple[float, dict]:
+    (folder / f"{name}.txt").write_text("".join(p + "\n" for p in puzzles))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([skfr, f"-i{name}"], cwd=folder, env={**os.environ, "OMP_NUM_THREADS": "1"},
+                   capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    ratings = {}
+    for line in (folder / f"{name}_rat.txt").read_text().splitlines():
+        puzzle, _, rest = line.partition(" ED=")
+        if rest:
+            er, ep, ed = (float(x) for x in rest.split()[0].split("/"))
+            ratings[puzzle.strip()] = (er, ep, ed)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), ratings
+
+
+def skfr_rates(skfr: str, puzzles: list[str]) -> tuple[float, list]:
+    """skfr's CPU seconds on ``puzzles`` (its start-up on one puzzle taken off) and each puzzle's (ER, EP, ED)
+    (None where it wrote none)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        start_up = statistics.median(_run_skfr(skfr, puzzles[:1], folder, f"one{k}")[0] for k in range(3))
+        seconds, ratings = _run_skfr(skfr, puzzles, folder, "set")
+    return max(seconds - start_up, 1e-9), [ratings.get(p) for p in puzzles]
+
+
+def agreement(mine: list, theirs: list) -> tuple[int, int, int]:
+    """(all three equal, ER equal, ER within 0.1) over the puzzles both rated."""
+    pairs = [(a, b) for a, b in zip(mine, theirs) if a is not None and b is not None]
+    same = sum(1 for a, b in pairs if all(abs(x - y) < 1e-6 for x, y in zip(a, b)))
+    er = sum(1 for a, b in pairs if abs(a[0] - b[0]) < 1e-6)
+    near = sum(1 for a, b in pairs if abs(a[0] - b[0]) <= 0.1 + 1e-6)
+    return same, er, near
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skfr", required=True, help="the skfr executable")
+    parser.add_argument("--count", type=int, default=300, help="random minimal puzzles (0: none)")
+    parser.add_argument("--top1465", type=Path)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=FILE")
+    parser.add_argument("--serate", action="append", default=[], type=Path, metavar="TSV",
+                        help=f"serate's ratings (puzzle, ER, EP, ED); {SAMPLE.name} is always read")
+    parser.add_argument("--no-hardest", action="store_true", help="leave out the hardest sample")
+    args = parser.parse_args()
+    serate: dict = {}
+    for path in [SAMPLE, *args.serate]:
+        serate.update(read_serate(path))
+    sets: list[tuple[str, list[str]]] = []
+    if args.count:
+        sets.append((f"random{args.count}", random_minimal(args.count)))
+    if args.top1465:
+        sets.append(("top1465", read_puzzles(args.top1465)))
+    for spec in args.set:
+        name, _, path = spec.partition("=")
+        sets.append((name, read_puzzles(Path(path))))
+    if not args.no_hardest:
+        sets.append(("hardest", read_puzzles(SAMPLE)))
+    print(f"{os.cpu_count()} cpus; load average {os.getloadavg()[0]:.2f}; one thread each")
+    rows = []
+    for name, puzzles in sets:
+        our_cpu, mine = ours(puzzles)
+        their_cpu, theirs = skfr_rates(args.skfr, puzzles)
+        row = [name, len(puzzles), f"{len(puzzles) / our_cpu:,.1f}", f"{len(puzzles) / their_cpu:,.1f}",
+               f"x{their_cpu / our_cpu:.2f}", "%d / %d / %d" % agreement(mine, theirs)]
+        known = [serate.get(p) for p in puzzles]
+        if any(known):
+            n = sum(1 for k in known if k)
+            row += ["%d / %d / %d of %d" % (*agreement(mine, known), n),
+                    "%d / %d / %d of %d" % (*agreement(theirs, known), n)]
+        else:
+            row += ["-", "-"]
+        rows.append(row)
+        print(f"  {name}: ours {our_cpu:.2f} s, skfr {their_cpu:.2f} s of CPU", flush=True)
+    print(tabulate(rows, headers=["set", "puzzles", "ours /CPU s", "skfr /CPU s", "ours / skfr",
+                                  "vs skfr: all, ER, ER±0.1", "ours vs serate", "skfr vs serate"]))
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
