@@ -98,6 +98,11 @@ def skfr_rates(skfr: str, puzzles: list[str]) -> tuple[float, list]:
     return max(seconds - start_up, 1e-9), [ratings.get(p) for p in puzzles]
 
 
+def rate(x: float) -> str:
+    """Puzzles a second: one decimal, three significant digits below 10 (the hardest take seconds each)."""
+    return f"{x:,.1f}" if x >= 10 else f"{x:.3g}"
+
+
 def agreement(mine: list, theirs: list) -> tuple[int, int, int]:
     """(all three equal, ER equal, ER within 0.1) over the puzzles both rated."""
     pairs = [(a, b) for a, b in zip(mine, theirs) if a is not None and b is not None]
@@ -135,7 +140,7 @@ def main() -> None:
     for name, puzzles in sets:
         our_cpu, mine = ours(puzzles)
         their_cpu, theirs = skfr_rates(args.skfr, puzzles)
-        row = [name, len(puzzles), f"{len(puzzles) / our_cpu:,.1f}", f"{len(puzzles) / their_cpu:,.1f}",
+        row = [name, len(puzzles), rate(len(puzzles) / our_cpu), rate(len(puzzles) / their_cpu),
                f"x{their_cpu / our_cpu:.2f}", "%d / %d / %d" % agreement(mine, theirs)]
         known = [serate.get(p) for p in puzzles]
         if any(known):
