@@ -7,10 +7,10 @@ the hardest list (bench/hardest.txt: puzzles that need the nested forcing chains
 relabellings each, then ``--ordinary`` more. ``catalogue grade``'s path (``batch_map`` over the file, one thread per
 core) and ``catalogue import``'s (``import_sources`` into a new SQLite catalogue) each run once, recording the
 time of every move of the bar. Printed for each: wall and CPU seconds (CPU / wall: the cores it kept busy), the
-longest time the bar stood still, and how far the time left it showed was from the truth (the time the run still
-took), as a share of the whole run (median and worst, over the moves after the first 2 s), for the time left the
-bar shows (the rest at the pace of the whole run so far, catalogue.progress.time_left) and for one taken over the
-last 30 s (the pace rich's own column uses).
+longest time the bar stood still, and how far a time left was from the truth (the time the run still took), as a
+share of the whole run (median and worst, over the moves after the first 2 s): the one the bar was told
+(catalogue.time_left.estimate: by kind once a hard puzzle is done), the whole run's pace, and a pace over the last
+30 s (what rich's own column uses).
 
 Run it in a checkout of an earlier commit (its ``catalogue`` first on ``PYTHONPATH``) to see the same figures
 before: this script uses only what both have.
@@ -50,31 +50,36 @@ def make_file(path: Path, ordinary: int, copies: int) -> Path:
     return path
 
 
-def estimates(moves: list[tuple[float, int]], total: int, end: float) -> tuple[float, float, float, float]:
-    """(median, worst) error of the whole-run pace and of a 30-s pace, as shares of the run, after 2 s."""
-    whole, recent = [], []
-    for i, (t, done) in enumerate(moves):
+def estimates(moves: list[tuple[float, int, object]], total: int, end: float) -> list[float]:
+    """(median, worst) error of the time left the bar showed, of the whole-run pace and of a 30-s pace, as shares
+    of the run, after 2 s."""
+    shown, whole, recent = [], [], []
+    for i, (t, done, left) in enumerate(moves):
         if t < 2.0 or done == 0 or done >= total:
             continue
         truth = end - t
-        whole.append(abs((total - done) * t / done - truth) / end)
-        back = [(s, d) for s, d in moves[:i + 1] if s >= t - 30.0]
+        pace = (total - done) * t / done
+        whole.append(abs(pace - truth) / end)
+        shown.append(abs((pace if left is None else left) - truth) / end)
+        back = [(s, d) for s, d, _ in moves[:i + 1] if s >= t - 30.0]
         s0, d0 = back[0]
         if t > s0 and done > d0:
             recent.append(abs((total - done) * (t - s0) / (done - d0) - truth) / end)
     med = lambda xs: statistics.median(xs) if xs else float("nan")  # noqa: E731
-    return med(whole), max(whole, default=float("nan")), med(recent), max(recent, default=float("nan"))
+    return [f(xs) for xs in (shown, whole, recent) for f in (med, lambda xs: max(xs, default=float("nan")))]
 
 
-def report(name: str, wall: float, cpu: float, moves: list[tuple[float, int]], total: int) -> None:
-    times = [0.0] + [t for t, _ in moves] + [wall]
+def report(name: str, wall: float, cpu: float, moves: list, total: int) -> None:
+    times = [0.0] + [t for t, _, _ in moves] + [wall]
     still = max(b - a for a, b in zip(times, times[1:]))
-    w_med, w_max, r_med, r_max = estimates(moves, total, wall)
-    print(f"{name:<8} {wall:>8.1f} {cpu:>8.1f} {cpu / wall:>6.2f} {len(moves):>6} {still:>9.1f} "
-          f"{w_med:>7.0%} {w_max:>7.0%} {r_med:>7.0%} {r_max:>7.0%}")
+    errors = " ".join(f"{e:>7.0%}" for e in estimates(moves, total, wall))
+    print(f"{name:<8} {wall:>8.1f} {cpu:>8.1f} {cpu / wall:>6.2f} {len(moves):>6} {still:>9.1f} {errors}")
 
 
 def run_grade(path: Path) -> tuple[float, float, list, int]:
+    import contextlib
+
+    import catalogue.progress
     from catalogue.batches import batch_map
     from catalogue.choices import InputFormat, read_entries
     from catalogue.cli.commands.grade import grade_entries, grade_entry
@@ -85,13 +90,18 @@ def run_grade(path: Path) -> tuple[float, float, list, int]:
     if "later" in inspect.signature(batch_map).parameters:
         from engine.grade import Later
         extra["later"] = Later
-    moves, done = [], 0
+    moves: list = []
+    w = time.perf_counter()
+
+    @contextlib.contextmanager
+    def recorder(*args, **kwargs):  # the bar, as batch_map moves it: when, how far, the time left it was told
+        yield lambda done, left=None: moves.append((time.perf_counter() - w, done, left))
+
+    catalogue.progress.item_bar = recorder
     w, c = time.perf_counter(), time.process_time()
-    for _ in batch_map(lambda e: grade_entry(e, False), grade_entries, entries, "grade", retry=(Contradiction,),
-                       threads=0, **extra):
-        done += 1
-        if not moves or time.perf_counter() - w - moves[-1][0] >= 0.05 or done == len(entries):
-            moves.append((time.perf_counter() - w, done))
+    for _ in batch_map(lambda e: grade_entry(e, False), grade_entries, entries, "grade", label="grading",
+                       retry=(Contradiction,), threads=0, **extra):
+        pass
     return time.perf_counter() - w, time.process_time() - c, moves, len(entries)
 
 
@@ -106,7 +116,8 @@ def run_import(path: Path) -> tuple[float, float, list, int]:
     with tempfile.TemporaryDirectory() as tmp, Catalogue.open(str(Path(tmp) / "c.db")) as catalogue:
         w, c = time.perf_counter(), time.process_time()
         import_sources(catalogue, [Source(label=str(path), stored_as=path.name, entries=entries)],
-                       command="bench", progress=lambda done, total: moves.append((time.perf_counter() - w, done)))
+                       command="bench",
+                       progress=lambda done, total, left=None: moves.append((time.perf_counter() - w, done, left)))
         return time.perf_counter() - w, time.process_time() - c, moves, len(entries)
 
 
@@ -127,8 +138,8 @@ def main() -> None:
         print(f"{path.name}: {count:,} puzzles; {os.cpu_count()} cpus; load average {os.getloadavg()[0]:.2f}; "
               f"{sys.modules['catalogue'].__file__}")
         print(f"{'':<8} {'wall s':>8} {'CPU s':>8} {'cores':>6} {'moves':>6} {'still s':>9} "
-              f"{'whole':>7} {'worst':>7} {'30 s':>7} {'worst':>7}")
-        print(f"{'':<8} {'':>8} {'':>8} {'':>6} {'':>6} {'':>9} {'time left off by, share of run':>31}")
+              f"{'shown':>7} {'worst':>7} {'whole':>7} {'worst':>7} {'30 s':>7} {'worst':>7}")
+        print(f"{'':<8} {'':>8} {'':>8} {'':>6} {'':>6} {'':>9} {'time left off by, share of run':>47}")
         for name, run in (("grade", run_grade), ("import", run_import)):
             if args.only in (None, name):
                 wall, cpu, moves, total = run(path)

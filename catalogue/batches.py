@@ -21,6 +21,7 @@ from typing import Callable, Iterator, Sequence
 
 from .background import background_map
 from .pace import Pace
+from .time_left import Ledger, estimate
 
 #: the most grids a batch call holds, by box size: about 10-100 ms of kernel time for the slowest command (grading) on 9x9,
 #: less than a second on 16x16 and 25x25 (a 25x25 solve or carve can take seconds: one grid at a time there)
@@ -86,6 +87,13 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
 
     cap = max(1, -(-len(items) // STEPS))
     pace = Pace(lambda box: max(1, min(sizes.get(box, 1), cap)))
+    ledger = Ledger()  # what the first pass found ahead, for the bar's time left (catalogue.time_left)
+
+    def finished(result):  # a later result, called and timed
+        started = time.perf_counter()
+        value = result()
+        ledger.took(time.perf_counter() - started)
+        return value
 
     def work(window: range) -> list:
         chunk = items[window.start:window.stop]  # each entry made once (Entries makes them when asked for)
@@ -103,7 +111,9 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
                 answers = many(group)
             except retry:
                 answers = [one(item) for item in group]
-            pace.measured(group[0].grid.box, len(group), time.perf_counter() - started)
+            seconds = time.perf_counter() - started
+            pace.measured(group[0].grid.box, len(group), seconds)
+            ledger.seen(len(group), sum(1 for a in answers if later and isinstance(a, later)), seconds)
             for k, answer in zip(ks, answers, strict=True):
                 results[k] = answer
         # the later ones at the head of the chunk, while it has time (the first always): nothing done waits behind
@@ -112,7 +122,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
         started, head = time.perf_counter(), 0
         while head < len(results) and later and isinstance(results[head], later) and (
                 head == 0 or time.perf_counter() - started < pace.target):
-            results[head] = results[head]()
+            results[head] = finished(results[head])
             head += 1
         if head:
             pace.measured(chunk[0].grid.box, head, time.perf_counter() - started)
@@ -123,6 +133,14 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     from .progress import item_bar
 
     bar = item_bar(label, len(items), unit=unit, jobs=jobs, what=name) if label is not None else nullcontext(None)
+    begun = time.perf_counter()
+
+    def moved(done: int) -> None:
+        if step is not None:  # the time left by kind once a hard item is done, else the bar's own pace
+            left = estimate(done, len(items), time.perf_counter() - begun, threads, ledger) if ledger.finished \
+                else None
+            step(done, left=left)
+
     with bar as step:
         done = 0
         for results in background_map(work, _windows(items, pace.size, 1.0 / max(map(pace.biggest, sizes))), name,
@@ -133,15 +151,13 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
                 done += len(results)
             else:  # one per thread, each yielded once it and those before it are done
                 pos = 0
-                for i, value in zip(todo, background_map(lambda r: r(), [results[i] for i in todo],
-                                                         f"{name}-later", threads=threads)):
+                for i, value in zip(todo, background_map(finished, [results[i] for i in todo], f"{name}-later",
+                                                         threads=threads)):
                     yield from results[pos:i]
                     yield value
                     done += i + 1 - pos
                     pos = i + 1
-                    if step is not None:
-                        step(done)
+                    moved(done)
                 yield from results[pos:]
                 done += len(results) - pos
-            if step is not None:
-                step(done)
+            moved(done)

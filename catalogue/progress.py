@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from .console import is_quiet
+from .time_left import clock, time_left
 
 log = logging.getLogger("catalogue")
 
@@ -78,10 +79,15 @@ class Display:
                 return Text(f"{rate:,.0f} {unit}/s")
 
         class Left(ProgressColumn):
-            """The time left at the pace of the whole bar so far (:func:`time_left`), not of its last seconds."""
+            """The time left (catalogue.time_left): the estimate the caller gave (``left``, told ``left_at``: it
+            counts down between updates), else the whole bar's pace so far."""
 
             def render(self, task):
-                left = time_left(task.completed, task.total, task.elapsed)
+                left = task.fields.get("left")
+                if left is not None:
+                    left = max(0.0, left - (time.perf_counter() - task.fields.get("left_at", 0.0)))
+                else:
+                    left = time_left(task.completed, task.total, task.elapsed)
                 return Text("-:--:--" if left is None else clock(left), style="progress.remaining")
 
         # one line under 80 columns: a line wider than the terminal folds into two, and the tty's echo of ^C at
@@ -151,28 +157,6 @@ class Display:
         return progress
 
 
-#: the bar says how long is left only after this many seconds: the first batches' pace says little
-SETTLING_SECONDS = 2.0
-
-
-def time_left(done: float, total: float | None, elapsed: float | None) -> float | None:
-    """Seconds left for ``total - done`` items at the pace of everything done in ``elapsed`` seconds, or None
-    before there is a pace to go by (nothing done yet, or less than :data:`SETTLING_SECONDS`).
-
-    The whole run's pace, not the last seconds' (rich's own column): hard puzzles come in clumps, and a pace taken
-    over the last seconds made the time left jump tenfold as each clump came and went. Over the whole run, a clump
-    moves it by its share of the work done. What no estimate made in file order can see is a clump still ahead."""
-    if not done or total is None or elapsed is None or elapsed < SETTLING_SECONDS:
-        return None
-    return max(0.0, (total - done) * elapsed / done)
-
-
-def clock(seconds: float) -> str:
-    """``0:04:05``: hours, minutes and seconds, as rich's time columns write them."""
-    whole = int(round(seconds))
-    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
-
-
 #: a file command shows a bar only from this many grids on: below, it is done before a bar would help
 BIG_INPUT = 200
 
@@ -188,8 +172,9 @@ def _stdout_is_terminal() -> bool:
 def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str] | None = None, what: str = ""
              ) -> Iterator[Callable[[int], None]]:
     """A bar over the grids of a file command (``grade``, ``key``, ``solve``, ``check``, ``carve``, ``generate``):
-    yields ``step(done)``. Records keep going to stdout as they come: above the bar when stdout is the same
-    terminal, untouched when it is a pipe or a file.
+    yields ``step(done, left=None)`` (``left``: the caller's estimate of the seconds left, catalogue.time_left).
+    Records keep going to stdout as they come: above the bar when stdout is the same terminal, untouched when it is
+    a pipe or a file.
 
     First the kernels of ``jobs`` (warm-up job ids, catalogue/kernels.py) are made ready: compiled on every core,
     with their progress on the display's line, when the cache lacks them (the first use on a machine), else
@@ -206,10 +191,11 @@ def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str]
         ready(jobs or [], display, what)
         state: dict = {}
 
-        def step(done: int) -> None:
+        def step(done: int, left: float | None = None) -> None:
             if not big:
                 return
             if "update" not in state:  # the first grid is done: the line becomes the bar
                 state.update(update=display.bar(total), started=time.perf_counter())
-            state["update"](done, final=done >= total)
+            told = {"left": left, "left_at": time.perf_counter()} if left is not None else {"left": None}
+            state["update"](done, final=done >= total, **told)
         yield step

@@ -22,6 +22,7 @@ from ..config import NODE_BUDGET
 from ..shapes import spec_for_size
 from ..store.fields import stand_ins
 from ..store.records import grade_columns
+from ..time_left import Ledger
 from .import_batches import Batch
 from .stages import known_grades
 
@@ -104,14 +105,15 @@ def pattern_symmetry(puzzles: np.ndarray, size: int) -> list[str]:
 
 
 def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catalogue,
-            seconds: float = math.inf) -> Batch:
+            seconds: float = math.inf, ledger: Ledger | None = None) -> Batch:
     """Everything but the write: solve, key, drop what is stored, measure, grade, check minimality (a worker).
 
     The puzzles that need the nested forcing chains (seconds to minutes each, where the rest of a batch takes
     milliseconds) are graded one at a time, in file order, while the batch has had less than ``seconds``
     (:func:`finish`); the rows from the first one left on become ``batch.rest``, which the import grades next, in
     pieces on every worker, and stores next. So a clump of the hardest puzzles is stored, counted on the bar and
-    kept by a Ctrl-C a few at a time, and both workers take part in it."""
+    kept by a Ctrl-C a few at a time, and both workers take part in it. ``ledger`` (catalogue.time_left) is told
+    what the batch's first pass found and what each of those puzzles took, for the bar's time left."""
     from engine.formats.batch import lines
     from engine.grade import Later
     from engine.solvers._bitmask import CHECKS
@@ -193,10 +195,13 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
         batch.entries.append(parsed[k])
     batch.solutions = solutions
     batch.later = {k: g for k, g in enumerate(grades) if isinstance(g, Later)}
-    return finish(batch, seconds, begun)
+    if ledger is not None:
+        ledger.seen(len(batch.parsed), len(batch.later), time.perf_counter() - begun)
+    return finish(batch, seconds, begun, ledger)
 
 
-def finish(batch: Batch, seconds: float = math.inf, begun: float | None = None) -> Batch:
+def finish(batch: Batch, seconds: float = math.inf, begun: float | None = None,
+           ledger: Ledger | None = None) -> Batch:
     """Grade the rows of ``batch`` left to the nested forcing chains (``batch.later``), in file order, while the
     batch has had less than ``seconds`` since ``begun`` (now if None), at least one; from the first row left on,
     the rows go to ``batch.rest``, a batch of their own (its rows graded, if any, by ``finish`` again)."""
@@ -205,7 +210,10 @@ def finish(batch: Batch, seconds: float = math.inf, begun: float | None = None) 
         if n and time.perf_counter() - begun > seconds:
             batch.rest = _split(batch, k)
             break
+        started = time.perf_counter()
         batch.puzzles[k].update(grade_columns(batch.later.pop(k)()))
+        if ledger is not None:
+            ledger.took(time.perf_counter() - started)
     return batch
 
 

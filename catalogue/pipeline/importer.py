@@ -46,6 +46,7 @@ from .. import __version__
 from ..console import report
 from ..kernels import jobs_for
 from ..pace import Pace
+from ..time_left import Ledger, estimate
 from ..shapes import spec_for_size
 from ..store.files import refuse_strangers
 from .import_batches import Batch, Source, batch_size, batches
@@ -94,7 +95,7 @@ class ImportSummary:
 
 
 def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "d4", command: str = "",
-                   workers: int = 2, progress: Optional[Callable[[int, int], None]] = None,
+                   workers: int = 2, progress: Optional[Callable[..., None]] = None,
                    prepare: Optional[Callable[[list[str]], object]] = None) -> ImportSummary:
     """Import every puzzle of ``sources`` into ``catalogue``; rejected lines are reported on stderr (the first
     :data:`REPORT_LIMIT`) and counted. Returns the summary; the run row records it."""
@@ -112,6 +113,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     started = time.perf_counter()  # elapsed (and the rate) is the import's own time, as fill's
     # batches sized by what the last ones cost (catalogue.pace): hard puzzles go a few at a time, on every worker
     pace = Pace(batch_size, target=BATCH_SECONDS)
+    ledger = Ledger()  # what the batches' first pass found ahead, for the bar's time left (catalogue.time_left)
     work = batches(sources, pace.size)
     total = sum(s.count for s in sources)
     shapes = sorted((b.size, b.spec) if not isinstance(b, int) else (b * b, spec_for_size(b * b))
@@ -139,9 +141,9 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
         def timed(batch: Batch) -> Batch:
             started = time.perf_counter()
             if batch.later:  # rows given back by a batch whose time ran out (import_stages.finish)
-                finish(batch, BATCH_SECONDS)
+                finish(batch, BATCH_SECONDS, ledger=ledger)
             else:
-                compute(batch, kernels, equivalence, run_id, catalogue, seconds=BATCH_SECONDS)
+                compute(batch, kernels, equivalence, run_id, catalogue, seconds=BATCH_SECONDS, ledger=ledger)
             pace.measured(batch.box, len(batch.parsed), time.perf_counter() - started)
             return batch
 
@@ -224,8 +226,9 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                 else:  # stored in part: the lines decided (rejected, known, stored) count, not those left
                     done += len(batch.rejected) + batch.known + stored
                 summary.read = done
-                if progress is not None:
-                    progress(done, total)
+                if progress is not None:  # with the time left by kind once a hard puzzle is done
+                    progress(done, total, estimate(done, total, time.perf_counter() - started, workers, ledger)
+                             if ledger.finished else None)
                 if left:
                     break
         except BaseException as e:  # noqa: BLE001 - the run row says how it ended, then the error goes on

@@ -1,4 +1,4 @@
-"""catalogue.pace.Pace: batch sizes that follow the measured cost; catalogue.progress.time_left: the bar's time left."""
+"""catalogue.pace.Pace: batch sizes that follow the measured cost; catalogue.time_left: the bar's time left."""
 from __future__ import annotations
 
 import threading
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catalogue.pace import FIRST_SHARE, GROWTH, Pace
-from catalogue.progress import SETTLING_SECONDS, clock, time_left
+from catalogue.time_left import SETTLING_SECONDS, Ledger, clock, estimate, time_left
 
 BIGGEST = {2: 4096, 3: 2048, 4: 64, 5: 4}
 
@@ -94,3 +94,37 @@ def test_a_clump_moves_time_left_by_its_share_not_tenfold():
 
 def test_clock():
     assert [clock(s) for s in (0, 4.4, 65, 3600 + 125)] == ["0:00:00", "0:00:04", "0:01:05", "1:02:05"]
+
+
+def test_hard_items_found_ahead_are_priced_at_the_hard_ones_done():
+    """1,000 puzzles, the first pass has seen them all in 1 s of a thread's time and found 10 hard ones; one is
+    done, in 10 s: the 9 left take 45 s on two threads, whatever the ordinary ones' pace says."""
+    ledger = Ledger()
+    ledger.seen(1000, 10, 1.0)
+    assert estimate(500, 1000, 12.0, 2, ledger) == time_left(500, 1000, 12.0)  # none done yet: the plain pace
+    ledger.took(10.0)
+    assert estimate(501, 1000, 12.0, 2, ledger) == 45.0
+
+
+def test_the_part_not_seen_yet_is_priced_with_the_hard_share_of_the_part_seen():
+    ledger = Ledger()
+    ledger.seen(400, 4, 0.4)  # 1 ms a puzzle for the first pass, 1 % of them hard
+    ledger.took(2.0)  # 2 s each
+    # 600 unseen: 0.6 s of first pass and 6 hard ones to find (12 s); 3 hard ones known and left (6 s)
+    assert abs(estimate(300, 1000, 5.0, 1, ledger) - (0.6 + 12.0 + 6.0)) < 1e-9
+
+
+def test_the_ledger_counts_from_several_threads():
+    ledger = Ledger()
+
+    def worker():
+        for _ in range(1000):
+            ledger.seen(2, 1, 0.001)
+            ledger.took(0.5)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert (ledger.scanned, ledger.found, ledger.finished) == (8000, 4000, 4000) and abs(ledger.seconds - 2000) < 1e-6

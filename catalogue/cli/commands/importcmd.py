@@ -10,6 +10,7 @@ import functools
 import os
 import shlex
 import stat
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -132,10 +133,10 @@ def register(app: typer.Typer) -> None:
         with display, Catalogue.open(db, out) as catalogue:
             bar = []
 
-            def progress(done: int, _total: int) -> None:
+            def progress(done: int, _total: int, left: float | None = None) -> None:
                 if not bar:
                     bar.append(display.bar(total))
-                bar[0](done)
+                bar[0](done, left=left, left_at=time.perf_counter())
 
             summary = import_sources(catalogue, sources, equivalence=equivalence.value, command=command,
                                      progress=progress, prepare=lambda jobs: ready(jobs, display, "import"))
