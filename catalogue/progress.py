@@ -152,7 +152,7 @@ class Display:
             if self.progress is None:
                 return
             if state.get("total") != total:
-                state.update(total=total, started=time.perf_counter(), update=self.bar(total, label=label))
+                state.update(total=total, update=self.bar(total, label=label))
             state["update"](done, final=done >= total)
         return progress
 
@@ -195,7 +195,7 @@ def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str]
             if not big:
                 return
             if "update" not in state:  # the first grid is done: the line becomes the bar
-                state.update(update=display.bar(total), started=time.perf_counter())
+                state.update(update=display.bar(total))
             told = {"left": left, "left_at": time.perf_counter()} if left is not None else {"left": None}
             state["update"](done, final=done >= total, **told)
         yield step

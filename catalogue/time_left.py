@@ -9,9 +9,9 @@ puzzles with a clump of the hardest in the middle showed seconds left for a run 
 The grader sees further. Its compiled first pass runs ahead of the results (on the chunks the threads have taken)
 and finds the puzzles that need the nested forcing chains, each seconds to minutes, before their turn comes; they
 come back as :class:`engine.grade.Later`. A :class:`Ledger` counts them: how many the first pass found in the part
-of the file it has seen, and the time of those finished. :func:`estimate` prices the rest by kind: the ordinary
-puzzles left at the pace of the ordinary ones done, the hard ones known at the mean of the hard ones done, and the
-part not seen yet with the hard share of the part seen.
+of the file it has seen, the first pass's own time, and the time of the hard ones finished. :func:`estimate`
+prices what is left by kind: the first pass over the part not seen yet at its cost so far, and the hard puzzles
+known and not done, with those the unseen part holds at the share seen so far, at the mean of the hard ones done.
 """
 from __future__ import annotations
 

@@ -200,6 +200,15 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     return finish(batch, seconds, begun, ledger)
 
 
+def advance(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catalogue, seconds: float = math.inf,
+            ledger: Ledger | None = None) -> Batch:
+    """A worker's turn on ``batch``: :func:`compute` a batch just cut; :func:`finish` the rows a batch gave back
+    (computed already: a piece of them may hold no grade still to make, and is then ready as it is)."""
+    if batch.entries:
+        return finish(batch, seconds, ledger=ledger)
+    return compute(batch, kernels, equivalence, run_id, catalogue, seconds, ledger)
+
+
 def finish(batch: Batch, seconds: float = math.inf, begun: float | None = None,
            ledger: Ledger | None = None) -> Batch:
     """Grade the rows of ``batch`` left to the nested forcing chains (``batch.later``), in file order, while the

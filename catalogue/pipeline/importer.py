@@ -50,7 +50,7 @@ from ..time_left import Ledger, estimate
 from ..shapes import spec_for_size
 from ..store.files import refuse_strangers
 from .import_batches import Batch, Source, batch_size, batches
-from .import_stages import Kernels, compute, finish, pieces
+from .import_stages import Kernels, advance, pieces
 from .interrupts import Interrupts
 
 #: rejected lines reported one by one; past this, only counted (the summary has every count)
@@ -140,10 +140,7 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
 
         def timed(batch: Batch) -> Batch:
             started = time.perf_counter()
-            if batch.later:  # rows given back by a batch whose time ran out (import_stages.finish)
-                finish(batch, BATCH_SECONDS, ledger=ledger)
-            else:
-                compute(batch, kernels, equivalence, run_id, catalogue, seconds=BATCH_SECONDS, ledger=ledger)
+            advance(batch, kernels, equivalence, run_id, catalogue, BATCH_SECONDS, ledger)
             pace.measured(batch.box, len(batch.parsed), time.perf_counter() - started)
             return batch
 

@@ -70,3 +70,17 @@ def test_out_of_time_the_rows_from_the_next_later_one_are_a_batch_of_their_own()
     assert [sorted(part.later) for part in parts] == [[0, 2], []]
     assert [finish(part).puzzles[0].get("score") for part in parts] == [14.0, None]
     assert parts[0].puzzles[2]["score"] == 16.0 and all(part.rest is None for part in parts)
+
+
+def test_a_piece_given_back_without_grades_to_make_is_ready_as_it_is():
+    """The rows a batch gave back are computed already: a piece of them with no grade still to make is not
+    computed again (no kernels are there to do it), and one with a grade to make gets it."""
+    from catalogue.pipeline.import_stages import advance, finish, pieces
+
+    parts = pieces(finish(computed(6, {1, 2}), seconds=0).rest, 1)
+    assert [sorted(part.later) for part in parts] == [[0], [], [], []]
+    for part in parts:
+        rows = [dict(p) for p in part.puzzles]
+        assert advance(part, None, "d4", 1, None) is part
+        assert [p["row"] for p in part.puzzles] == [r["row"] for r in rows] and not part.later
+    assert parts[0].puzzles[0]["score"] == 12.0
