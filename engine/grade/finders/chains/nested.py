@@ -175,7 +175,7 @@ class _Search:
             key = frozenset(states)
             if key not in seen:
                 seen.add(key)
-                yield row, np.array(sorted(states), np.int32)
+                yield row, np.array(_map_order(states, n), np.int32)
 
     # -- the search ---------------------------------------------------------------------------------------------
     def search(self) -> np.ndarray:
@@ -289,6 +289,18 @@ class _Search:
         words = forcing_words(f"{LABEL[producer]} forcing chains", row, t)
         return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations,
                     with_rules(t, work, chains(raw, size, n)), kind)
+
+
+def _map_order(states, n: int) -> list[int]:
+    """Off states in the order Sudoku Explainer's hint yields them: it keeps a hint's eliminations in a Java
+    ``HashMap`` keyed by the cell (its hash is its index), which yields cells by ``index mod capacity`` (16, doubled
+    past three quarters full) and each cell's digits upwards. (Cells sharing a bucket come in the order the hint
+    met them, for a cycle the order of its walk; they are rare, and taken here by index.) That order is the order
+    the run follows them (:func:`engine.grade.kernels.chains.plus._emit_hint` does the same for the rules)."""
+    cap = 16
+    while len({(s >> 1) // n for s in states}) * 4 > cap * 3:
+        cap *= 2
+    return sorted(states, key=lambda s: (((s >> 1) // n) & (cap - 1), s))
 
 
 def search(cands: np.ndarray, box: int):

@@ -12,23 +12,17 @@ from __future__ import annotations
 import numpy as np
 
 from ...._jit import wide_kernel
-from ....bits import digit_of, popcount
+from ....bits import digit_of, lowbit_index, popcount
 from .slots import _add, _has, _parent
 
 LOCKING, HIDDEN_PAIR, NAKED_PAIR, X_WING = 0, 1, 2, 3
-
-
-
-@wide_kernel
-def _sees_all(cell, places, h, houses, cell_houses, n):
-    """Whether ``cell`` (outside house ``h``) shares a house with every position of ``places`` in ``h``."""
-    for i in range(n):
-        if places >> i & 1:
-            c2 = houses[h, i]
-            if not (cell_houses[cell, 0] == cell_houses[c2, 0] or cell_houses[cell, 1] == cell_houses[c2, 1]
-                    or cell_houses[cell, 2] == cell_houses[c2, 2]):
-                return False
-    return True
+ROW, COLUMN, BOX = 0, 1, 2  # a house's kind: its index in cell_houses, and houses[kind * n + j]
+# Sudoku Explainer's orders, which decide what a run meets first and so which parents its states get (a chain's
+# complexity, and its rating, counts them): locked candidates from a box onto a column, a box onto a row, a column
+# onto a box, a row onto a box; pairs in boxes, then columns, then rows; X-Wings on columns, then rows, as bases
+LOCKED_FROM = (BOX, BOX, COLUMN, ROW)
+LOCKED_ONTO = (COLUMN, ROW, BOX, BOX)
+PAIR_HOUSES = (BOX, COLUMN, ROW)
 
 
 @wide_kernel
@@ -44,163 +38,260 @@ def _emit(ws, w, t, parents, nparents, out, count):
 
 
 @wide_kernel
+def _emit_hint(ws, w, cells, masks, k, n, parents, nparents, out, count):
+    """Add the eliminations of one pattern: digits ``masks[i]`` from cell ``cells[i]`` for ``i < k``, made in that
+    order, given in the order Sudoku Explainer's hint gives them. It keeps them in a Java ``HashMap`` keyed by the
+    cell, whose hash is the cell's index: the map yields its cells by ``index mod capacity`` (16, doubled whenever
+    it holds more than three quarters of it), cells of one bucket in the order they came, each cell's digits
+    upwards. That order is the order the run follows them, and so decides which parents later states get."""
+    cap = 16
+    while k * 4 > cap * 3:
+        cap *= 2
+    for i in range(1, k):  # a stable insertion sort by bucket: k is at most a few houses' cells
+        c, m = cells[i], masks[i]
+        j = i - 1
+        while j >= 0 and (cells[j] & (cap - 1)) > (c & (cap - 1)):
+            cells[j + 1] = cells[j]
+            masks[j + 1] = masks[j]
+            j -= 1
+        cells[j + 1] = c
+        masks[j + 1] = m
+    for i in range(k):
+        m = masks[i]
+        while m:
+            low = m & -m
+            m ^= low
+            count = _emit(ws, w, 2 * (cells[i] * n + digit_of(low) - 1), parents, nparents, out, count)
+    return count
+
+
+@wide_kernel
+def _empty_cells(orig, houses, h, n):
+    """How many cells of house ``h`` the run's grid has not filled (a run only removes candidates, so the cells the
+    grid it started from left empty: Sudoku Explainer's ``getEmptyCellCount`` inside a run)."""
+    k = 0
+    for i in range(n):
+        if orig[houses[h, i]]:
+            k += 1
+    return k
+
+
+@wide_kernel
 def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
     """Off states the first productive rule adds to slot ``w`` (written to ``out``); returns how many, or -1 when no
     rule is productive. A rule is productive when one of its patterns rests on the run's removals, even if its
     eliminations are known already (and then no later rule is tried: 0). ``orig`` is the grid the run started from
-    and ``work`` its working grid, whose places the workspace keeps."""
-    ncells = work.size
-    # the digit's places in each house of the run's grid and of the grid it started from, as bits of positions
-    # (kept by the run: engine/grade/kernels/chains/implications.py, _start)
-    now, before = ws[19], ws[20]
+    and ``work`` its working grid, whose places the workspace keeps. Each rule finds its patterns in Sudoku
+    Explainer's order and with its conditions (see the rules)."""
+    # a pattern's eliminations (cells, and digits as masks) in the room after its parents (at most 2n - 4): the
+    # forcing search runs without numba's runtime, so nothing here may allocate
+    cells = parents[2 * n:4 * n + 4]
+    masks = parents[4 * n + 4:6 * n + 8]
     for rule in range(4):
-        productive = False
-        count = 0
         if rule == LOCKING:
-            for k in (2, 0, 1):  # boxes, rows, columns as the locked house
-                for d in range(1, n + 1):
-                    bit = np.int64(1) << (d - 1)
-                    for j in range(n):
-                        h = k * n + j
-                        places = now[h, d - 1]
-                        cnt = popcount(places)
-                        # no place lost in the run: the pattern has no rule parent (it was there before), and
-                        # scanning the grid for cells it sees would find nothing to add
-                        if cnt < 2 or cnt > 6 or not before[h, d - 1] & ~places:
-                            continue
-                        np_ = 0
-                        for i in range(n):
-                            c = houses[h, i]
-                            if orig[c] & bit and not work[c] & bit:
-                                parents[np_] = 2 * (c * n + d - 1)
-                                np_ += 1
-                        first = houses[h, digit_of(places & -places) - 1]
-                        for c in range(ncells):
-                            if c == first or not work[c] & bit or cell_houses[c, k] == h:
-                                continue
-                            if _sees_all(c, places, h, houses, cell_houses, n):
-                                productive = True
-                                count = _emit(ws, w, 2 * (c * n + d - 1), parents, np_, out, count)
-        elif rule == HIDDEN_PAIR or rule == NAKED_PAIR:
-            for h in range(3 * n):
-                # the digits with exactly two places in the house: a hidden pair's digits are two of them
-                twice = np.int64(0)
-                if rule == HIDDEN_PAIR:
-                    for d in range(n):
-                        if popcount(now[h, d]) == 2:
-                            twice |= np.int64(1) << d
-                    if popcount(twice) < 2:
-                        continue
-                for i in range(n):
-                    a = houses[h, i]
-                    for j in range(i + 1, n):
-                        b = houses[h, j]
-                        if rule == NAKED_PAIR:
-                            m = work[a]
-                            if popcount(m) != 2 or work[b] != m:
-                                continue
-                            np_ = 0
-                            for c in (a, b):
-                                lost = orig[c] & ~m
-                                while lost:
-                                    low = lost & -lost
-                                    lost ^= low
-                                    parents[np_] = 2 * (c * n + digit_of(low) - 1)
-                                    np_ += 1
-                            if np_ == 0:
-                                continue
-                            for x in range(n):
-                                c = houses[h, x]
-                                if c != a and c != b and work[c] & m:
-                                    productive = True
-                                    mm = work[c] & m
-                                    while mm:
-                                        low = mm & -mm
-                                        mm ^= low
-                                        count = _emit(ws, w, 2 * (c * n + digit_of(low) - 1), parents, np_, out,
-                                                      count)
-                        elif popcount(work[a] & work[b] & twice) >= 2:
-                            count, productive = _hidden_pair(ws, w, h, i, j, twice, orig, work, houses, n, out,
-                                                             parents, count, productive)
+            count, productive = _locking(ws, w, orig, work, houses, cell_houses, n, out, parents, cells, masks)
+        elif rule == HIDDEN_PAIR:
+            count, productive = _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks)
+        elif rule == NAKED_PAIR:
+            count, productive = _naked_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks)
         else:
-            for base in (0, 1):  # rows, then columns as base lines
-                count, productive = _x_wings(ws, w, base, orig, work, houses, n, out, parents, count, productive)
+            count, productive = _x_wings(ws, w, orig, work, houses, n, out, parents, cells, masks)
         if productive:
             return count
     return -1
 
 
 @wide_kernel
-def _hidden_pair(ws, w, h, i, j, twice, orig, work, houses, n, out, parents, count, productive):
-    """Hidden pairs of house ``h`` in its positions ``i`` and ``j``: every digit pair found only there. ``twice``:
-    the digits with exactly two places in the house (one of them in both cells has no other place)."""
-    a = houses[h, i]
-    b = houses[h, j]
-    common = work[a] & work[b] & twice
-    pos = (np.int64(1) << i) | (np.int64(1) << j)
-    while common:
-        low = common & -common
-        common ^= low
-        rest = common
-        while rest:
-            low2 = rest & -rest
-            rest ^= low2
-            pair = low | low2
-            np_ = 0
-            for x in range(n):
-                c = houses[h, x]
-                if not pos >> x & 1:
-                    lost = orig[c] & pair
-                    while lost:
-                        lw = lost & -lost
-                        lost ^= lw
-                        parents[np_] = 2 * (c * n + digit_of(lw) - 1)
+def _locking(ws, w, orig, work, houses, cell_houses, n, out, parents, cells, masks):
+    """Locked candidates: a digit whose places in house ``h1`` all lie in one house ``h2`` of the other kind leaves
+    the rest of ``h2``. Its parents: the digit's places ``h1`` lost in the run outside ``h2`` (a place lost inside
+    ``h2`` changes nothing: the pattern was there before)."""
+    now = ws[19]
+    count = 0
+    productive = False
+    for kind in range(4):
+        k1, k2 = LOCKED_FROM[kind], LOCKED_ONTO[kind]
+        for d in range(1, n + 1):
+            bit = np.int64(1) << (d - 1)
+            for j in range(n):
+                h1 = k1 * n + j
+                places = now[h1, d - 1]
+                if popcount(places) < 2:
+                    continue
+                h2 = cell_houses[houses[h1, lowbit_index(places)], k2]
+                inside = True
+                rest = places
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    if cell_houses[houses[h1, lowbit_index(low)], k2] != h2:
+                        inside = False
+                        break
+                if not inside:
+                    continue
+                k = 0
+                for i in range(n):
+                    c = houses[h2, i]
+                    if work[c] & bit and cell_houses[c, k1] != h1:
+                        cells[k] = c
+                        masks[k] = bit
+                        k += 1
+                if k == 0:
+                    continue
+                np_ = 0
+                for i in range(n):
+                    c = houses[h1, i]
+                    if orig[c] & bit and not work[c] & bit and cell_houses[c, k2] != h2:
+                        parents[np_] = 2 * (c * n + d - 1)
                         np_ += 1
-            if np_ == 0:
-                continue
-            for c in (a, b):
-                extra = work[c] & ~pair
-                if extra:
-                    productive = True
-                while extra:
-                    lw = extra & -extra
-                    extra ^= lw
-                    count = _emit(ws, w, 2 * (c * n + digit_of(lw) - 1), parents, np_, out, count)
+                if np_ == 0:
+                    continue
+                productive = True
+                count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
     return count, productive
 
 
 @wide_kernel
-def _x_wings(ws, w, base, orig, work, houses, n, out, parents, count, productive):
-    """X-Wings with rows (``base`` 0) or columns (1) as base lines (the digit's places in a line: the run's bits)."""
+def _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
+    """Hidden pairs: two digits with the same two places in a house leave those cells' other candidates. Sudoku
+    Explainer looks only in houses of more than four empty cells, at digit pairs in its ``Permutations`` order (by
+    the higher digit, then the lower). Parents: the pair's digits lost from the house's other cells."""
     now = ws[19]
-    for d in range(1, n + 1):
-        bit = np.int64(1) << (d - 1)
-        for l1 in range(n):
-            h1 = base * n + l1
-            p1 = now[h1, d - 1]
-            if popcount(p1) != 2:
+    count = 0
+    productive = False
+    for kind in PAIR_HOUSES:
+        for j in range(n):
+            h = kind * n + j
+            if _empty_cells(orig, houses, h, n) <= 4:
                 continue
-            for l2 in range(l1 + 1, n):
-                h2 = base * n + l2
-                if now[h2, d - 1] != p1:
+            for d2 in range(1, n):
+                pos = now[h, d2]
+                if popcount(pos) != 2:
                     continue
-                np_ = 0
-                for hb in (h1, h2):
-                    for i in range(n):
-                        c = houses[hb, i]
-                        if orig[c] & bit and not work[c] & bit and not p1 >> i & 1:
-                            parents[np_] = 2 * (c * n + d - 1)
-                            np_ += 1
-                if np_ == 0:
-                    continue
-                cover = 1 - base
-                for i in range(n):
-                    if not p1 >> i & 1:
+                for d1 in range(d2):
+                    if now[h, d1] != pos:
                         continue
-                    hc = cover * n + i
+                    pair = (np.int64(1) << d1) | (np.int64(1) << d2)
+                    k = 0
+                    for i in range(n):
+                        if pos >> i & 1:
+                            c = houses[h, i]
+                            if work[c] & ~pair:
+                                cells[k] = c
+                                masks[k] = work[c] & ~pair
+                                k += 1
+                    if k == 0:
+                        continue
+                    np_ = 0
+                    for i in range(n):
+                        if not pos >> i & 1:
+                            c = houses[h, i]
+                            lost = orig[c] & pair
+                            while lost:
+                                low = lost & -lost
+                                lost ^= low
+                                parents[np_] = 2 * (c * n + digit_of(low) - 1)
+                                np_ += 1
+                    if np_ == 0:
+                        continue
+                    productive = True
+                    count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
+    return count, productive
+
+
+@wide_kernel
+def _naked_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
+    """Naked pairs: two cells of a house with the same two candidates take them from the house's other cells.
+    Sudoku Explainer looks only in houses of at least four empty cells, at cell pairs in its ``Permutations``
+    order. Parents: the pair cells' other candidates lost in the run."""
+    count = 0
+    productive = False
+    for kind in PAIR_HOUSES:
+        for j in range(n):
+            h = kind * n + j
+            if _empty_cells(orig, houses, h, n) < 4:
+                continue
+            for ib in range(1, n):
+                b = houses[h, ib]
+                m = work[b]
+                if popcount(m) != 2:
+                    continue
+                for ia in range(ib):
+                    a = houses[h, ia]
+                    if work[a] != m:
+                        continue
+                    k = 0
                     for x in range(n):
-                        c = houses[hc, x]
-                        if x != l1 and x != l2 and work[c] & bit:
-                            productive = True
-                            count = _emit(ws, w, 2 * (c * n + d - 1), parents, np_, out, count)
+                        c = houses[h, x]
+                        if c != a and c != b and work[c] & m:
+                            cells[k] = c
+                            masks[k] = work[c] & m
+                            k += 1
+                    if k == 0:
+                        continue
+                    np_ = 0
+                    for c in (a, b):
+                        lost = orig[c] & ~m
+                        while lost:
+                            low = lost & -lost
+                            lost ^= low
+                            parents[np_] = 2 * (c * n + digit_of(low) - 1)
+                            np_ += 1
+                    if np_ == 0:
+                        continue
+                    productive = True
+                    count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
+    return count, productive
+
+
+@wide_kernel
+def _x_wings(ws, w, orig, work, houses, n, out, parents, cells, masks):
+    """X-Wings: a digit with the same two places in two base lines leaves the two cover lines elsewhere. Sudoku
+    Explainer takes columns as base lines first, then rows, line pairs in its ``Permutations`` order and digits
+    upwards for each pair, and only digits placed at most n - 4 times (the grid the run started from: a run places
+    none). Parents: the digit's places lost from the base lines outside the cover lines."""
+    now, before = ws[19], ws[20]
+    count = 0
+    productive = False
+    for base in (COLUMN, ROW):
+        cover = COLUMN if base == ROW else ROW
+        for l2 in range(1, n):
+            h2 = base * n + l2
+            for l1 in range(l2):
+                h1 = base * n + l1
+                for d in range(1, n + 1):
+                    p1 = now[h1, d - 1]
+                    if popcount(p1) != 2 or now[h2, d - 1] != p1:
+                        continue
+                    placed = 0  # the digit's placements: the rows with no place for it
+                    for r in range(n):
+                        if not before[ROW * n + r, d - 1]:
+                            placed += 1
+                    if placed + 4 > n:
+                        continue
+                    bit = np.int64(1) << (d - 1)
+                    k = 0
+                    for i in range(n):
+                        if not p1 >> i & 1:
+                            continue
+                        hc = cover * n + i
+                        for x in range(n):
+                            c = houses[hc, x]
+                            if x != l1 and x != l2 and work[c] & bit:
+                                cells[k] = c
+                                masks[k] = bit
+                                k += 1
+                    if k == 0:
+                        continue
+                    np_ = 0
+                    for hb in (h1, h2):
+                        for i in range(n):
+                            c = houses[hb, i]
+                            if orig[c] & bit and not work[c] & bit and not p1 >> i & 1:
+                                parents[np_] = 2 * (c * n + d - 1)
+                                np_ += 1
+                    if np_ == 0:
+                        continue
+                    productive = True
+                    count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
     return count, productive

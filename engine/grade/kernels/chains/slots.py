@@ -52,7 +52,7 @@ def _nested_workspace(slots, ncells, n, nests):
     basis = np.full(ncells, -1, np.int64)
     position = np.zeros((ncells, 3), np.int64)
     found = np.zeros(nstates + 1, np.int32)  # what the rules of a dynamic (+) run add
-    parents = np.zeros(4 * n + 8, np.int32)
+    parents = np.zeros(6 * n + 8, np.int32)  # a + rule's parents, then a pattern's eliminations (plus.py)
     ends = np.zeros(4, np.int64)  # the queues' heads and tails between two calls of _follow
     # nest[w, s]: the nested chain (1..) that put s in slot w, 0 for none; nest_cx[k]: chain k's complexity;
     # nest_seen: visit stamps over the chains
