@@ -123,3 +123,45 @@ def test_rule_parents_are_the_runs_removals_and_a_chain_without_any_was_there_be
             elif row[fo.H_KIND] == fo.UNARY:  # resting on no removal, the chain is there before the run
                 assert int(row[fo.H_TARGET]) in before
     assert rested
+
+
+@pytest.mark.slow
+def test_what_a_search_inside_finds_is_remembered_and_the_same_as_searching_again(monkeypatch):
+    """The memo of searches inside (keyed by the grids) changes nothing: the nested step found with every search
+    inside made afresh is the one found with all of them remembered."""
+    from engine.grade.finders.chains import nested
+
+    nested._inside_memo().clear()
+    first = nested.search(STUCK, 3)
+    remembered = len(nested._inside_memo())
+    assert first is not None and remembered
+    again = nested.search(STUCK, 3)  # every search inside now comes from the memo
+    assert len(nested._inside_memo()) == remembered
+    monkeypatch.setattr(nested, "_inside_memo", lambda: {})  # the twin: nothing remembered
+    fresh = nested.search(STUCK, 3)
+    for found in (again, fresh):
+        assert found[0] == first[0] and found[1].tolist() == first[1].tolist() and found[2] == first[2]
+
+
+def test_the_plain_search_finds_what_three_full_walks_a_candidate_find():
+    """The plain search reuses a candidate's cycle walk as its forcing walk, meets halfway and skips the states a
+    complete walk proved chainless: every row, in order, must be the one of its twin that walks everything."""
+    from engine.grade.kernels.chains.plain import _plain_search_walking
+
+    from test_grade_plus import PLATINUM_BLONDE_4
+
+    grids = []
+    for start in (STUCK, np.array(PLATINUM_BLONDE_4, np.int64)):
+        search = _Stalls(0, start, 3)  # where runs from any candidate, on or off, stall: false runs find chains
+        search.grids = [start]
+        for p in range(81 * 9):
+            if start[p // 9] >> (p % 9) & 1 and len(search.grids) < 80:
+                search.run(search.free, 2 * p + (p % 2))
+        grids += search.grids
+    rows = 0
+    for cands in grids:
+        twin = np.zeros((FOUND_ROWS, fo.HINT_SIZE), np.int64)
+        _plain_search_walking(cands, GEO.houses, CELL_HOUSES, 9, twin)
+        assert _plain(cands).tolist() == _rows(twin).tolist()
+        rows += len(_rows(twin))
+    assert rows > 150

@@ -15,7 +15,7 @@ from ....bits import popcount
 from .cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks
 from .forcing import CYCLE, UNARY, _consider, _worth
 from .implications import _length_tenths
-from .walk import _chain_states, _walk_call, cycle_end, links
+from .walk import _chain_states, _meet_walk, _no_chains, _walk_call, cycle_end, has_strong_link, links
 
 
 @wide_kernel
@@ -39,14 +39,85 @@ def _plain_walk(source, pas, cycles, table, walk):
 
 @wide_kernel
 def _plain_search(cands, houses, cell_houses, n, found):
-    """Every conclusion of Sudoku Explainer's "Forcing Chains & Cycles" on ``cands``, as rows of ``found``."""
+    """Every conclusion of Sudoku Explainer's "Forcing Chains & Cycles" on ``cands``, as rows of ``found``.
+
+    The walks are those of the row's own search (:func:`engine.grade.kernels.chains.cycles._search`), without its
+    bounds, since every conclusion is kept: a candidate's cycle walk (from it on, when it has a strong link) is
+    its forcing walk from on too, the forcing walks from off (and from on without a cycle walk) meet halfway
+    (:func:`engine.grade.kernels.chains.walk._meet_walk`), and a complete walk marks the states with no forcing
+    chain of their own, whose walks are skipped. The rows and their order are those of three full walks a
+    candidate (``tests/engine/grade/test_grade_nested.py`` holds them to that twin)."""
     walk = _walk_space(cands.size, n)
     table = links(cands, houses, cell_houses, n)
-    nodes, parents = walk[0], walk[1]
+    nodes, parents, in_on, in_off, stamp = walk
     gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
+    depth = np.zeros(2 * cands.size * n, np.int32)  # a meet walk's scratch
+    nochain = np.zeros(2 * cands.size * n, np.int32)  # pass + 1 where a state is known to have no forcing chain
     sees, has, acc = cycle_masks(cands, houses, cell_houses, n)
     hint = np.zeros(7, np.int64)  # unused: found has rows
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
+    unbounded = np.int64(1 << 30)
+    for pas in (X_PASS, Y_PASS, XY_PASS):
+        ylinks = pas != X_PASS
+        xlinks = pas != Y_PASS
+        for c in range(cands.size):
+            m = cands[c]
+            card = popcount(m)
+            if card < 2 or (pas == Y_PASS and card > 2):
+                continue
+            for d in range(1, n + 1):
+                if not m >> (d - 1) & 1:
+                    continue
+                p = c * n + d - 1
+                closed = 0
+                ahead = -1
+                cycled = has_strong_link(p, table, ylinks, xlinks)
+                if cycled:  # a candidate without a strong link closes no cycle
+                    stamp[0] += 1
+                    ahead, closed, size = _walk_call(2 * p + 1, table, ylinks, xlinks, yes, nodes, parents, in_on,
+                                                     in_off, stamp[0], unbounded)
+                    if xlinks and size >= 0:
+                        _no_chains(size, nodes, in_on, in_off, stamp[0], nochain, pas + 1)
+                for k in range(closed):
+                    end, last = cycle_end(k, nodes)
+                    cx = _chain_states(end, nodes, parents) + 1
+                    tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
+                    count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
+                    for q in np.sort(gone[:count]):  # in potential order, as the rows are kept
+                        _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
+                if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
+                    continue
+                for source in (2 * p + 1, 2 * p):
+                    if nochain[source] == pas + 1:
+                        continue
+                    if source & 1 and cycled:  # the cycle walk's node for the candidate off ends the chain
+                        if ahead < 0:
+                            continue
+                        cx = _chain_states(ahead, nodes, parents)
+                    else:
+                        stamp[0] += 1
+                        chain, size = _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth,
+                                                 stamp[0], unbounded)
+                        if chain < 0:
+                            if size >= 0:
+                                _no_chains(size, nodes, in_on, in_off, stamp[0], nochain, pas + 1)
+                            continue
+                        cx = chain + 1
+                    if _worth(cands, source ^ 1, n):
+                        tenths = (70 if pas == XY_PASS else 66) + _length_tenths(cx)
+                        _consider(hint, found, tenths, cx, UNARY, source ^ 1, source, pas)
+
+
+@wide_kernel
+def _plain_search_walking(cands, houses, cell_houses, n, found):
+    """The twin of :func:`_plain_search` for the tests: three full walks a candidate and pass, nothing skipped."""
+    walk = _walk_space(cands.size, n)
+    table = links(cands, houses, cell_houses, n)
+    nodes, parents = walk[0], walk[1]
+    gone = np.zeros(cands.size * n, np.int32)
+    sees, has, acc = cycle_masks(cands, houses, cell_houses, n)
+    hint = np.zeros(7, np.int64)
+    yes = cands.size > 0
     no = not yes
     for pas in (X_PASS, Y_PASS, XY_PASS):
         for c in range(cands.size):
@@ -64,9 +135,9 @@ def _plain_search(cands, houses, cell_houses, n, found):
                     cx = _chain_states(end, nodes, parents) + 1
                     tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
                     count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
-                    for q in np.sort(gone[:count]):  # in potential order, as the rows are kept
+                    for q in np.sort(gone[:count]):
                         _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
-                if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
+                if pas == Y_PASS:
                     continue
                 for source in (2 * p + 1, 2 * p):
                     hit, _ = _plain_walk(source, pas, no, table, walk)
