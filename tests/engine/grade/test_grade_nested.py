@@ -165,3 +165,30 @@ def test_the_plain_search_finds_what_three_full_walks_a_candidate_find():
         assert _plain(cands).tolist() == _rows(twin).tolist()
         rows += len(_rows(twin))
     assert rows > 150
+
+
+@pytest.mark.parametrize("producer", [fo.MULTIPLE, fo.DYNAMIC, fo.DYNAMIC_PLUS])
+def test_a_search_inside_that_keeps_the_best_on_each_state_keeps_what_collecting_all_keeps(producer):
+    """Searches inside collect only the best conclusion on each state (the nested run keeps only the first of the
+    conclusions that remove the same candidates): what the run gets must be what collecting every conclusion
+    gives, on the grids where runs from every candidate stall."""
+    from engine.grade.finders.chains import nested
+
+    class _All(_Search):
+        best_by_state = False
+
+    search = _Stalls(0, STUCK, 3)
+    search.grids = []
+    for p in range(0, 81 * 9, 7):
+        if STUCK[p // 9] >> (p % 9) & 1 and len(search.grids) < 25:
+            search.run(search.free, 2 * p + (p % 2))
+    conclusions = 0
+    for work in search.grids:
+        got = []
+        for kind in (_Search, _All):
+            nested._inside_memo().clear()
+            got.append(kind(0, STUCK, 3).inside(producer, work))
+        fast, twin = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in g] for g in got)
+        assert fast == twin
+        conclusions += len(twin)
+    assert conclusions > 40

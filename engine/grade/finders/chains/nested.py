@@ -76,6 +76,8 @@ def _inside_memo() -> dict:
 class _Search:
     """One outer search of row ``row`` on ``cands`` (a dynamic forcing chain search whose runs nest chains)."""
 
+    best_by_state = True  # a search inside collects only the best conclusion on each state (see inside)
+
     def __init__(self, row: int, cands: np.ndarray, box: int):
         geo = geometry(box)
         self.box = box
@@ -93,8 +95,10 @@ class _Search:
         self.nests = 0
         self.out = np.empty(2 * self.cands.size * n, np.int32)
         self.no_slots = _search_space(np.zeros(self.cands.size, np.int64), n)
-        # the conclusions a search inside collects: one table for every call (its count, found[0, 0], is reset)
-        self.found = np.empty((FOUND_ROWS, HINT_SIZE), np.int64)
+        # the conclusions a search inside collects: one table for every call (its count, found[0, 0], is reset),
+        # then a row per state for the best conclusion on it so far (found[0, 1] says where those start;
+        # engine.grade.kernels.chains.forcing._consider)
+        self.found = np.empty((FOUND_ROWS + 2 * self.cands.size * n, HINT_SIZE), np.int64)
         # what each nested chain was, to explain the states it adds: (producer, hint row, its off states, grid)
         self.nest_info: dict[int, tuple | None] = {}
 
@@ -170,9 +174,13 @@ class _Search:
         found[0, 0] = 0
         if producer == fo.STATIC:  # walks of their own: no slots
             iws, imemo = self.no_slots
+            found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
             _plain_search(work, self.houses, self.cell_houses, n, found)
         else:
             iws, imemo = _search_space(work, n)
+            # only the best conclusion on each state: the others would be dropped below (the tests' twin keeps all)
+            found[0, 1] = FOUND_ROWS if self.best_by_state else 0
+            found[FOUND_ROWS:, H_TENTHS] = NO_HINT
             fo._forcing_search(producer, work, self.houses, self.cell_houses, n, np.empty(HINT_SIZE, np.int64),
                                found, iws, imemo)
         rows = found[1:found[0, 0] + 1]
