@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...._jit import wide_kernel
+from ...._jit import kernel_with, wide_kernel
 from ....bits import popcount
 from .cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks
 from .forcing import CYCLE, UNARY, _consider, _worth
@@ -35,6 +35,19 @@ def _plain_walk(source, pas, cycles, table, walk):
     hit, closed, _ = _walk_call(source, table, pas != X_PASS, pas != Y_PASS, cycles, nodes, parents, in_on,
                                 in_off, stamp[0], np.int64(1 << 30))
     return hit, closed
+
+
+@kernel_with(inline="always")
+def _cycle_rows(closed, p, pas, nodes, parents, n, gone, sees, has, acc, hint, found):
+    """The rows of the ``closed`` cycles a walk of pass ``pas`` from candidate ``p`` on closed: each candidate a
+    cycle removes, in potential order, as the rows are kept."""
+    for k in range(closed):
+        end, last = cycle_end(k, nodes)
+        cx = _chain_states(end, nodes, parents) + 1
+        tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
+        count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
+        for q in np.sort(gone[:count]):
+            _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
 
 
 @wide_kernel
@@ -78,13 +91,7 @@ def _plain_search(cands, houses, cell_houses, n, found):
                                                      in_off, stamp[0], unbounded)
                     if xlinks and size >= 0:
                         _no_chains(size, nodes, in_on, in_off, stamp[0], nochain, pas + 1)
-                for k in range(closed):
-                    end, last = cycle_end(k, nodes)
-                    cx = _chain_states(end, nodes, parents) + 1
-                    tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
-                    count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
-                    for q in np.sort(gone[:count]):  # in potential order, as the rows are kept
-                        _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
+                _cycle_rows(closed, p, pas, nodes, parents, n, gone, sees, has, acc, hint, found)
                 if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
                     continue
                 for source in (2 * p + 1, 2 * p):
@@ -130,13 +137,7 @@ def _plain_search_walking(cands, houses, cell_houses, n, found):
                     continue
                 p = c * n + d - 1
                 _, closed = _plain_walk(2 * p + 1, pas, yes, table, walk)
-                for k in range(closed):
-                    end, last = cycle_end(k, nodes)
-                    cx = _chain_states(end, nodes, parents) + 1
-                    tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
-                    count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
-                    for q in np.sort(gone[:count]):
-                        _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
+                _cycle_rows(closed, p, pas, nodes, parents, n, gone, sees, has, acc, hint, found)
                 if pas == Y_PASS:
                     continue
                 for source in (2 * p + 1, 2 * p):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...._jit import wide_kernel
+from ...._jit import kernel_with, wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
 from .slots import _add, _has, _parent
 
@@ -63,6 +63,17 @@ def _emit_hint(ws, w, cells, masks, k, n, parents, nparents, out, count):
             m ^= low
             count = _emit(ws, w, 2 * (cells[i] * n + digit_of(low) - 1), parents, nparents, out, count)
     return count
+
+
+@kernel_with(inline="always")
+def _off_states(c, digits, n, out, k):
+    """Write the off states of cell ``c``'s ``digits`` (a mask) to ``out`` from ``k`` on; returns the new count."""
+    while digits:
+        low = digits & -digits
+        digits ^= low
+        out[k] = 2 * (c * n + digit_of(low) - 1)
+        k += 1
+    return k
 
 
 @wide_kernel
@@ -185,13 +196,7 @@ def _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
                     np_ = 0
                     for i in range(n):
                         if not pos >> i & 1:
-                            c = houses[h, i]
-                            lost = orig[c] & pair
-                            while lost:
-                                low = lost & -lost
-                                lost ^= low
-                                parents[np_] = 2 * (c * n + digit_of(low) - 1)
-                                np_ += 1
+                            np_ = _off_states(houses[h, i], orig[houses[h, i]] & pair, n, parents, np_)
                     if np_ == 0:
                         continue
                     productive = True
@@ -229,14 +234,8 @@ def _naked_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
                             k += 1
                     if k == 0:
                         continue
-                    np_ = 0
-                    for c in (a, b):
-                        lost = orig[c] & ~m
-                        while lost:
-                            low = lost & -lost
-                            lost ^= low
-                            parents[np_] = 2 * (c * n + digit_of(low) - 1)
-                            np_ += 1
+                    np_ = _off_states(a, orig[a] & ~m, n, parents, 0)
+                    np_ = _off_states(b, orig[b] & ~m, n, parents, np_)
                     if np_ == 0:
                         continue
                     productive = True
