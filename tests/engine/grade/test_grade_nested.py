@@ -126,21 +126,25 @@ def test_rule_parents_are_the_runs_removals_and_a_chain_without_any_was_there_be
 
 
 @pytest.mark.slow
-def test_what_a_search_inside_finds_is_remembered_and_the_same_as_searching_again(monkeypatch):
-    """The memo of searches inside (keyed by the grids) changes nothing: the nested step found with every search
-    inside made afresh is the one found with all of them remembered."""
-    from engine.grade.finders.chains import nested
+def test_what_a_search_inside_finds_is_remembered_and_the_same_as_searching_again():
+    """The memo of searches inside (keyed by the grid) changes nothing: the nested row's conclusion found with
+    every search inside made afresh is the one found with all of them remembered."""
+    inside: dict = {}
+    first = _Search(0, STUCK, 3, inside)
+    best = first.search()
+    remembered = len(inside)
+    assert best[fo.H_TENTHS] != fo.NO_HINT and remembered
+    again = _Search(0, STUCK, 3, inside)  # every search inside now comes from the memo
+    assert again.search().tolist() == best.tolist() and len(inside) == remembered
+    assert again.links(best) == first.links(best)
 
-    nested._inside_memo().clear()
-    first = nested.search(STUCK, 3)
-    remembered = len(nested._inside_memo())
-    assert first is not None and remembered
-    again = nested.search(STUCK, 3)  # every search inside now comes from the memo
-    assert len(nested._inside_memo()) == remembered
-    monkeypatch.setattr(nested, "_inside_memo", lambda: {})  # the twin: nothing remembered
-    fresh = nested.search(STUCK, 3)
-    for found in (again, fresh):
-        assert found[0] == first[0] and found[1].tolist() == first[1].tolist() and found[2] == first[2]
+    class _Afresh(_Search):  # the twin: nothing remembered
+        def inside(self, producer, work):
+            self.inside_memo.clear()
+            return super().inside(producer, work)
+
+    fresh = _Afresh(0, STUCK, 3)
+    assert fresh.search().tolist() == best.tolist() and fresh.links(best) == first.links(best)
 
 
 def test_the_plain_search_finds_what_three_full_walks_a_candidate_find():
@@ -172,8 +176,6 @@ def test_a_search_inside_that_keeps_the_best_on_each_state_keeps_what_collecting
     """Searches inside collect only the best conclusion on each state (the nested run keeps only the first of the
     conclusions that remove the same candidates): what the run gets must be what collecting every conclusion
     gives, on the grids where runs from every candidate stall."""
-    from engine.grade.finders.chains import nested
-
     class _All(_Search):
         best_by_state = False
 
@@ -186,7 +188,6 @@ def test_a_search_inside_that_keeps_the_best_on_each_state_keeps_what_collecting
     for work in search.grids:
         got = []
         for kind in (_Search, _All):
-            nested._inside_memo().clear()
             got.append(kind(0, STUCK, 3).inside(producer, work))
         fast, twin = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in g] for g in got)
         assert fast == twin

@@ -27,9 +27,6 @@ hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
 """
 from __future__ import annotations
 
-import hashlib
-import threading
-
 import numpy as np
 
 from ....geometry import geometry
@@ -60,17 +57,6 @@ ROWS = (
 FOUND_ROWS = 1 << 14
 NESTS = 1 << 18
 _NO_FOUND = np.zeros((0, HINT_SIZE), np.int64)
-#: the most grids :meth:`_Search.inside` remembers a thread (then it starts again): under 1 kB each (the hardest
-#: puzzles make 5,000 to 15,000 a puzzle)
-_INSIDE_SIZE = 1 << 16
-_INSIDE = threading.local()
-
-
-def _inside_memo() -> dict:
-    memo = getattr(_INSIDE, "memo", None)
-    if memo is None:
-        memo = _INSIDE.memo = {}
-    return memo
 
 
 class _Search:
@@ -78,13 +64,14 @@ class _Search:
 
     best_by_state = True  # a search inside collects only the best conclusion on each state (see inside)
 
-    def __init__(self, row: int, cands: np.ndarray, box: int):
+    def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None):
         geo = geometry(box)
         self.box = box
         self.n, self.houses = geo.size, geo.houses
         self.cell_houses = cell_houses_of(geo.row_of, geo.col_of, geo.box_of, self.n)
         self.cands = np.ascontiguousarray(cands, np.int64)
-        self.shape_key = self.houses.tobytes()  # the memo of searches inside tells shapes of one size apart
+        # what searches inside concluded, by grid (see inside): shared by the rows of one step's search
+        self.inside_memo = {} if inside is None else inside
         self.base, self.inner = ROWS[row][1], ROWS[row][2]
         ncands = sum(int(m).bit_count() for m in self.cands)
         n = self.n
@@ -157,16 +144,11 @@ class _Search:
     def inside(self, producer: int, work: np.ndarray) -> list:
         """What search ``producer`` concludes on the run's grid ``work`` that rests on the run's removals, in Sudoku
         Explainer's order: ``[(hint row, the off states it adds, their parents: its rule parents)]``. A pure
-        function of the grid the runs start from and ``work``, remembered (:data:`_INSIDE`): the same grids recur
-        within a step (each nested row runs the rows before it again: row 10.0's runs look inside with the plain
-        search first, exactly as row 9.5's did) and from step to step (a third to a half of the searches inside
-        the hardest puzzles)."""
-        # a digest, not the grids: the keys would be most of the memo's memory (a 9x9 pair of grids is 1.3 kB)
-        digest = hashlib.blake2b(self.shape_key, digest_size=16)
-        digest.update(self.cands.tobytes())
-        digest.update(work.tobytes())
-        key = (producer, digest.digest())
-        memo = _inside_memo()
+        function of ``work`` (the grid the runs start from is the step's), remembered for the step: the same grids
+        recur (each nested row runs the rows before it again, so row 10.0's runs look inside with the plain search
+        first exactly as row 9.5's did, and runs from different candidates meet on the same grid)."""
+        key = (producer, work.tobytes())
+        memo = self.inside_memo
         if key in memo:
             return memo[key]
         n = self.n
@@ -191,8 +173,6 @@ class _Search:
                               self.out)
             if k:  # else it was there before the run: not the run's to use
                 out.append((row.copy(), states, self.out[:k].copy()))
-        if len(memo) >= _INSIDE_SIZE:
-            memo.clear()
         memo[key] = out
         return out
 
@@ -351,8 +331,9 @@ def _map_order(states, n: int) -> list[int]:
 
 def search(cands: np.ndarray, box: int):
     """The first nested row with a conclusion on ``cands``, and its best: ``(row, hint, links)`` or None."""
+    inside: dict = {}  # the rows' searches inside, by grid (_Search.inside)
     for row in range(len(ROWS)):
-        s = _Search(row, cands, box)
+        s = _Search(row, cands, box, inside)
         hint = s.search()
         if hint[H_TENTHS] != NO_HINT:
             return row, hint, s.links(hint)
