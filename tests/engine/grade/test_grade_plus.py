@@ -212,10 +212,10 @@ def test_a_hints_eliminations_come_in_java_hashmap_order():
     java = [([15, 16], [16, 15]), ([3, 20, 19, 40, 66], [66, 3, 19, 20, 40]), ([61, 62], [61, 62]),
             ([0, 9, 18, 27, 36, 45, 54, 63, 72, 10, 11, 12, 13], [0, 36, 72, 9, 10, 11, 12, 45, 13, 18, 54, 27, 63]),
             ([80, 64, 48, 32, 16, 0, 1, 17, 33], [80, 64, 48, 32, 16, 0, 1, 17, 33])]
+    s = _Search(0, np.array(ESCARGOT_STUCK, np.int64), 3)
     for keys, order in java:
         assert java_map_order(keys) == order
-        # the kernel: one digit per cell, states in the slot's order
-        s = _Search(0, np.array(ESCARGOT_STUCK, np.int64), 3)
+        # the kernel: one digit per cell, states in the slot's order (a fresh slot each time)
         w = s.free
         _reset(s.ws, w)
         cells = np.array(keys + [0] * 32, np.int32)

@@ -323,8 +323,9 @@ def _map_order(states, n: int) -> list[int]:
     past three quarters full) and each cell's digits upwards. (Cells sharing a bucket come in the order the hint
     met them, for a cycle the order of its walk; they are rare, and taken here by index.) That order is the order
     the run follows them (:func:`engine.grade.kernels.chains.plus._emit_hint` does the same for the rules)."""
+    cells = len({(s >> 1) // n for s in states})
     cap = 16
-    while len({(s >> 1) // n for s in states}) * 4 > cap * 3:
+    while cells * 4 > cap * 3:
         cap *= 2
     return sorted(states, key=lambda s: (((s >> 1) // n) & (cap - 1), s))
 
