@@ -53,7 +53,7 @@ from engine.grade.kernels import aligned as aligned_kernel, fish as fish_kernel,
 from engine.grade.kernels import unique_loops  # noqa: E402
 from engine.grade.kernels.chains import cycles, forcing as forcing_kernel  # noqa: E402
 from engine.grade.kernels.chains.space import shared_space  # noqa: E402
-from engine.grade.kernels.state import _places_table, cell_houses_of  # noqa: E402
+from engine.grade.kernels.state import _places_table, grader_units  # noqa: E402
 from engine.grade.grader import solve_logically  # noqa: E402
 from engine.grade.state import State  # noqa: E402
 from engine.grade.techniques import REGISTRY  # noqa: E402
@@ -65,7 +65,7 @@ def nine_by_nine():
     """The 9x9 grid's shape as the chain kernels read it: ``(geometry, n, cell_houses, sees)``, the houses' bitsets
     made once, as the grader does."""
     g = geometry(3)
-    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, g.size)
+    ch = grader_units(g)
     return g, g.size, ch, cycles.cycle_sees(g.houses, ch, g.houses.shape[1] ** 2)
 
 
@@ -81,13 +81,13 @@ def kernel(name: str):
         return cycles._cycles_on(cells, cands, g.houses, ch, g.peers, n, hint, sees) != 0
 
     def aligned(k):
-        return lambda cells, cands, memo: aligned_kernel._aligned(cands, g.peers, g.row_of, g.col_of, g.box_of, k,
+        return lambda cells, cands, memo: aligned_kernel._aligned(cands, g.peers, grader_units(g), k,
                                                                   memo)
 
     def direct(claiming):
         def try_(cells, cands, memo):
             _places_table(cands, g.houses, n, table)
-            return locked._direct_locking(cells, cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, n,
+            return locked._direct_locking(cells, cands, g.houses, g.peers, grader_units(g), n,
                                           claiming, table, memo)
         return try_
 
@@ -116,8 +116,8 @@ def kernel(name: str):
         "dynamic-forcing-chains-plus": forcing(forcing_kernel.DYNAMIC_PLUS),
         "aligned-pair-exclusion": aligned(2),
         "aligned-triple-exclusion": aligned(3),
-        "unique-loop": lambda cells, cands, memo: unique_loops._unique_loop(cells, cands, g.houses, g.peers, g.row_of,
-                                                                            g.col_of, g.box_of, n) != 0,
+        "unique-loop": lambda cells, cands, memo: unique_loops._unique_loop(cells, cands, g.houses, g.peers,
+                                                                            grader_units(g), n) != 0,
         "direct-pointing": direct(False),
         "direct-claiming": direct(True),
         "x-wing": fish(2),

@@ -35,7 +35,7 @@ from engine.bits import popcount
 from engine.geometry import geometry
 from engine.grade import grade_many
 from engine.grade.kernels.chains.walk import NSTRONG, _meet_walk, links
-from engine.grade.kernels.state import cell_houses_of
+from engine.grade.kernels.state import grader_units
 
 NO_CHAIN = -1
 LAYERS = 40  # deeper than any chain of these grids
@@ -133,7 +133,7 @@ def main() -> None:
     args = p.parse_args()
     g = geometry(3)
     n = g.size
-    ch = cell_houses_of(g.row_of, g.col_of, g.box_of, n)
+    ch = grader_units(g)
     puzzles = make_puzzles(3, args.count, args.seed)
     puzzles = np.array([pz for pz, gr in zip(puzzles, grade_many(puzzles, 3)) if gr.level in ("expert", "extreme")])
     grids = [cands for _, cands in collect("chains-and-cycles", puzzles)]

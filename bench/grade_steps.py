@@ -27,6 +27,7 @@ from bench_grade import make_puzzles
 from engine.geometry import geometry
 from engine.grade.kernels import driver
 from engine.grade.kernels.misses import new_memo
+from engine.grade.kernels.state import grader_units
 from engine.grade.state import State
 from engine.grade.techniques import COUNTER_NAMES, NCOUNTERS
 from engine.vocabulary import STEP_PATH_ONLY
@@ -45,7 +46,7 @@ def steps_of(puzzle: np.ndarray, geo, enabled) -> tuple[list[tuple[int, float, f
         before = counts.copy()
         t0 = time.perf_counter()
         left = driver._solve(0, driver.NTECHNIQUES, 1, enabled, counts, ratings, cells, cands, geo.houses,
-                             geo.peers, geo.row_of, geo.col_of, geo.box_of, geo.size,
+                             geo.peers, grader_units(geo), geo.size,
                              int(np.count_nonzero(cells == 0)), memo)
         seconds = time.perf_counter() - t0
         changed = np.flatnonzero(counts != before)

@@ -47,7 +47,7 @@ def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
 
 def known_grades(puzzles, box, later: bool = False) -> list:
     """The grades of a batch (fill's and import's); None for each puzzle of a shape the grader does not know yet
-    (Latin squares, the diagonals: engine.grade.grader.gradable), which is stored ungraded. ``later``: as
+    (the diagonals: engine.grade.grader.gradable), which is stored ungraded. ``later``: as
     ``engine.grade.grade_many``'s (import grades those puzzles one at a time, on the clock)."""
     from engine.grade import grade_many
     from engine.grade.grader import gradable

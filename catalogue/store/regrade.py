@@ -50,7 +50,7 @@ class RegradeReport:
     graded: int = 0
     changed: int = 0
     skipped: int = 0  #: rows that are not puzzles the grader can take (verify names them): left as they are
-    #: puzzles of shapes the grader does not know yet (Latin squares, the diagonals): stored ungraded, left so
+    #: puzzles of shapes the grader does not know yet (the diagonals): stored ungraded, left so
     ungradable: int = 0
     moves: Counter = field(default_factory=Counter)
 

@@ -12,7 +12,7 @@ rather than compile it for a minute inside a request.
 
 The grid's shape is the record's (``shape``: its spec, as every puzzle record carries it): a 6x6 grid could be boxes
 of 2x3, of 3x2 or a jigsaw, so the cell count alone cannot tell. Without it, the grid is square boxes (what the
-endpoint took before shapes). A shape the grader does not know yet (Latin squares, diagonals) is one 400 naming
+endpoint took before shapes). A shape the grader does not know yet (the diagonals) is one 400 naming
 ``shape``, said before any work, rather than a failure deep in the grader.
 """
 from __future__ import annotations

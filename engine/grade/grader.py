@@ -204,11 +204,12 @@ def _as_puzzle(cells, box: "int | Shape | None") -> tuple[np.ndarray, "int | Sha
 
 
 def gradable(box: "int | Shape") -> "int | Shape":
-    """``box`` when the grader knows its shape: square boxes, boxes of r x c and jigsaw regions (the techniques are
-    stated on rows, columns and regions: docs/grading.md, "Shapes"); ValueError naming any other shape."""
-    if isinstance(box, Shape) and (not box.has_regions or box.diagonals):
-        raise ValueError(f"shape {box.name} ({box.describe()}) cannot be graded yet: the grader knows grids with "
-                         "boxes or jigsaw regions and no diagonals (docs/shapes.md)")
+    """``box`` when the grader knows its shape: square boxes, boxes of r x c, jigsaw regions and Latin squares (the
+    techniques are stated on rows, columns and regions: docs/grading.md, "Shapes"); ValueError naming any other
+    shape."""
+    if isinstance(box, Shape) and box.diagonals:
+        raise ValueError(f"shape {box.name} ({box.describe()}) cannot be graded yet: the grader knows grids "
+                         "without diagonals (docs/shapes.md)")
     return box
 
 

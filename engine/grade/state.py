@@ -17,6 +17,7 @@ import numpy as np
 
 from ..bits import digits_of
 from ..geometry import geometry
+from .kernels.state import grader_units
 from ..shape import Shape
 from ..vocabulary import SYMBOLS, step_name
 
@@ -110,10 +111,14 @@ class Tables:
         self.houses: list[list[int]] = geo.houses.tolist()
         self.rows = self.houses[:n]
         self.columns = self.houses[n:2 * n]
-        self.boxes = self.houses[2 * n:]
+        #: the regions (boxes or jigsaw regions), as a range of house indexes: empty on a Latin square
+        self.has_regions = geo.shape.has_regions
+        self.regions = range(2 * n, 3 * n) if self.has_regions else range(0)
+        self.boxes = [self.houses[h] for h in self.regions]
         self.peers: list[list[int]] = geo.peers.tolist()
         self.peer_sets: list[frozenset[int]] = [frozenset(p) for p in self.peers]
-        self.cell_houses: list[tuple[int, int, int]] = [tuple(h) for h in geo.cell_houses.tolist()]
+        #: each cell's row, column and region (the row again on a Latin square: kernels.state.grader_units)
+        self.cell_houses: list[tuple[int, int, int]] = [tuple(h) for h in grader_units(geo).tolist()]
         self.row_of: list[int] = geo.row_of.tolist()
         self.col_of: list[int] = geo.col_of.tolist()
         self.box_of: list[int] = geo.box_of.tolist()
@@ -138,7 +143,7 @@ class Tables:
     def common_houses(self, cells) -> list[int]:
         """The houses holding every one of ``cells`` (row, then column, then box order)."""
         first = self.cell_houses[cells[0]]
-        return [h for k, h in enumerate(first) if all(self.cell_houses[c][k] == h for c in cells)]
+        return list(dict.fromkeys(h for k, h in enumerate(first) if all(self.cell_houses[c][k] == h for c in cells)))
 
 
 @lru_cache(maxsize=None)

@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
             rows = "1 row that is not a puzzle" if done.skipped == 1 else f"{done.skipped:,} rows that are not puzzles"
             report(f"skipped {rows} the grader can take (`catalogue verify` names them); left as they are")
         if done.ungradable:
-            report(f"left {count(done.ungradable, 'puzzle')} ungraded: their shapes (Latin squares, the diagonals) "
+            report(f"left {count(done.ungradable, 'puzzle')} ungraded: their shapes (the diagonals) "
                    "are not graded yet")
         if fmt == JSON:
             moves = [{"stored_level": old_level, "stored_hardest": old_hardest, "level": new_level,

@@ -39,7 +39,7 @@ def bug_cells(state: State):
     digits: dict[int, int] = {}
     every = 0
     common: set[int] | None = None
-    for kind in (2, 0, 1):
+    for kind in ((2, 0, 1) if t.has_regions else (0, 1)):  # boxes, rows, columns
         for h in range(kind * t.n, (kind + 1) * t.n):
             for d in range(1, t.n + 1):
                 bit = 1 << (d - 1)

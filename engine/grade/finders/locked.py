@@ -37,6 +37,8 @@ ORDER = {False: ((BOX, COLUMN), (BOX, ROW)), True: ((COLUMN, BOX), (ROW, BOX))}
 def find_locked_candidates(state: State, name: str, claiming: bool) -> Step | None:
     """The first pointing step (``claiming`` False) or claiming step (True) in search order, or None."""
     t = state.t
+    if not t.has_regions:  # a Latin square: two lines meet in one cell
+        return None
     cands = state.cands
     n = t.n
     title = step_name(name)
@@ -64,6 +66,8 @@ def find_locked_candidates(state: State, name: str, claiming: bool) -> Step | No
 def find_direct_locking(state: State, name: str, claiming: bool) -> Step | None:
     """The first direct pointing (``claiming`` False) or direct claiming step in SE's search order, or None."""
     t = state.t
+    if not t.has_regions:
+        return None
     cands = state.cands
     n = t.n
     title = step_name(name)

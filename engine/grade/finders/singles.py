@@ -19,18 +19,20 @@ RATING_BOX = HIDDEN_SINGLE_IN_BOX_RATING
 FULL_HOUSE = 1
 
 
-def house_order(n: int) -> list[int]:
-    """Boxes, columns, rows (house indexes: rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)."""
-    return list(range(2 * n, 3 * n)) + list(range(n, 2 * n)) + list(range(n))
+def house_order(t) -> list[int]:
+    """Boxes (none on a Latin square), columns, rows, then the diagonals (house indexes: rows 0..n-1, columns
+    n..2n-1, regions 2n..3n-1, then the diagonals)."""
+    n = t.n
+    regions = list(range(2 * n, 3 * n)) if t.has_regions else []
+    return regions + list(range(n, 2 * n)) + list(range(n)) + list(range(2 * n + len(regions), len(t.houses)))
 
 
 def find_hidden_single(state: State, name: str) -> Step | None:
     """The first full house, else the first hidden single, in search order (``name``: the row's), or None."""
     t = state.t
     cands = state.cands
-    n = t.n
     for full in (True, False):
-        for h in house_order(n):
+        for h in house_order(t):
             house = t.houses[h]
             if full and sum(1 for c in house if not state.cells[c]) != 1:
                 continue
@@ -47,7 +49,7 @@ def find_hidden_single(state: State, name: str) -> Step | None:
                     return Step(name, RATING_FULL,
                                 f"{t.cell_name(cell)}: full house {t.symbol(digit)} in {t.house_name(h)}",
                                 placements=((cell, digit),), cells=(cell,), houses=(h,), kind=FULL_HOUSE)
-                rating = RATING_BOX if h >= 2 * n else RATINGS[name]
+                rating = RATING_BOX if h in t.regions else RATINGS[name]
                 return Step(name, rating,
                             f"{t.cell_name(cell)}: hidden single {t.symbol(digit)} in {t.house_name(h)}",
                             placements=((cell, digit),), cells=(cell,), houses=(h,))

@@ -42,7 +42,7 @@ def find_naked_subset(state: State, name: str, k: int) -> Step | None:
     rating = RATINGS[name]
     t = state.t
     cands = state.cands
-    for h in house_order(t.n):
+    for h in house_order(t):
         house = t.houses[h]
         if sum(1 for c in house if cands[c]) < 2 * k:
             continue
@@ -69,7 +69,7 @@ def find_hidden_subset(state: State, name: str, k: int) -> Step | None:
     rating = RATINGS[name]
     t = state.t
     cands = state.cands
-    for h in house_order(t.n):
+    for h in house_order(t):
         house = t.houses[h]
         if sum(1 for c in house if cands[c]) <= 2 * k:
             continue
@@ -111,7 +111,7 @@ def find_direct_hidden(state: State, name: str, k: int) -> Step | None:
     t = state.t
     cands = state.cands
     n = t.n
-    for h in house_order(n):
+    for h in house_order(t):
         house = t.houses[h]
         if sum(1 for c in house if not state.cells[c]) <= k:
             continue

@@ -63,7 +63,7 @@ def _type4(state: State, c1: int, c2: int, a: int, b: int):
     a (or else b) has no other place."""
     t = state.t
     locked = {a: None, b: None}
-    for h in (t.cell_houses[c1][2], t.cell_houses[c1][0], t.cell_houses[c1][1]):
+    for h in kinds(t, c1):
         if h not in t.cell_houses[c2]:
             continue
         for d in (a, b):
@@ -152,10 +152,10 @@ def find(state: State, name: str) -> Step | None:
 MAX_DEGREE = 4
 
 
-def kinds(t, cell: int) -> tuple[int, int, int]:
-    """The houses of ``cell`` in Sudoku Explainer's order: box, row, column."""
+def kinds(t, cell: int) -> tuple[int, ...]:
+    """The houses of ``cell`` in Sudoku Explainer's order: box, row, column (row, column on a Latin square)."""
     row, col, box = t.cell_houses[cell]
-    return box, row, col
+    return (box, row, col) if t.has_regions else (row, col)
 
 
 def loops(state: State, start: int, a: int, b: int):

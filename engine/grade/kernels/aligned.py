@@ -23,6 +23,7 @@ import numpy as np
 from ..._jit import kernel_with, wide_kernel
 from ...bits import lowbit_index, popcount
 from .misses import _changed_cells, _remember
+from .state import _sees
 
 
 @kernel_with(inline="always")
@@ -87,7 +88,7 @@ def _allowed(m0, m1, m2, s01, s02, s12, ex, m, triple):
 
 
 @wide_kernel
-def _aligned(cands, peers, row_of, col_of, box_of, k, memo):
+def _aligned(cands, peers, cell_houses, k, memo):
     """Aligned pair (k = 2) or triple (k = 3) exclusion: the first one that removes a digit. ``memo``: this
     technique's row of the memo of misses."""
     # a cell with one candidate rules out the base cells it sees, which the changed cells near a set would not
@@ -97,13 +98,13 @@ def _aligned(cands, peers, row_of, col_of, box_of, k, memo):
     for c in range(cands.size):
         if cands[c] and not cands[c] & (cands[c] - 1):
             single = True
-    found = _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single)
+    found = _aligned_on(cands, peers, cell_houses, k, memo, single)
     _remember(memo, cands, not found and not single)
     return found
 
 
 @wide_kernel
-def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
+def _aligned_on(cands, peers, cell_houses, k, memo, single):
     ncells = cands.size
     npeers = peers.shape[1]
     is_base = np.zeros(ncells, np.bool_)
@@ -158,8 +159,7 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
             if popcount(cands[c]) >= 2 and count[c]:
                 bases[nb] = c
                 nb += 1
-        return _aligned_pairs(cands, bases, nb, bits, sees, small_cell, nwords, changed, near, row_of, col_of,
-                              box_of, npeers)
+        return _aligned_pairs(cands, bases, nb, bits, sees, small_cell, nwords, changed, near, cell_houses, npeers)
     for c in range(ncells):  # (triples from here on)
         if popcount(cands[c]) < 2:
             continue
@@ -203,7 +203,7 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
                 if near[c0, w] & near[c1, w]:
                     still = False
             m0, m1 = cands[c0], cands[c1]
-            s01 = row_of[c0] == row_of[c1] or col_of[c0] == col_of[c1] or box_of[c0] == box_of[c1]
+            s01 = _sees(c0, c1, cell_houses)
             # the third cell: an excluder of c0, then one of c1 not already seen; where the pair is unchanged, only
             # those that changed (the others make sets as at the last miss)
             thirds = moved if still else excl
@@ -212,7 +212,7 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
                 owner = c0 if src == 0 else c1
                 for b in range(nthirds[owner]):
                     c2 = thirds[owner, b]
-                    if src == 1 and (row_of[c2] == row_of[c0] or col_of[c2] == col_of[c0] or box_of[c2] == box_of[c0]):
+                    if src == 1 and _sees(c2, c0, cell_houses):
                         continue
                     if not is_base[c2] or c2 == c0 or c2 == c1:
                         continue
@@ -230,8 +230,8 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
                             ex[m] = cands[small_cell[63 * w + lowbit_index(low)]]
                             m += 1
                     m2 = cands[c2]
-                    s02 = row_of[c0] == row_of[c2] or col_of[c0] == col_of[c2] or box_of[c0] == box_of[c2]
-                    s12 = row_of[c1] == row_of[c2] or col_of[c1] == col_of[c2] or box_of[c1] == box_of[c2]
+                    s02 = _sees(c0, c2, cell_houses)
+                    s12 = _sees(c1, c2, cell_houses)
                     a0, a1, a2 = _allowed(m0, m1, m2, s01, s02, s12, ex, m, True)
                     if m0 & ~a0 or m1 & ~a1 or m2 & ~a2:
                         cands[c0] = m0 & a0
@@ -242,7 +242,7 @@ def _aligned_on(cands, peers, row_of, col_of, box_of, k, memo, single):
 
 
 @wide_kernel
-def _aligned_pairs(cands, bases, nb, bits, sees, small_cell, nwords, changed, near, row_of, col_of, box_of, npeers):
+def _aligned_pairs(cands, bases, nb, bits, sees, small_cell, nwords, changed, near, cell_houses, npeers):
     """The pairs of :func:`_aligned_on`, in its order (by the later base cell, then the earlier), each only where
     the two share at least two excluders: the earlier cells are read off the bits of the cells that two of the
     later cell's excluders see, not tried one by one (on the grids random minimal puzzles try it on, 202 of 784
@@ -280,7 +280,7 @@ def _aligned_pairs(cands, bases, nb, bits, sees, small_cell, nwords, changed, ne
                 if still:
                     continue
                 m0, m1 = cands[c0], cands[c1]
-                s01 = row_of[c0] == row_of[c1] or col_of[c0] == col_of[c1] or box_of[c0] == box_of[c1]
+                s01 = _sees(c0, c1, cell_houses)
                 npair = 0
                 for w in range(nwords):
                     y = bits[c0, w] & bits[c1, w]

@@ -31,7 +31,7 @@ from .fish import _fish
 from .locked import _direct_locking, _locked_candidates, box_line_side
 from .misses import NROWS, _changed_digits, _forget, _remember, new_memo
 from .singles import _hidden_single, _naked_single
-from .state import _contradiction, _place, _places_table, cell_houses_of
+from .state import _contradiction, _place, _places_table, grader_units
 from .subsets import _direct_hidden, _hidden_subset, _naked_subset
 from .unique_loops import _unique_loop
 from .wings import _wing
@@ -69,26 +69,25 @@ if NROWS != NTECHNIQUES:
 
 
 @wide_kernel
-def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
-           blanks, misses):
+def _solve(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, cell_houses, n, blanks,
+           misses):
     """:func:`_solve_in` with no shared forcing workspace (the tests' single steps: each forcing search makes its
     own)."""
-    return _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of,
-                     box_of, n, blanks, misses, forcing_space(cells.size, n, 0), _chain_shape(houses, row_of, col_of,
-                                                                                               box_of, n))
+    return _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, n, blanks, misses,
+                     forcing_space(cells.size, n, 0), _chain_shape(houses, cell_houses, n))
 
 
 @wide_kernel
-def _chain_shape(houses, row_of, col_of, box_of, n):
-    """What the chain rows read of the grid's shape, made once for many steps: each cell's three houses, and the
-    cells of each cell's houses as bitsets (engine.grade.kernels.chains.cycles.cycle_sees)."""
-    cell_houses = cell_houses_of(row_of, col_of, box_of, n)
-    return cell_houses, cycle_sees(houses, cell_houses, row_of.size)
+def _chain_shape(houses, cell_houses, n):
+    """What the rows read of the grid's shape, made once for many steps: each cell's units
+    (engine.grade.kernels.state.grader_units), and the cells of each cell's houses as bitsets
+    (engine.grade.kernels.chains.cycles.cycle_sees)."""
+    return cell_houses, cycle_sees(houses, cell_houses, cell_houses.shape[0])
 
 
 @kernel_with(inline="always")
-def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, row_of, col_of, box_of, n,
-              blanks, misses, space, shape):
+def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses, peers, n, blanks, misses, space,
+              shape):
     """Make steps until none of the ``blanks`` blank cells is left, no technique finds a step, or ``limit`` steps
     are made (UNLIMITED: no limit); each step is the first deduction of the table's rows ``first..last-1`` tried
     in order (a row whose ``enabled`` flag is 0 is skipped), counted at its technique's row in ``counts`` and
@@ -108,7 +107,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
     # share, what direct pointing and claiming prune by (engine.grade.kernels.locked.box_line_side). Passed as an
     # argument of its own down this loop, that number made 9x9 grading measurably slower (bench/ab_grade.py;
     # docs/benchmarks.md, "Grading")
-    table[houses.shape[0], 0] = box_line_side(row_of, col_of, box_of, n)
+    table[houses.shape[0], 0] = box_line_side(houses, cell_houses, n)
     while blanks and steps != limit:
         made = NOTHING
         counter = 0
@@ -127,8 +126,10 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
             if family == HIDDEN_SINGLE:
                 h = _hidden_single(cells, cands, houses, peers, n)
                 if h >= 0:
-                    counter = FULL_HOUSE_COUNTER if h >= 3 * n else (IN_BOX_COUNTER if h >= 2 * n else t)
-                    kind = FULL_HOUSE_KIND if h >= 3 * n else 0
+                    full = h >= houses.shape[0]
+                    # a hidden single in a region (2n..3n-1) is counted apart (Sudoku Explainer rates it lower)
+                    counter = FULL_HOUSE_COUNTER if full else (IN_BOX_COUNTER if 2 * n <= h < 3 * n else t)
+                    kind = FULL_HOUSE_KIND if full else 0
                     made = PLACED
             elif family == NAKED_SINGLE:
                 if _naked_single(cells, cands, peers):
@@ -156,7 +157,7 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         ratings[RATE] = tenths / 10.0
                         made = PLACED if found == 2 else ELIMINATED
                 elif family == DIRECT_LOCKING:  # these place the single they leave
-                    if _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, arg == CLAIMING, table,
+                    if _direct_locking(cells, cands, houses, peers, cell_houses, n, arg == CLAIMING, table,
                                        misses[t]):
                         made = PLACED
                 elif family == DIRECT_HIDDEN:
@@ -167,12 +168,12 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                     # (engine.grade.kernels.misses: row t of the memo); direct pointing and claiming do it inside
                     # their kernel, which counts no references (done here for them, grading measured slower)
                     memo = misses[t]
-                    if _locked_candidates(cands, houses, row_of, col_of, box_of, n, arg == CLAIMING, table,
+                    if _locked_candidates(cands, houses, cell_houses, n, arg == CLAIMING, table,
                                           _changed_digits(memo, cands)):
                         made = ELIMINATED
                     _remember(memo, cands, made == NOTHING)
                 elif family == NAKED_SUBSET:
-                    if _naked_subset(cands, houses, row_of, col_of, box_of, n, arg):
+                    if _naked_subset(cands, houses, n, arg):
                         made = ELIMINATED
                 elif family == HIDDEN_SUBSET:
                     if _hidden_subset(cands, houses, n, arg, table):
@@ -183,23 +184,23 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                         made = ELIMINATED
                     _remember(memo, cands, made == NOTHING)
                 elif family == WING:
-                    if _wing(cands, peers, row_of, col_of, box_of, arg == XYZ):
+                    if _wing(cands, peers, cell_houses, arg == XYZ):
                         made = ELIMINATED
                 elif family == UNIQUE_LOOP:  # the rating of a loop's step depends on its length and type
-                    found = _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n)
+                    found = _unique_loop(cells, cands, houses, peers, cell_houses, n)
                     if found:
                         # (tenths * 8 + type) * 2 + 1 for a loop longer than a rectangle: kernels.unique_loops
                         ratings[RATE] = (found // 16) / 10.0
                         kind = (found // 2) % 8 - 1 + (4 if found & 1 else 0)  # finders.unique_loops.loop_kind
                         made = ELIMINATED
                 elif family == BUG:
-                    found = _bug(cells, cands, houses, peers, row_of, col_of, box_of, n)
+                    found = _bug(cells, cands, houses, peers, cell_houses, n)
                     if found:
                         ratings[RATE] = (found // 8) / 10.0  # tenths * 8 + kind: engine.grade.kernels.bug
                         kind = found % 8
                         made = ELIMINATED
                 elif family == ALIGNED:
-                    if _aligned(cands, peers, row_of, col_of, box_of, arg, misses[t]):
+                    if _aligned(cands, peers, cell_houses, arg, misses[t]):
                         made = ELIMINATED
                 else:  # STEP_PATH, or a family without a branch here
                     made = NO_KERNEL
@@ -252,7 +253,7 @@ def _start_puzzle(puzzle, cells, cands, peers, n, misses):
 
 
 @wide_kernel
-def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, counts, ratings, status, space, misses,
+def _grade_many(puzzles, enabled, houses, peers, cell_houses, n, counts, ratings, status, space, misses,
                 state):
     """Grade every row of ``puzzles`` (``status``: SOLVED, STUCK or CONTRADICTION each), or, when ``state`` has a
     row (then ``puzzles`` has none), make one step from the cells and candidates of ``state`` (``status[0]``:
@@ -263,7 +264,7 @@ def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, coun
     whole loop again). And one call of :func:`_solve_in` for both, which is compiled inside this kernel
     (``inline="always"``): as a kernel of its own it was compiled, optimised and emitted once alone and once more
     inside this one, a real share of a new machine's compile on the longest chain of it (bench/compile_costs.py)."""
-    shape = _chain_shape(houses, row_of, col_of, box_of, n)
+    shape = _chain_shape(houses, cell_houses, n)
     stepping = state.shape[0] > 0
     cells = state[0] if stepping else np.empty(puzzles.shape[1], np.int64)
     cands = state[1] if stepping else np.empty(puzzles.shape[1], np.int64)
@@ -279,7 +280,7 @@ def _grade_many(puzzles, enabled, houses, peers, row_of, col_of, box_of, n, coun
                 continue
         # every row of the table, easiest first, back to the easiest after every step (one step when stepping)
         left = _solve_in(0, NTECHNIQUES, 1 if stepping else UNLIMITED, enabled, counts[i], ratings[i], cells, cands,
-                         houses, peers, row_of, col_of, box_of, n, blanks, misses, space, shape)
+                         houses, peers, n, blanks, misses, space, shape)
         if stepping:
             status[0] = left
         elif left <= 0:
@@ -305,8 +306,8 @@ def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np
     counts = np.zeros((arr.shape[0], NCOUNTERS), np.int64)
     ratings = np.zeros((arr.shape[0], NRATINGS), np.float64)
     status = np.empty(arr.shape[0], np.int64)
-    _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, geo.row_of, geo.col_of,
-                geo.box_of, geo.size, counts, ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]),
+    _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, grader_units(geo),
+                geo.size, counts, ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]),
                 new_memo(arr.shape[1]), np.empty((0, arr.shape[1]), np.int64))
     if (status == NO_KERNEL).any():
         raise RuntimeError("a row of engine.grade.techniques.ROWS has no kernel in engine.grade.kernels.driver")
@@ -320,8 +321,8 @@ def step_counter(state: np.ndarray, box: int, enabled: np.ndarray, misses: np.nd
     geo = geometry(box)
     counts = np.zeros((1, NCOUNTERS), np.int64)
     status = np.empty(1, np.int64)
-    _grade_many(np.empty((0, state.shape[1]), np.int8), enabled, geo.houses, geo.peers, geo.row_of, geo.col_of,
-                geo.box_of, geo.size, counts, np.zeros((1, NRATINGS), np.float64), status,
+    _grade_many(np.empty((0, state.shape[1]), np.int8), enabled, geo.houses, geo.peers, grader_units(geo),
+                geo.size, counts, np.zeros((1, NRATINGS), np.float64), status,
                 shared_space(state.shape[1], geo.size, 1), misses, state)
     if status[0] == NO_KERNEL:  # pragma: no cover - a test holds every row to having a kernel
         raise RuntimeError("a row of engine.grade.techniques.ROWS has no kernel in engine.grade.kernels.driver")

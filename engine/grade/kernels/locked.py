@@ -13,44 +13,40 @@ import numpy as np
 from ..._jit import kernel_with, wide_kernel
 from ...bits import lowbit_index, popcount
 from .misses import _changed_digits, _remember
-from .state import _in_house, _place
+from .state import _has_regions, _in_house, _place
 
 ROW, COLUMN, BOX = 0, 1, 2
 
 
 @wide_kernel
-def _house_of(cell, kind, row_of, col_of, box_of, n):
-    """The house of ``kind`` (ROW, COLUMN, BOX) holding ``cell``."""
-    if kind == ROW:
-        return row_of[cell]
-    if kind == COLUMN:
-        return n + col_of[cell]
-    return 2 * n + box_of[cell]
+def _house_of(cell, kind, cell_houses):
+    """The house of ``kind`` (ROW, COLUMN, BOX: the slots of engine.geometry's ``cell_houses``) holding ``cell``."""
+    return cell_houses[cell, kind]
 
 
 @kernel_with(_nrt=False)
-def _direct_locking(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, memo):
+def _direct_locking(cells, cands, houses, peers, cell_houses, n, claiming, table, memo):
     """Direct pointing (``claiming`` False: box -> column, then box -> row) or direct claiming (column -> box, then
     row -> box): the locked digit leaves the rest of the cover, and its single in another house is placed.
     ``table``: the places of every digit in every house (engine.grade.kernels.state._places_table); ``memo``: the
     technique's row of the misses memo (engine.grade.kernels.misses): only the digits whose places changed since
     its last miss are looked at, the others would miss again. Compiled without reference counts, as all it calls
     is: tried before most steps, a layer that counts them cost more than the digits it skips saved."""
-    found = _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table,
+    found = _direct_locking_on(cells, cands, houses, peers, cell_houses, n, claiming, table,
                                _changed_digits(memo, cands))
     _remember(memo, cands, not found)
     return found
 
 
 @kernel_with(_nrt=False)
-def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, claiming, table, digits):
+def _direct_locking_on(cells, cands, houses, peers, cell_houses, n, claiming, table, digits):
     """:func:`_direct_locking` on the digits set in ``digits`` (a bit each; -1 for all), in the order of the search.
 
     Only the houses of the base's kind that meet the cover can be left with one place (the others keep all theirs),
     and a base whose digit has more places than ``side`` (the most cells a box and a line share:
     :func:`box_line_side`, which the caller keeps in the first entry of ``table``'s extra last row) cannot lie in
     one line of a box, or one box of a line: both are skipped before any place is looked at (SE's order is kept:
-    the houses are tried in order)."""
+    the houses are tried in order). A shape without regions (a Latin square, side 0) has no locked candidates."""
     side = table[table.shape[0] - 1, 0]
     for pair in range(2):
         if claiming:
@@ -70,7 +66,7 @@ def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, c
                 while at:
                     low = at & -at
                     at ^= low
-                    h = _house_of(houses[base, lowbit_index(low)], kind2, row_of, col_of, box_of, n)
+                    h = _house_of(houses[base, lowbit_index(low)], kind2, cell_houses)
                     if cover == -1:
                         cover = h
                     elif h != cover:
@@ -80,7 +76,7 @@ def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, c
                     continue
                 meets = np.int64(0)  # the houses of the base's kind that meet the cover, as bits
                 for i in range(n):
-                    meets |= np.int64(1) << (_house_of(houses[cover, i], kind1, row_of, col_of, box_of, n) - kind1 * n)
+                    meets |= np.int64(1) << (_house_of(houses[cover, i], kind1, cell_houses) - kind1 * n)
                 meets &= ~(np.int64(1) << i1)
                 while meets:
                     low3 = meets & -meets
@@ -94,7 +90,7 @@ def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, c
                         low = at & -at
                         at ^= low
                         c = houses[other, lowbit_index(low)]
-                        if not _in_house(c, cover, row_of, col_of, box_of, n):
+                        if not _in_house(c, cover, cell_houses):
                             rest += 1
                             single = c
                     if rest != 1:
@@ -105,28 +101,35 @@ def _direct_locking_on(cells, cands, houses, peers, row_of, col_of, box_of, n, c
 
 
 @wide_kernel
-def box_line_side(row_of, col_of, box_of, n):
+def box_line_side(houses, cell_houses, n):
     """The most cells a box (a region) and a row or column share: b on square boxes, max(r, c) on boxes of r x c,
-    up to n - 1 on a jigsaw. What :func:`_direct_locking_on` may skip by."""
+    up to n - 1 on a jigsaw, 0 without regions. What :func:`_direct_locking_on` may skip by."""
+    if not _has_regions(houses, n):
+        return 0
     shared = np.zeros((n, 2 * n), np.int64)
-    for c in range(row_of.size):
-        shared[box_of[c], row_of[c]] += 1
-        shared[box_of[c], n + col_of[c]] += 1
+    for c in range(cell_houses.shape[0]):
+        shared[cell_houses[c, BOX] - 2 * n, cell_houses[c, ROW]] += 1
+        shared[cell_houses[c, BOX] - 2 * n, cell_houses[c, COLUMN]] += 1
     return shared.max()
 
 
 @wide_kernel
-def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming, table, digits):
+def _locked_candidates(cands, houses, cell_houses, n, claiming, table, digits):
     """Pointing (``claiming`` False: a box's places for a digit in one row or column) or claiming (True: a row's
     or column's places in one box): remove the digit from the rest of that second house. Sudoku Explainer's order,
     as engine.grade.finders.locked: (base kind, cover kind) pairs, then digits, then bases. ``table``: the places of
     every digit in every house (engine.grade.kernels.state._places_table); only the digits set in ``digits`` (a bit
-    each, -1 for all) are looked at (engine.grade.kernels.misses: a digit whose places did not change misses again)."""
+    each, -1 for all) are looked at (engine.grade.kernels.misses: a digit whose places did not change misses again).
+    A shape without regions (a Latin square) has none: two lines meet in one cell."""
+    if not _has_regions(houses, n):
+        return False
     for pair in range(2):
         if claiming:  # columns, then rows, into boxes
             first = n if pair == 0 else 0
+            kind2 = BOX
         else:  # boxes, along columns, then along rows
             first = 2 * n
+            kind2 = COLUMN if pair == 0 else ROW
         for d in range(1, n + 1):
             if not digits >> (d - 1) & 1:
                 continue
@@ -142,22 +145,15 @@ def _locked_candidates(cands, houses, row_of, col_of, box_of, n, claiming, table
                     c = houses[base, lowbit_index(low)]
                     if c0 < 0:
                         c0 = c
-                    elif claiming:
-                        same &= box_of[c] == box_of[c0]
-                    elif pair == 0:
-                        same &= col_of[c] == col_of[c0]
                     else:
-                        same &= row_of[c] == row_of[c0]
+                        same &= cell_houses[c, kind2] == cell_houses[c0, kind2]
                 if not same:
                     continue
-                if claiming:
-                    cover = 2 * n + box_of[c0]
-                else:
-                    cover = n + col_of[c0] if pair == 0 else row_of[c0]
+                cover = cell_houses[c0, kind2]
                 changed = False
                 for i in range(n):
                     c = houses[cover, i]
-                    if cands[c] & bit and not _in_house(c, base, row_of, col_of, box_of, n):
+                    if cands[c] & bit and not _in_house(c, base, cell_houses):
                         cands[c] &= ~bit
                         changed = True
                 if changed:

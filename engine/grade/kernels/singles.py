@@ -15,12 +15,12 @@ from .state import _house_in_se_order, _place
 
 @kernel_with(_nrt=False)
 def _hidden_single(cells, cands, houses, peers, n):
-    """The house where a hidden single was placed, plus ``3 * n`` when it was the house's last blank cell (a full
-    house), or -1 when there is none. Sudoku Explainer's order: full houses first, then any hidden single, each
-    pass over boxes, columns, rows (engine.grade.finders.singles)."""
+    """The house where a hidden single was placed, plus the number of houses when it was the house's last
+    blank cell (a full house), or -1 when there is none. Sudoku Explainer's order: full houses first, then any
+    hidden single, each pass over boxes, columns, rows (engine.grade.finders.singles)."""
     for full in range(2):
-        for k in range(3 * n):
-            h = _house_in_se_order(k, n)
+        for k in range(houses.shape[0]):
+            h = _house_in_se_order(k, n, houses.shape[0])
             if full == 0:
                 blank = 0
                 for i in range(n):
@@ -44,7 +44,7 @@ def _hidden_single(cells, cands, houses, peers, n):
                     c = houses[h, i]
                     if cands[c] & bit:
                         _place(cells, cands, peers, c, digit_of(bit))
-                        return h + 3 * n if full == 0 else h
+                        return h + houses.shape[0] if full == 0 else h
     return -1
 
 

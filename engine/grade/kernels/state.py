@@ -13,8 +13,15 @@ from ...bits import lowbit_index
 
 
 @kernel_with(inline="always")
-def _sees(a, b, row_of, col_of, box_of):
-    return a != b and (row_of[a] == row_of[b] or col_of[a] == col_of[b] or box_of[a] == box_of[b])
+def _sees(a, b, cell_houses):
+    """Whether cells ``a`` and ``b`` share a unit. ``cell_houses`` (engine.geometry) holds each cell's units in
+    slots of one kind each (row, column, region, diagonals), so the units to compare sit in the same slot."""
+    if a == b:
+        return False
+    for k in range(cell_houses.shape[1]):
+        if cell_houses[a, k] == cell_houses[b, k]:
+            return True
+    return False
 
 
 @wide_kernel
@@ -41,19 +48,57 @@ def _conclude(cells, cands, peers, t, n):
 
 
 @wide_kernel
-def _in_house(cell, h, row_of, col_of, box_of, n):
-    """Whether ``cell`` lies in house ``h`` (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)."""
-    if h < n:
-        return row_of[cell] == h
-    if h < 2 * n:
-        return col_of[cell] == h - n
-    return box_of[cell] == h - 2 * n
+def _in_house(cell, h, cell_houses):
+    """Whether ``cell`` lies in house ``h``."""
+    for k in range(cell_houses.shape[1]):
+        if cell_houses[cell, k] == h:
+            return True
+    return False
+
+
+@kernel_with(inline="always")
+def _has_regions(houses, n):
+    """Whether the shape has regions (boxes or jigsaw regions: houses 2n..3n-1); a Latin square has rows and
+    columns only (and the two diagonals when asked for, 2n + 2 houses, fewer than 3n from n = 3 on)."""
+    return houses.shape[0] >= 3 * n
+
+
+@kernel_with(inline="always")
+def _se_slot(kind, regions):
+    """The slot of ``cell_houses`` that holds a cell's unit of ``kind`` in Sudoku Explainer's order of region
+    types: box (0), row (1), column (2), then the diagonals; without regions (``regions`` False: a Latin square)
+    row (0), column (1), then the diagonals."""
+    if not regions:
+        return kind
+    if kind == 0:
+        return 2
+    return kind - 1 if kind <= 2 else kind
+
+
+@kernel_with(inline="always")
+def _house_in_bug_order(k, n, regions):
+    """The ``k``-th house in the order of Sudoku Explainer's region types (_se_slot): boxes, rows, columns, then
+    the diagonals (rows, columns, diagonals without regions: the houses' own order)."""
+    if not regions:
+        return k
+    if k < n:
+        return 2 * n + k
+    return k - n if k < 3 * n else k
 
 
 @wide_kernel
-def _house_in_se_order(kk, n):
-    """The ``kk``-th house in Sudoku Explainer's order: boxes (2n..3n-1), columns (n..2n-1), rows (0..n-1)."""
-    return 2 * n + kk if kk < n else (kk if kk < 2 * n else kk - 2 * n)
+def _house_in_se_order(kk, n, nhouses):
+    """The ``kk``-th of ``nhouses`` houses in Sudoku Explainer's order: boxes (2n..3n-1; none on a Latin square),
+    columns (n..2n-1), rows (0..n-1), then the diagonals."""
+    regions = n if nhouses >= 3 * n else 0
+    if kk < regions:
+        return 2 * n + kk
+    kk -= regions
+    if kk < n:
+        return n + kk
+    if kk < 2 * n:
+        return kk - n
+    return kk + regions
 
 
 @wide_kernel
@@ -74,12 +119,15 @@ def _places_table(cands, houses, n, table):
 
 
 @wide_kernel
-def _house_positions(houses, n, position):
-    """``position[c, k]``: cell c's position in its row (k = 0), column (1) and box (2), the positions the bits of
-    :func:`_places_table` count (houses: the rows, then the columns, then the boxes, as cell_houses' columns)."""
+def _house_positions(houses, cell_houses, n, position):
+    """``position[c, k]``: cell c's position in its unit of slot k (:func:`grader_units`: row, column, box, ...),
+    the positions the bits of :func:`_places_table` count."""
     for h in range(houses.shape[0]):
         for i in range(n):
-            position[houses[h, i], h // n] = i
+            c = houses[h, i]
+            for k in range(cell_houses.shape[1]):
+                if cell_houses[c, k] == h:
+                    position[c, k] = i
 
 
 @wide_kernel
@@ -99,7 +147,7 @@ def _contradiction(cells, cands, houses, n):
     for c in range(cells.size):
         if cells[c] == 0 and cands[c] == 0:
             return True
-    for h in range(3 * n):
+    for h in range(houses.shape[0]):
         covered = np.int64(0)
         for i in range(n):
             c = houses[h, i]
@@ -111,12 +159,20 @@ def _contradiction(cells, cands, houses, n):
     return False
 
 
-@wide_kernel
-def cell_houses_of(row_of, col_of, box_of, n):
-    """Each cell's row, column and box as house numbers (the layout the chain kernels read)."""
-    out = np.empty((row_of.size, 3), np.int64)
-    for c in range(row_of.size):
-        out[c, 0] = row_of[c]
-        out[c, 1] = n + col_of[c]
-        out[c, 2] = 2 * n + box_of[c]
-    return out
+def grader_units(geo) -> np.ndarray:
+    """Each cell's units as the grader's kernels read them: an int64 (ncells, 3) table of slots, row, column and
+    region. A Latin square has no region: its region slot repeats the row, so the kernels that walk a cell's three
+    units (the chains' links) walk the row once more and add nothing (each skips a place it has already taken), and
+    the ones about regions ask :func:`_has_regions` first. Made once per shape; not to be written to (writable, as
+    the tables the kernels make for themselves are, so each kernel is compiled for one type)."""
+    units = _units_made.get(geo.shape)
+    if units is None:
+        ch = np.asarray(geo.cell_houses, np.int64)
+        units = np.empty((geo.ncells, 3), np.int64)
+        units[:, :2] = ch[:, :2]
+        units[:, 2] = ch[:, 2] if geo.shape.has_regions else ch[:, 0]
+        _units_made[geo.shape] = units
+    return units
+
+
+_units_made: dict = {}

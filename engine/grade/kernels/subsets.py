@@ -79,14 +79,14 @@ def _blanks(cands, houses, h, n):
 
 
 @wide_kernel
-def _naked_subset(cands, houses, row_of, col_of, box_of, n, k):
+def _naked_subset(cands, houses, n, k):
     """k cells of a house (with at least 2k blank cells) holding just k digits between them: the digits go from the
     house's other cells (that house only, as Sudoku Explainer's hint does)."""
     small = np.empty(n, np.int64)  # the house's cells with 2..k candidates
     masks = np.empty(n, np.int64)  # and their candidates
     idx = np.empty(k, np.int64)
-    for kk in range(3 * n):
-        h = _house_in_se_order(kk, n)
+    for kk in range(houses.shape[0]):
+        h = _house_in_se_order(kk, n, houses.shape[0])
         if _blanks(cands, houses, h, n) < 2 * k:
             continue
         m = 0
@@ -121,8 +121,8 @@ def _hidden_subset(cands, houses, n, k, table):
     digits = np.empty(n, np.int64)
     places = np.empty(n, np.int64)  # places[j]: where digits[j] may go in the house, over positions 0..n-1
     idx = np.empty(k, np.int64)
-    for kk in range(3 * n):
-        h = _house_in_se_order(kk, n)
+    for kk in range(houses.shape[0]):
+        h = _house_in_se_order(kk, n, houses.shape[0])
         if _blanks(cands, houses, h, n) <= 2 * k:
             continue
         m = 0
@@ -164,8 +164,8 @@ def _direct_hidden_on(cells, cands, houses, peers, n, k, table, scratch):
     places = scratch[0]  # places[d - 1]: where digit d may go, over the house's positions 0..n-1
     sel = scratch[1]  # the digits with 2..k places
     idx = scratch[2]  # a combination of k of them
-    for kk in range(3 * n):
-        h = _house_in_se_order(kk, n)
+    for kk in range(houses.shape[0]):
+        h = _house_in_se_order(kk, n, houses.shape[0])
         blanks = 0
         for i in range(n):
             if cells[houses[h, i]] == 0:

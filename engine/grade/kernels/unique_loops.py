@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._jit import kernel_with, wide_kernel
 from ...bits import lowbit_index, popcount
-from .state import _in_house, _sees
+from .state import _has_regions, _in_house, _se_slot, _sees
 from .subsets import _next_combination
 
 #: the key of a unique rectangle of type 1, the best step there is (the search stops there); NONE: no step yet
@@ -26,8 +26,8 @@ def _base_tenths(length):
 
 
 @kernel_with(_nrt=False)
-def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, houses, peers, row_of, col_of,
-                box_of, n, scratch):
+def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, houses, peers, cell_houses, n,
+                scratch):
     """The steps of one valid loop, kept in ``best_rem`` when better than ``best``; the best key after it.
     Compiled without reference counts (its calls and loops over peers counted some at every loop found, which
     perf showed), so it allocates nothing: ``scratch`` is type 3's (type3_scratch)."""
@@ -59,22 +59,23 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
                 if cands[p] & x:
                     ok = True
                     for j in range(1, m):
-                        ok &= _sees(p, extras[j], row_of, col_of, box_of)
+                        ok &= _sees(p, extras[j], cell_houses)
                     if ok:
                         tmp[p] = x
             if _keep(tmp, best_rem, cands.size):
                 best = key
     else:
-        best = _type3(cells, cands, houses, row_of, col_of, box_of, n, extras[0], extras[1], both, base, best,
-                      tmp, best_rem, scratch)
+        best = _type3(cells, cands, houses, cell_houses, n, extras[0], extras[1], both, base, best, tmp, best_rem,
+                      scratch)
     if m == 2 and base * 8 + 4 < best:
+        regions = _has_regions(houses, n)
         c1, c2 = extras[0], extras[1]
         low = both & -both
         locked_a = False  # a has no other place in a shared house
         locked_b = False  # nor b
-        for k in range(3):
-            h = _house_of(c1, k, row_of, col_of, box_of, n)
-            if not _in_house(c2, h, row_of, col_of, box_of, n):
+        for k in range(3 if regions else 2):
+            h = _house_of(c1, k, cell_houses, regions)
+            if not _in_house(c2, h, cell_houses):
                 continue
             seen = np.int64(0)
             for i in range(n):
@@ -94,7 +95,7 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
 
 
 @wide_kernel
-def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
+def _unique_loop(cells, cands, houses, peers, cell_houses, n):
     """Apply the best unique-loop step: ``key * 2 + 1`` for a loop of more than four cells, ``key * 2`` for a
     unique rectangle (key: tenths * 8 + type, see above); 0 when there is none."""
     ncells = cands.size
@@ -105,19 +106,20 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
     extra = np.empty(ncells + 1, np.int64)
     last = np.empty(ncells + 1, np.int64)
     on_path = np.zeros(ncells, np.bool_)
-    par = np.zeros((3 * n, 2), np.int64)
+    par = np.zeros((houses.shape[0], 2), np.int64)
     best_rem = np.zeros(ncells, np.int64)
     tmp = np.zeros(ncells, np.int64)
     extras = np.empty(ncells, np.int64)
     scratch3 = type3_scratch(n)
-    # each cell's box, row and column (kinds 0, 1, 2, as _house_of numbers them), read in the loops below instead
-    # of calling _house_of, and made here without calling it: a call counts references to the three arrays it
-    # takes, inlined or not, 243 calls a try (docs/development.md)
-    hof = np.empty((ncells, 3), np.int64)
+    # each cell's units in Sudoku Explainer's order (box, row, column, ...: kinds as _house_of numbers them), read
+    # in the loops below instead of calling _house_of: a call counts references to the arrays it takes, inlined or
+    # not, 243 calls a try (docs/development.md)
+    regions = _has_regions(houses, n)
+    nkinds = 3 if regions else 2  # (a Latin square's third slot repeats the row: state.grader_units)
+    hof = np.empty((ncells, nkinds), np.int64)
     for c in range(ncells):
-        hof[c, 0] = 2 * n + box_of[c]
-        hof[c, 1] = row_of[c]
-        hof[c, 2] = n + col_of[c]
+        for k in range(nkinds):
+            hof[c, k] = cell_houses[c, _se_slot(k, regions)]
     # each house's cells as bits (for the cells each pair of digits may loop through)
     nhouses = houses.shape[0]
     words = (ncells + 63) >> 6
@@ -180,7 +182,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
             continue
         path[0] = start
         on_path[start] = True
-        for k in range(3):
+        for k in range(nkinds):
             par[hof[start, k], 0] = 1
         kind[0], pos[0], allowed[0], extra[0], last[0] = 0, 0, 2, 0, -1
         length = 1
@@ -188,7 +190,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
             d = length - 1
             cell = path[d]
             pushed = False
-            while kind[d] < 3 and not pushed:
+            while kind[d] < nkinds and not pushed:
                 k = kind[d]
                 if k == last[d]:
                     kind[d] += 1
@@ -201,12 +203,12 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                         if length >= 4:
                             valid = True
                             for i in range(length):
-                                for kk in range(3):
+                                for kk in range(nkinds):
                                     g = hof[path[i], kk]
                                     valid &= par[g, 0] == 1 and par[g, 1] == 1
                             if valid:
                                 key = _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands,
-                                                  houses, peers, row_of, col_of, box_of, n, scratch3)
+                                                  houses, peers, cell_houses, n, scratch3)
                                 if key < best:
                                     best = key
                                     longer = 1 if length > 4 else 0
@@ -229,11 +231,11 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                     p = length & 1
                     # a longer loop rates no lower: once it cannot beat the best step, stop growing
                     clash = not eligible[nxt] or _base_tenths(length + 1) * 8 + 1 >= best
-                    for kk in range(3):
+                    for kk in range(nkinds):
                         clash |= par[hof[nxt, kk], p] != 0
                     if clash:
                         continue
-                    for kk in range(3):
+                    for kk in range(nkinds):
                         par[hof[nxt, kk], p] = 1
                     on_path[nxt] = True
                     path[length] = nxt
@@ -246,7 +248,7 @@ def _unique_loop(cells, cands, houses, peers, row_of, col_of, box_of, n):
                     kind[d] += 1
                     pos[d] = 0
             if not pushed:
-                for kk in range(3):
+                for kk in range(nkinds):
                     par[hof[cell, kk], d & 1] = 0
                 on_path[cell] = False
                 length -= 1
@@ -264,13 +266,10 @@ MAX_DEGREE = 4
 
 
 @kernel_with(inline="always")
-def _house_of(cell, kind, row_of, col_of, box_of, n):
-    """The house of ``cell`` of kind 0 (box), 1 (row) or 2 (column)."""
-    if kind == 0:
-        return 2 * n + box_of[cell]
-    if kind == 1:
-        return row_of[cell]
-    return n + col_of[cell]
+def _house_of(cell, kind, cell_houses, regions):
+    """The house of ``cell`` of kind 0 (box), 1 (row), 2 (column), ... (state._se_slot; ``regions`` False on a
+    Latin square: 0 row, 1 column)."""
+    return cell_houses[cell, _se_slot(kind, regions)]
 
 
 @wide_kernel
@@ -281,7 +280,7 @@ def type3_scratch(n):
 
 
 @wide_kernel
-def _type3(cells, cands, houses, row_of, col_of, box_of, n, c1, c2, both, base, best, tmp, best_rem, scratch):
+def _type3(cells, cands, houses, cell_houses, n, c1, c2, both, base, best, tmp, best_rem, scratch):
     """Type 3 steps better than ``best`` (a key, rating tenths * 8 + 3), kept in ``best_rem``; the best key.
     ``scratch``: :func:`type3_scratch` (it allocates nothing: its caller runs without reference counts)."""
     extra = (cands[c1] | cands[c2]) & ~both
@@ -290,12 +289,13 @@ def _type3(cells, cands, houses, row_of, col_of, box_of, n, c1, c2, both, base, 
     masks = scratch[1]
     rest = scratch[2]
     idx = scratch[3]
+    regions = _has_regions(houses, n)
     for degree in range(popcount(extra), MAX_DEGREE + 1):
         if (base + degree - 2) * 8 + 3 >= best:
             return best
-        for k in range(3):
-            h = _house_of(c1, k, row_of, col_of, box_of, n)
-            if not _in_house(c2, h, row_of, col_of, box_of, n):
+        for k in range(3 if regions else 2):
+            h = _house_of(c1, k, cell_houses, regions)
+            if not _in_house(c2, h, cell_houses):
                 continue
             empty = 0
             for i in range(n):

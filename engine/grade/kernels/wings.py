@@ -10,13 +10,13 @@ from .state import _sees
 
 
 @wide_kernel
-def _wing(cands, peers, row_of, col_of, box_of, xyz):
+def _wing(cands, peers, cell_houses, xyz):
     """XY-Wing (``xyz`` False) or XYZ-Wing (True)."""
-    return _wing_on(cands, peers, row_of, col_of, box_of, xyz, np.empty(peers.shape[1], np.int64))
+    return _wing_on(cands, peers, cell_houses, xyz, np.empty(peers.shape[1], np.int64))
 
 
 @kernel_with(_nrt=False)
-def _wing_on(cands, peers, row_of, col_of, box_of, xyz, wings):
+def _wing_on(cands, peers, cell_houses, xyz, wings):
     """:func:`_wing` with its scratch ``wings`` (a pivot's pincers). Compiled without reference counts: its loops
     over peers and its calls of ``_sees`` counted references at every pivot and pair (perf: as much time in the
     counters as in the wings' own work)."""
@@ -45,8 +45,8 @@ def _wing_on(cands, peers, row_of, col_of, box_of, xyz, wings):
                         continue
                 changed = False
                 for c in peers[p1]:
-                    if (cands[c] & z and _sees(c, p2, row_of, col_of, box_of)
-                            and (not xyz or _sees(c, pivot, row_of, col_of, box_of))):
+                    if (cands[c] & z and _sees(c, p2, cell_houses)
+                            and (not xyz or _sees(c, pivot, cell_houses))):
                         cands[c] &= ~z
                         changed = True
                 if changed:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.grade.state import State, tables
 from engine.grade.techniques import BY_NAME, INDEX
+from engine.grade.kernels.state import grader_units
 from test_grade_fast import _one_step, random_state
 from test_grade_techniques import cell, make
 
@@ -234,8 +235,8 @@ def test_aligned_exclusion_that_remembers_its_misses_finds_what_a_fresh_one_find
     memo = new_memo(cands.size)[row]
     for _ in range(12):
         kept, fresh = cands.copy(), cands.copy()
-        found = _aligned(kept, geo.peers, geo.row_of, geo.col_of, geo.box_of, k, memo)
-        assert found == _aligned(fresh, geo.peers, geo.row_of, geo.col_of, geo.box_of, k, new_memo(cands.size)[row])
+        found = _aligned(kept, geo.peers, grader_units(geo), k, memo)
+        assert found == _aligned(fresh, geo.peers, grader_units(geo), k, new_memo(cands.size)[row])
         assert np.array_equal(kept, fresh)
         cands = kept
         if not found:  # drop a few candidates that are not the board's digit

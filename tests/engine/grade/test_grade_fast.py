@@ -28,6 +28,7 @@ from engine.grade.kernels.misses import new_memo
 from engine.grade.state import State
 from engine.vocabulary import BIG_GRID_SKIPS, STEP_PATH_ONLY, UNIQUENESS_TECHNIQUES
 from engine.grade.techniques import BY_NAME, COUNTER_NAMES, FINDERS, INDEX, NCOUNTERS, REGISTRY, TECHNIQUES
+from engine.grade.kernels.state import grader_units
 
 from engine.carve import carve
 from naive.grade import minimal_puzzles, random_board
@@ -40,7 +41,7 @@ def _one_step(t: int, cells: np.ndarray, cands: np.ndarray, box: int, ratings=No
     counts = np.zeros(NCOUNTERS, np.int64)
     ratings = np.zeros(driver.NRATINGS, np.float64) if ratings is None else ratings
     left = driver._solve(t, t + 1, 1, driver.enabled_rows(), counts, ratings, cells, cands, g.houses, g.peers,
-                         g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
+                         grader_units(g), g.size, int(np.count_nonzero(cells == 0)),
                          new_memo(cells.size))
     assert left != driver.NO_KERNEL, TECHNIQUES[t]
     return counts
@@ -155,8 +156,8 @@ def test_every_row_of_the_table_has_a_step_finder_and_a_kernel():
         if TECHNIQUES[t] in STEP_PATH_ONLY:
             cells, cands = State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays()
             assert driver._solve(t, t + 1, 1, driver.enabled_rows(), np.zeros(NCOUNTERS, np.int64),
-                                 np.zeros(driver.NRATINGS), cells, cands, g.houses, g.peers, g.row_of, g.col_of,
-                                 g.box_of, g.size, 16, new_memo(16)) == driver.NO_KERNEL
+                                 np.zeros(driver.NRATINGS), cells, cands, g.houses, g.peers, grader_units(g),
+                                 g.size, 16, new_memo(16)) == driver.NO_KERNEL
             assert not driver.enabled_rows(STEP_PATH_ONLY)[t]
             continue
         _one_step(t, *State.from_puzzle(np.zeros(16, np.int64), 2).to_arrays(), 2)
@@ -165,7 +166,7 @@ def test_every_row_of_the_table_has_a_step_finder_and_a_kernel():
     beyond = len(TECHNIQUES)  # a row the dispatch does not know: the grader would refuse to run
     enabled = np.ones(beyond + 1, np.int8)
     assert driver._solve(beyond, beyond + 1, 1, enabled, counts, np.zeros(driver.NRATINGS), cells, cands, g.houses,
-                         g.peers, g.row_of, g.col_of, g.box_of, g.size, 16, new_memo(16)) == driver.NO_KERNEL
+                         g.peers, grader_units(g), g.size, 16, new_memo(16)) == driver.NO_KERNEL
 
 
 @settings(max_examples=40, deadline=None)

@@ -18,14 +18,14 @@ from hypothesis import assume, given, settings, strategies as st
 from engine.geometry import geometry
 from engine.grade.kernels.chains.cycles import _cycle_eliminations, cycle_masks
 from engine.grade.kernels.chains.walk import NSTRONG, _meet_walk, _walk, cycle_end, has_strong_link, links
-from engine.grade.kernels.state import cell_houses_of
+from engine.grade.kernels.state import grader_units
 
 BIG = 1 << 30
 
 
 def _geo(box):
     geo = geometry(box)
-    return geo, cell_houses_of(geo.row_of, geo.col_of, geo.box_of, geo.size)
+    return geo, grader_units(geo)
 
 
 def _weak(cands, geo, ch, c, d):

@@ -14,6 +14,7 @@ from engine.grade.kernels import driver
 from engine.grade.kernels.misses import new_memo
 from engine.grade.state import State
 from engine.grade.techniques import INDEX, NCOUNTERS
+from engine.grade.kernels.state import grader_units
 from engine.vocabulary import STEP_PATH_ONLY, TECHNIQUES
 
 # random minimal puzzles (seeded carvings) where Nishio misses and later finds a step while the memo holds its miss,
@@ -65,7 +66,7 @@ SELDOM = ("direct-claiming", "jellyfish")
 def _step(cells, cands, counts, ratings, memo):
     g = geometry(3)
     return driver._solve(0, driver.NTECHNIQUES, 1, driver.enabled_rows(STEP_PATH_ONLY), counts, ratings, cells, cands,
-                         g.houses, g.peers, g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
+                         g.houses, g.peers, grader_units(g), g.size, int(np.count_nonzero(cells == 0)),
                          memo)
 
 

@@ -18,12 +18,12 @@ from engine.grade.kernels.chains import cycles as cy, forcing as fo
 from engine.grade.kernels.chains.nested import _rule_parents
 from engine.grade.kernels.chains.plain import _plain_search
 from engine.grade.kernels.chains.space import _search_space
-from engine.grade.kernels.state import cell_houses_of
+from engine.grade.kernels.state import grader_units
 
 from test_grade_chains import ESCARGOT, ESCARGOT_STUCK
 
 GEO = geometry(3)
-CELL_HOUSES = cell_houses_of(GEO.row_of, GEO.col_of, GEO.box_of, 9)
+CELL_HOUSES = grader_units(GEO)
 SOLUTION = np.asarray(solve(from_line(ESCARGOT)).solution).reshape(-1)
 STUCK = np.array(ESCARGOT_STUCK, np.int64)
 

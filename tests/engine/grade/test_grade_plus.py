@@ -21,14 +21,14 @@ from engine.grade.kernels.chains import forcing as fo
 from engine.grade.kernels.chains.implications import NONE, _follow, _push_off, _start
 from engine.grade.kernels.chains.plus import _advanced, _emit_hint
 from engine.grade.kernels.chains.slots import _has, _reset
-from engine.grade.kernels.state import cell_houses_of
+from engine.grade.kernels.state import grader_units
 
 from test_grade_chains import ESCARGOT, ESCARGOT_STUCK
 
 N = 9
 GEO = geometry(3)
 HOUSES = GEO.houses.tolist()
-CELL_HOUSES = cell_houses_of(GEO.row_of, GEO.col_of, GEO.box_of, N)
+CELL_HOUSES = grader_units(GEO)
 ROW, COLUMN, BOX = 0, 1, 2
 
 PLATINUM_BLONDE = ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6..."

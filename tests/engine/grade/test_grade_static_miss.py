@@ -23,7 +23,7 @@ from engine.grade.grader import solve_logically
 from engine.grade.kernels.chains import forcing as F
 from engine.grade.kernels.chains.space import forcing_space
 from engine.grade.kernels.chains.static_miss import _closures, _static_miss, _static_units
-from engine.grade.kernels.state import cell_houses_of
+from engine.grade.kernels.state import grader_units
 from engine.grade.state import State
 from engine.grade.techniques import REGISTRY
 from engine.vocabulary import STEP_PATH_ONLY
@@ -37,7 +37,7 @@ PUZZLES = [
 ]
 
 _GEO = geometry(3)
-_CELL_HOUSES = cell_houses_of(_GEO.row_of, _GEO.col_of, _GEO.box_of, _GEO.size)
+_CELL_HOUSES = grader_units(_GEO)
 
 
 def _tried_grids():

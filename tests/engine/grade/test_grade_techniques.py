@@ -14,6 +14,7 @@ from engine.grade.kernels import driver
 from engine.grade.kernels.misses import new_memo
 from engine.grade.state import State, tables
 from engine.grade.techniques import BY_NAME, FULL_HOUSE_COUNTER, INDEX, NCOUNTERS
+from engine.grade.kernels.state import grader_units
 from engine.vocabulary import SYMBOLS
 
 
@@ -65,7 +66,7 @@ def _kernel_step(state: State, name: str) -> tuple[np.ndarray, np.ndarray, np.nd
     cells, cands = state.to_arrays()
     counts = np.zeros(NCOUNTERS, np.int64)
     driver._solve(INDEX[name], INDEX[name] + 1, 1, driver.enabled_rows(), counts, np.zeros(driver.NRATINGS), cells,
-                  cands, g.houses, g.peers, g.row_of, g.col_of, g.box_of, g.size, int(np.count_nonzero(cells == 0)),
+                  cands, g.houses, g.peers, grader_units(g), g.size, int(np.count_nonzero(cells == 0)),
                   new_memo(cells.size))
     return cells, cands, counts
 

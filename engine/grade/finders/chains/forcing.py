@@ -25,12 +25,12 @@ def _search(producer: int, state: State):
     """The row's kept conclusion on ``state``: (tenths, kind words, placements, eliminations, (links, reasons),
     the kind of step) or None."""
     from ...kernels.chains import forcing as fo  # the kernels load on first use, not with the grader
-    from ...kernels.state import cell_houses_of
+    from ...kernels.state import grader_units
 
     geo = geometry(state.t.box)
     n = geo.size
     _, cands = state.to_arrays()
-    cell_houses = cell_houses_of(geo.row_of, geo.col_of, geo.box_of, n)
+    cell_houses = grader_units(geo)
     raw = np.zeros(raw_size(cands.size, n), np.int32)
     hint = np.empty(fo.HINT_SIZE, np.int64)
     fo._forcing_hint(producer, cands, geo.houses, cell_houses, n, hint)

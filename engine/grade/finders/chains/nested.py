@@ -41,7 +41,7 @@ from ...kernels.chains.plain import _plain_path, _plain_search, _walk_space
 from ...kernels.chains.plus import _advanced
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
 from ...kernels.chains.space import _search_space
-from ...kernels.state import cell_houses_of
+from ...kernels.state import grader_units
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
 from .steps import LABEL, ROW_OF_KERNEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
@@ -68,7 +68,7 @@ class _Search:
         geo = geometry(box)
         self.box = box
         self.n, self.houses = geo.size, geo.houses
-        self.cell_houses = cell_houses_of(geo.row_of, geo.col_of, geo.box_of, self.n)
+        self.cell_houses = grader_units(geo)
         self.cands = np.ascontiguousarray(cands, np.int64)
         # what searches inside concluded, by grid (see inside): shared by the rows of one step's search
         self.inside_memo = {} if inside is None else inside

@@ -39,6 +39,8 @@ def _places(t: Tables, grid, house: int, digit: int) -> list[int]:
 
 
 def _locking(t: Tables, grid, cell: int, digit: int) -> str:
+    if not t.has_regions:  # a Latin square: no locked candidates
+        return ""
     for k in (2, 0, 1):  # the locked house: boxes, rows, columns, as the run tries them
         for house in range(k * t.n, (k + 1) * t.n):
             places = _places(t, grid, house, digit)

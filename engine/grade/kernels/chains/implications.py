@@ -138,7 +138,7 @@ def _start_grid(ws, cands, houses, cell_houses):
         basis[c] = cands[c]
         work[c] = cands[c]
     _places_table(cands, houses, n, made)
-    _house_positions(houses, n, position)
+    _house_positions(houses, cell_houses, n, position)
     for h in range(houses.shape[0]):
         for d in range(n):
             places[h, d] = made[h, d]

@@ -46,7 +46,7 @@ def links(cands, houses, cell_houses, n):
     places = np.empty((houses.shape[0], n), np.int64)
     _places_table(cands, houses, n, places)
     position = np.empty((ncells, 3), np.int64)
-    _house_positions(houses, n, position)
+    _house_positions(houses, cell_houses, n, position)
     start = np.zeros(npot + 1, np.int32)
     xstart = np.zeros(npot, np.int32)
     weak = np.empty(total * 4 * n + 1, np.int32)
