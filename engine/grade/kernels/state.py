@@ -120,14 +120,21 @@ def _places_table(cands, houses, n, table):
 
 @wide_kernel
 def _house_positions(houses, cell_houses, n, position):
-    """``position[c, k]``: cell c's position in its unit of slot k (:func:`grader_units`: row, column, box, ...),
-    the positions the bits of :func:`_places_table` count."""
+    """``position[c, k]``: cell c's position in its unit of slot k (:func:`grader_units`: row, column, region),
+    the positions the bits of :func:`_places_table` count. Made again for each new grid a chain search starts
+    from (Nishio's runs, many a step): rows, columns and regions by their index, as before shapes."""
+    regions = _has_regions(houses, n)
     for h in range(houses.shape[0]):
+        k = h // n  # rows, columns and regions are slots 0, 1, 2
+        if k >= (3 if regions else 2):  # a diagonal: its slot looked up
+            k = 0
+            while cell_houses[houses[h, 0], k] != h:
+                k += 1
         for i in range(n):
-            c = houses[h, i]
-            for k in range(cell_houses.shape[1]):
-                if cell_houses[c, k] == h:
-                    position[c, k] = i
+            position[houses[h, i], k] = i
+    if not regions:  # a Latin square's region slot repeats the row
+        for c in range(cell_houses.shape[0]):
+            position[c, 2] = position[c, 0]
 
 
 @wide_kernel
