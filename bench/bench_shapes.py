@@ -6,7 +6,7 @@ plain twin.
 Per shape: WFC boards (``generate_array``, one batch) and carving them to minimal puzzles (``carve_many``), CPU
 and wall ms a board, medians of ``--repeats`` runs after a warm-up, and the share of the 9x9 board's cost (9x9
 takes the square kernels; every other shape the units kernel, engine/solvers/_units.py, and the Python carving
-driver, engine/carve/units.py). Then grading those puzzles on every shape the grader knows (``grade_many``): CPU ms a
+driver, engine/carve/units.py). Then grading those puzzles on every shape (``grade_many``): CPU ms a
 puzzle, the share needing guessing, and the share at each level (docs/shapes.md cites them). Then the count of the
 empty 6x6 grid (28,200,960 boards) by the units kernel, and
 the units kernel against the plain twin (tests/naive/shapes.py) on the same 6x6 puzzles.
@@ -134,21 +134,16 @@ def _fill(repeats: int) -> None:
 
 
 def _grading(shapes, count: int) -> None:
-    """Grade carved puzzles of every shape the grader knows: cost and levels."""
+    """Grade carved puzzles of every shape: cost and levels."""
     from engine.carve.carver import carve_many
     from engine.generators.wfc import generate_array
     from engine.grade import grade_many
-    from engine.grade.grader import gradable
     from engine.shape import Shape
     from engine.vocabulary import LEVELS
 
     print(f"\n{'grading minimal puzzles':26} {'CPU ms':>8} {'wall ms':>8} {'guess':>6}  "
           + " ".join(f"{lv:>8}" for lv in LEVELS))
     for name, shape in shapes:
-        try:
-            gradable(shape)
-        except ValueError:
-            continue
         n = count if not isinstance(shape, Shape) or shape.size <= 9 else max(count // 10, 10)
         if isinstance(shape, Shape) and shape.kind == "jigsaw" and shape.size > 9:
             # minutes a puzzle: most need nested forcing chains, which only the step path runs (docs/shapes.md)

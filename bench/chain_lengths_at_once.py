@@ -34,7 +34,7 @@ from engine._jit import wide_kernel
 from engine.bits import popcount
 from engine.geometry import geometry
 from engine.grade import grade_many
-from engine.grade.kernels.chains.walk import NSTRONG, _meet_walk, links
+from engine.grade.kernels.chains.walk import _meet_walk, links
 from engine.grade.kernels.state import grader_units
 
 NO_CHAIN = -1
@@ -91,7 +91,7 @@ def lengths_at_once(cands, n, start, weak, strong, out, first_only):
                     for w in range(words):
                         nxt[t, w] |= fresh[s, w]
             else:  # off -> on: the strong links
-                for j in range(NSTRONG):
+                for j in range(strong.shape[1]):
                     t = strong[p, j]
                     if t >= 0:
                         for w in range(words):

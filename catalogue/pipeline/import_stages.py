@@ -24,7 +24,6 @@ from ..store.fields import stand_ins
 from ..store.records import grade_columns
 from ..time_left import Ledger
 from .import_batches import Batch
-from .stages import known_grades
 
 
 class Kernels:
@@ -34,6 +33,7 @@ class Kernels:
         from engine.carve import minimal_many
         from engine.carve.carver import METRICS_NODE_LIMIT
         from engine.formats import conflict_errors
+        from engine.grade import grade_many
         from engine.keys import KeySearchError, key_texts
         from engine.solvers.fast import metrics_many, solve_results
 
@@ -43,9 +43,8 @@ class Kernels:
         self.solve_results = functools.partial(solve_results, node_limit=NODE_BUDGET)
         self.key_texts = key_texts
         self.minimal_many, self.conflict_errors = minimal_many, conflict_errors
-        # None for a shape the grader does not know yet (stored ungraded); a puzzle for the nested forcing chains
-        # as an engine.grade.Later, graded by compute on the clock
-        self.grade_many = functools.partial(known_grades, later=True)
+        # a puzzle for the nested forcing chains as an engine.grade.Later, graded by compute on the clock
+        self.grade_many = functools.partial(grade_many, later=True)
         self.KeySearchError = KeySearchError
 
     def key_of(self, lines: Sequence[str], shape: str, equivalence: str) -> list[str]:

@@ -45,20 +45,6 @@ def carve_seeds(board_seeds: np.ndarray, attempt: int) -> np.ndarray:
     return (z & np.uint64(NEW_SEED_MASK)).astype(np.int64)  # 53 bits: JSON-safe
 
 
-def known_grades(puzzles, box, later: bool = False) -> list:
-    """The grades of a batch (fill's and import's); None for each puzzle of a shape the grader does not know yet
-    (the diagonals: engine.grade.grader.gradable), which is stored ungraded. ``later``: as
-    ``engine.grade.grade_many``'s (import grades those puzzles one at a time, on the clock)."""
-    from engine.grade import grade_many
-    from engine.grade.grader import gradable
-
-    try:
-        gradable(box)
-    except ValueError:
-        return [None] * len(puzzles)
-    return grade_many(puzzles, box, later=later)
-
-
 class Kernels:
     """The engine functions fill calls, bound once per run (and importable before the actors start).
 
@@ -106,7 +92,8 @@ class Kernels:
 
     @staticmethod
     def grade_many(puzzles, box):
-        return known_grades(puzzles, box)
+        from engine.grade import grade_many
+        return grade_many(puzzles, box)
 
     @staticmethod
     def level_rank(level: str) -> int:

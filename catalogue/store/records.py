@@ -22,8 +22,8 @@ GRADE_COLUMNS = ("level", "score", "hardest", "technique", "techniques")
 
 def grade_columns(grade) -> dict[str, Any]:
     """The grade columns of a puzzle row from an ``engine.grade.Grade`` (the steps per technique as JSON text with
-    sorted keys): what the fill, the import and ``regrade`` all store. None (a shape the grader does not know yet:
-    the diagonals) stores no grade, as a puzzle stored before grading has none."""
+    sorted keys): what the fill, the import and ``regrade`` all store. None stores no grade, as a puzzle stored
+    before grading has none."""
     if grade is None:
         return dict.fromkeys(GRADE_COLUMNS)
     return {"level": grade.level, "score": float(grade.score), "hardest": grade.hardest, "technique": grade.technique,

@@ -50,8 +50,6 @@ class RegradeReport:
     graded: int = 0
     changed: int = 0
     skipped: int = 0  #: rows that are not puzzles the grader can take (verify names them): left as they are
-    #: puzzles of shapes the grader does not know yet (the diagonals): stored ungraded, left so
-    ungradable: int = 0
     moves: Counter = field(default_factory=Counter)
 
 
@@ -95,10 +93,8 @@ def regrade(catalogue, filters: dict[str, Any], *, write: bool = True, uniquenes
         with engine.connect() as conn:
             rows = conn.execute(select(*columns).join(Board, Board.number == Puzzle.board_number)
                                 .where(Puzzle.id.in_(part))).all()
-        known = [row for row in rows if _known(row[1])]
-        good = [row for row in known if _readable(row)]
-        report.ungradable += len(rows) - len(known)  # (a damaged row's shape is among these)
-        report.skipped += len(known) - len(good)  # rows that are not boards: `catalogue verify` names each
+        good = [row for row in rows if _known(row[1]) and _readable(row)]
+        report.skipped += len(rows) - len(good)  # rows that are not boards: `catalogue verify` names each
         return good
 
     # graded in daemon threads (the grader releases the GIL: each core grades a chunk), so Ctrl-C stops at once
@@ -147,18 +143,16 @@ def _full(row, full_scale: bool) -> bool:
 
 
 def _known(spec) -> bool:
-    """Whether ``spec`` is a shape the grader knows (engine.grade.grader.gradable)."""
-    from engine.grade.grader import gradable
-
+    """Whether ``spec`` names a shape (a damaged row's may not)."""
     try:
-        gradable(kernel_shape(spec))
+        kernel_shape(spec)
     except (ValueError, TypeError, AttributeError):
         return False
     return True
 
 
 def _readable(row) -> bool:
-    """Whether a row (id, shape, puzzle, ...) of a shape the grader knows is a puzzle it can take: that many
+    """Whether a row (id, shape, puzzle, ...) of a shape is a puzzle the grader can take: that many
     symbols of the line format (a row edited by hand may hold anything SQLite lets it)."""
     from engine.formats import from_line
 

@@ -282,9 +282,9 @@ def make_app(db: Optional[str] = None) -> FastAPI:
                                            "given again.")] = None,
                    shape: Annotated[Optional[str], Query(
             max_length=1000, description="The grid's shape: the puzzle record's `shape` (3x3, 2x3, "
-                                         "jigsaw9:LAYOUT, ...). Without it, square boxes from the cell count. A "
-                                         "shape the grader does not know yet (latin, +x diagonals) is a 400 "
-                                         "naming shape.")] = None) -> JSONResponse:
+                                         "jigsaw9:LAYOUT, latin5, 3x3+x, ...). Without it, square boxes from the "
+                                         "cell count. A spec that names no shape is a 400 naming shape.")]
+                   = None) -> JSONResponse:
         return JSONResponse(hint(grid, candidates, shape))
 
     @app.get("/", include_in_schema=False)

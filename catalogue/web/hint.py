@@ -12,8 +12,7 @@ rather than compile it for a minute inside a request.
 
 The grid's shape is the record's (``shape``: its spec, as every puzzle record carries it): a 6x6 grid could be boxes
 of 2x3, of 3x2 or a jigsaw, so the cell count alone cannot tell. Without it, the grid is square boxes (what the
-endpoint took before shapes). A shape the grader does not know yet (the diagonals) is one 400 naming
-``shape``, said before any work, rather than a failure deep in the grader.
+endpoint took before shapes). A spec that names no shape is one 400 naming ``shape``, said before any work.
 """
 from __future__ import annotations
 
@@ -46,13 +45,12 @@ def parse_candidates(text: str, n: int) -> list[int]:
 
 def hint_shape(spec: str | None, grid: str):
     """What the grader takes for a hint on ``grid``: the box size, or the Shape, of ``spec`` (a record's ``shape``);
-    without one, square boxes from the cell count. BadParameter naming ``shape`` for a spec that names no shape
-    or a shape the grader does not know (engine.grade.grader.gradable says which it knows)."""
+    without one, square boxes from the cell count. BadParameter naming ``shape`` for a spec that names no
+    shape."""
     from engine.geometry import box_for_ncells
-    from engine.grade.grader import gradable
     from engine.vocabulary import MAX_SHAPE_SIZE, MIN_SHAPE_SIZE
 
-    from ..shapes import kernel_shape, shape_of
+    from ..shapes import kernel_shape
 
     if spec is None:
         ncells = len(grid.strip())
@@ -65,15 +63,9 @@ def hint_shape(spec: str | None, grid: str):
             raise BadParameter("shape", f"a grid of {ncells} cells has no square boxes: give the puzzle's shape, "
                                         "as its record's `shape` holds it (2x3, jigsaw9:LAYOUT, ...)") from None
     try:
-        box = kernel_shape(spec.strip())
+        return kernel_shape(spec.strip())
     except ValueError as e:
         raise BadParameter("shape", str(e)) from None
-    try:
-        return gradable(box)
-    except ValueError:  # the grader's own words name its CLI's docs; a player needs what it means here
-        shape = shape_of(spec.strip())
-        raise BadParameter("shape", f"no hints on {shape.name} puzzles yet: hints know grids with boxes or jigsaw "
-                                    f"regions and no diagonals, and this one is {shape.describe()}") from None
 
 
 def hint(grid: str, candidates: str | None = None, shape: str | None = None) -> dict[str, Any]:

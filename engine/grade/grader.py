@@ -200,17 +200,7 @@ def _as_puzzle(cells, box: "int | Shape | None") -> tuple[np.ndarray, "int | Sha
     if hasattr(cells, "cells") and hasattr(cells, "box"):  # a Grid
         cells, box = cells.cells, cells.box if box is None else box
     arr, box = check_any_cells(cells, box, "puzzle")
-    return arr, gradable(box)
-
-
-def gradable(box: "int | Shape") -> "int | Shape":
-    """``box`` when the grader knows its shape: square boxes, boxes of r x c, jigsaw regions and Latin squares (the
-    techniques are stated on rows, columns and regions: docs/grading.md, "Shapes"); ValueError naming any other
-    shape."""
-    if isinstance(box, Shape) and box.diagonals:
-        raise ValueError(f"shape {box.name} ({box.describe()}) cannot be graded yet: the grader knows grids "
-                         "without diagonals (docs/shapes.md)")
-    return box
+    return arr, box
 
 
 def grade(cells, box: "int | Shape | None" = None, *, explain: bool = True, uniqueness: bool = True,
@@ -267,7 +257,6 @@ def grade_many(puzzles, box: "int | Shape | None" = None, *, uniqueness: bool = 
     from .kernels.driver import ED, EP, ER, HARDEST, HARDEST_KIND, grade_counts
 
     arr, box = check_any_grids(puzzles, box, "puzzles")
-    box = gradable(box)
     counts, ratings, solved, bad = grade_counts(arr, box, skipped(box, uniqueness, full_scale))
     for i in np.flatnonzero(bad):
         if uniqueness:
@@ -350,7 +339,6 @@ def within_level(puzzles, box: "int | Shape | None" = None, level: str = "hard",
 
     check_name("level", level, LEVELS)
     arr, box = check_any_grids(puzzles, box, "puzzles")
-    box = gradable(box)
     limits = dict(LEVEL_LIMITS)
     if level not in limits:  # the last level holds every puzzle with a solution
         return ~grade_counts(arr, box, skipped(box, uniqueness))[3]

@@ -115,7 +115,9 @@ class Tables:
         self.has_regions = geo.shape.has_regions
         self.regions = range(2 * n, 3 * n) if self.has_regions else range(0)
         self.boxes = [self.houses[h] for h in self.regions]
-        self.peers: list[list[int]] = geo.peers.tolist()
+        # each cell's peers, once each (the geometry's table pads a shorter row with repeats: on X-Sudoku a cell
+        # off the diagonals has fewer)
+        self.peers: list[list[int]] = [row[:k] for row, k in zip(geo.peers.tolist(), geo.npeers_of.tolist())]
         self.peer_sets: list[frozenset[int]] = [frozenset(p) for p in self.peers]
         #: each cell's row, column and region (the row again on a Latin square: kernels.state.grader_units)
         self.cell_houses: list[tuple[int, int, int]] = [tuple(h) for h in grader_units(geo).tolist()]

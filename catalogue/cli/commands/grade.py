@@ -12,7 +12,6 @@ from engine.vocabulary import JSON_FORMATS, LINE, TABLE
 from ...batches import batch_map
 from ...choices import InputFormat, read_entries
 from ...console import report
-from ...errors import UserError
 from ...output import Spool, write_records
 from ..options import (
     InputFormatOption,
@@ -148,14 +147,6 @@ def register(app: typer.Typer) -> None:
         failed = False
         # file order, so stderr lines for bad grids come between the grades of their neighbours
         entries = read_entries(path, input_format, size, what="puzzle", shape=shape)
-        from engine.grade.grader import gradable
-
-        for box in entries.boxes:  # a shape the grader does not know yet: said once, before any work
-            try:
-                gradable(box)
-            except ValueError as e:
-                raise UserError(f"{path}: {e}") from None
-
         def graded_one(entry):
             return entry if isinstance(entry, FormatError) else grade_entry(entry, steps, uniqueness, full_scale)
 

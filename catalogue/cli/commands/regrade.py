@@ -13,7 +13,6 @@ import typer
 from engine.vocabulary import JSON, SUMMARY_FORMATS, TABLE
 
 from ...console import report
-from ...english import count
 from ...errors import Interrupted, stopped_by
 from ...store.selection import PuzzleFilter
 from ..filters import filter_options
@@ -22,7 +21,7 @@ from ..options import DbOption, format_option, record_formats
 #: the summary, for people or as one JSON object
 RegradeFormatOption = format_option(record_formats("What was graded and stored", SUMMARY_FORMATS, notes={
     TABLE: "for people",
-    JSON: "one object (matched, graded, skipped, ungradable, changed, written, moves)"}))
+    JSON: "one object (matched, graded, skipped, changed, written, moves)"}))
 
 
 def register(app: typer.Typer) -> None:
@@ -82,15 +81,12 @@ def register(app: typer.Typer) -> None:
         if done.skipped:
             rows = "1 row that is not a puzzle" if done.skipped == 1 else f"{done.skipped:,} rows that are not puzzles"
             report(f"skipped {rows} the grader can take (`catalogue verify` names them); left as they are")
-        if done.ungradable:
-            report(f"left {count(done.ungradable, 'puzzle')} ungraded: their shapes (the diagonals) "
-                   "are not graded yet")
         if fmt == JSON:
             moves = [{"stored_level": old_level, "stored_hardest": old_hardest, "level": new_level,
                       "hardest": new_hardest, "puzzles": count}
                      for (old_level, old_hardest, new_level, new_hardest), count in done.moves.most_common()]
             typer.echo(json.dumps({"matched": done.matched, "graded": done.graded, "changed": done.changed,
-                                   "skipped": done.skipped, "ungradable": done.ungradable, "written": not dry_run, "moves": moves}, indent=2))
+                                   "skipped": done.skipped, "written": not dry_run, "moves": moves}, indent=2))
             return
         if not done.matched:
             return

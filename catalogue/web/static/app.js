@@ -505,11 +505,14 @@ function unhint() {
   for (const span of $("board").querySelectorAll(".marks span.removed")) span.classList.remove("removed");
 }
 
-// a hint's house as its explanation names it (engine/geometry.py unit_name): row 4, column 2, box 7, region 3
+// a hint's house as its explanation names it (engine/geometry.py unit_name): row 4, column 2, box 7, region 3,
+// diagonal 1 (the diagonals come after the regions; a Latin square has none)
 function houseName(h) {
-  const kind = Math.min(Math.floor(h / game.n), 3);
-  const word = ["row", "column", game.shape.kind === "boxes" ? "box" : "region", "diagonal"][kind];
-  return `${word} ${h - kind * game.n + 1}`;
+  const n = game.n, diagonals = (game.shape.kind === "latin" ? 2 : 3) * n;
+  if (h >= diagonals) return `diagonal ${h - diagonals + 1}`;
+  const kind = Math.floor(h / n);
+  const word = ["row", "column", game.shape.kind === "boxes" ? "box" : "region"][kind];
+  return `${word} ${h - kind * n + 1}`;
 }
 
 function houseCells(h) {

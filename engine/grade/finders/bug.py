@@ -39,27 +39,28 @@ def bug_cells(state: State):
     digits: dict[int, int] = {}
     every = 0
     common: set[int] | None = None
-    for kind in ((2, 0, 1) if t.has_regions else (0, 1)):  # boxes, rows, columns
-        for h in range(kind * t.n, (kind + 1) * t.n):
-            for d in range(1, t.n + 1):
-                bit = 1 << (d - 1)
-                places = [c for c in t.houses[h] if cands[c] & bit]
-                if len(places) in (0, 2):
-                    continue
-                wide = [c for c in places if cands[c].bit_count() >= 3]
-                if not wide:
-                    return None  # a digit without two places and no cell to blame: not a BUG
-                if len(wide) > 1:
-                    continue
-                c = wide[0]
-                if c not in digits:
-                    found.append(c)
-                digits[c] = digits.get(c, 0) | bit
-                every |= bit
-                common = set(t.peers[c]) if common is None else common & t.peer_sets[c]
-                common -= set(found)
-                if len(found) > 1 and every.bit_count() > 1 and not common:
-                    return None  # no type can follow
+    # boxes, rows, columns, then the diagonals (they follow the regions)
+    order = list(t.regions) + list(range(2 * t.n)) + list(range(2 * t.n + len(t.regions), len(t.houses)))
+    for h in order:
+        for d in range(1, t.n + 1):
+            bit = 1 << (d - 1)
+            places = [c for c in t.houses[h] if cands[c] & bit]
+            if len(places) in (0, 2):
+                continue
+            wide = [c for c in places if cands[c].bit_count() >= 3]
+            if not wide:
+                return None  # a digit without two places and no cell to blame: not a BUG
+            if len(wide) > 1:
+                continue
+            c = wide[0]
+            if c not in digits:
+                found.append(c)
+            digits[c] = digits.get(c, 0) | bit
+            every |= bit
+            common = set(t.peers[c]) if common is None else common & t.peer_sets[c]
+            common -= set(found)
+            if len(found) > 1 and every.bit_count() > 1 and not common:
+                return None  # no type can follow
     rest = [cands[c] & ~digits.get(c, 0) for c in range(t.ncells)]
     if any(state.cells[c] == 0 and rest[c].bit_count() != 2 for c in range(t.ncells)):
         return None

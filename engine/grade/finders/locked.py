@@ -29,9 +29,35 @@ from __future__ import annotations
 from ...vocabulary import RATINGS, step_name
 from ..state import State, Step, cell_list, describe_eliminations
 
-ROW, COLUMN, BOX = 0, 1, 2  # house kinds: a house's kind is ``house // n``, and ``cell_houses[cell][kind]``
-#: claiming? -> the (base kind, cover kind) pairs in Sudoku Explainer's order (the direct ones' too)
+ROW, COLUMN, BOX, DIAGONAL1, DIAGONAL2 = 0, 1, 2, 3, 4  # house kinds: slots of ``cell_houses[cell]``
+#: claiming? -> the (base kind, cover kind) pairs in Sudoku Explainer's order (the direct ones' too); on a shape
+#: with diagonals, box and diagonal pairs follow (:data:`DIAGONAL_ORDER`)
 ORDER = {False: ((BOX, COLUMN), (BOX, ROW)), True: ((COLUMN, BOX), (ROW, BOX))}
+DIAGONAL_ORDER = {False: ((BOX, DIAGONAL1), (BOX, DIAGONAL2)), True: ((DIAGONAL1, BOX), (DIAGONAL2, BOX))}
+
+
+def _pairs(t, claiming: bool, direct: bool = False) -> tuple:
+    """The (base kind, cover kind) pairs to look at: SE's, then the diagonals' where the shape has them (not for
+    direct claiming: no other diagonal of a base's kind could be left a single)."""
+    if len(t.cell_houses[0]) == 3 or (direct and claiming):
+        return ORDER[claiming]
+    return ORDER[claiming] + DIAGONAL_ORDER[claiming]
+
+
+def _bases(t, kind: int) -> range:
+    """The houses of ``kind``: n rows, columns or regions, or one diagonal (they follow the regions)."""
+    n = t.n
+    return range(kind * n, (kind + 1) * n) if kind < DIAGONAL1 else range(3 * n + kind - DIAGONAL1,
+                                                                           3 * n + kind - DIAGONAL1 + 1)
+
+
+def _cover(t, where: list[int], kind2: int) -> int:
+    """The house of ``kind2`` holding every cell of ``where``, or -1 (a diagonal slot off the diagonal repeats the
+    row, which is no diagonal)."""
+    cover = t.cell_houses[where[0]][kind2]
+    if any(t.cell_houses[c][kind2] != cover for c in where) or (kind2 >= DIAGONAL1 and cover < 3 * t.n):
+        return -1
+    return cover
 
 
 def find_locked_candidates(state: State, name: str, claiming: bool) -> Step | None:
@@ -42,15 +68,15 @@ def find_locked_candidates(state: State, name: str, claiming: bool) -> Step | No
     cands = state.cands
     n = t.n
     title = step_name(name)
-    for kind1, kind2 in ORDER[claiming]:
+    for kind1, kind2 in _pairs(t, claiming):
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
-            for base in range(kind1 * n, (kind1 + 1) * n):
+            for base in _bases(t, kind1):
                 where = [c for c in t.houses[base] if cands[c] & bit]
                 if len(where) < 2:
                     continue
-                cover = t.cell_houses[where[0]][kind2]
-                if any(t.cell_houses[c][kind2] != cover for c in where):
+                cover = _cover(t, where, kind2)
+                if cover < 0:
                     continue
                 inside = set(t.houses[base])
                 eliminations = tuple((c, digit) for c in t.houses[cover] if cands[c] & bit and c not in inside)
@@ -71,19 +97,17 @@ def find_direct_locking(state: State, name: str, claiming: bool) -> Step | None:
     cands = state.cands
     n = t.n
     title = step_name(name)
-    for kind1, kind2 in ORDER[claiming]:
+    for kind1, kind2 in _pairs(t, claiming, direct=True):
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
-            for i1 in range(n):
-                base = kind1 * n + i1
+            for base in _bases(t, kind1):
                 where = [c for c in t.houses[base] if cands[c] & bit]
                 if len(where) < 2:
                     continue
-                cover = t.cell_houses[where[0]][kind2]
-                if any(t.cell_houses[c][kind2] != cover for c in where):
+                cover = _cover(t, where, kind2)
+                if cover < 0:
                     continue
-                for i3 in range(n):
-                    other = kind1 * n + i3
+                for other in _bases(t, kind1):
                     if other == base:
                         continue
                     places = [c for c in t.houses[other] if cands[c] & bit]

@@ -153,9 +153,11 @@ MAX_DEGREE = 4
 
 
 def kinds(t, cell: int) -> tuple[int, ...]:
-    """The houses of ``cell`` in Sudoku Explainer's order: box, row, column (row, column on a Latin square)."""
-    row, col, box = t.cell_houses[cell]
-    return (box, row, col) if t.has_regions else (row, col)
+    """The houses of ``cell`` in Sudoku Explainer's order: box, row, column (row, column on a Latin square), then
+    its two diagonal slots on a shape with diagonals (a diagonal the cell is not on repeats its row, as the
+    compiled twin reads them: kernels.state.grader_units)."""
+    row, col, box, *diagonals = t.cell_houses[cell]
+    return ((box, row, col) if t.has_regions else (row, col)) + tuple(diagonals)
 
 
 def loops(state: State, start: int, a: int, b: int):

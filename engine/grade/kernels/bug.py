@@ -10,7 +10,7 @@ import numpy as np
 from ..._jit import wide_kernel
 from ...bits import popcount
 from ..finders.bug import PLUS_ONE, TYPE1, TYPE2, TYPE3, TYPE4
-from .state import _has_regions, _house_in_bug_order, _in_house, _sees
+from .state import _has_regions, _house_in_bug_order, _in_house, _nkinds, _sees
 from .subsets import _next_combination
 from .unique_loops import _house_of
 
@@ -120,7 +120,7 @@ def _type4(cands, found, m, digits, every, cell_houses, regions):
     common = cands[c1] & cands[c2] & ~every
     if popcount(common) != 1:
         return 0
-    for kind in range(3 if regions else 2):
+    for kind in range(_nkinds(cell_houses, regions)):
         if _shared_house(found, m, kind, cell_houses, regions) >= 0:
             cands[c1] &= digits[c1] | common
             cands[c2] &= digits[c2] | common
@@ -133,7 +133,7 @@ def _type3(cands, houses, found, m, every, cell_houses, regions, n):
     small = np.empty(n, np.int64)
     masks = np.empty(n, np.int64)
     idx = np.empty(MAX_DEGREE, np.int64)
-    for kind in range(3 if regions else 2):
+    for kind in range(_nkinds(cell_houses, regions)):
         h = _shared_house(found, m, kind, cell_houses, regions)
         if h < 0:
             continue

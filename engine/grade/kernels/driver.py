@@ -128,7 +128,8 @@ def _solve_in(first, last, limit, enabled, counts, ratings, cells, cands, houses
                 if h >= 0:
                     full = h >= houses.shape[0]
                     # a hidden single in a region (2n..3n-1) is counted apart (Sudoku Explainer rates it lower)
-                    counter = FULL_HOUSE_COUNTER if full else (IN_BOX_COUNTER if 2 * n <= h < 3 * n else t)
+                    in_box = 2 * n <= h < 3 * n and houses.shape[0] >= 3 * n  # (a Latin square's 2n: a diagonal)
+                    counter = FULL_HOUSE_COUNTER if full else (IN_BOX_COUNTER if in_box else t)
                     kind = FULL_HOUSE_KIND if full else 0
                     made = PLACED
             elif family == NAKED_SINGLE:

@@ -15,7 +15,7 @@ from ...bits import lowbit_index, popcount
 from .misses import _changed_digits, _remember
 from .state import _has_regions, _in_house, _place
 
-ROW, COLUMN, BOX = 0, 1, 2
+ROW, COLUMN, BOX, DIAGONAL1 = 0, 1, 2, 3  # slots of cell_houses (state.grader_units); DIAGONAL1 + 1: the second
 
 
 @wide_kernel
@@ -46,13 +46,15 @@ def _direct_locking_on(cells, cands, houses, peers, cell_houses, n, claiming, ta
     and a base whose digit has more places than ``side`` (the most cells a box and a line share:
     :func:`box_line_side`, which the caller keeps in the first entry of ``table``'s extra last row) cannot lie in
     one line of a box, or one box of a line: both are skipped before any place is looked at (SE's order is kept:
-    the houses are tried in order). A shape without regions (a Latin square, side 0) has no locked candidates."""
+    the houses are tried in order). A shape without regions (a Latin square, side 0) has no locked candidates. On a
+    shape with diagonals, direct pointing also looks from a box onto each diagonal, after SE's two (direct
+    claiming has no other diagonal of a base's kind to leave a single in)."""
     side = table[table.shape[0] - 1, 0]
-    for pair in range(2):
+    for pair in range(2 if claiming or cell_houses.shape[1] == 3 else 4):
         if claiming:
             kind1, kind2 = (COLUMN if pair == 0 else ROW), BOX
         else:
-            kind1, kind2 = BOX, (COLUMN if pair == 0 else ROW)
+            kind1, kind2 = BOX, (COLUMN if pair == 0 else (ROW if pair == 1 else DIAGONAL1 + pair - 2))
         for d in range(1, n + 1):
             if not digits >> (d - 1) & 1:
                 continue
@@ -72,8 +74,8 @@ def _direct_locking_on(cells, cands, houses, peers, cell_houses, n, claiming, ta
                     elif h != cover:
                         cover = -1
                         break
-                if cover < 0:
-                    continue
+                if cover < 0 or (kind2 >= DIAGONAL1 and cover < 3 * n):
+                    continue  # (a cell off a diagonal: its slot repeats its row)
                 meets = np.int64(0)  # the houses of the base's kind that meet the cover, as bits
                 for i in range(n):
                     meets |= np.int64(1) << (_house_of(houses[cover, i], kind1, cell_houses) - kind1 * n)
@@ -102,14 +104,15 @@ def _direct_locking_on(cells, cands, houses, peers, cell_houses, n, claiming, ta
 
 @wide_kernel
 def box_line_side(houses, cell_houses, n):
-    """The most cells a box (a region) and a row or column share: b on square boxes, max(r, c) on boxes of r x c,
-    up to n - 1 on a jigsaw, 0 without regions. What :func:`_direct_locking_on` may skip by."""
+    """The most cells a box (a region) and a row, column or diagonal share: b on square boxes, max(r, c) on boxes
+    of r x c, up to n - 1 on a jigsaw, 0 without regions. What :func:`_direct_locking_on` may skip by."""
     if not _has_regions(houses, n):
         return 0
-    shared = np.zeros((n, 2 * n), np.int64)
+    shared = np.zeros((n, houses.shape[0]), np.int64)
     for c in range(cell_houses.shape[0]):
-        shared[cell_houses[c, BOX] - 2 * n, cell_houses[c, ROW]] += 1
-        shared[cell_houses[c, BOX] - 2 * n, cell_houses[c, COLUMN]] += 1
+        for k in range(cell_houses.shape[1]):
+            if k != BOX and (k < DIAGONAL1 or cell_houses[c, k] != cell_houses[c, ROW]):
+                shared[cell_houses[c, BOX] - 2 * n, cell_houses[c, k]] += 1
     return shared.max()
 
 
@@ -120,11 +123,18 @@ def _locked_candidates(cands, houses, cell_houses, n, claiming, table, digits):
     as engine.grade.finders.locked: (base kind, cover kind) pairs, then digits, then bases. ``table``: the places of
     every digit in every house (engine.grade.kernels.state._places_table); only the digits set in ``digits`` (a bit
     each, -1 for all) are looked at (engine.grade.kernels.misses: a digit whose places did not change misses again).
-    A shape without regions (a Latin square) has none: two lines meet in one cell."""
+    A shape without regions (a Latin square) has none: two lines meet in one cell. On a shape with diagonals, the
+    diagonals come after SE's pairs: pointing from a box onto each diagonal, claiming from each diagonal into a
+    box."""
     if not _has_regions(houses, n):
         return False
-    for pair in range(2):
-        if claiming:  # columns, then rows, into boxes
+    for pair in range(2 if cell_houses.shape[1] == 3 else 4):
+        count = n
+        if pair >= 2:  # a diagonal (houses 3n, 3n + 1)
+            first = 3 * n + pair - 2 if claiming else 2 * n
+            count = 1 if claiming else n
+            kind2 = BOX if claiming else DIAGONAL1 + pair - 2
+        elif claiming:  # columns, then rows, into boxes
             first = n if pair == 0 else 0
             kind2 = BOX
         else:  # boxes, along columns, then along rows
@@ -134,7 +144,7 @@ def _locked_candidates(cands, houses, cell_houses, n, claiming, table, digits):
             if not digits >> (d - 1) & 1:
                 continue
             bit = np.int64(1) << (d - 1)
-            for base in range(first, first + n):
+            for base in range(first, first + count):
                 at = table[base, d - 1]
                 if popcount(at) < 2:
                     continue
@@ -150,6 +160,8 @@ def _locked_candidates(cands, houses, cell_houses, n, claiming, table, digits):
                 if not same:
                     continue
                 cover = cell_houses[c0, kind2]
+                if kind2 >= DIAGONAL1 and cover < 3 * n:
+                    continue  # off the diagonal: the slot repeats the row
                 changed = False
                 for i in range(n):
                     c = houses[cover, i]

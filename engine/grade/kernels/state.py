@@ -18,7 +18,11 @@ def _sees(a, b, cell_houses):
     slots of one kind each (row, column, region, diagonals), so the units to compare sit in the same slot."""
     if a == b:
         return False
-    for k in range(cell_houses.shape[1]):
+    # the three slots every shape has, written out (9x9 grading calls this in its hot loops), then the diagonals
+    if cell_houses[a, 0] == cell_houses[b, 0] or cell_houses[a, 1] == cell_houses[b, 1] or (
+            cell_houses[a, 2] == cell_houses[b, 2]):
+        return True
+    for k in range(3, cell_houses.shape[1]):
         if cell_houses[a, k] == cell_houses[b, k]:
             return True
     return False
@@ -50,7 +54,9 @@ def _conclude(cells, cands, peers, t, n):
 @wide_kernel
 def _in_house(cell, h, cell_houses):
     """Whether ``cell`` lies in house ``h``."""
-    for k in range(cell_houses.shape[1]):
+    if cell_houses[cell, 0] == h or cell_houses[cell, 1] == h or cell_houses[cell, 2] == h:
+        return True
+    for k in range(3, cell_houses.shape[1]):
         if cell_houses[cell, k] == h:
             return True
     return False
@@ -66,13 +72,26 @@ def _has_regions(houses, n):
 @kernel_with(inline="always")
 def _se_slot(kind, regions):
     """The slot of ``cell_houses`` that holds a cell's unit of ``kind`` in Sudoku Explainer's order of region
-    types: box (0), row (1), column (2), then the diagonals; without regions (``regions`` False: a Latin square)
-    row (0), column (1), then the diagonals."""
+    types: box (0), row (1), column (2), then the diagonals (3, 4); without regions (``regions`` False: a Latin
+    square) row (0), column (1), then the diagonals (2, 3): one kind fewer (:func:`_nkinds`)."""
     if not regions:
-        return kind
+        return kind if kind < 2 else kind + 1
     if kind == 0:
         return 2
     return kind - 1 if kind <= 2 else kind
+
+
+@kernel_with(inline="always")
+def _nkinds(cell_houses, regions):
+    """How many kinds of unit :func:`_se_slot` numbers: the slots, less a Latin square's region slot."""
+    return cell_houses.shape[1] - (0 if regions else 1)
+
+
+@kernel_with(inline="always")
+def _se_kind(k):
+    """The slot of ``cell_houses`` (:func:`grader_units`) of a cell's ``k``-th unit in Sudoku Explainer's order of
+    a cell's units: the box, the row, the column, then the diagonals."""
+    return 2 if k == 0 else (k - 1 if k < 3 else k)
 
 
 @kernel_with(inline="always")
@@ -86,7 +105,7 @@ def _house_in_bug_order(k, n, regions):
     return k - n if k < 3 * n else k
 
 
-@wide_kernel
+@kernel_with(inline="always")
 def _house_in_se_order(kk, n, nhouses):
     """The ``kk``-th of ``nhouses`` houses in Sudoku Explainer's order: boxes (2n..3n-1; none on a Latin square),
     columns (n..2n-1), rows (0..n-1), then the diagonals."""
@@ -132,9 +151,11 @@ def _house_positions(houses, cell_houses, n, position):
                 k += 1
         for i in range(n):
             position[houses[h, i], k] = i
-    if not regions:  # a Latin square's region slot repeats the row
+    if not regions or cell_houses.shape[1] > 3:  # a slot that repeats the row: the row's positions
         for c in range(cell_houses.shape[0]):
-            position[c, 2] = position[c, 0]
+            for k in range(2, cell_houses.shape[1]):
+                if cell_houses[c, k] == cell_houses[c, 0]:
+                    position[c, k] = position[c, 0]
 
 
 @wide_kernel
@@ -168,18 +189,32 @@ def _contradiction(cells, cands, houses, n):
 
 def grader_units(geo) -> np.ndarray:
     """Each cell's units as the grader's kernels read them: an int64 (ncells, 3) table of slots, row, column and
-    region. A Latin square has no region: its region slot repeats the row, so the kernels that walk a cell's three
-    units (the chains' links) walk the row once more and add nothing (each skips a place it has already taken), and
-    the ones about regions ask :func:`_has_regions` first. Made once per shape; not to be written to (writable, as
-    the tables the kernels make for themselves are, so each kernel is compiled for one type)."""
+    region, and two slots more on a shape with diagonals, the first diagonal and the second. A slot a cell has no
+    unit for (the region of a Latin square, a diagonal the cell is not on) repeats the cell's row, so the kernels
+    that walk a cell's units (the chains' links) walk the row once more and add nothing (each skips a place it has
+    already taken), a comparison slot by slot (:func:`_sees`) stays right, and the ones about regions ask
+    :func:`_has_regions` first. Made once per shape; not to be written to (writable, as the tables the kernels
+    make for themselves are, so each kernel is compiled for one type)."""
     units = _units_made.get(geo.shape)
     if units is None:
-        ch = np.asarray(geo.cell_houses, np.int64)
-        units = np.empty((geo.ncells, 3), np.int64)
-        units[:, :2] = ch[:, :2]
-        units[:, 2] = ch[:, 2] if geo.shape.has_regions else ch[:, 0]
+        n, rows = geo.size, geo.row_of.astype(np.int64)
+        units = np.empty((geo.ncells, 5 if geo.shape.diagonals else 3), np.int64)
+        units[:, 0] = rows
+        units[:, 1] = n + geo.col_of
+        units[:, 2] = 2 * n + geo.box_of if geo.shape.has_regions else rows
+        if geo.shape.diagonals:
+            first = n * (3 if geo.shape.has_regions else 2)  # the diagonals' houses come after the others
+            units[:, 3] = np.where(geo.row_of == geo.col_of, first, rows)
+            units[:, 4] = np.where(geo.row_of + geo.col_of == n - 1, first + 1, rows)
         _units_made[geo.shape] = units
     return units
 
 
 _units_made: dict = {}
+
+
+def se_units(cell_houses, c: int) -> list[int]:
+    """Cell ``c``'s units in Sudoku Explainer's order (:func:`_se_kind`): box, row, column, then the diagonals it is
+    on (a Latin square's region slot, the row, stays: the kernels walk it too)."""
+    return [int(cell_houses[c, kind]) for k, kind in enumerate((2, 0, 1, 3, 4)[:cell_houses.shape[1]])
+            if k < 3 or cell_houses[c, kind] != cell_houses[c, 0]]

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._jit import kernel_with, wide_kernel
 from ...bits import lowbit_index, popcount
-from .state import _has_regions, _in_house, _se_slot, _sees
+from .state import _has_regions, _in_house, _nkinds, _se_slot, _sees
 from .subsets import _next_combination
 
 #: the key of a unique rectangle of type 1, the best step there is (the search stops there); NONE: no step yet
@@ -73,7 +73,7 @@ def _loop_steps(path, length, both, best, best_rem, tmp, extras, cells, cands, h
         low = both & -both
         locked_a = False  # a has no other place in a shared house
         locked_b = False  # nor b
-        for k in range(3 if regions else 2):
+        for k in range(_nkinds(cell_houses, regions)):
             h = _house_of(c1, k, cell_houses, regions)
             if not _in_house(c2, h, cell_houses):
                 continue
@@ -115,7 +115,7 @@ def _unique_loop(cells, cands, houses, peers, cell_houses, n):
     # in the loops below instead of calling _house_of: a call counts references to the arrays it takes, inlined or
     # not, 243 calls a try (docs/development.md)
     regions = _has_regions(houses, n)
-    nkinds = 3 if regions else 2  # (a Latin square's third slot repeats the row: state.grader_units)
+    nkinds = _nkinds(cell_houses, regions)  # (a Latin square's region slot repeats the row: state.grader_units)
     hof = np.empty((ncells, nkinds), np.int64)
     for c in range(ncells):
         for k in range(nkinds):
@@ -293,7 +293,7 @@ def _type3(cells, cands, houses, cell_houses, n, c1, c2, both, base, best, tmp, 
     for degree in range(popcount(extra), MAX_DEGREE + 1):
         if (base + degree - 2) * 8 + 3 >= best:
             return best
-        for k in range(3 if regions else 2):
+        for k in range(_nkinds(cell_houses, regions)):
             h = _house_of(c1, k, cell_houses, regions)
             if not _in_house(c2, h, cell_houses):
                 continue

@@ -616,10 +616,10 @@ def test_playing_checks_the_shapes_own_units(page, shaped_site):
         page.click("#clear")
 
 
-@pytest.mark.parametrize("name", ["2x3", "jigsaw9"])
-def test_a_hint_on_a_6x6_or_jigsaw_puzzle_is_the_graders_step(page, shaped_site, name):
+@pytest.mark.parametrize("name", ["2x3", "jigsaw9", "3x3+x"])
+def test_a_hint_on_a_6x6_jigsaw_or_x_puzzle_is_the_graders_step(page, shaped_site, name):
     """Three presses tell the step /api/hint gives for the record's shape; Apply makes it, and the digits it places
-    are the solution's (the board's regions named as the grader names them: box 3, region 8)."""
+    are the solution's (the board's regions named as the grader names them: box 3, region 8, diagonal 2)."""
     base, records = shaped_site
     number, record = _first(records, name)
     _open(page, base, number)
@@ -628,22 +628,14 @@ def test_a_hint_on_a_6x6_or_jigsaw_puzzle_is_the_graders_step(page, shaped_site,
         step = json.loads(answer.read())
     page.click("#hint")
     page.wait_for_function("document.querySelector('#explain').textContent.startsWith('Hint 1 of 3')")
-    unit, n = ("box", 6) if name == "2x3" else ("region", 9)
+    unit, n = ("box", 6) if name == "2x3" else ("region" if name == "jigsaw9" else "box", 9)
     regions = [h - 2 * n + 1 for h in step["houses"] if 2 * n <= h < 3 * n]  # the houses after rows and columns
+    diagonals = [h - 3 * n + 1 for h in step["houses"] if h >= 3 * n]
     assert all(f"{unit} {k}" in page.inner_text("#explain") for k in regions)
+    assert all(f"diagonal {k}" in page.inner_text("#explain") for k in diagonals)
     assert _hint(page) == f"Hint: {step['explanation']}"
     page.click("#apply-hint")
     after = _line(page)
     for p in step["placements"]:
         assert after[p["cell"]] == record["solution"][p["cell"]]
     assert after != line or step["eliminations"]
-
-
-def test_a_hint_on_an_x_puzzle_is_the_clear_error(page, shaped_site):
-    base, records = shaped_site
-    number, _ = _first(records, "3x3+x")
-    _open(page, base, number)
-    page.click("#hint")
-    page.wait_for_function("document.querySelector('#explain').textContent !== ''")
-    assert page.inner_text("#explain").startswith("shape: no hints on 3x3+x puzzles yet: ")
-    assert page.get_attribute("#explain", "class") == "error" and page.is_hidden("#apply-hint")

@@ -17,7 +17,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from engine.geometry import geometry
 from engine.grade.kernels.chains.cycles import _cycle_eliminations, cycle_masks
-from engine.grade.kernels.chains.walk import NSTRONG, _meet_walk, _walk, cycle_end, has_strong_link, links
+from engine.grade.kernels.chains.walk import SE_SLOTS, _meet_walk, _walk, cycle_end, has_strong_link, links
 from engine.grade.kernels.state import grader_units
 
 BIG = 1 << 30
@@ -29,13 +29,14 @@ def _geo(box):
 
 
 def _weak(cands, geo, ch, c, d):
-    """The off states candidate (c, d) on forces, in the scan's order (Y first, then box, row, column)."""
+    """The off states candidate (c, d) on forces, in the scan's order (Y first, then box, row, column and the
+    diagonals the cell is on)."""
     n = geo.size
     out = [2 * (c * n + e - 1) for e in range(1, n + 1) if e != d and cands[c] >> (e - 1) & 1]
     ys = len(out)
     seen = {c}
-    for k in (2, 0, 1):
-        for c2 in geo.houses[ch[c, k]]:
+    for k in _units_in_order(ch, c):
+        for c2 in geo.houses[k]:
             c2 = int(c2)
             if c2 not in seen and cands[c2] >> (d - 1) & 1:
                 seen.add(c2)
@@ -44,17 +45,25 @@ def _weak(cands, geo, ch, c, d):
 
 
 def _strong(cands, geo, ch, c, d):
-    """The on states candidate (c, d) off forces, by column: the cell's other digit, then box, row, column."""
+    """The on states candidate (c, d) off forces, by column: the cell's other digit, then box, row, column and
+    the diagonals (-1 in a diagonal's column for a cell not on it)."""
     n = geo.size
-    row = [-1] * NSTRONG
+    row = [-1] * (1 + ch.shape[1])
     others = [e for e in range(1, n + 1) if e != d and cands[c] >> (e - 1) & 1]
     if len(others) == 1:
         row[0] = 2 * (c * n + others[0] - 1) + 1
-    for j, k in enumerate((2, 0, 1)):
+    for j, k in enumerate(SE_SLOTS[:ch.shape[1]]):
+        if j >= 3 and ch[c, k] == ch[c, 0]:
+            continue
         places = [int(c2) for c2 in geo.houses[ch[c, k]] if c2 != c and cands[c2] >> (d - 1) & 1]
         if len(places) == 1:
             row[1 + j] = 2 * (places[0] * n + d - 1) + 1
     return row
+
+
+def _units_in_order(ch, c):
+    """Cell c's units in Sudoku Explainer's order: box, row, column, then the diagonals it is on."""
+    return [int(ch[c, k]) for j, k in enumerate(SE_SLOTS[:ch.shape[1]]) if j < 3 or ch[c, k] != ch[c, 0]]
 
 
 def _slow_walk(source, cands, geo, ch, ylinks, xlinks, cycles, most):

@@ -129,7 +129,7 @@ def test_parts_that_know_square_boxes_only_name_the_shape():
     for call in (lambda: generate(shape, "pattern", seed=1), lambda: canonical_transform(board, shape)):
         with pytest.raises(ValueError, match=r"shape 2x3 \(6x6 with boxes of 2x3\) is not square boxes"):
             call()
-    grade(grid)  # the grader knows boxes of r x c (test_shape_grading.py), the formats every shape
+    grade(grid)  # the grader and the formats know every shape (test_shape_grading.py)
     assert write(grid, "line") == "".join(str(d) for d in board)
     # a Shape of square boxes is its box size everywhere
     assert generate(Shape.square(3), "backtrack", seed=1).cells.size == 81

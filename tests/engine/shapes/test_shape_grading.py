@@ -1,5 +1,4 @@
-"""Grading on every shape with regions: the compiled path and the plain step path agree, every step is sound."""
-import re
+"""Grading on every shape: the compiled path and the plain step path agree, every step is sound."""
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +14,9 @@ from engine.regions import random_layout
 from engine.shape import Shape
 
 GRADED = [Shape.boxes(2, 3), Shape.boxes(3, 2), Shape.boxes(2, 4), Shape.boxes(2, 5), random_layout(6, 5),
-          random_layout(8, 3), random_layout(9, 5), Shape.latin(4), Shape.latin(5), Shape.latin(7), Shape.latin(9)]
+          random_layout(8, 3), random_layout(9, 5), Shape.latin(4), Shape.latin(5), Shape.latin(7), Shape.latin(9),
+          Shape.boxes(2, 3, True), Shape.boxes(2, 4, True), Shape.latin(5, True), Shape.latin(7, True)]
+# (9x9 X: its steps below, the plain path takes minutes there)
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -28,7 +29,7 @@ def _puzzles(shape, count, seed=9):
 def test_the_compiled_grader_makes_the_steps_of_the_plain_step_path(shape):
     # the plain path takes seconds a puzzle on an 8x8 or 9x9 jigsaw or Latin square: their carved puzzles mostly
     # need chains
-    boards, puzzles = _puzzles(shape, 2 if shape.kind != "boxes" and shape.size > 6 else 8)
+    boards, puzzles = _puzzles(shape, 2 if (shape.kind != "boxes" or shape.diagonals) and shape.size > 6 else 8)
     fast = grade_many(puzzles, shape)
     for board, puzzle, f in zip(boards, puzzles, fast):
         slow = grade(puzzle, shape, guided=False)  # every finder asked in turn: the readable twin
@@ -51,8 +52,10 @@ def test_a_twelve_by_twelve_grade_agrees_with_its_guided_steps():
 def test_the_most_cells_a_region_and_a_line_share():
     for shape in GRADED + [Shape.square(3), Shape.boxes(3, 4)]:
         g = geometry(shape)
-        want = max((int(np.sum((g.box_of == b) & (line == i)))
-                    for b in range(g.size) for line in (g.row_of, g.col_of) for i in range(g.size)), default=0)
+        units = [g.row_of == i for i in range(g.size)] + [g.col_of == i for i in range(g.size)]
+        if shape.diagonals:
+            units += [g.row_of == g.col_of, g.row_of + g.col_of == g.size - 1]
+        want = max(int(np.sum((g.box_of == b) & unit)) for b in range(g.size) for unit in units)
         want = want if shape.has_regions else 0  # a Latin square: no locked candidates to skip by
         assert box_line_side(g.houses, grader_units(g), g.size) == want
     g = geometry(Shape.boxes(2, 5))
@@ -111,7 +114,23 @@ def test_within_level_agrees_with_the_grade_on_a_shape():
     assert within_level(puzzles, shape, "easy").tolist() == [s <= 2.0 + 1e-9 for s in scores]
 
 
-@pytest.mark.parametrize("shape", [Shape.latin(5, True), Shape.boxes(2, 3, True), Shape.square(3, True)], ids=str)
-def test_shapes_the_grader_does_not_know_are_refused_by_name(shape):
-    with pytest.raises(ValueError, match=re.escape(f"shape {shape.name} (") + ".*cannot be graded yet"):
-        grade_many(np.zeros((1, shape.size ** 2), np.int8), shape)
+def test_the_grader_units_of_x_sudoku_hold_the_diagonals_or_the_row():
+    g = geometry(Shape.square(3, True))
+    units = grader_units(g)
+    assert units.shape == (81, 5)
+    assert tuple(units[0]) == (0, 9, 18, 27, 0) and tuple(units[8]) == (0, 17, 20, 0, 28)
+    assert tuple(units[40]) == (4, 13, 22, 27, 28)  # the centre: both diagonals
+
+
+def test_x_sudoku_steps_use_the_diagonals():
+    """On X puzzles the diagonals are houses to every technique: some steps name one, locked candidates among
+    them (a box and a diagonal share three cells), and each step is sound (the plain path's test above)."""
+    shape = Shape.square(3, True)
+    boards, puzzles = _puzzles(shape, 8, seed=3)
+    steps = [s for p in puzzles for s in grade(p, shape).steps]
+    on_diagonal = [s for s in steps if any(h >= 27 for h in s.houses)]
+    assert on_diagonal and any("diagonal" in s.explanation for s in on_diagonal)
+    assert {s.technique for s in on_diagonal} > {"hidden-single"}
+    singles = [s for s in on_diagonal if s.technique == "hidden-single" and s.houses[0] >= 27]
+    assert all(s.rating == 1.5 for s in singles)
+

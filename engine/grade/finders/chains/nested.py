@@ -41,7 +41,7 @@ from ...kernels.chains.plain import _plain_path, _plain_search, _walk_space
 from ...kernels.chains.plus import _advanced
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
 from ...kernels.chains.space import _search_space
-from ...kernels.state import grader_units
+from ...kernels.state import grader_units, se_units
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
 from .steps import LABEL, ROW_OF_KERNEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
@@ -239,8 +239,7 @@ class _Search:
     def regions(self, w: int, c: int, d: int, hint) -> None:
         """Region chains on digit ``d`` from the houses where cell ``c`` is the digit's first place."""
         n = self.n
-        for k in (2, 0, 1):
-            h = int(self.cell_houses[c, k])
+        for h in se_units(self.cell_houses, c):
             places = self.places(h, d)
             if len(places) < 2 or places[0] != c:
                 continue

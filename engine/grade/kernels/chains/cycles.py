@@ -59,7 +59,7 @@ def cycle_sees(houses, cell_houses, ncells):
     words = (ncells + 63) >> 6
     sees = np.zeros((ncells, words), np.uint64)
     for c in range(ncells):
-        for k in range(3):
+        for k in range(cell_houses.shape[1]):  # (a slot that repeats the row adds nothing)
             for q in houses[cell_houses[c, k]]:
                 sees[c, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
     return sees

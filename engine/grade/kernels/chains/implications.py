@@ -20,7 +20,7 @@ import numpy as np
 
 from ...._jit import wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
-from ..state import _house_positions, _places_table
+from ..state import _house_positions, _places_table, _se_kind
 from .plus import _advanced
 from .slots import BITS, _add, _pool_parent
 
@@ -130,7 +130,9 @@ def _start_grid(ws, cands, houses, cell_houses):
             c = p // n
             d = p % n
             work[c] |= np.int64(1) << d
-            for k in range(3):
+            for k in range(3):  # (a constant bound: unrolled)
+                places[cell_houses[c, k], d] |= np.int64(1) << position[c, k]
+            for k in range(3, cell_houses.shape[1]):
                 places[cell_houses[c, k], d] |= np.int64(1) << position[c, k]
         undo[0] = 0
         return
@@ -159,6 +161,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
     queue, work, ends, places, made, position, undo = ws[6], ws[7], ws[14], ws[19], ws[20], ws[21], ws[22]
+    nkinds = cell_houses.shape[1]  # a cell's units: 3, or 5 with the diagonals (state.grader_units)
     # the slot's arrays, taken out of the workspace once (see engine/grade/kernels/chains/slots.py on why)
     mark, gen, start, count, pool, top, nest, members = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
@@ -177,8 +180,9 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             d = p % n + 1
             bit = np.int64(1) << (d - 1)
             # the off states it forces: the cell's other candidates (Y links), then the digit's other places in the
-            # box, the row and the column, each cell once (a row's or column's place in the cell's box came with
-            # the box), each house's in the order of its cells
+            # box, the row and the column (and the diagonals the cell is on), each cell once (a place in the cell's
+            # box came with the box; a diagonal meets the cell's row and column only in the cell), each house's in
+            # the order of its cells
             others = work[c] & ~bit if ylinks else np.int64(0)
             box = cell_houses[c, 2]
             h = box
@@ -201,10 +205,16 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                             t = 2 * (c2 * n + d - 1)
                             break
                         k += 1
-                        if k == 3:
+                        if k == nkinds:
                             break
-                        h = cell_houses[c, k - 1]  # the row (k = 1), then the column (k = 2)
-                        rest = places[h, d - 1] & ~(np.int64(1) << position[c, k - 1])
+                        if k < 3:
+                            h = cell_houses[c, k - 1]  # the row (k = 1), then the column (k = 2)
+                            rest = places[h, d - 1] & ~(np.int64(1) << position[c, k - 1])
+                        else:  # the diagonals (3, 4), but one the cell is not on: its slot repeats the row
+                            h = cell_houses[c, k]
+                            rest = places[h, d - 1] & ~(np.int64(1) << position[c, k])
+                            if h == cell_houses[c, 0]:
+                                rest = 0
                     if t == NONE:
                         break
                 # t joins the slot (parent s) unless it is there, and is queued; its candidate on already: the run
@@ -234,7 +244,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
         d = p % n + 1
         bit = np.int64(1) << (d - 1)
         # what the off state forces, found before it is removed from the working grid (as Sudoku Explainer does)
-        found0 = found1 = found2 = found3 = NONE
+        found0 = found1 = found2 = found3 = found4 = found5 = NONE
         if ylinks and popcount(work[c]) == 2 and work[c] & bit:
             t = 2 * (c * n + digit_of(work[c] & ~bit) - 1) + 1
             if mark[uw, _U(t)] != g:
@@ -249,16 +259,29 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     found2 = t
                 else:
                     found3 = t
-        houses_of = (-1, cell_houses[c, 2], cell_houses[c, 0], cell_houses[c, 1])
+        if nkinds > 3:  # the diagonals the cell is on (a slot that repeats the row: one it is not on)
+            for k in range(3, nkinds):
+                if cell_houses[c, k] == cell_houses[c, 0]:
+                    continue
+                rest = places[cell_houses[c, k], d - 1] & ~(np.int64(1) << position[c, k])
+                if rest and not rest & (rest - 1):
+                    t = 2 * (houses[cell_houses[c, k], lowbit_index(rest)] * n + d - 1) + 1
+                    if k == 3:
+                        found4 = t
+                    else:
+                        found5 = t
         if dynamic and work[c] & bit:
             work[c] &= ~bit
-            for k in range(3):
+            for k in range(3):  # (a constant bound: unrolled, on the dynamic runs' hottest path)
+                places[cell_houses[c, k], d - 1] &= ~(np.int64(1) << position[c, k])
+            for k in range(3, nkinds):
                 places[cell_houses[c, k], d - 1] &= ~(np.int64(1) << position[c, k])
             undo[0] += 1  # put back when the next run starts (_start_grid)
             undo[undo[0]] = p
-        for j in range(4):
-            t = (found0, found1, found2, found3)[j]
-            if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2):
+        for j in range(6):  # (a constant bound: unrolled; the diagonals' two stay NONE on other shapes)
+            t = (found0, found1, found2, found3, found4, found5)[j]
+            if t < 0 or (j > 0 and t == found0) or (j > 1 and t == found1) or (j > 2 and t == found2) or (
+                    j > 3 and t == found3) or (j > 4 and t == found4):
                 continue
             conj = t - 1
             ut = _U(t)
@@ -279,8 +302,9 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     if j == 0:
                         _hidden_cell_parents(mark, gen, count, pool, top, w, t, c2, cands, work, n)
                     else:
-                        _hidden_house_parents(mark, gen, count, pool, top, w, t, houses_of[j], d, made, places,
-                                              houses)
+                        # the house of link j: the box, the row, the column, the diagonals (state._se_kind)
+                        _hidden_house_parents(mark, gen, count, pool, top, w, t, cell_houses[c, _se_kind(j - 1)], d,
+                                              made, places, houses)
             if mark[uw, _U(conj)] == g:
                 return t, conj
             if fresh:

@@ -13,16 +13,18 @@ import numpy as np
 
 from ...._jit import kernel_with, wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
+from ..state import _has_regions, _house_in_se_order
 from .slots import _add, _has, _parent
 
 LOCKING, HIDDEN_PAIR, NAKED_PAIR, X_WING = 0, 1, 2, 3
-ROW, COLUMN, BOX = 0, 1, 2  # a house's kind: its index in cell_houses, and houses[kind * n + j]
+ROW, COLUMN, BOX, DIAGONAL1, DIAGONAL2 = 0, 1, 2, 3, 4  # a house's kind: its slot in cell_houses (state.grader_units)
 # Sudoku Explainer's orders, which decide what a run meets first and so which parents its states get (a chain's
 # complexity, and its rating, counts them): locked candidates from a box onto a column, a box onto a row, a column
-# onto a box, a row onto a box; pairs in boxes, then columns, then rows; X-Wings on columns, then rows, as bases
-LOCKED_FROM = (BOX, BOX, COLUMN, ROW)
-LOCKED_ONTO = (COLUMN, ROW, BOX, BOX)
-PAIR_HOUSES = (BOX, COLUMN, ROW)
+# onto a box, a row onto a box (then, on a shape with diagonals, a box onto each diagonal and each diagonal onto a
+# box); pairs in boxes, then columns, then rows (then the diagonals: state._house_in_se_order); X-Wings on
+# columns, then rows, as bases
+LOCKED_FROM = (BOX, BOX, COLUMN, ROW, BOX, BOX, DIAGONAL1, DIAGONAL2)
+LOCKED_ONTO = (COLUMN, ROW, BOX, BOX, DIAGONAL1, DIAGONAL2, BOX, BOX)
 
 
 @wide_kernel
@@ -120,16 +122,21 @@ def _locking(ws, w, orig, work, houses, cell_houses, n, out, parents, cells, mas
     now = ws[19]
     count = 0
     productive = False
-    for kind in range(4):
+    if not _has_regions(houses, n):  # a Latin square: two lines meet in one cell
+        return count, productive
+    first_diagonal = 3 * n
+    for kind in range(4 if cell_houses.shape[1] == 3 else 8):
         k1, k2 = LOCKED_FROM[kind], LOCKED_ONTO[kind]
         for d in range(1, n + 1):
             bit = np.int64(1) << (d - 1)
-            for j in range(n):
-                h1 = k1 * n + j
+            for j in range(n if k1 < DIAGONAL1 else 1):
+                h1 = k1 * n + j if k1 < DIAGONAL1 else first_diagonal + k1 - DIAGONAL1
                 places = now[h1, d - 1]
                 if popcount(places) < 2:
                     continue
                 h2 = cell_houses[houses[h1, lowbit_index(places)], k2]
+                if k2 >= DIAGONAL1 and h2 < first_diagonal:
+                    continue  # a cell off the diagonal: its slot repeats its row
                 inside = True
                 rest = places
                 while rest:
@@ -170,37 +177,36 @@ def _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
     now = ws[19]
     count = 0
     productive = False
-    for kind in PAIR_HOUSES:
-        for j in range(n):
-            h = kind * n + j
-            if _empty_cells(orig, houses, h, n) <= 4:
+    for kk in range(houses.shape[0]):
+        h = _house_in_se_order(kk, n, houses.shape[0])
+        if _empty_cells(orig, houses, h, n) <= 4:
+            continue
+        for d2 in range(1, n):
+            pos = now[h, d2]
+            if popcount(pos) != 2:
                 continue
-            for d2 in range(1, n):
-                pos = now[h, d2]
-                if popcount(pos) != 2:
+            for d1 in range(d2):
+                if now[h, d1] != pos:
                     continue
-                for d1 in range(d2):
-                    if now[h, d1] != pos:
-                        continue
-                    pair = (np.int64(1) << d1) | (np.int64(1) << d2)
-                    k = 0
-                    for i in range(n):
-                        if pos >> i & 1:
-                            c = houses[h, i]
-                            if work[c] & ~pair:
-                                cells[k] = c
-                                masks[k] = work[c] & ~pair
-                                k += 1
-                    if k == 0:
-                        continue
-                    np_ = 0
-                    for i in range(n):
-                        if not pos >> i & 1:
-                            np_ = _off_states(houses[h, i], orig[houses[h, i]] & pair, n, parents, np_)
-                    if np_ == 0:
-                        continue
-                    productive = True
-                    count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
+                pair = (np.int64(1) << d1) | (np.int64(1) << d2)
+                k = 0
+                for i in range(n):
+                    if pos >> i & 1:
+                        c = houses[h, i]
+                        if work[c] & ~pair:
+                            cells[k] = c
+                            masks[k] = work[c] & ~pair
+                            k += 1
+                if k == 0:
+                    continue
+                np_ = 0
+                for i in range(n):
+                    if not pos >> i & 1:
+                        np_ = _off_states(houses[h, i], orig[houses[h, i]] & pair, n, parents, np_)
+                if np_ == 0:
+                    continue
+                productive = True
+                count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
     return count, productive
 
 
@@ -211,35 +217,34 @@ def _naked_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
     order. Parents: the pair cells' other candidates lost in the run."""
     count = 0
     productive = False
-    for kind in PAIR_HOUSES:
-        for j in range(n):
-            h = kind * n + j
-            if _empty_cells(orig, houses, h, n) < 4:
+    for kk in range(houses.shape[0]):
+        h = _house_in_se_order(kk, n, houses.shape[0])
+        if _empty_cells(orig, houses, h, n) < 4:
+            continue
+        for ib in range(1, n):
+            b = houses[h, ib]
+            m = work[b]
+            if popcount(m) != 2:
                 continue
-            for ib in range(1, n):
-                b = houses[h, ib]
-                m = work[b]
-                if popcount(m) != 2:
+            for ia in range(ib):
+                a = houses[h, ia]
+                if work[a] != m:
                     continue
-                for ia in range(ib):
-                    a = houses[h, ia]
-                    if work[a] != m:
-                        continue
-                    k = 0
-                    for x in range(n):
-                        c = houses[h, x]
-                        if c != a and c != b and work[c] & m:
-                            cells[k] = c
-                            masks[k] = work[c] & m
-                            k += 1
-                    if k == 0:
-                        continue
-                    np_ = _off_states(a, orig[a] & ~m, n, parents, 0)
-                    np_ = _off_states(b, orig[b] & ~m, n, parents, np_)
-                    if np_ == 0:
-                        continue
-                    productive = True
-                    count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
+                k = 0
+                for x in range(n):
+                    c = houses[h, x]
+                    if c != a and c != b and work[c] & m:
+                        cells[k] = c
+                        masks[k] = work[c] & m
+                        k += 1
+                if k == 0:
+                    continue
+                np_ = _off_states(a, orig[a] & ~m, n, parents, 0)
+                np_ = _off_states(b, orig[b] & ~m, n, parents, np_)
+                if np_ == 0:
+                    continue
+                productive = True
+                count = _emit_hint(ws, w, cells, masks, k, n, parents, np_, out, count)
     return count, productive
 
 

@@ -46,11 +46,12 @@ def _nested_workspace(slots, ncells, n, nests):
     # the places of each digit in each house of a run's working grid, as bits of positions in the house (a run
     # reads "the digit's other places in the cell's houses" at every state: bits, not scans of the houses), the
     # same for the grid the runs start from, the candidates those were made from (-1: none yet), and each cell's
-    # position in its row, column and box (engine/grade/kernels/chains/implications.py, _start)
-    places = np.zeros((3 * n, n), np.int64)
-    start_places = np.zeros((3 * n, n), np.int64)
+    # position in its row, column and box, and diagonals (engine/grade/kernels/chains/implications.py, _start;
+    # room for the most houses and units a shape has: two diagonals more)
+    places = np.zeros((3 * n + 2, n), np.int64)
+    start_places = np.zeros((3 * n + 2, n), np.int64)
     basis = np.full(ncells, -1, np.int64)
-    position = np.zeros((ncells, 3), np.int64)
+    position = np.zeros((ncells, 5), np.int64)
     found = np.zeros(nstates + 1, np.int32)  # what the rules of a dynamic (+) run add
     parents = np.zeros(6 * n + 8, np.int32)  # a + rule's parents, then a pattern's eliminations (plus.py)
     ends = np.zeros(4, np.int64)  # the queues' heads and tails between two calls of _follow

@@ -21,7 +21,7 @@ import numpy as np
 from ...._jit import wide_kernel
 from ....bits import lowbit_index, popcount
 from ..state import _places_table
-from .walk import NSTRONG, links
+from .walk import links
 
 @wide_kernel
 def _static_miss(cands, houses, cell_houses, n):
@@ -61,7 +61,7 @@ def _static_units(cands, houses, cell_houses, n, units):
     for i in range(k):
         p = cand[i]
         first[2 * i] = e  # off
-        for j in range(NSTRONG):
+        for j in range(strong.shape[1]):
             t = strong[p, j]
             if t >= 0:
                 out[e] = 2 * index[t >> 1] + 1

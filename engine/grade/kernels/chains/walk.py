@@ -22,9 +22,12 @@ from ..state import _house_positions, _places_table
 _U = np.uint64  # an unsigned index skips numba's negative-index test (the walk's hottest reads)
 
 # the columns of a potential's strong links in the link table's ``strong`` (:func:`links`): the cell's other digit
-# (Y), then the digit's other place in the box, the row and the column (X); -1 where there is none
+# (Y), then the digit's other place in the box, the row and the column (X), and in the two diagonals on a shape
+# with them (``strong.shape[1]`` columns: 4, or 6); -1 where there is none
 STRONG_Y = 0
-NSTRONG = 4
+#: the kinds of a cell's units in Sudoku Explainer's order, as slots of cell_houses (state.grader_units): the box,
+#: the row, the column, then the two diagonals
+SE_SLOTS = (2, 0, 1, 3, 4)
 
 
 @wide_kernel
@@ -33,8 +36,9 @@ def links(cands, houses, cell_houses, n):
 
     For a candidate potential ``p`` (``cell * n + digit - 1``), ``weak[start[p]:start[p + 1]]`` are the off states
     its on state forces: the cell's other digits (Y links, up to ``xstart[p]``), then the digit's other places in
-    the box, the row and the column, each once (X links). ``strong[p]`` are the on states its off state forces, by
-    column (STRONG_Y, then the box, row and column). ``closing`` is a walk's scratch (4 states)."""
+    the box, the row and the column (and the diagonals), each once (X links). ``strong[p]`` are the on states its
+    off state forces, by column (STRONG_Y, then the box, row, column and diagonals). ``closing`` is a walk's scratch
+    (4 states)."""
     ncells = cands.size
     npot = ncells * n
     total = 0
@@ -45,12 +49,13 @@ def links(cands, houses, cell_houses, n):
     # was most of the table's time)
     places = np.empty((houses.shape[0], n), np.int64)
     _places_table(cands, houses, n, places)
-    position = np.empty((ncells, 3), np.int64)
+    nkinds = cell_houses.shape[1]
+    position = np.empty((ncells, nkinds), np.int64)
     _house_positions(houses, cell_houses, n, position)
     start = np.zeros(npot + 1, np.int32)
     xstart = np.zeros(npot, np.int32)
-    weak = np.empty(total * 4 * n + 1, np.int32)
-    strong = np.full((npot, NSTRONG), -1, np.int32)
+    weak = np.empty(total * (nkinds + 1) * n + 1, np.int32)
+    strong = np.full((npot, nkinds + 1), -1, np.int32)
     k = 0
     for c in range(ncells):
         m = cands[c]
@@ -71,9 +76,11 @@ def links(cands, houses, cell_houses, n):
                 weak[k] = 2 * (c * n + digit_of(low) - 1)
                 k += 1
             xstart[p] = k
-            for j in range(3):
-                kind = (2, 0, 1)[j]  # the box, the row, the column
+            for j in range(nkinds):
+                kind = SE_SLOTS[j]
                 h = cell_houses[c, kind]
+                if j >= 3 and h == cell_houses[c, 0]:
+                    continue  # a diagonal the cell is not on: its slot repeats the row
                 rest = places[h, d - 1] & ~(np.int64(1) << position[c, kind])  # the digit's other places
                 if rest and not rest & (rest - 1):  # one: a strong link
                     strong[p, 1 + j] = 2 * (houses[h, lowbit_index(rest)] * n + d - 1) + 1
@@ -175,7 +182,7 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
                     size += 1
             else:
                 # off -> on: the cell's last other candidate (Y), the digit's last other place in a house (X)
-                for j in range(0 if ylinks else 1, NSTRONG if xlinks else 1):
+                for j in range(0 if ylinks else 1, strong.shape[1] if xlinks else 1):
                     t = strong[p, j]
                     if t < 0:
                         continue
@@ -245,7 +252,7 @@ def _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth, stamp
                     nodes[_U(size)] = t
                     size += 1
             else:
-                for j in range(0 if ylinks else 1, NSTRONG if xlinks else 1):
+                for j in range(0 if ylinks else 1, strong.shape[1] if xlinks else 1):
                     t = strong[p, j]
                     if t < 0:
                         continue
@@ -269,7 +276,7 @@ def _strong_links(p, strong, ylinks, xlinks, closing):
     """The off states that force potential ``p`` on by one link, in ``closing``: the other candidate of its cell
     when it has two (Y), the digit's other place in a house of the cell where it has two (X). Returns how many."""
     k = 0
-    for j in range(0 if ylinks else 1, NSTRONG if xlinks else 1):
+    for j in range(0 if ylinks else 1, strong.shape[1] if xlinks else 1):
         t = strong[p, j]
         if t >= 0:
             closing[k] = t - 1
