@@ -101,7 +101,6 @@ def test_the_stored_command_makes_the_same_jigsaw_boards_again(tmp_path):
                                                "wfc or backtrack"),
     (["--shape", "2x7", "--equivalence", "full"], "--equivalence full on shape 2x7: full keys of shape 2x7 would "
                                                   "try 9,031,680 images a board"),
-    (["--shape", "latin", "--size", "5", "--level", "easy"], "--level: shape latin5"),
     (["--shape", "hexagon"], "unknown shape 'hexagon'"),
     (["--regions", "random", "--shape", "2x3"], "--regions makes a jigsaw: it does not go with --shape 2x3"),
 ])

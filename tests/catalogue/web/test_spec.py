@@ -53,7 +53,8 @@ CASES = [  # (route template, address, status)
     ("/api/hint", "/api/hint?grid=" + "." * 81, 200),
     ("/api/hint", "/api/hint?grid=xyz", 400),
     ("/api/hint", "/api/hint?grid=" + "." * 36 + "&shape=2x3", 200),
-    ("/api/hint", "/api/hint?grid=" + "." * 81 + "&shape=3x3%2Bx", 400),
+    ("/api/hint", "/api/hint?grid=" + "." * 81 + "&shape=3x3%2Bx", 200),
+    ("/api/hint", "/api/hint?grid=" + "." * 81 + "&shape=hexagon", 400),
 ]
 
 

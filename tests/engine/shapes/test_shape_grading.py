@@ -131,6 +131,6 @@ def test_x_sudoku_steps_use_the_diagonals():
     on_diagonal = [s for s in steps if any(h >= 27 for h in s.houses)]
     assert on_diagonal and any("diagonal" in s.explanation for s in on_diagonal)
     assert {s.technique for s in on_diagonal} > {"hidden-single"}
-    singles = [s for s in on_diagonal if s.technique == "hidden-single" and s.houses[0] >= 27]
-    assert all(s.rating == 1.5 for s in singles)
+    singles = [s for s in on_diagonal if s.technique == "hidden-single" and s.houses[0] >= 27 and s.kind == 0]
+    assert singles and all(s.rating == 1.5 for s in singles)  # as in a row or column (not a full house, 1.0)
 
