@@ -199,8 +199,7 @@ def next_step(cells, box: "int | Shape | None" = None, techniques=REGISTRY, *, u
 def _as_puzzle(cells, box: "int | Shape | None") -> tuple[np.ndarray, "int | Shape"]:
     if hasattr(cells, "cells") and hasattr(cells, "box"):  # a Grid
         cells, box = cells.cells, cells.box if box is None else box
-    arr, box = check_any_cells(cells, box, "puzzle")
-    return arr, box
+    return check_any_cells(cells, box, "puzzle")
 
 
 def grade(cells, box: "int | Shape | None" = None, *, explain: bool = True, uniqueness: bool = True,

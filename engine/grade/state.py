@@ -114,7 +114,6 @@ class Tables:
         #: the regions (boxes or jigsaw regions), as a range of house indexes: empty on a Latin square
         self.has_regions = geo.shape.has_regions
         self.regions = range(2 * n, 3 * n) if self.has_regions else range(0)
-        self.boxes = [self.houses[h] for h in self.regions]
         # each cell's peers, once each (the geometry's table pads a shorter row with repeats: on X-Sudoku a cell
         # off the diagonals has fewer)
         self.peers: list[list[int]] = [row[:k] for row, k in zip(geo.peers.tolist(), geo.npeers_of.tolist())]

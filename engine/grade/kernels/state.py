@@ -69,6 +69,11 @@ def _has_regions(houses, n):
     return houses.shape[0] >= 3 * n
 
 
+#: a cell's units in Sudoku Explainer's order, as slots of :func:`grader_units`: the box, the row, the column, then
+#: the two diagonals
+SE_SLOTS = (2, 0, 1, 3, 4)
+
+
 @kernel_with(inline="always")
 def _se_slot(kind, regions):
     """The slot of ``cell_houses`` that holds a cell's unit of ``kind`` in Sudoku Explainer's order of region
@@ -76,22 +81,13 @@ def _se_slot(kind, regions):
     square) row (0), column (1), then the diagonals (2, 3): one kind fewer (:func:`_nkinds`)."""
     if not regions:
         return kind if kind < 2 else kind + 1
-    if kind == 0:
-        return 2
-    return kind - 1 if kind <= 2 else kind
+    return SE_SLOTS[kind]
 
 
 @kernel_with(inline="always")
 def _nkinds(cell_houses, regions):
     """How many kinds of unit :func:`_se_slot` numbers: the slots, less a Latin square's region slot."""
     return cell_houses.shape[1] - (0 if regions else 1)
-
-
-@kernel_with(inline="always")
-def _se_kind(k):
-    """The slot of ``cell_houses`` (:func:`grader_units`) of a cell's ``k``-th unit in Sudoku Explainer's order of
-    a cell's units: the box, the row, the column, then the diagonals."""
-    return 2 if k == 0 else (k - 1 if k < 3 else k)
 
 
 @kernel_with(inline="always")
@@ -214,7 +210,7 @@ _units_made: dict = {}
 
 
 def se_units(cell_houses, c: int) -> list[int]:
-    """Cell ``c``'s units in Sudoku Explainer's order (:func:`_se_kind`): box, row, column, then the diagonals it is
+    """Cell ``c``'s units in Sudoku Explainer's order (:data:`SE_SLOTS`): box, row, column, then the diagonals it is
     on (a Latin square's region slot, the row, stays: the kernels walk it too)."""
-    return [int(cell_houses[c, kind]) for k, kind in enumerate((2, 0, 1, 3, 4)[:cell_houses.shape[1]])
+    return [int(cell_houses[c, kind]) for k, kind in enumerate(SE_SLOTS[:cell_houses.shape[1]])
             if k < 3 or cell_houses[c, kind] != cell_houses[c, 0]]

@@ -17,8 +17,8 @@ from hypothesis import assume, given, settings, strategies as st
 
 from engine.geometry import geometry
 from engine.grade.kernels.chains.cycles import _cycle_eliminations, cycle_masks
-from engine.grade.kernels.chains.walk import SE_SLOTS, _meet_walk, _walk, cycle_end, has_strong_link, links
-from engine.grade.kernels.state import grader_units
+from engine.grade.kernels.chains.walk import _meet_walk, _walk, cycle_end, has_strong_link, links
+from engine.grade.kernels.state import SE_SLOTS, grader_units
 
 BIG = 1 << 30
 

@@ -23,7 +23,7 @@ from ....bits import lowbit_index, popcount
 # the producers, the argument of the table's forcing rows (engine/grade/kernels/families.py says each)
 from ..families import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, STATIC  # noqa: F401 (STATIC: the nested searches')
 from ..misses import _changed_digits, _remember
-from ..state import _conclude, _se_kind
+from ..state import _conclude, SE_SLOTS
 from .implications import NONE, _length_tenths, _propagate, _start_grid
 from .slots import BITS, _ancestors, _first_path, _full_path, _new_conclusion, _reset, _workspace
 from .space import _search_space_in, forcing_space
@@ -303,7 +303,7 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
     needs it); ``slots``: scratch (n); ``units``: as :func:`_forcing_digits` takes them."""
     made = ws[20]  # the digit's places in each house of ``cands``, as bits (made by _start_grid)
     for k in range(cell_houses.shape[1]):  # the box, the row, the column, the diagonals
-        h = cell_houses[c, _se_kind(k)]
+        h = cell_houses[c, SE_SLOTS[k]]
         if k >= 3 and h == cell_houses[c, 0]:
             continue  # a diagonal the cell is not on: its slot repeats the row
         rest = made[h, d - 1]

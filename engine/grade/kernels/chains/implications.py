@@ -20,7 +20,7 @@ import numpy as np
 
 from ...._jit import wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
-from ..state import _house_positions, _places_table, _se_kind
+from ..state import _house_positions, _places_table, SE_SLOTS
 from .plus import _advanced
 from .slots import BITS, _add, _pool_parent
 
@@ -302,8 +302,8 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                     if j == 0:
                         _hidden_cell_parents(mark, gen, count, pool, top, w, t, c2, cands, work, n)
                     else:
-                        # the house of link j: the box, the row, the column, the diagonals (state._se_kind)
-                        _hidden_house_parents(mark, gen, count, pool, top, w, t, cell_houses[c, _se_kind(j - 1)], d,
+                        # the house of link j: the box, the row, the column, the diagonals (state.SE_SLOTS)
+                        _hidden_house_parents(mark, gen, count, pool, top, w, t, cell_houses[c, SE_SLOTS[j - 1]], d,
                                               made, places, houses)
             if mark[uw, _U(conj)] == g:
                 return t, conj

@@ -18,7 +18,7 @@ from .forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_KIND, 
                       MULTIPLE, REGION, UNARY, _on_run)
 from .implications import _propagate
 from .plain import _plain_path, _walk_space
-from ..state import _se_kind
+from ..state import SE_SLOTS
 from .slots import _add, _ancestry, _has, _parent, _reset
 
 #: what the assumption of a chain counts as when its rule parents are collected
@@ -60,7 +60,7 @@ def _link_cause(x, y, cell_houses, n):
     c2 = (y >> 1) // n
     if c2 != c:
         for k in range(cell_houses.shape[1]):  # box, row, column, diagonals (a slot that repeats the row
-            kind = _se_kind(k)  # matches only where the row did, before it)
+            kind = SE_SLOTS[k]  # matches only where the row did, before it)
             if cell_houses[c, kind] == cell_houses[c2, kind]:
                 return cell_houses[c, kind]
     return np.int64(CELL_CAUSE)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...._jit import kernel_with, wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
-from ..state import _house_positions, _places_table
+from ..state import SE_SLOTS, _house_positions, _places_table
 
 _U = np.uint64  # an unsigned index skips numba's negative-index test (the walk's hottest reads)
 
@@ -25,9 +25,6 @@ _U = np.uint64  # an unsigned index skips numba's negative-index test (the walk'
 # (Y), then the digit's other place in the box, the row and the column (X), and in the two diagonals on a shape
 # with them (``strong.shape[1]`` columns: 4, or 6); -1 where there is none
 STRONG_Y = 0
-#: the kinds of a cell's units in Sudoku Explainer's order, as slots of cell_houses (state.grader_units): the box,
-#: the row, the column, then the two diagonals
-SE_SLOTS = (2, 0, 1, 3, 4)
 
 
 @wide_kernel
