@@ -4,9 +4,10 @@ The rules are the square carver's (engine/carve/carver.py): orbits of the clue p
 random order drawn from ``seed``, each removal kept only while the puzzle still has exactly one solution, so a
 puzzle is unique with the board as its solution, and minimal once every orbit has been tried (a removal that failed
 once fails for good: removing more clues only adds solutions). ``clues=K`` stops at K clues; ``target_clues`` and
-``attempts`` try several orders and keep the fewest clues. Each removal test is the units kernel
-(engine/solvers/_units.py) counting to two; the square carver's compiled batch driver and its "spread" order are
-for square boxes only. The removals of an attempt run in one compiled loop (engine/carve/_units_kernel.py); the
+``attempts`` try several orders and keep the fewest clues. Each removal test answers what the units kernel
+(engine/solvers/_units.py) counting to two would, for less: the board's unavoidable sets, then one search for a
+solution without the board's digit in each removed cell (engine/carve/_units_kernel.py says why that is the same
+answer); the square carver's compiled batch driver and its "spread" order are for square boxes only. The removals of an attempt run in one compiled loop (engine/carve/_units_kernel.py); the
 order is drawn here, so the plain twin in tests/naive/shapes.py makes the same puzzles call for call.
 
 The clue pattern's symmetries (rot180, rot90, mirror, diagonal) are symmetries of the square of cells, so every
@@ -21,6 +22,7 @@ import numpy as np
 from ..shape import Shape
 from ..solvers import units
 from ..solvers.base import Metrics
+from ._unit_sets import MAX_CELLS, MAX_SETS, unit_sets
 from ._units_kernel import carve_attempt
 
 
@@ -34,6 +36,11 @@ def carve_units(board: np.ndarray, shape: Shape, seed: int, table: np.ndarray, s
     s = units.scratch(shape)
     geo = s.geo
     out = np.zeros(3, dtype=np.int64)
+    sets = np.zeros((MAX_SETS, MAX_CELLS), dtype=np.int32)
+    set_sizes = np.zeros(MAX_SETS, dtype=np.int32)
+    cell_sets = np.zeros(geo.ncells, dtype=np.int64)
+    unit_sets(board, geo.size, geo.houses, geo.cell_houses, geo.nunits, sets, set_sizes, cell_sets)
+    umask = np.zeros(geo.nhouses, dtype=np.int64)
     best, best_undecided = None, 0
     tests = used = 0
     for _ in range(attempts):
@@ -41,8 +48,8 @@ def carve_units(board: np.ndarray, shape: Shape, seed: int, table: np.ndarray, s
         puzzle = board.copy()
         order = rng.permutation(table.shape[0])
         carve_attempt(board, puzzle, order, table, sizes, wanted, node_limit, geo.size, geo.peers, geo.npeers_of,
-                      geo.houses, geo.cell_houses, geo.nunits, s.member, s.work, s.queue, s.stack, s.branch,
-                      s.solution, s.stats, out)
+                      geo.houses, geo.cell_houses, geo.nunits, s.member, sets, set_sizes, cell_sets, umask, s.work,
+                      s.queue, s.stack, s.branch, s.solution, s.stats, out)
         left, made, undecided = (int(v) for v in out)
         tests += made
         if best is None or left < int(np.count_nonzero(best)):

@@ -172,6 +172,21 @@ def count_units(cells, n, peers, npeers_of, houses, cell_houses, nunits, member,
     # two clues of one unit sharing a digit: the first one's propagation empties the second (a contradiction)
     ok, nsolved = _propagate(work, queue, qtail, peers, npeers_of, houses, cell_houses, nunits, member, n, False,
                              stats)
+    return search_units(work, ok, nsolved, n, peers, npeers_of, houses, cell_houses, nunits, member, limit,
+                        node_limit, locked_after, cells[:0], queue, stack, branch, solution, stats)
+
+
+@kernel
+def search_units(work, ok, nsolved, n, peers, npeers_of, houses, cell_houses, nunits, member, limit, node_limit,
+                 locked_after, prefer, queue, stack, branch, solution, stats):
+    """The search of :func:`count_units` from a propagated state: ``work`` the candidate masks, ``ok`` and
+    ``nsolved`` what its propagation returned. Counts up to ``limit``; the first solution goes to ``solution``.
+
+    ``prefer``: empty, or a board whose digit each branch tries first when the cell still has it (else the lowest
+    digit first). The carver's removal tests pass the board: a second solution usually differs from it in a few
+    cells only, so trying its digits first finds one sooner (as the square carver does, engine/carve/_removal.py).
+    """
+    ncells = work.shape[0]
     count = 0
     depth = 0
     start = stats[NODES]
@@ -199,6 +214,10 @@ def count_units(cells, n, peers, npeers_of, houses, cell_houses, nunits, member,
                         break
             m = _I(work[best])
             bit = m & -m
+            if prefer.shape[0]:
+                want = _I(1) << (prefer[best] - 1)
+                if m & want:
+                    bit = want
             for c in range(ncells):
                 stack[depth, c] = work[c]
             branch[0, depth] = best

@@ -110,3 +110,21 @@ def test_the_compiled_carving_loop_makes_the_plain_twins_puzzles(shape, symmetry
         order = np.random.default_rng(seed).permutation(table.shape[0])  # the order carve_units draws
         want = plain.carve(board.tolist(), [table[k, :sizes[k]].tolist() for k in order], _units(shape), shape.size)
         assert carve(board, shape, seed, symmetry=symmetry).puzzle.tolist() == want
+
+
+@pytest.mark.slow
+def test_the_units_carver_runs_as_plain_python():
+    """NUMBA_DISABLE_JIT=1: the units carver's lines (its unavoidable sets, removal tests and search) run as Python
+    and give the very same puzzle."""
+    import os
+    import subprocess
+    import sys
+
+    shape = random_layout(6, 2)
+    board = generate(shape, "wfc", 4).cells.tolist()
+    script = ("import numpy as np; from engine.carve import carve; from engine.regions import random_layout; "
+              f"print(carve(np.array({board}, np.int8), random_layout(6, 2), 3, symmetry='rot180').puzzle.tolist())")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300,
+                         check=True)
+    assert out.stdout.strip() == str(carve(np.array(board, np.int8), shape, 3, symmetry="rot180").puzzle.tolist())
