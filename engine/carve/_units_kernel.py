@@ -22,6 +22,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..solvers._stats import GAVE_UP
+from ..solvers import _bitboard as bb
 from ..solvers._units import LOCKED_AFTER, _propagate, search_units
 from ._unavoidable import empties_a_set
 
@@ -88,10 +89,51 @@ def _other_solution(puzzle, board, c, bit, n, node_limit, peers, npeers_of, hous
 
 
 @kernel
+def _other_solution_bb(puzzle, board, c, n, node_limit, umask, units, peers, full, cell_houses, nunits, cand, solved,
+                       dirty, stack, branch, solution, stats):
+    """:func:`_other_solution` on the bitboard search (engine/solvers/_bitboard.py), for shapes of up to 126 cells:
+    each digit's places are the cells of its clues and the blank cells of the units without it (from ``umask``, the
+    clues of each unit: no clue placed one by one), the board's digit is taken from ``c``, and one solution is
+    looked for (the board's digits first)."""
+    solved[0] = solved[1] = 0
+    for e in range(n):
+        cand[e, 0] = cand[e, 1] = 0
+    for x in range(puzzle.shape[0]):
+        if puzzle[x] != 0:
+            w = x // bb.BITS
+            b = np.int64(1) << (x % bb.BITS)
+            solved[w] |= b
+            cand[puzzle[x] - 1, w] |= b
+    for e in range(n):
+        bit = np.int64(1) << e
+        out0 = solved[0]
+        out1 = solved[1]
+        for u in range(units.shape[0]):
+            if umask[u] & bit:
+                out0 |= units[u, 0]
+                out1 |= units[u, 1]
+        cand[e, 0] |= full[0] & ~out0
+        cand[e, 1] |= full[1] & ~out1
+    d = board[c] - 1
+    w = c // bb.BITS
+    b = np.int64(1) << (c % bb.BITS)
+    cand[d, w] &= ~b
+    dirty[0] = full[0] & ~solved[0]
+    dirty[1] = full[1] & ~solved[1]
+    dirty[2] = (np.int64(1) << n) - 1
+    if bb.search(cand, solved, dirty, True, n, units, peers, full, cell_houses, nunits, 1, node_limit, board, stack,
+                 branch, solution, stats):
+        return 1
+    return -1 if stats[GAVE_UP] else 0
+
+
+@kernel
 def _keeps_unique(puzzle, board, orbit, size, n, node_limit, peers, npeers_of, houses, cell_houses, nunits, member,
-                  umask, sets, set_sizes, cell_sets, work, queue, stack, branch, solution, stats):
+                  umask, sets, set_sizes, cell_sets, work, queue, stack, branch, solution, stats, boards):
     """1 when the puzzle (the orbit's cells already blank) has no solution but ``board``, 0 when it has another, -1
-    when a search hit ``node_limit`` first (see the module docstring)."""
+    when a search hit ``node_limit`` first (see the module docstring). ``boards``: the bitboard search's tables and
+    scratch (engine.carve.units.bitboard_scratch), its first array empty on shapes too large for it."""
+    units, bpeers, bfull, cand, solved, dirty, bstack, bbranch = boards
     if empties_a_set(puzzle, orbit, size, sets, set_sizes, cell_sets):
         return 0
     full = (np.int64(1) << n) - 1
@@ -105,8 +147,12 @@ def _keeps_unique(puzzle, board, orbit, size, n, node_limit, peers, npeers_of, h
             continue
         for s in range(stats.shape[0]):
             stats[s] = 0
-        other = _other_solution(puzzle, board, c, bit, n, node_limit, peers, npeers_of, houses, cell_houses, nunits,
-                                member, umask, work, queue, stack, branch, solution, stats)
+        if units.shape[0]:
+            other = _other_solution_bb(puzzle, board, c, n, node_limit, umask, units, bpeers, bfull, cell_houses, nunits,
+                                       cand, solved, dirty, bstack, bbranch, solution, stats)
+        else:
+            other = _other_solution(puzzle, board, c, bit, n, node_limit, peers, npeers_of, houses, cell_houses,
+                                    nunits, member, umask, work, queue, stack, branch, solution, stats)
         if other == 1:
             return 0
         if other == -1:
@@ -122,7 +168,8 @@ def _flip(c, bit, cell_houses, nunits, umask):
 
 @kernel
 def carve_attempt(board, puzzle, order, table, sizes, wanted, node_limit, n, peers, npeers_of, houses, cell_houses,
-                  nunits, member, sets, set_sizes, cell_sets, umask, work, queue, stack, branch, solution, stats, out):
+                  nunits, member, sets, set_sizes, cell_sets, umask, work, queue, stack, branch, solution, stats, boards,
+                  out):
     """Remove the orbits of ``table`` in ``order`` from ``puzzle`` (a copy of ``board``), keeping each removal that
     leaves one solution; stop at ``wanted`` clues (-1: minimal). ``sets``, ``set_sizes``, ``cell_sets``: the
     board's unavoidable sets (:func:`engine.carve._unit_sets.unit_sets`); ``umask``: scratch, a mask a unit.
@@ -145,7 +192,7 @@ def carve_attempt(board, puzzle, order, table, sizes, wanted, node_limit, n, pee
         tests += 1
         verdict = _keeps_unique(puzzle, board, table[k], size, n, node_limit, peers, npeers_of, houses, cell_houses,
                                 nunits, member, umask, sets, set_sizes, cell_sets, work, queue, stack, branch,
-                                solution, stats)
+                                solution, stats, boards)
         if verdict == 1:
             left -= size
             if wanted >= 0 and left == wanted:

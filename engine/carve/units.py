@@ -49,7 +49,7 @@ def carve_units(board: np.ndarray, shape: Shape, seed: int, table: np.ndarray, s
         order = rng.permutation(table.shape[0])
         carve_attempt(board, puzzle, order, table, sizes, wanted, node_limit, geo.size, geo.peers, geo.npeers_of,
                       geo.houses, geo.cell_houses, geo.nunits, s.member, sets, set_sizes, cell_sets, umask, s.work,
-                      s.queue, s.stack, s.branch, s.solution, s.stats, out)
+                      s.queue, s.stack, s.branch, s.solution, s.stats, s.carving_boards, out)
         left, made, undecided = (int(v) for v in out)
         tests += made
         if best is None or left < int(np.count_nonzero(best)):

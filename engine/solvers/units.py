@@ -1,8 +1,16 @@
-"""Solving and counting on any shape (:mod:`engine.shape`): the checked entry points of the units kernel.
+"""Solving and counting on any shape (:mod:`engine.shape`): the checked entry points of the units kernels.
 
 ``solve(cells, shape, limit, node_limit)`` has the solvers' one signature (engine/solvers/base.py) with a
 :class:`~engine.shape.Shape` where the others take a box size; :func:`engine.solvers.fast.solve` hands it every
-shape that is not square boxes. The kernel is :mod:`engine.solvers._units`.
+shape that is not square boxes. Two kernels serve it (:data:`KERNELS`), both held to the plain twin:
+
+* the bitboard search (:mod:`engine.solvers._bitboard`: a digit's places as bits, locked candidates at every node)
+  for jigsaw layouts of up to 126 cells (n <= 11): their minimal puzzles are sparse (16 clues on 9x9) and locked
+  candidates between irregular regions and lines cut their searches to a quarter; solving and carving them took a
+  third of the time (bench/bench_shapes.py; docs/benchmarks.md, "Shapes");
+* the cell-mask search (:mod:`engine.solvers._units`) for every other shape: on boxes, Latin squares and the
+  diagonals the bitboard search was no faster (up to a fifth slower on 2x4 and 2x5 boxes: the locked candidates'
+  pass at every node costs more there than it saves).
 """
 from __future__ import annotations
 
@@ -14,8 +22,13 @@ import numpy as np
 from ..geometry import geometry
 from ..inputs import check_limits, check_shape_cells
 from ..shape import Shape
+from . import _bitboard as bb
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 from ._units import LOCKED_AFTER, count_units
+
+#: the two kernels, by name: "bitboard" for shapes of up to :data:`engine.solvers._bitboard.MAX_CELLS` cells,
+#: "cellmask" for any shape (the default above that size)
+KERNELS = ("bitboard", "cellmask")
 from .base import Metrics, SolveResult
 
 _local = threading.local()
@@ -36,6 +49,39 @@ class _Scratch:
         self.member = np.zeros((geo.nhouses, geo.ncells), dtype=np.uint8)  # member[h, c]: cell c is in unit h
         for h, cells in enumerate(geo.houses):
             self.member[h, cells] = 1
+        # the bitboard search's tables and scratch (its tables empty on shapes too large for it)
+        n = geo.size
+        if geo.ncells <= bb.MAX_CELLS:
+            tables = bb.tables(geo)
+        else:
+            tables = (np.zeros((0, 2), np.int64), np.zeros((0, 2), np.int64), np.zeros(2, np.int64))
+        self.boards = (*tables, np.zeros((n, 2), np.int64), np.zeros(2, np.int64), np.zeros(3, np.int64),
+                       np.zeros((geo.ncells + 1, n + 1, 2), np.int64), np.zeros((2, geo.ncells + 1), np.int64))
+
+    @property
+    def kernel(self) -> str:
+        """The kernel this shape takes by default (:data:`KERNELS`; see the module docstring)."""
+        return "bitboard" if self.boards[0].shape[0] and self.geo.shape.kind == "jigsaw" else "cellmask"
+
+    @property
+    def carving_boards(self) -> tuple:
+        """What the carver's removal tests take (engine/carve/_units_kernel.py): :attr:`boards` when this shape's
+        kernel is the bitboard search, else the same with empty tables (the cell-mask search is used)."""
+        if self.kernel == "bitboard":
+            return self.boards
+        return (self.boards[0][:0],) + self.boards[1:]
+
+    def count(self, grid: np.ndarray, limit: int, node_limit: int, kernel: str, locked_after: int) -> int:
+        """Count ``grid``'s solutions up to ``limit`` with ``kernel`` (stats and the first solution land here)."""
+        self.stats[:] = 0
+        geo = self.geo
+        if kernel == "bitboard":
+            units, peers, full, cand, solved, dirty, stack, branch = self.boards
+            return bb.count_cells(grid, geo.size, units, peers, full, geo.cell_houses, geo.nunits, limit, node_limit,
+                                  cand, solved, dirty, stack, branch, self.solution, self.stats)
+        return count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, geo.cell_houses, geo.nunits,
+                           self.member, limit, node_limit, int(locked_after), self.work, self.queue, self.stack,
+                           self.branch, self.solution, self.stats)
 
 
 def scratch(shape: Shape) -> _Scratch:
@@ -49,17 +95,26 @@ def scratch(shape: Shape) -> _Scratch:
     return s
 
 
-def solve(cells, shape: Shape, limit: int = 1, node_limit: int = 0, *, locked_after: int = LOCKED_AFTER) -> SolveResult:
+def _kernel(s: _Scratch, kernel: str | None) -> str:
+    if kernel is None:
+        return s.kernel
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {', '.join(KERNELS)}, got {kernel!r}")
+    if kernel == "bitboard" and not s.boards[0].shape[0]:
+        raise ValueError(f"the bitboard kernel takes shapes of up to {bb.MAX_CELLS} cells, not {s.geo.ncells}")
+    return kernel
+
+
+def solve(cells, shape: Shape, limit: int = 1, node_limit: int = 0, *, kernel: str | None = None,
+          locked_after: int = LOCKED_AFTER) -> SolveResult:
     """Count solutions of ``cells`` on ``shape`` up to ``limit``; give up after ``node_limit`` nodes (0 = never).
-    ``locked_after``: nodes of search before locked candidates join the propagation (0: from the start)."""
+    ``kernel``: one of :data:`KERNELS` (default: the bitboard search up to 126 cells). ``locked_after`` (the
+    cell-mask kernel): nodes of search before locked candidates join the propagation (0: from the start)."""
     t0 = time.perf_counter()
     limit, node_limit = check_limits(limit, node_limit)
     grid = check_shape_cells(cells, shape)
     s = scratch(shape)
-    s.stats[:] = 0
-    geo = s.geo
-    count = count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, geo.cell_houses, geo.nunits, s.member,
-                        limit, node_limit, int(locked_after), s.work, s.queue, s.stack, s.branch, s.solution, s.stats)
+    count = s.count(grid, limit, node_limit, _kernel(s, kernel), locked_after)
     st = s.stats
     metrics = Metrics(nodes=int(st[NODES]), guesses=int(st[GUESSES]), backtracks=int(st[BACKTRACKS]),
                       checks=int(st[CHECKS]), max_depth=int(st[MAX_DEPTH]), seconds=time.perf_counter() - t0)
@@ -83,24 +138,20 @@ def solve_batch(puzzles, shape: Shape, limit: int = 1, node_limit: int = 0
     solutions = np.zeros((m, shape.ncells), dtype=np.int8)
     stats = np.zeros((m, NSTATS), dtype=np.int64)
     s = scratch(shape)
-    geo = s.geo
     for i in range(m):
         grid = check_shape_cells(arr[i], shape)
-        s.stats[:] = 0
-        counts[i] = count_units(grid, geo.size, geo.peers, geo.npeers_of, geo.houses, geo.cell_houses, geo.nunits,
-                                s.member, limit, node_limit, LOCKED_AFTER, s.work, s.queue, s.stack, s.branch,
-                                s.solution, s.stats)
+        counts[i] = s.count(grid, limit, node_limit, s.kernel, LOCKED_AFTER)
         if counts[i]:
             solutions[i] = s.solution
         stats[i] = s.stats
     return counts, solutions, stats
 
 
-def count(shape: Shape, cells=None, limit: int = 2**62) -> int:
+def count(shape: Shape, cells=None, limit: int = 2**62, kernel: str | None = None) -> int:
     """How many solutions ``cells`` has on ``shape`` (the empty grid when None), up to ``limit``."""
     if cells is None:
         cells = np.zeros(shape.ncells, dtype=np.int8)
-    return solve(cells, shape, limit).count
+    return solve(cells, shape, limit, kernel=kernel).count
 
 
 #: nodes :func:`has_board` searches before it calls a layout hopeless: a layout with boards has one in a few dozen
@@ -114,4 +165,4 @@ def has_board(shape: Shape) -> bool:
     return solve(np.zeros(shape.ncells, dtype=np.int8), shape, 1, BOARD_NODE_LIMIT).count == 1
 
 
-__all__ = ["solve", "count", "has_board", "scratch"]
+__all__ = ["KERNELS", "solve", "count", "has_board", "scratch"]

@@ -13,6 +13,8 @@ from engine.solvers import get_solver, solve, units
 SMALL = [Shape.boxes(2, 3), Shape.boxes(3, 2), Shape.latin(4), Shape.latin(5), Shape.boxes(2, 2, True),
          Shape.boxes(2, 3, True), Shape.latin(5, True),
          Shape.jigsaw("AABBCD" "AABBCD" "AABCCD" "EEBECD" "FEEECD" "FFFFFD")]
+#: both kernels of engine.solvers.units (each takes every shape of up to 126 cells)
+KERNELS = units.KERNELS
 
 
 def _plain_units(shape):
@@ -23,18 +25,21 @@ def _plain_units(shape):
 # boxes: 28,200,960 boards (Pettersen; OEIS A107739): counted here with the first row fixed to 1..6 - every board
 # is one of 6! relabellings of exactly one such board - as 39,168 x 720. 4x4 Sudoku: 288. Diagonal Latin squares
 # (both diagonals): 48 of order 4, 960 of order 5 (OEIS A274171).
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("shape, boards", [(Shape.latin(4), 576), (Shape.latin(5), 161_280),
                                            (Shape.square(2), 288), (Shape.latin(4, True), 48),
                                            (Shape.latin(5, True), 960)], ids=str)
-def test_known_counts_of_boards(shape, boards):
-    assert units.count(shape) == boards
+def test_known_counts_of_boards(shape, boards, kernel):
+    assert units.count(shape, kernel=kernel) == boards
 
 
-def test_the_6x6_grid_has_28200960_boards():
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_6x6_grid_has_28200960_boards(kernel):
     first_row = np.zeros(36, np.int8)
     first_row[:6] = np.arange(1, 7)
-    assert units.count(Shape.boxes(2, 3), first_row) * 720 == 28_200_960
-    assert units.count(Shape.boxes(3, 2), first_row) * 720 == 28_200_960  # the other orientation: transposed
+    assert units.count(Shape.boxes(2, 3), first_row, kernel=kernel) * 720 == 28_200_960
+    # the other orientation: transposed
+    assert units.count(Shape.boxes(3, 2), first_row, kernel=kernel) * 720 == 28_200_960
 
 
 def test_the_plain_twin_agrees_on_the_small_counts():
@@ -50,14 +55,17 @@ def test_units_kernel_counts_what_the_twin_counts(shape, seed, keep):
     rng = np.random.default_rng(seed)
     puzzle = np.where(rng.random(shape.ncells) < keep, board, 0).astype(np.int8)
     want = plain.count(puzzle.tolist(), _plain_units(shape), shape.size, 3)
-    got = units.solve(puzzle, shape, 3)
-    assert got.count == want
-    # counting to two, locked candidates join; from the first node here, so that every puzzle takes them
+    for kernel in KERNELS:
+        got = units.solve(puzzle, shape, 3, kernel=kernel)
+        assert got.count == want, kernel
+        sol = got.solution
+        if want:
+            assert plain.is_board(sol.tolist(), _plain_units(shape), shape.size)
+            assert np.all((puzzle == 0) | (sol == puzzle))
+    # counting to two, the cell-mask kernel's locked candidates join; from the first node here, so that every
+    # puzzle takes them
     for after in (0, units.LOCKED_AFTER):
-        assert units.solve(puzzle, shape, 2, locked_after=after).count == min(want, 2)
-    sol = got.solution
-    assert plain.is_board(sol.tolist(), _plain_units(shape), shape.size)
-    assert np.all((puzzle == 0) | (sol == puzzle))
+        assert units.solve(puzzle, shape, 2, kernel="cellmask", locked_after=after).count == min(want, 2)
 
 
 @pytest.mark.parametrize("shape", SMALL, ids=str)
