@@ -27,7 +27,9 @@ Options:
                   once one has at most N clues; ``target_reached`` says whether one did.
 ``attempts``      orders to try (default 1, or 20 with ``target_clues``); the fewest clues wins.
 ``node_limit``    nodes one removal test may take (0 = no limit; default :data:`DEFAULT_NODE_LIMIT`: none up to
-                  16x16, 2,000 on 25x25). A test that hits it keeps its clue: still unique, not proven minimal.
+                  16x16, 2,000 on 25x25; on the other shapes :func:`shape_node_limit`: none up to a side of 16,
+                  20,000 to 21, 2,000 above). A test that hits it keeps its clue: still unique, not proven
+                  minimal.
 
 The clue counts it leaves on random 9x9 boards (mean, spread, range, with no symmetry and one attempt) are
 measured in docs/benchmarks.md, Carving. Random-order carving is biased towards FEWER clues than the space of all
@@ -66,6 +68,12 @@ DEFAULT_TARGET_ATTEMPTS = 20
 #: nodes one removal test may take before it is called undecided (0 = no limit), per box size; only 25x25 needs
 #: one: its last tests can take millions of nodes (docs/benchmarks.md, Carving)
 DEFAULT_NODE_LIMIT = {2: 0, 3: 0, 4: 0, 5: 2000}
+#: the same for every other shape, by side: (largest side, limit). Up to 16 every test finishes (2x8 boards carve
+#: in a quarter of a second, Latin 16 in a tenth); from 18 some take millions of nodes: one 3x6 board took 16 s
+#: and a 4x5 board over two minutes without a limit. 20,000 carves 18x18 to 21x21 boards in 1 to 4 s a board with
+#: a tenth to a half of the clues' tests undecided; from 22 it costs 3 to 9 s a board and decides little more than
+#: 2,000, which takes a fifth of a second (measured on 3x6, 2x10, 3x7, 4x5, 4x6, 2x12, Latin 20 and 25 boards)
+SHAPE_NODE_LIMITS = ((16, 0), (21, 20_000), (25, 2_000))
 #: the order of removals per box size (see the module doc): "spread" where removal tests are dear
 DEFAULT_ORDER = {2: "random", 3: "random", 4: "spread", 5: "spread"}
 #: nodes a removal test gets in the first round before it waits for the second (0: no second round), per box size:
@@ -220,10 +228,15 @@ def carve_many(boards, box: int, seeds, symmetry: str = "none", clues: int | Non
     return results
 
 
+def shape_node_limit(shape: Shape) -> int:
+    """The default node limit of a removal test on ``shape`` (not square boxes): :data:`SHAPE_NODE_LIMITS`."""
+    return next(limit for side, limit in SHAPE_NODE_LIMITS if shape.size <= side)
+
+
 def _carve_shape(arr, shape: Shape, seeds, symmetry, wanted, target, attempts, node_limit, order):
     if order not in (None, "random"):
         raise ValueError(f"order {order!r} is for square boxes; shape {shape.name} carves in the random order")
-    budget = 0 if node_limit is None else check_limits(1, node_limit)[1]
+    budget = shape_node_limit(shape) if node_limit is None else check_limits(1, node_limit)[1]
     table, sizes = orbits(shape, symmetry)
     results = []
     for board, seed in zip(arr, seeds):
@@ -266,7 +279,8 @@ def minimal_many(puzzles, solutions, box: int, node_limit: int | None = None) ->
     if isinstance(box, Shape):  # every shape but square boxes: the units kernel, a removal test at a time
         from .units import minimal_units
 
-        return minimal_units(arr, boards, box, 0 if node_limit is None else check_limits(1, node_limit)[1])
+        return minimal_units(arr, boards, box,
+                             shape_node_limit(box) if node_limit is None else check_limits(1, node_limit)[1])
     budget = DEFAULT_NODE_LIMIT[box] if node_limit is None else check_limits(1, node_limit)[1]
     s = fast.scratch(box)
     out = np.zeros((arr.shape[0], 3), dtype=np.int64)

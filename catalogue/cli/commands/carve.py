@@ -132,8 +132,9 @@ def register(app: typer.Typer) -> None:
                                                              "wins [default: 1, or 20 with --target-clues].")] = None,
         node_limit: Annotated[Optional[int], typer.Option(min=0, show_default=False,
                                                           help="Nodes one removal test may take before its clue "
-                                                               "is kept (0 = no limit) [default: 2000 on 25x25, "
-                                                               "else no limit].")] = None,
+                                                               "is kept (0 = no limit) [default: 2000 on 25x25 "
+                                                               "and sides over 21, 20000 on sides 17-21, else no "
+                                                               "limit].")] = None,
         output_format: CarveFormatOption = LINE,
         metrics: Annotated[bool, typer.Option("--metrics", help="Add a table per puzzle: clues, tests, time and "
                                                                  "the fast solver's metrics (stderr with "
