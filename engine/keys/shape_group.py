@@ -185,11 +185,9 @@ def shape_keys(grids: np.ndarray, shape: Shape, equivalence: str) -> np.ndarray:
         return grids.copy()
     out = np.empty_like(grids)
     if equivalence == "full" and shape.kind == "latin" and not shape.diagonals:
-        from .latin import CONJUGATES, column_orders, main_class_keys
+        from .latin import latin_keys
 
-        if (grids == 0).any():
-            raise ValueError("a main-class key is for complete Latin squares; this grid has blanks")
-        return main_class_keys(grids, shape.size, *column_orders(shape.size), CONJUGATES, out)
+        return latin_keys(grids, shape.name)
     if equivalence == "full" and _rectangular(shape) and not (_listed(shape) and (grids == 0).any()):
         from .rect_full import rect_full_keys  # boards: searched, not listed (6x6 too: five times faster)
 
@@ -209,8 +207,6 @@ def check_full(shape: Shape) -> None:
     """ValueError, naming the shape, when its ``full`` keys cannot be had: a group too large to list and no
     search for it. Latin squares (engine/keys/latin.py) and boxes of r x c (engine/keys/rect_full.py) are searched
     at every size."""
-    if shape.kind == "latin" and not shape.diagonals:
-        return
-    if _rectangular(shape):
+    if (shape.kind == "latin" or _rectangular(shape)) and not shape.diagonals:
         return
     shape_group(shape, "full")

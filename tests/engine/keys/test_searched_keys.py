@@ -3,15 +3,18 @@ against the enumerations they replaced (tests/naive/key_enumerations.py), by inv
 and the lemma the Latin search rests on, checked by brute force."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import shapes as plain
-from naive.key_enumerations import rect_enumerated_keys
+from naive.key_enumerations import latin_enumerated_keys, rect_enumerated_keys
 
 from engine.generators import backtrack, wfc
 from engine.keys import KeySearchError, canonical_keys
+from engine.keys.latin import latin_keys
 from engine.keys.rect_full import oriented, rect_full_keys, rect_full_search
 from engine.shape import Shape
 
@@ -110,3 +113,86 @@ def test_a_rectangle_that_is_no_board_is_refused():
     board[0] = 0
     with pytest.raises(ValueError, match="are for complete boards; this grid has blanks"):
         canonical_keys(board[None], shape, "full")
+
+
+# -- Latin squares -------------------------------------------------------------------------------------------------
+def smallest_conjugate_plainly(perm: tuple[int, ...]) -> tuple[int, ...]:
+    """The smallest q^-1 perm q over every q, by listing them."""
+    n = len(perm)
+    return min(tuple(inv[perm[q[j]]] for j in range(n))
+               for q in itertools.permutations(range(n)) for inv in [{x: i for i, x in enumerate(q)}])
+
+
+def laid_out(lengths: list[int]) -> tuple[int, ...]:
+    """The search's canonical form: cycles one after another in ascending length, p -> p+1 -> .. -> p."""
+    out, p = [], 0
+    for length in sorted(lengths):
+        out += [p + (u + 1) % length for u in range(length)]
+        p += length
+    return tuple(out)
+
+
+def cycle_lengths(perm) -> list[int]:
+    seen, out = set(), []
+    for c in range(len(perm)):
+        length, x = 0, c
+        while x not in seen:
+            seen.add(x)
+            x, length = perm[x], length + 1
+        if length:
+            out.append(length)
+    return out
+
+
+def test_the_smallest_conjugate_of_a_derangement_lays_its_cycles_out_in_ascending_length():
+    # the lemma of engine/keys/latin.py, and that cycle types compare as their ascending length lists
+    for n in range(2, 7):
+        forms = {}
+        for perm in itertools.permutations(range(n)):
+            if any(perm[c] == c for c in range(n)):
+                continue
+            lengths = tuple(sorted(cycle_lengths(perm)))
+            if lengths not in forms:
+                forms[lengths] = smallest_conjugate_plainly(perm)
+                assert forms[lengths] == laid_out(list(lengths))
+        assert sorted(forms) == sorted(forms, key=lambda t: forms[t])
+
+
+def _reduced_latin(n):
+    cells = [0] * (n * n)
+    for i in range(n):
+        cells[i] = cells[i * n] = i + 1
+    return np.array(plain.completions(cells, plain.units(n), n), dtype=np.int8)
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_latin_search_gives_the_enumerations_keys_on_every_reduced_square(n):
+    squares = _reduced_latin(n)
+    assert np.array_equal(latin_keys(squares), latin_enumerated_keys(squares, n))
+
+
+@pytest.mark.parametrize("n, count", [(3, 5), (4, 30), (5, 30), (6, 30), (7, 20)])
+def test_latin_search_gives_the_enumerations_keys_on_random_and_regular_squares(n, count):
+    squares = np.concatenate([wfc.generate_array(Shape.latin(n), count, 7)[0], cyclic_square(n)[None]])
+    if n == 4:
+        squares = np.concatenate([squares, boolean_square(2)[None]])
+    assert np.array_equal(latin_keys(squares), latin_enumerated_keys(squares, n))
+
+
+def test_the_cayley_table_of_z2_to_the_3_is_keyed_as_the_enumeration_keys_it():
+    square = boolean_square(3)[None]  # every pi four 2-cycles: 384 orders for each of 336 pairs
+    assert np.array_equal(latin_keys(square), latin_enumerated_keys(square, 8))
+
+
+def test_a_latin_square_too_symmetric_to_search_is_refused_in_one_line():
+    with pytest.raises(KeySearchError, match="^grid 1 of 1 has no full key on shape latin16: its search would try "
+                                             "more than 2,000,000 column orders \\(too symmetric\\); use d4 or "
+                                             "none$"):
+        canonical_keys(boolean_square(4)[None], Shape.latin(16), "full")
+
+
+def test_a_grid_that_is_no_latin_square_is_refused():
+    square = cyclic_square(9)
+    square[0] = square[1]
+    with pytest.raises(KeySearchError, match="shape latin9: it has a conflict"):
+        canonical_keys(square[None], Shape.latin(9), "full")
