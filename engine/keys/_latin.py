@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 
 OK = 0
 TOO_MANY_NODES = 1
@@ -69,7 +69,10 @@ def _cycle_type(pi, n, seen, lens):
     return m
 
 
-@kernel
+# _bound and _leaf run once a node of the search, from one caller: inlined, they cost no call and no counting of
+# their arrays' references (docs/development.md, Reference counts), and numba compiles no copy of them per
+# argument type
+@kernel_with(inline="always")
 def _bound(conj, row_of, col_of, k, r0, n, q, qinv, cyc_of, cyc_len, slot_pos, slot_len, level, nslots, best):
     """-1 when every order completing the partial one ``q`` (slots below ``level`` placed) gives a square larger
     than ``best``; else 0. Compares rows 2.. in reading order while their cells are known; a cell whose symbol's
@@ -99,7 +102,7 @@ def _bound(conj, row_of, col_of, k, r0, n, q, qinv, cyc_of, cyc_len, slot_pos, s
     return 0
 
 
-@kernel
+@kernel_with(inline="always")
 def _leaf(conj, row_of, col_of, k, r0, n, q, qinv, best):
     """Compare the square that the complete order ``q`` makes (rows 2..) with ``best``, copying it when smaller."""
     state = 0  # 0: equal so far, 1: smaller (copy the rest), -1: larger

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ._board import _row_less, _sort_rows
 
 OK = 0
@@ -53,7 +53,9 @@ CONFLICT = 2
 _CM = 2
 
 
-@kernel
+# the two helpers run for every (state, column) pair: inlined, they cost no call and no counting of the beam's
+# references (docs/development.md, Reference counts), and numba compiles no copy of them per argument type
+@kernel_with(inline="always")
 def _earliest(beam, k, c, s, q, n, cb, ns):
     """The image column ``q`` lands on at best if source column ``s`` goes to image column ``c`` (state ``k``)."""
     ci = _CM + n
@@ -77,7 +79,7 @@ def _earliest(beam, k, c, s, q, n, cb, ns):
     return -1
 
 
-@kernel
+@kernel_with(inline="always")
 def _place(beam, k, p, col, n, cb, ns):
     """Put source column ``col`` at image column ``p``, binding the stacks if needed."""
     sm = _CM + 2 * n
@@ -159,7 +161,7 @@ def rect_key(cells, n, rb, cb, key, perm, max_states):
             g[r, c] = cells[r * n + c]
     if not _valid(g, n, rb, cb):
         return CONFLICT
-    pos = np.empty((n, n + 1), dtype=np.int32)  # pos[r, d]: the column of digit d in row r
+    pos = np.empty((n, n + 1), dtype=np.int64)  # pos[r, d]: the column of digit d in row r
     for r in range(n):
         for c in range(n):
             pos[r, g[r, c]] = c
