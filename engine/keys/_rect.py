@@ -35,7 +35,7 @@ half:
   1), so the order is the same.
 
 A board with many automorphisms keeps many tied states; past ``max_states`` the search gives up
-(TOO_MANY_STATES) rather than grow without bound. Cost: bench/bench_rect_keys.py.
+(TOO_MANY_STATES) rather than grow without bound. Cost: bench/bench_shape_keys.py.
 """
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ A square with a huge symmetry group keeps many equal candidates: the Cayley tabl
 eight 2-cycles, 8! 2^8 orders for each of its 1,440 pairs and some 31 million equal to the best. The search
 gives up after :data:`MAX_NODES` partial orders and raises :class:`~engine.keys.errors.KeySearchError` naming the
 shape. Plain twin: the enumeration of all 6 n n! candidates (tests/naive/key_enumerations.py). Cost:
-bench/bench_rect_keys.py (Latin rows).
+bench/bench_shape_keys.py.
 """
 from __future__ import annotations
 
