@@ -23,16 +23,17 @@ half:
   smallest possible; every column is placed by then (each image column got one).
 * Start pruning, exact for any rb, cb: row 1's first box holds r1's digits of the source stack ``S0`` bound to
   image stack 0; their ``q`` fall into the other stacks in groups. The best that box can read is the groups in
-  descending size, each from the first column of the next image stack (cb+1, cb+2, .., then 2cb+1, ..); a larger
-  group first gives a smaller box (where two patterns first differ, the larger group carries on with t*cb + k + 1
-  where the smaller one jumps to the next stack), and that best is reached (order the stacks so, the q first in
-  each, S0's columns by them). So only the (r0, r1, S0) whose group sizes, sorted descending, are the
-  lexicographically largest can win.
+  descending size, each from the first column of the next image stack (cb+1, cb+2, .., then 2cb+1, ..): no
+  column order puts more of the q at or below any image column, so the box sorted is no smaller cell by cell,
+  and that best is reached (the stacks so ordered, the q first in each, S0's columns by them). A larger group
+  first gives a smaller box (where two patterns first differ, the larger group carries on with t*cb + k + 1 where
+  the smaller one jumps to the next stack), so only the (r0, r1, S0) whose group sizes, sorted descending, are
+  the lexicographically largest can win.
 * After row 1 every label is fixed: the rest of r0's band in ascending order, every other band's rows ascending,
   the bands ordered by their first rows (rows of a board are distinct, so first rows decide) is the smallest
-  rest, exactly as the enumeration it replaced finished each (column order, top row) (tests/naive/key_enumerations.py).
-  r1 is the smallest of the band's other rows in every surviving state (a smaller one would give a smaller row
-  1), so the order is the same.
+  rest, as the enumeration this search replaced finished each (column order, top row)
+  (tests/naive/key_enumerations.py). r1 is the smallest of the band's other rows in every surviving state (a
+  smaller one would give a smaller row 1), so the order is the same.
 
 A board with many automorphisms keeps many tied states; past ``max_states`` the search gives up
 (TOO_MANY_STATES) rather than grow without bound. Cost: bench/bench_shape_keys.py.
