@@ -76,9 +76,16 @@ class Kernels:
 
     @staticmethod
     def key_texts(boards, box, equivalence) -> list[str]:
-        """The stored key of each board: the line text of its canonical representative (one kernel call)."""
-        from engine.keys import key_texts
-        return key_texts(boards, box, equivalence)
+        """The stored key of each board: the line text of its canonical representative (one kernel call). A board
+        whose ``full`` search gives up (a huge symmetry group: random boards never have one) stops the run with
+        one line saying so, not as a bug."""
+        from engine.keys import KeySearchError, key_texts
+
+        from ..errors import UserError
+        try:
+            return key_texts(boards, box, equivalence)
+        except KeySearchError as e:
+            raise UserError(f"a board made cannot be keyed: {e}") from None
 
     @staticmethod
     def carve(boards, box, seeds, symmetry, target_clues, attempts):

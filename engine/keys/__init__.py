@@ -1,7 +1,9 @@
 """Transforms and canonical keys: when two grids are "the same", and one representative per class.
 
 ``transforms``: the moves as data (:class:`Transform`, the d4 and full groups); ``canonical``: the keys; the
-private ``_d4``, ``_board``, ``_grid`` and ``_full`` modules: their compiled searches.
+private ``_d4``, ``_board``, ``_grid`` and ``_full`` modules: their compiled searches. Shapes other than square
+boxes: ``shape_group`` (listed groups), ``rect_full`` with ``_rect`` (boxes of r x c), ``latin`` with ``_latin``
+(main classes); ``errors``: :class:`KeySearchError`.
 """
 from __future__ import annotations
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from ._d4 import _d4_keys, d4_tables
 from ._full import CONFLICT, OK, full_keys
+from .errors import KeySearchError
 from ..formats import SYMBOLS, to_line
 from ..inputs import check_grids, check_shape_cells
 from ..geometry import check_box
@@ -51,10 +52,6 @@ __all__ = ["EQUIVALENCES", "KeySearchError", "canonical_key", "canonical_keys", 
 MAX_STATES = 1 << 16
 
 _SYMBOL_BYTES = np.frombuffer(SYMBOLS.encode("ascii"), dtype=np.uint8)
-
-
-class KeySearchError(ValueError):
-    """A grid that cannot be keyed under ``full``: it has a conflict, or its search outgrew :data:`MAX_STATES`."""
 
 
 @lru_cache(maxsize=None)

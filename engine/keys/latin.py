@@ -6,101 +6,87 @@ others put the symbol in a line's place) keep it a Latin square; the squares rea
 Main classes number 1, 1, 2, 2, 12, 147 for n = 1..6 (McKay, Meynert and Myrvold, "Small Latin squares,
 quasigroups and loops", J. Combin. Des. 15, 2007), which the tests hold this to for n = 4, 5, 6.
 
-The key: among the six conjugates, every choice of which row comes first (n) and of the column order (n!) fixes
-the rest - the symbols are renamed so the first row reads 1..n, then the rows are ordered so the first column reads
-1..n (a *reduced* square). The key is the smallest reduced square so reached, compared row by row with early exit:
-``6 * n * n!`` candidates, exact, cheap to n = 7 (30,240 candidates a square), slow beyond.
+**The key.** Among the six conjugates, every choice of which row comes first (r0) and of the column order q fixes
+the rest: the symbols are renamed so the first row reads 1..n (the symbol in column q[j] of r0 becomes j + 1),
+then the rows are ordered so the first column reads 1..n (a *reduced* square). The key is the smallest reduced
+square so reached, in reading order: 6 n n! candidates, which the search below does not list.
+
+**Why the search is exact.** Rows 0 and column 0 of every candidate read 1..n, so row 1 decides first. Image row
+1 is the source row r1 whose symbol in column q[0] is the one in column q[1] of r0. Let pi be the permutation of
+the columns with pi(c) = the column of r0 holding r1's symbol of column c (a derangement: r0 and r1 differ in every
+column). Cell j of image row 1 is the renamed symbol of r1 in column q[j], one more than the image column of
+pi(q[j]): row 1 reads sigma + 1 with sigma = q^-1 pi q, a conjugate of pi, so of pi's cycle type. Conversely, for
+given r0 and r1, every q with sigma(0) = 1 makes r1 image row 1.
+
+1. *The smallest permutation of a cycle type* (no fixed points) is C, its cycles laid out one after another in
+   ascending order of length, each as p -> p+1 -> .. -> p+L-1 -> p (type 2,3: ``1 0 3 4 2``). Proof: let s agree
+   with C before position j; C's cycles cover 0..p-1 whole and p..j-1 is an open run p -> .. -> j, so the values
+   used are 0..p-1 and p+1..j. If j = p, s(p) is not p (no fixed point), so s(p) >= p + 1 = C(p). If j > p, s(j)
+   is p (closing a cycle of length j-p+1) or at least j+1; the lengths left in the type are those of C's later
+   cycles, all at least the length l of C's cycle at p, so s may close only when j-p+1 = l, which is where C
+   closes. Either way s(j) >= C(j): s >= C.
+2. *Cycle types compare as their ascending length lists*: where two lists first differ (a < b, from position p),
+   C of the first closes at p + a - 1 with value p where the other reads p + a. So only the (conjugate, r0, r1)
+   whose pi has the smallest type can give the smallest row 1, and they all give the same row 1, C + 1.
+3. *The column orders that give C*: q^-1 pi q = C exactly when pi q = q C, i.e. q maps each slot of C (p .. p+L-1)
+   onto a cycle of pi of the same length, q(p + u) = pi^u(q(p)): for each slot, which of pi's cycles of its length
+   (a bijection) and which of its columns goes first. These are the only candidates left; they differ from row 2
+   on, and each is compared with the best so far.
+4. *Pruning* (engine/keys/_latin.py): the slots are chosen one after another, depth first; with the first slots
+   chosen, q is known on a prefix of the columns and the rows 2.. are compared cell by cell while they are known.
+   A cell whose renamed symbol's column is not placed yet can be no smaller than one more than the first open
+   slot of that column's cycle length, so a partial order is dropped only when every order completing it reads
+   larger than the best: the search is exact.
+
+A square with a huge symmetry group keeps many equal candidates: the Cayley table of Z_2^4 (n = 16) has every pi
+eight 2-cycles, 8! 2^8 orders for each of its 1,440 pairs and some 31 million equal to the best. The search
+gives up after :data:`MAX_NODES` partial orders and raises :class:`~engine.keys.errors.KeySearchError` naming the
+shape. Plain twin: the enumeration of all 6 n n! candidates (tests/naive/key_enumerations.py). Cost:
+bench/bench_shape_keys.py.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
 
-from .._jit import kernel
+from ._latin import CONFLICT, OK, main_class_keys
+from .errors import KeySearchError
 
 #: the six orders of a triple's roles (row, column, symbol): where each role of the conjugate comes from
 CONJUGATES = np.array(list(permutations(range(3))), dtype=np.int64)
+CONJUGATES.flags.writeable = False
+
+#: the most partial column orders the search of one square may visit (about a second's work); random squares
+#: take a few hundred, only squares with a huge symmetry group come near it
+MAX_NODES = 2_000_000
 
 
-@lru_cache(maxsize=None)
-def column_orders(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every order of n columns, and the inverse of each."""
-    orders = np.array(list(permutations(range(n))), dtype=np.int64)
-    inverses = np.argsort(orders, axis=1)
-    orders.flags.writeable = inverses.flags.writeable = False
-    return orders, inverses
+def latin_keys(squares: np.ndarray, name: str | None = None) -> np.ndarray:
+    """The main-class keys (m, n*n) int8 of the Latin squares ``squares`` (m, n*n, values 1..n).
 
-
-@kernel
-def _conjugate(sq, n, roles, out):
-    """``out``: the conjugate of square ``sq`` (values 1..n) whose triple (a0, a1, a2) is the source's roles
-    ``roles`` of each triple (row, column, symbol - 1)."""
-    t = np.zeros(3, dtype=np.int64)
-    for r in range(n):
-        for c in range(n):
-            t[0] = r
-            t[1] = c
-            t[2] = sq[r * n + c] - 1
-            out[t[roles[0]] * n + t[roles[1]]] = t[roles[2]] + 1
-
-
-@kernel
-def main_class_keys(squares, n, orders, inverses, conjugates, out):
-    """``out[i]``: the main-class key of Latin square ``squares[i]`` (flat, values 1..n). ``orders``: every column
-    order, ``inverses`` their inverses.
-
-    A candidate's first row and column always read 1..n, so only the rest is compared; its cells are read through
-    two tables made once per conjugate instead of renaming the square for each candidate: the row holding a
-    symbol in a column (``row_of``) and the column holding a symbol in a row (``col_of``)."""
-    ncells = n * n
-    conj = np.zeros(ncells, dtype=np.int8)
-    row_of = np.zeros((n, n + 1), dtype=np.int64)
-    col_of = np.zeros((n, n + 1), dtype=np.int64)
-    for i in range(squares.shape[0]):
-        best = out[i]
-        for c in range(ncells):
-            best[c] = 127
-        for k in range(conjugates.shape[0]):
-            _conjugate(squares[i], n, conjugates[k], conj)
-            for r in range(n):
-                for c in range(n):
-                    row_of[c, conj[r * n + c]] = r
-                    col_of[r, conj[r * n + c]] = c
-            for r0 in range(n):
-                for t in range(orders.shape[0]):
-                    tau = orders[t]
-                    tinv = inverses[t]
-                    state = 0  # 0: equal so far, 1: smaller (copy the rest), -1: larger
-                    for a in range(1, n):
-                        # row a of the candidate: the row whose first cell is renamed a + 1, i.e. holds the
-                        # symbol row r0 has in column tau[a]
-                        src = row_of[tau[0], conj[r0 * n + tau[a]]]
-                        for j in range(1, n):
-                            # renamed: the position (under tau) of this symbol in row r0
-                            v = tinv[col_of[r0, conj[src * n + tau[j]]]] + 1
-                            pos = a * n + j
-                            if state == 0:
-                                if v < best[pos]:
-                                    state = 1
-                                elif v > best[pos]:
-                                    state = -1
-                                    break
-                            if state == 1:
-                                best[pos] = v
-                        if state == -1:
-                            break
-        for j in range(n):
-            best[j] = j + 1
-            best[j * n] = j + 1
+    ValueError on a grid with blanks; :class:`~engine.keys.errors.KeySearchError` on one that is not a Latin square
+    or whose search visits more than :data:`MAX_NODES` partial orders. ``name``: the shape's, for the messages."""
+    squares = np.ascontiguousarray(squares, dtype=np.int8)
+    m, ncells = squares.shape
+    n = round(ncells ** 0.5)
+    name = name or f"latin{n}"
+    if (squares == 0).any():
+        raise ValueError("a main-class key is for complete Latin squares; this grid has blanks")
+    out = np.zeros_like(squares)
+    status = np.empty(m, dtype=np.int32)
+    main_class_keys(squares, n, CONJUGATES, out, status, MAX_NODES)
+    bad = np.flatnonzero(status != OK)
+    if bad.size:
+        k = int(bad[0])
+        if status[k] == CONFLICT:
+            why = "it has a conflict (a symbol twice in a row or column)"
+        else:
+            why = f"its search would try more than {MAX_NODES:,} column orders (too symmetric); use d4 or none"
+        raise KeySearchError(f"grid {k + 1} of {m} has no full key on shape {name}: {why}")
     return out
 
 
 def main_class_key(square) -> np.ndarray:
     """The main-class key of one Latin square (flat or n x n, values 1..n)."""
-    arr = np.asarray(square, dtype=np.int8).reshape(1, -1)
-    n = round(arr.shape[1] ** 0.5)
-    out = np.zeros_like(arr)
-    main_class_keys(arr, n, *column_orders(n), CONJUGATES, out)
-    return out[0]
+    return latin_keys(np.asarray(square, dtype=np.int8).reshape(1, -1))[0]

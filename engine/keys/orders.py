@@ -1,5 +1,5 @@
 """The orders of a grid's lines that keep its blocks together: the rows' or the columns' half of a box shape's
-moves, listed (engine.keys.shape_group) or tried one by one (engine.keys.rect_full)."""
+moves, listed (engine.keys.shape_group)."""
 from __future__ import annotations
 
 from itertools import permutations, product

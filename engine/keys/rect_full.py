@@ -1,159 +1,95 @@
-"""``full`` keys of complete boards with boxes of r x c, r != c, whose move group is too large to list (8x8 and up).
+"""``full`` keys of complete boards with boxes of r x c, r != c, by a pruned search (every size, 6x6 to 24x24).
 
 The key is the smallest image, row by row, over the shape's moves (bands of r rows and the rows within each band,
 stacks of c columns and the columns within each stack) and the relabellings of the digits, as
-:func:`engine.keys.shape_group.brute_keys` takes it over a listed group. Here it is found without listing the
-rows' half of the group:
+:func:`engine.keys.shape_group.brute_keys` takes it over a listed group, of the board *oriented* first: the board
+is transposed when the transposed shape has fewer column orders (2x4: 384 orders of columns in stacks of 2 against
+1,152 in stacks of 4), and the key transposed back. Transposing maps one shape's group onto the other's, so the key
+is still the same for every board of a class, and a board of the class. (The rule comes from the enumeration this
+search replaced, which tried every column order; it is kept so that keys stored before stay the same, and 6x6
+boards, whose keys were the listed group's smallest images, are not transposed.)
 
-- the image's first row always reads 1..n once relabelled (a complete row holds every digit), so each choice of
-  the column order ``q`` and of the row ``top`` that goes first fixes the relabelling (the digit in column ``j`` of
-  ``top`` becomes ``j + 1``);
-- the rows are then free within the rules: ``top``'s band goes first with ``top`` at its head and its other rows
-  in ascending order, and every other band follows with its rows in ascending order, the bands ordered by those
-  rows (a band is a block of r rows, so comparing blocks decides the order of their concatenation).
-
-So a board costs n x (the column orders) images, not the whole group. The rows' and the columns' halves of the
-group differ in size (2x4: 384 row orders, 1,152 column orders): the board is transposed first when that leaves
-fewer column orders to try, and the key transposed back (transposing maps one shape's group onto the other's,
-so the key is still the same for every board of a class, and a board of the class). The plain twin is
-``brute_keys`` over the listed group, in the tests.
+The smallest image is found by the pruned search of :mod:`engine.keys._rect` (its docstring says why it is
+exact): well under a millisecond a random board at every size up to 24x24, where the enumeration it replaced (n x
+the column orders images a board; now the plain twin in tests/naive/key_enumerations.py) was refused from 2x7 on.
+A board with a huge symmetry group keeps too many tied states and raises
+:class:`~engine.keys.errors.KeySearchError`, naming the shape.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from math import factorial
 
 import numpy as np
 
-from .._jit import kernel
 from ..shape import Shape
-from ._board import _row_less
-from .orders import line_orders
+from ._rect import CONFLICT, OK, rect_keys
+from .errors import KeySearchError
 
-#: the most (column order, top row) images a board may cost: 12x12 takes 12 x 31,104 (3x4, 0.11 s a board on the
-#: EPYC host) or 12 x 46,080 (2x6, 0.18 s); the next, 2x7 (14 x 645,120, about 3 s) and 3x5, and larger boxes
-#: are refused by name
-MAX_IMAGES = 600_000
+#: the most tied states the search of a board may keep (~10 MB a beam at 24x24); random boards keep a few dozen,
+#: only boards with a huge symmetry group come near it
+MAX_STATES = 1 << 16
 
 
-@lru_cache(maxsize=None)
-def _orders(n: int, block: int) -> np.ndarray:
-    out = np.ascontiguousarray(np.array(line_orders(n, block), dtype=np.int64))
-    out.flags.writeable = False
-    return out
+#: boards of this side or less are keyed as they stand: their keys were the listed group's smallest images
+#: (engine.keys.shape_group.brute_keys) before this search took them over, and stay so
+AS_LISTED = 6
 
 
 def plan(shape: Shape) -> tuple[bool, int, int]:
-    """(transpose first, rows per band, columns per stack) of the oriented board, for boxes of r x c with r != c;
-    ValueError when a board would cost more than :data:`MAX_IMAGES` images."""
+    """(transpose first, rows per band, columns per stack) of the oriented board, for boxes of r x c with r != c.
+    The rule is part of the keys' definition: changing it would change stored keys."""
     r, c, n = shape.box_rows, shape.box_cols, shape.size
-    col_orders = {c: len_orders(n, c), r: len_orders(n, r)}
-    transpose = col_orders[r] < col_orders[c]  # transposed, the columns come in stacks of r
-    cb = r if transpose else c
-    if n * col_orders[cb] > MAX_IMAGES:
-        raise ValueError(f"full keys of shape {shape.name} would try {n * col_orders[cb]:,} images a board (at "
-                         f"most {MAX_IMAGES:,})")
-    return transpose, (c if transpose else r), cb
+    # transposed, the columns come in stacks of r
+    transpose = n > AS_LISTED and len_orders(n, r) < len_orders(n, c)
+    return transpose, (c if transpose else r), (r if transpose else c)
 
 
 def len_orders(n: int, block: int) -> int:
-    from math import factorial
-
+    """How many orders of n lines keep blocks of ``block`` lines together."""
     return factorial(n // block) * factorial(block) ** (n // block)
 
 
-def rect_full_keys(grids: np.ndarray, shape: Shape) -> np.ndarray:
-    """The ``full`` keys (m, ncells) int8 of complete boards (m, ncells) of ``shape`` (boxes r x c, r != c)."""
+def oriented(grids: np.ndarray, shape: Shape) -> tuple[np.ndarray, bool, int, int]:
+    """``grids`` (m, ncells) as the search takes them (transposed when :func:`plan` says so), and the plan."""
     transpose, rb, cb = plan(shape)
     n = shape.size
-    if (grids == 0).any():
-        raise ValueError(f"full keys of shape {shape.name} are for complete boards; this grid has blanks")
     work = grids.reshape(-1, n, n)
     if transpose:
         work = work.transpose(0, 2, 1)
-    work = np.ascontiguousarray(work.reshape(-1, n * n), dtype=np.int8)
+    return np.ascontiguousarray(work.reshape(-1, n * n), dtype=np.int8), transpose, rb, cb
+
+
+def rect_full_keys(grids: np.ndarray, shape: Shape) -> np.ndarray:
+    """The ``full`` keys (m, ncells) int8 of complete boards (m, ncells) of ``shape`` (boxes r x c, r != c).
+
+    ValueError on a grid with blanks; :class:`~engine.keys.errors.KeySearchError` on one that is not a board of
+    the shape or whose search keeps more than :data:`MAX_STATES` tied states."""
+    return rect_full_search(grids, shape)[0]
+
+
+def rect_full_search(grids: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.ndarray]:
+    """(keys, cell permutations): key k is ``grids[k][perms[k]]`` with its digits renamed (the proof that each key
+    is an image of its board; in order of first appearance on the oriented board). Raises as
+    :func:`rect_full_keys`."""
+    n = shape.size
+    if (grids == 0).any():
+        raise ValueError(f"full keys of shape {shape.name} are for complete boards; this grid has blanks")
+    work, transpose, rb, cb = oriented(grids, shape)
     out = np.empty_like(work)
-    _keys(work, n, rb, _orders(n, cb), out)
-    if transpose:
-        out = np.ascontiguousarray(out.reshape(-1, n, n).transpose(0, 2, 1).reshape(-1, n * n))
-    return out
-
-
-@kernel
-def _keys(grids, n, rb, col_orders, out):
-    nbands = n // rb
-    label = np.zeros(n + 1, dtype=np.int8)
-    rows = np.zeros((n, n), dtype=np.int8)  # every row relabelled, in the column order tried
-    image = np.zeros((n, n), dtype=np.int8)
-    order = np.zeros(n, dtype=np.int64)  # the image's rows, as rows of `rows`
-    bands = np.zeros(nbands, dtype=np.int64)
-    for i in range(grids.shape[0]):
-        g = grids[i]
-        best = out[i]
-        for c in range(n * n):
-            best[c] = 127
-        for k in range(col_orders.shape[0]):
-            q = col_orders[k]
-            for top in range(n):
-                for j in range(n):
-                    label[g[top * n + q[j]]] = j + 1
-                for r in range(n):
-                    for j in range(n):
-                        rows[r, j] = label[g[r * n + q[j]]]
-                # each band's rows in ascending order (insertion sort: r is 2 to 5), top's band with top first
-                for b in range(nbands):
-                    for t in range(rb):
-                        order[b * rb + t] = b * rb + t
-                    first = 0
-                    if b == top // rb:
-                        order[b * rb], order[top] = top, b * rb
-                        first = 1
-                    for t in range(first + 1, rb):
-                        x = order[b * rb + t]
-                        u = t
-                        while u > first and _row_less(rows, x, order[b * rb + u - 1], n):
-                            order[b * rb + u] = order[b * rb + u - 1]
-                            u -= 1
-                        order[b * rb + u] = x
-                # the bands: top's first, the others in ascending order of their rows (insertion sort)
-                nb = 0
-                bands[nb] = top // rb
-                nb += 1
-                for b in range(nbands):
-                    if b == top // rb:
-                        continue
-                    u = nb
-                    while u > 1 and _band_less(rows, order, b, bands[u - 1], rb, n):
-                        bands[u] = bands[u - 1]
-                        u -= 1
-                    bands[u] = b
-                    nb += 1
-                # compare with the best so far, row by row, with early exit
-                state = 0
-                for b in range(nbands):
-                    for t in range(rb):
-                        src = order[bands[b] * rb + t]
-                        for j in range(n):
-                            d = rows[src, j]
-                            image[b * rb + t, j] = d
-                            if state == 0:
-                                if d < best[(b * rb + t) * n + j]:
-                                    state = 1
-                                elif d > best[(b * rb + t) * n + j]:
-                                    state = -1
-                    if state == -1:
-                        break
-                if state == 1:
-                    for r in range(n):
-                        for j in range(n):
-                            best[r * n + j] = image[r, j]
-    return out
-
-
-@kernel
-def _band_less(rows, order, a, b, rb, n):
-    for t in range(rb):
-        x, y = order[a * rb + t], order[b * rb + t]
-        for j in range(n):
-            if rows[x, j] != rows[y, j]:
-                return rows[x, j] < rows[y, j]
-    return False
+    perms = np.empty(work.shape, dtype=np.int32)
+    status = np.empty(len(work), dtype=np.int32)
+    rect_keys(work, n, rb, cb, out, perms, status, MAX_STATES)
+    bad = np.flatnonzero(status != OK)
+    if bad.size:
+        k = int(bad[0])
+        if status[k] == CONFLICT:
+            why = "it has a conflict (a digit twice in a row, column or box)"
+        else:
+            why = f"its search kept more than {MAX_STATES:,} tied states (too symmetric); use d4 or none"
+        raise KeySearchError(f"grid {k + 1} of {len(work)} has no full key on shape {shape.name}: {why}")
+    if transpose:  # back to the board's own orientation: cell (r, c) of the key is (c, r) of the oriented one
+        t = np.arange(n * n).reshape(n, n).T.ravel()
+        out = np.ascontiguousarray(out[:, t])
+        back = perms[:, t]
+        perms = np.ascontiguousarray(back % n * n + back // n)
+    return out, perms

@@ -14,8 +14,9 @@ With relabelling (``full``) the digits are renamed too (n! more). ``d4`` is the 
 and mirrors), those the shape keeps.
 
 :func:`brute_keys` takes the smallest image over an explicit list of the group's cell permutations: exact for any
-shape whose group fits in memory (:data:`MAX_EXPLICIT` elements), which covers 4x4 and 6x6; larger shapes need a
-pruned search like the square boxes' (engine/keys/_board.py).
+shape whose group fits in memory (:data:`MAX_EXPLICIT` elements), which covers 4x4 and 6x6 and the diagonal and
+jigsaw shapes; boxes of r x c and Latin squares take pruned searches at every size (engine/keys/rect_full.py,
+engine/keys/latin.py), square boxes theirs (engine/keys/_board.py, _grid.py).
 """
 from __future__ import annotations
 
@@ -173,22 +174,22 @@ def shape_keys(grids: np.ndarray, shape: Shape, equivalence: str) -> np.ndarray:
     """The keys of ``grids`` (m, ncells) on ``shape`` (not square boxes: those have their own pruned searches).
 
     ``none``: the grids. ``d4``: the smallest image under the symmetries of the square that the shape keeps.
-    ``full``: on a Latin square, its main class (engine/keys/latin.py; complete squares only); on any other shape,
-    the smallest image over the whole move group with relabelling, for shapes whose group :func:`shape_group`
-    lists (4x4, 6x6 and the diagonal and jigsaw shapes); ValueError for larger groups.
+    ``full``: on a Latin square, its main class (engine/keys/latin.py; complete squares only); on boxes of r x c,
+    r != c, the smallest image over the shape's moves with relabelling, searched (engine/keys/rect_full.py;
+    complete boards only, but 6x6 puzzles take the listed group, which gives the same keys on boards); on any other
+    shape, the same over the whole move group listed (the diagonal and jigsaw shapes); ValueError for groups too
+    large to list, :class:`~engine.keys.errors.KeySearchError` for a grid too symmetric to search.
     """
     grids = np.ascontiguousarray(grids, dtype=np.int8)
     if equivalence == "none":
         return grids.copy()
     out = np.empty_like(grids)
     if equivalence == "full" and shape.kind == "latin" and not shape.diagonals:
-        from .latin import CONJUGATES, column_orders, main_class_keys
+        from .latin import latin_keys
 
-        if (grids == 0).any():
-            raise ValueError("a main-class key is for complete Latin squares; this grid has blanks")
-        return main_class_keys(grids, shape.size, *column_orders(shape.size), CONJUGATES, out)
-    if equivalence == "full" and _rectangular(shape) and group_order(shape) > MAX_EXPLICIT:
-        from .rect_full import rect_full_keys  # 8x8 and up: the rows' half of the group is searched, not listed
+        return latin_keys(grids, shape.name)
+    if equivalence == "full" and _rectangular(shape) and not (_listed(shape) and (grids == 0).any()):
+        from .rect_full import rect_full_keys  # boards: searched, not listed (6x6 too: five times faster)
 
         return rect_full_keys(grids, shape)
     return brute_keys(grids, shape_group(shape, equivalence), equivalence == "full", out)
@@ -198,14 +199,14 @@ def _rectangular(shape: Shape) -> bool:
     return shape.kind == "boxes" and not shape.diagonals and shape.box_rows != shape.box_cols
 
 
+def _listed(shape: Shape) -> bool:
+    return group_order(shape) <= MAX_EXPLICIT
+
+
 def check_full(shape: Shape) -> None:
     """ValueError, naming the shape, when its ``full`` keys cannot be had: a group too large to list and no
-    search for it (:mod:`engine.keys.rect_full` searches boxes of r x c up to 12x12)."""
-    if shape.kind == "latin" and not shape.diagonals:
-        return
-    if _rectangular(shape) and group_order(shape) > MAX_EXPLICIT:
-        from .rect_full import plan
-
-        plan(shape)
+    search for it. Latin squares (engine/keys/latin.py) and boxes of r x c (engine/keys/rect_full.py) are searched
+    at every size."""
+    if (shape.kind == "latin" or _rectangular(shape)) and not shape.diagonals:
         return
     shape_group(shape, "full")

@@ -110,9 +110,9 @@ def _minimal(box: int) -> None:
 
 def _shapes(box: int) -> None:
     """Every part on the shapes that are not square boxes (engine.shape): their kernels (the units solver, the
-    units carver, WFC with propagation, the listed-group and main-class keys, the grader on a shape's tables) take
-    the shape's tables as arguments, so one compile serves every shape. ``box`` is not used: the job is run as
-    ``shapes@3`` (:data:`SHAPES_JOB`)."""
+    units carver, WFC with propagation, the listed-group, rectangle and main-class keys, the grader on a shape's
+    tables) take the shape's tables or sizes as arguments, so one compile serves every shape. ``box`` is not used:
+    the job is run as ``shapes@3`` (:data:`SHAPES_JOB`)."""
     from ..carve import carve_many, minimal_many
     from ..generators.wfc import generate_array
     from ..grade import grade_many
@@ -132,8 +132,6 @@ def _shapes(box: int) -> None:
         minimal_many(puzzles, boards, shape)
         if shape.kind != "latin" and not shape.diagonals:
             grade_many(puzzles, shape)
-    eight = Shape.boxes(2, 4)  # full keys of boxes 8x8 and up: searched, not listed (engine/keys/rect_full.py)
-    key_texts(generate_array(eight, 2, 1)[0], eight, "full")
 
 
 #: the one job of every shape but square boxes (see :func:`_shapes`)
