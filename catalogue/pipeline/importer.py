@@ -44,6 +44,7 @@ from engine.vocabulary import IMPORTED
 
 from .. import __version__
 from ..console import report
+from ..errors import UsageError
 from ..kernels import jobs_for
 from ..pace import Pace
 from ..time_left import Ledger, estimate
@@ -100,6 +101,14 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
     """Import every puzzle of ``sources`` into ``catalogue``; rejected lines are reported on stderr (the first
     :data:`REPORT_LIMIT`) and counted. Returns the summary; the run row records it."""
     summary = ImportSummary(sources=[s.stored_as for s in sources])
+    if equivalence == "full":  # puzzles are keyed too (a puzzle already stored is known again under its key)
+        from engine.keys.shape_group import check_full
+
+        for box in {box for s in sources for box in s.boxes if not isinstance(box, int)}:
+            try:
+                check_full(box, puzzles=True)
+            except ValueError as e:
+                raise UsageError(f"--equivalence full on shape {box.name}: {e}; use d4 or none") from None
     started = time.perf_counter()
     catalogue.claim_folder()
     refuse_strangers(catalogue.folder, catalogue.recover())

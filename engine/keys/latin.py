@@ -65,14 +65,16 @@ MAX_NODES = 2_000_000
 def latin_keys(squares: np.ndarray, name: str | None = None) -> np.ndarray:
     """The main-class keys (m, n*n) int8 of the Latin squares ``squares`` (m, n*n, values 1..n).
 
-    ValueError on a grid with blanks; :class:`~engine.keys.errors.KeySearchError` on one that is not a Latin square
-    or whose search visits more than :data:`MAX_NODES` partial orders. ``name``: the shape's, for the messages."""
+    :class:`~engine.keys.errors.KeySearchError` on a grid with blanks (puzzles have no main-class key here), on one
+    that is not a Latin square, or on one whose search visits more than :data:`MAX_NODES` partial orders. ``name``: the shape's, for the messages."""
     squares = np.ascontiguousarray(squares, dtype=np.int8)
     m, ncells = squares.shape
     n = round(ncells ** 0.5)
     name = name or f"latin{n}"
-    if (squares == 0).any():
-        raise ValueError("a main-class key is for complete Latin squares; this grid has blanks")
+    blank = np.flatnonzero((squares == 0).any(axis=1))
+    if blank.size:
+        raise KeySearchError(f"grid {blank[0] + 1} of {m} has no full key on shape {name}: it has blanks, and the "
+                             "main-class keys are for complete squares")
     out = np.zeros_like(squares)
     status = np.empty(m, dtype=np.int32)
     main_class_keys(squares, n, CONJUGATES, out, status, MAX_NODES)

@@ -72,8 +72,10 @@ def rect_full_search(grids: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.nd
     is an image of its board; in order of first appearance on the oriented board). Raises as
     :func:`rect_full_keys`."""
     n = shape.size
-    if (grids == 0).any():
-        raise ValueError(f"full keys of shape {shape.name} are for complete boards; this grid has blanks")
+    blank = np.flatnonzero((grids == 0).any(axis=1))
+    if blank.size:
+        raise KeySearchError(f"grid {blank[0] + 1} of {len(grids)} has no full key on shape {shape.name}: it has "
+                             "blanks, and the full keys of this shape are for complete boards")
     work, transpose, rb, cb = oriented(grids, shape)
     out = np.empty_like(work)
     perms = np.empty(work.shape, dtype=np.int32)

@@ -203,10 +203,14 @@ def _listed(shape: Shape) -> bool:
     return group_order(shape) <= MAX_EXPLICIT
 
 
-def check_full(shape: Shape) -> None:
+def check_full(shape: Shape, puzzles: bool = False) -> None:
     """ValueError, naming the shape, when its ``full`` keys cannot be had: a group too large to list and no
     search for it. Latin squares (engine/keys/latin.py) and boxes of r x c (engine/keys/rect_full.py) are searched
-    at every size."""
+    at every size, for complete grids; with ``puzzles`` (grids with blanks too, as ``import`` keys them) those
+    searches are refused: only a listed group keys a puzzle of these shapes (6x6 boxes)."""
     if (shape.kind == "latin" or _rectangular(shape)) and not shape.diagonals:
+        if puzzles and (shape.kind == "latin" or group_order(shape) > MAX_EXPLICIT):
+            raise ValueError(f"the full keys of shape {shape.name} are for complete grids, and its puzzles have "
+                             "none")
         return
     shape_group(shape, "full")

@@ -448,3 +448,15 @@ def test_the_nested_forcing_chains_out_of_time_are_stored_in_order_with_their_gr
     assert [(r.level, r.score, r.hardest) for r in stored] == [(g.level, g.score, g.hardest) for g in expected]
     assert min(stored[40].score, stored[61].score) >= 9.0  # (the nested forcing chains: 9.5 and up)
     assert len(assert_consistent(url, out)) == len(puzzles)
+
+
+def test_full_on_a_shape_whose_puzzles_have_no_full_key_is_refused_before_anything_is_stored(tmp_path):
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    source = tmp_path / "p.txt"
+    board = "1358246724761853316257844587321657348621682143757213654886457132"
+    source.write_text("# shape 2x4\n" + "." * 5 + board[5:] + "\n")
+    result = run("import", str(source), "--equivalence", "full", url=url, out=tmp_path / "boards")
+    assert result.exit_code == 2
+    assert result.stderr == ("catalogue: --equivalence full on shape 2x4: the full keys of shape 2x4 are for "
+                             "complete grids, and its puzzles have none; use d4 or none\n")
+    assert not (tmp_path / "boards").exists()

@@ -125,3 +125,15 @@ def test_record_formats_parse_and_name_the_same_columns(tmp_path, fmt):
     assert [list(r) for r in records] == [["source", "line", "equivalence", "key"]] * 2
     assert [r["key"] for r in records] == [BOARD_D4, BOARD_D4]
     assert [str(r["line"]) for r in records] == ["1", "2"]
+
+
+def test_a_puzzle_of_a_shape_whose_full_keys_are_for_boards_is_one_line(tmp_path):
+    # boxes of 2x4 and larger, and Latin squares, are keyed under full by searches of complete grids
+    board = "1358246724761853316257844587321657348621682143757213654886457132"
+    puzzle = "." * 5 + board[5:]
+    path = write(tmp_path, f"# shape 2x4\n{puzzle}\n{board}\n")
+    result = run(path, "-e", "full")
+    assert result.exit_code == 1
+    assert result.stderr == (f"catalogue: {path}:2: no full key: it has blanks, and the full keys of this shape are "
+                             "for complete boards\n")
+    assert len(result.stdout.split()) == 1  # the board's key

@@ -111,7 +111,8 @@ def test_a_rectangle_that_is_no_board_is_refused():
     with pytest.raises(KeySearchError, match="shape 2x7: it has a conflict"):
         canonical_keys(board[None], shape, "full")
     board[0] = 0
-    with pytest.raises(ValueError, match="are for complete boards; this grid has blanks"):
+    with pytest.raises(KeySearchError, match="^grid 1 of 1 has no full key on shape 2x7: it has blanks, and the "
+                                             "full keys of this shape are for complete boards$"):
         canonical_keys(board[None], shape, "full")
 
 
