@@ -35,24 +35,22 @@ TARGET = ROOT / "docs" / "benchmarks.md"
 HEADER = """\
 # Benchmarks
 
-Generated from [bench/results/](../bench/results/) by `python tools/benchmarks_page.py`; do not edit by hand
-(`--check`, run by `tests/test_docs.py`, fails when the page is stale). To add a measurement, edit its area's file
-there and rerun the script.
+Generated from [bench/results/](../bench/results/) by `python tools/benchmarks_page.py` (`--check`, run by
+`tests/test_docs.py`, fails when it is stale): edit an area's file there and rerun the script, never this page.
 
-This is the only page with measured figures: the newest of each area, one table an area. In a line:
+The only page with measured figures: the newest of each area, a table an area. In a line:
 
 - **figure**: per CPU second (one core) unless it says wall; medians of repeated runs; a range is the spread of
   runs made in turn, or of the cases the line names; the target, where one was set, in brackets.
 - **beside**: the peer measured side by side, and how many times its speed we ran (above x1: faster).
-- **command**: run from the repository root ("same": as the line above); [bench/README.md](../bench/README.md)
-  has every script's options and says where the peers and puzzle lists that are not shipped come from.
+- **command**: run from the repository root ("same": as above); [bench/README.md](../bench/README.md) has
+  every script's options and where the peers and puzzle lists not shipped come from.
 - **host, load**: the machine (below) and the load average before the run (-: not recorded).
-- **date, commit**: the commit that recorded the figure; the code measured is at or just before it.
+- **date, commit**: when, and the commit that recorded it (the code measured is at or before it).
 
 The machine is a shared 2-core virtual host that changed between sessions: a rate moves with its host by tens of
 per cent, so compare ratios, or lines of one host and day. Python 3.11, numba 0.68, warm kernel caches unless a
-line says cold. Older figures are in git: `git log -p bench/results/` (the diary this page replaced: `git show
-eb9b7e6:docs/benchmarks.md`).
+line says cold. Older figures: `git log -p bench/results/`.
 """
 
 COLUMNS = ("what", "figure", "beside", "command", "host, load", "date, commit")
