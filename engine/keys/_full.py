@@ -14,12 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._board import board_key
-from ._grid import TOO_MANY_STATES, grid_key
+from ._grid import grid_key
 from .._jit import kernel
 
-OK = 0
-TOO_MANY = TOO_MANY_STATES
-CONFLICT = 2
+from .errors import CONFLICT, OK, TOO_MANY  # the statuses it writes
 
 BOARD = 0
 PUZZLE = 1

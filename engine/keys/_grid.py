@@ -29,8 +29,7 @@ import numpy as np
 
 from .._jit import kernel
 
-OK = 0
-TOO_MANY_STATES = 1
+from .errors import OK, TOO_MANY as TOO_MANY_STATES  # the statuses it returns
 
 
 @kernel

@@ -14,9 +14,7 @@ import numpy as np
 
 from .._jit import kernel, kernel_with
 
-OK = 0
-TOO_MANY_NODES = 1
-CONFLICT = 2
+from .errors import CONFLICT, OK, TOO_MANY as TOO_MANY_NODES  # the statuses it writes
 
 
 @kernel

@@ -45,9 +45,7 @@ import numpy as np
 from .._jit import kernel, kernel_with
 from ._board import _row_less, _sort_rows
 
-OK = 0
-TOO_MANY_STATES = 1
-CONFLICT = 2
+from .errors import CONFLICT, OK, TOO_MANY as TOO_MANY_STATES  # the statuses it writes
 
 # a beam state is one int16 row: r0, r1, then image column -> source column (n), source column -> image column
 # (n), image stack -> source stack (ns), source stack -> image stack (ns); -1 = not placed yet

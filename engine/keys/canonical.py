@@ -35,8 +35,8 @@ from functools import lru_cache
 import numpy as np
 
 from ._d4 import _d4_keys, d4_tables
-from ._full import CONFLICT, OK, full_keys
-from .errors import KeySearchError
+from ._full import full_keys
+from .errors import KeySearchError, raise_for
 from ..formats import SYMBOLS, to_line
 from ..inputs import check_grids, check_shape_cells
 from ..geometry import check_box
@@ -87,14 +87,8 @@ def _full(grids: np.ndarray, b: int) -> tuple[np.ndarray, np.ndarray]:
     perms = np.empty((m, ncells), dtype=np.int32)
     status = np.empty(m, dtype=np.int32)
     full_keys(grids, b, out, perms, status, MAX_STATES)
-    bad = np.flatnonzero(status != OK)
-    if bad.size:
-        k = int(bad[0])
-        if status[k] == CONFLICT:
-            why = "it has a conflict (a digit twice in a row, column or box)"
-        else:
-            why = f"its search kept more than {MAX_STATES} tied states (too symmetric); use d4 or none"
-        raise KeySearchError(f"grid {k + 1} of {m} has no full key: {why}")
+    raise_for(status, "", "it has a conflict (a digit twice in a row, column or box)",
+              f"its search kept more than {MAX_STATES} tied states (too symmetric); use d4 or none")
     return out, perms
 
 

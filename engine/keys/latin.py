@@ -50,8 +50,8 @@ from itertools import permutations
 
 import numpy as np
 
-from ._latin import CONFLICT, OK, main_class_keys
-from .errors import KeySearchError
+from ._latin import main_class_keys
+from .errors import KeySearchError, raise_for
 
 #: the six orders of a triple's roles (row, column, symbol): where each role of the conjugate comes from
 CONJUGATES = np.array(list(permutations(range(3))), dtype=np.int64)
@@ -78,14 +78,8 @@ def latin_keys(squares: np.ndarray, name: str | None = None) -> np.ndarray:
     out = np.zeros_like(squares)
     status = np.empty(m, dtype=np.int32)
     main_class_keys(squares, n, CONJUGATES, out, status, MAX_NODES)
-    bad = np.flatnonzero(status != OK)
-    if bad.size:
-        k = int(bad[0])
-        if status[k] == CONFLICT:
-            why = "it has a conflict (a symbol twice in a row or column)"
-        else:
-            why = f"its search would try more than {MAX_NODES:,} column orders (too symmetric); use d4 or none"
-        raise KeySearchError(f"grid {k + 1} of {m} has no full key on shape {name}: {why}")
+    raise_for(status, f" on shape {name}", "it has a conflict (a symbol twice in a row or column)",
+              f"its search would try more than {MAX_NODES:,} column orders (too symmetric); use d4 or none")
     return out
 
 

@@ -22,8 +22,8 @@ from math import factorial
 import numpy as np
 
 from ..shape import Shape
-from ._rect import CONFLICT, OK, rect_keys
-from .errors import KeySearchError
+from ._rect import rect_keys
+from .errors import KeySearchError, raise_for
 
 #: the most tied states the search of a board may keep (~10 MB a beam at 24x24); random boards keep a few dozen,
 #: only boards with a huge symmetry group come near it
@@ -62,8 +62,8 @@ def oriented(grids: np.ndarray, shape: Shape) -> tuple[np.ndarray, bool, int, in
 def rect_full_keys(grids: np.ndarray, shape: Shape) -> np.ndarray:
     """The ``full`` keys (m, ncells) int8 of complete boards (m, ncells) of ``shape`` (boxes r x c, r != c).
 
-    ValueError on a grid with blanks; :class:`~engine.keys.errors.KeySearchError` on one that is not a board of
-    the shape or whose search keeps more than :data:`MAX_STATES` tied states."""
+    :class:`~engine.keys.errors.KeySearchError` on a grid with blanks (puzzles have no full key here), on one that
+    is not a board of the shape, or on one whose search keeps more than :data:`MAX_STATES` tied states."""
     return rect_full_search(grids, shape)[0]
 
 
@@ -81,14 +81,8 @@ def rect_full_search(grids: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.nd
     perms = np.empty(work.shape, dtype=np.int32)
     status = np.empty(len(work), dtype=np.int32)
     rect_keys(work, n, rb, cb, out, perms, status, MAX_STATES)
-    bad = np.flatnonzero(status != OK)
-    if bad.size:
-        k = int(bad[0])
-        if status[k] == CONFLICT:
-            why = "it has a conflict (a digit twice in a row, column or box)"
-        else:
-            why = f"its search kept more than {MAX_STATES:,} tied states (too symmetric); use d4 or none"
-        raise KeySearchError(f"grid {k + 1} of {len(work)} has no full key on shape {shape.name}: {why}")
+    raise_for(status, f" on shape {shape.name}", "it has a conflict (a digit twice in a row, column or box)",
+              f"its search kept more than {MAX_STATES:,} tied states (too symmetric); use d4 or none")
     if transpose:  # back to the board's own orientation: cell (r, c) of the key is (c, r) of the oriented one
         t = np.arange(n * n).reshape(n, n).T.ravel()
         out = np.ascontiguousarray(out[:, t])
