@@ -1,4 +1,4 @@
-"""The compiled removal loop of carving on shapes: one attempt's orbits, each tested over the units kernel.
+"""The compiled removal loop of carving on shapes: one attempt's orbits, each tested over the units kernels.
 
 Driven from Python per attempt (engine/carve/units.py draws the order), so the results are those of the plain loop
 in tests/naive/shapes.py, call for call; here the loop's hundreds of kernel calls a board cost no Python each.
@@ -14,7 +14,8 @@ engine/carve/_removal.py, over any shape's units):
 * a cell whose units' clues rule out every other digit, or whose digit has no other place in one of its units by
   the clues alone, needs no search.
 
-Measured on jigsaw, X-Sudoku and 12x12 boards: docs/benchmarks.md, "Shapes".
+The search is the shape's kernel (engine/solvers/units.py): the bitboard one on jigsaw layouts up to 11x11, the
+cell-mask one elsewhere. Measured on every shape: docs/benchmarks.md, "Shapes".
 """
 from __future__ import annotations
 
@@ -132,7 +133,7 @@ def _keeps_unique(puzzle, board, orbit, size, n, node_limit, peers, npeers_of, h
                   umask, sets, set_sizes, cell_sets, work, queue, stack, branch, solution, stats, boards):
     """1 when the puzzle (the orbit's cells already blank) has no solution but ``board``, 0 when it has another, -1
     when a search hit ``node_limit`` first (see the module docstring). ``boards``: the bitboard search's tables and
-    scratch (engine.carve.units.bitboard_scratch), its first array empty on shapes too large for it."""
+    scratch (engine.solvers.units' ``carving_boards``), its first array empty where the cell-mask search is used."""
     units, bpeers, bfull, cand, solved, dirty, bstack, bbranch = boards
     if empties_a_set(puzzle, orbit, size, sets, set_sizes, cell_sets):
         return 0
@@ -148,8 +149,8 @@ def _keeps_unique(puzzle, board, orbit, size, n, node_limit, peers, npeers_of, h
         for s in range(stats.shape[0]):
             stats[s] = 0
         if units.shape[0]:
-            other = _other_solution_bb(puzzle, board, c, n, node_limit, umask, units, bpeers, bfull, cell_houses, nunits,
-                                       cand, solved, dirty, bstack, bbranch, solution, stats)
+            other = _other_solution_bb(puzzle, board, c, n, node_limit, umask, units, bpeers, bfull, cell_houses,
+                                       nunits, cand, solved, dirty, bstack, bbranch, solution, stats)
         else:
             other = _other_solution(puzzle, board, c, bit, n, node_limit, peers, npeers_of, houses, cell_houses,
                                     nunits, member, umask, work, queue, stack, branch, solution, stats)
@@ -168,8 +169,8 @@ def _flip(c, bit, cell_houses, nunits, umask):
 
 @kernel
 def carve_attempt(board, puzzle, order, table, sizes, wanted, node_limit, n, peers, npeers_of, houses, cell_houses,
-                  nunits, member, sets, set_sizes, cell_sets, umask, work, queue, stack, branch, solution, stats, boards,
-                  out):
+                  nunits, member, sets, set_sizes, cell_sets, umask, work, queue, stack, branch, solution, stats,
+                  boards, out):
     """Remove the orbits of ``table`` in ``order`` from ``puzzle`` (a copy of ``board``), keeping each removal that
     leaves one solution; stop at ``wanted`` clues (-1: minimal). ``sets``, ``set_sizes``, ``cell_sets``: the
     board's unavoidable sets (:func:`engine.carve._unit_sets.unit_sets`); ``umask``: scratch, a mask a unit.

@@ -4,11 +4,12 @@ The rules are the square carver's (engine/carve/carver.py): orbits of the clue p
 random order drawn from ``seed``, each removal kept only while the puzzle still has exactly one solution, so a
 puzzle is unique with the board as its solution, and minimal once every orbit has been tried (a removal that failed
 once fails for good: removing more clues only adds solutions). ``clues=K`` stops at K clues; ``target_clues`` and
-``attempts`` try several orders and keep the fewest clues. Each removal test answers what the units kernel
-(engine/solvers/_units.py) counting to two would, for less: the board's unavoidable sets, then one search for a
-solution without the board's digit in each removed cell (engine/carve/_units_kernel.py says why that is the same
-answer); the square carver's compiled batch driver and its "spread" order are for square boxes only. The removals of an attempt run in one compiled loop (engine/carve/_units_kernel.py); the
-order is drawn here, so the plain twin in tests/naive/shapes.py makes the same puzzles call for call.
+``attempts`` try several orders and keep the fewest clues. Each removal test answers what counting the puzzle to two
+would, for less: the board's unavoidable sets, then one search (engine/solvers/units.py's kernel for the shape)
+for a solution without the board's digit in each removed cell; engine/carve/_units_kernel.py says why that is the
+same answer. The square carver's compiled batch driver and its "spread" order are for square boxes only. The
+removals of an attempt run in one compiled loop (engine/carve/_units_kernel.py); the order is drawn here, so the
+plain twin in tests/naive/shapes.py makes the same puzzles call for call.
 
 The clue pattern's symmetries (rot180, rot90, mirror, diagonal) are symmetries of the square of cells, so every
 shape allows each of them: a pattern need not be a symmetry of the regions.

@@ -66,7 +66,8 @@ def latin_keys(squares: np.ndarray, name: str | None = None) -> np.ndarray:
     """The main-class keys (m, n*n) int8 of the Latin squares ``squares`` (m, n*n, values 1..n).
 
     :class:`~engine.keys.errors.KeySearchError` on a grid with blanks (puzzles have no main-class key here), on one
-    that is not a Latin square, or on one whose search visits more than :data:`MAX_NODES` partial orders. ``name``: the shape's, for the messages."""
+    that is not a Latin square, or on one whose search visits more than :data:`MAX_NODES` partial orders.
+    ``name``: the shape's, for the messages."""
     squares = np.ascontiguousarray(squares, dtype=np.int8)
     m, ncells = squares.shape
     n = round(ncells ** 0.5)
