@@ -50,6 +50,8 @@ def _direct_locking_on(cells, cands, houses, peers, cell_houses, n, claiming, ta
     shape with diagonals, direct pointing also looks from a box onto each diagonal, after SE's two (direct
     claiming has no other diagonal of a base's kind to leave a single in)."""
     side = table[table.shape[0] - 1, 0]
+    if side == 0:  # no regions: no bases of that kind to read (their rows are not in the table)
+        return False
     for pair in range(2 if claiming or cell_houses.shape[1] == 3 else 4):
         if claiming:
             kind1, kind2 = (COLUMN if pair == 0 else ROW), BOX

@@ -1,10 +1,12 @@
 """Grading on every shape: the compiled path and the plain step path agree, every step is sound."""
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine.carve.carver import carve_many
+from engine.formats import from_line
 from engine.generators import generate_many
 from engine.geometry import geometry
 from engine.grade.grader import grade, grade_many, next_step, within_level
@@ -134,3 +136,29 @@ def test_x_sudoku_steps_use_the_diagonals():
     singles = [s for s in on_diagonal if s.technique == "hidden-single" and s.houses[0] >= 27 and s.kind == 0]
     assert singles and all(s.rating == 1.5 for s in singles)  # as in a row or column (not a full house, 1.0)
 
+
+
+@pytest.mark.slow
+def test_the_compiled_grader_stays_inside_its_tables_on_latin_squares_and_diagonals():
+    """The kernels run as plain Python (NUMBA_DISABLE_JIT=1), where numpy refuses an index out of bounds: the
+    compiled code does not check (boundscheck off), and read past the places table on Latin squares (direct
+    locking looked at the boxes they lack) and wrote past a walk's four closing states on X shapes (a cell on a
+    diagonal has up to six strong links). Both puzzles reached those lines; their ratings are the step path's."""
+    import subprocess
+    import sys
+
+    script = ("from engine.formats import from_line; from engine.grade import grade_many; from engine.shape import "
+              "Shape\n"
+              "for line, spec in ((" + repr(LATIN10) + ", 'latin10'), (" + repr(X6) + ", '2x3+x')):\n"
+              "    shape = Shape.parse(spec)\n"
+              "    print(grade_many(from_line(line, shape)[None], shape)[0].er)\n")
+    out = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["3.2", "7.1"]
+    assert grade(np.array(from_line(X6, Shape.boxes(2, 3, True)), np.int8), Shape.boxes(2, 3, True)).er == 7.1
+
+
+#: puzzles whose grading reached the lines above (found with NUMBA_BOUNDSCHECK=1)
+LATIN10 = ".9....46....4.A.........5.8.3..38A.2..6.2A...1..53...76A3.85A.75...2.4...3..65277...2...49.7...9A..6"
+X6 = ".............5....34.....6......1..."

@@ -35,7 +35,7 @@ def links(cands, houses, cell_houses, n):
     its on state forces: the cell's other digits (Y links, up to ``xstart[p]``), then the digit's other places in
     the box, the row and the column (and the diagonals), each once (X links). ``strong[p]`` are the on states its
     off state forces, by column (STRONG_Y, then the box, row, column and diagonals). ``closing`` is a walk's scratch
-    (4 states)."""
+    (6 states: Y, box, row, column and the two diagonals)."""
     ncells = cands.size
     npot = ncells * n
     total = 0
@@ -90,7 +90,7 @@ def links(cands, houses, cell_houses, n):
                     weak[k] = 2 * (c2 * n + d - 1)
                     k += 1
     start[npot] = k
-    return start, xstart, weak, strong, np.full(4, -1, np.int64)
+    return start, xstart, weak, strong, np.full(6, -1, np.int64)
 
 
 @wide_kernel
@@ -137,10 +137,12 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
     forcing = -1
     length = 0
     layer_end = 1
-    # the four closing states in locals: the inner loops below are written out, not calls of small helpers, since
-    # every array a helper takes is reference-counted at each call even when numba inlines it (those counts were a
-    # real share of the static chains' time: docs/development.md, "Reference counts"; docs/benchmarks.md, "Grading")
-    close0, close1, close2, close3 = closing[0], closing[1], closing[2], closing[3]
+    # the closing states in locals (a cell's Y link and one a house: six with the diagonals, the last two -1 on
+    # other shapes): the inner loops below are written out, not calls of small helpers, since every array a helper
+    # takes is reference-counted at each call even when numba inlines it (those counts were a real share of the
+    # static chains' time: docs/development.md, "Reference counts"; docs/benchmarks.md, "Grading")
+    close0, close1, close2, close3, close4, close5 = closing[0], closing[1], closing[2], closing[3], closing[4], \
+        closing[5]
     while head < size and size + 2 * closed < cap - 64:
         length += 1
         if length + 1 > most:
@@ -154,7 +156,8 @@ def _walk(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, 
                 # on -> off: the cell's other candidates (Y), the digit's other places in the houses
                 for i in range(start[p] if ylinks else xstart[p], start[p + 1]):
                     t = weak[_U(i)]
-                    if cycles and length >= 3 and (t == close0 or t == close1 or t == close2 or t == close3):
+                    if cycles and length >= 3 and (t == close0 or t == close1 or t == close2 or t == close3
+                                                   or t == close4 or t == close5):
                         # t forces the source back on: a cycle closes unless t is already on the chain to node
                         a = node
                         while a >= 0 and nodes[a] != t:
