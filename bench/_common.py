@@ -21,6 +21,26 @@ from engine import cache  # noqa: E402
 cache.enable()  # before any benchmark imports a kernel module: the warm cache is shared with the CLI and tests
 
 
+def cpu_model() -> str:
+    """The host's CPU model from /proc/cpuinfo (the platform's name for it elsewhere)."""
+    import platform
+
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def host_line() -> str:
+    """``AMD EPYC ..., 2 CPUs, load average 0.93``: what every figure is printed beside."""
+    import os
+
+    return f"{cpu_model()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}"
+
+
 def timed(fn, repeats: int) -> tuple[float, float]:
     """Median wall and CPU seconds (the whole process: every thread) of ``fn()`` over ``repeats`` runs, after one
     warm-up run that pays any kernel compilation or cache load."""

@@ -2,6 +2,7 @@
 
     python bench/bench_generate.py            # about two minutes on a quiet 2-core machine
     python bench/bench_generate.py --quick    # a few seconds per line, fewer boards
+    python bench/bench_generate.py --shapes   # WFC's propagation with and without locked candidates per shape
 
 Each figure is the median of ``--repeats`` timed runs after one warm-up call (which also compiles the kernels);
 boards per second count one kernel call per thread (``generate_array``). Restarts are per board, the mean
@@ -131,12 +132,41 @@ def peer_table(quick: bool, repeats: int) -> list[list]:
     return rows
 
 
+def shape_table(repeats: int) -> list[list]:
+    """WFC with singles against singles and locked candidates, per shape: CPU ms a board and restarts."""
+    from engine.regions import random_layout
+    from engine.shape import Shape
+
+    plan = [("9x9 (3x3)", 3, 2000), ("6x6 (2x3)", Shape.boxes(2, 3), 2000), ("12x12 (3x4)", Shape.boxes(3, 4), 300),
+            ("Latin 9", Shape.latin(9), 2000), ("X 9x9", Shape.square(3, True), 1000)]
+    plan += [(f"jigsaw {n}x{n} (seed {seed})", random_layout(n, seed), count)
+             for n, seed, count in ((6, 1, 2000), (9, 1, 500), (9, 2, 500), (9, 3, 500), (12, 1, 20))]
+    plan += [("jigsaw 9x9 X (seed 1)", random_layout(9, 1, True), 50)]
+    rows = []
+    for name, shape, count in plan:
+        singles = measure("wfc", shape, count, repeats, propagate=True, locked=False)
+        locked = measure("wfc", shape, count, repeats, propagate=True, locked=True)
+        rows.append([name, f"{count:,}", f"{1e3 / singles[1]:,.3f}", f"{singles[2]:,.2f}", f"{1e3 / locked[1]:,.3f}",
+                     f"{locked[2]:,.2f}", f"x{singles[1] / locked[1]:.2f}",
+                     "locked" if wfc.default_locked(shape) else "singles"])
+        print(f"  done {name}", file=sys.stderr, flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer boards per measurement")
     parser.add_argument("--repeats", type=int, default=None, help="timed runs per figure (median) [5; quick 3]")
+    parser.add_argument("--shapes", action="store_true", help="only the table of WFC's propagation per shape")
     args = parser.parse_args()
     repeats = args.repeats or (3 if args.quick else 5)
+    if args.shapes:
+        print(f"WFC with propagation per shape: singles, then singles and locked candidates; CPU ms a board and "
+              f"restarts a board, median of {repeats} ({_common.host_line()})\n")
+        print(tabulate(shape_table(repeats), headers=["shape", "boards", "singles ms", "restarts", "+locked ms",
+                                                      "restarts", "locked / singles", "default"],
+                       disable_numparse=True, stralign="right"))
+        return
     print(f"catalogue generators, {'quick' if args.quick else 'full'} run, median of {repeats} "
           f"(25x25 searches: 1 run)\n")
     table = dict(disable_numparse=True, stralign="right")

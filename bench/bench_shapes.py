@@ -20,25 +20,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 
 import numpy as np
 
-from _common import ROOT, timed
+from _common import ROOT, host_line, timed
 
 sys.path.insert(0, str(ROOT / "tests"))
-
-
-def _cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main() -> None:
@@ -60,8 +49,7 @@ def main() -> None:
               ("10x10 (2x5)", Shape.boxes(2, 5)), ("12x12 (3x4)", Shape.boxes(3, 4)), ("Latin 9", Shape.latin(9)),
               ("X-Sudoku 9x9", Shape.square(3, True)), ("jigsaw 9x9 (seed 1)", random_layout(9, 1)),
               ("jigsaw 12x12 (seed 1)", random_layout(12, 1))]
-    print(f"bench_shapes: {_cpu_model()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
-          f"{args.count} boards a run, medians of {args.repeats}", flush=True)
+    print(f"bench_shapes: {host_line()}; {args.count} boards a run, medians of {args.repeats}", flush=True)
     if args.only == "grading":
         _grading(shapes, args.count)
         return

@@ -44,9 +44,20 @@ def peers_of(box: int) -> list[list[int]]:
     return [sorted(p) for p in peers(box * box)]
 
 
-def twin_wfc(box: int, seed: int, propagate: bool = False, on_step=None):
-    """Seed 000 with sets: returns (board, restarts). ``on_step(board, cands, cell)`` sees every random pick."""
-    n, rng, peers, houses = box * box, Stream(seed), peers_of(box), house_cells(box * box)
+def twin_wfc(box: int, seed: int, propagate: bool = False, on_step=None, units=None, locked: bool = False):
+    """Seed 000 with sets: returns (board, restarts). ``on_step(board, cands, cell)`` sees every random pick.
+
+    ``units``: a shape's units, each a set of cells (tests/naive/shapes.py ``units``; default the rows, columns and
+    boxes of ``box``). ``locked``: propagation also takes locked candidates: a digit whose places in one unit all
+    lie in a second unit goes from that unit's other cells."""
+    rng = Stream(seed)
+    if units is None:
+        n, peers, houses = box * box, peers_of(box), house_cells(box * box)
+    else:
+        houses = [sorted(u) for u in units]
+        n = len(houses[0])
+        peers = [sorted(set().union(*(u for u in units if c in u)) - {c}) for c in range(n * n)]
+    pairs = [(set(a), set(b)) for i, a in enumerate(houses) for b in houses[i + 1:] if len(set(a) & set(b)) >= 2]
     restarts = 0
     while True:
         board = [0] * (n * n)
@@ -78,6 +89,17 @@ def twin_wfc(box: int, seed: int, propagate: bool = False, on_step=None):
                             if collapse(places[0], d):
                                 return True
                             changed = True
+                if locked and not changed and 0 in board:
+                    for a, b in pairs + [(b, a) for a, b in pairs]:
+                        for d in range(1, n + 1):
+                            places = [c for c in a if board[c] == 0 and d in cands[c]]
+                            if places and set(places) <= b:
+                                for c in b - a:
+                                    if board[c] == 0 and d in cands[c]:
+                                        cands[c].discard(d)
+                                        if not cands[c]:
+                                            return True
+                                        changed = True
             return False
 
         dead = False

@@ -164,8 +164,11 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[Optional[int], typer.Option(min=0, max=SEED_MAX, help="Run seed; the same seed prints "
                                                     "the same boards [default: random, shown on stderr].")] = None,
         propagate: Annotated[Optional[bool], typer.Option("--propagate/--no-propagate", help="wfc only: "
-                             "collapse naked and hidden singles after each pick [default: on for 25x25 only].")
-                             ] = None,
+                             "collapse naked and hidden singles after each pick [default: on for 25x25 and every "
+                             "shape but square boxes].")] = None,
+        locked: Annotated[Optional[bool], typer.Option("--locked/--no-locked", help="wfc with propagation only: "
+                          "also remove locked candidates (a digit whose places in one unit lie in a second unit "
+                          "goes from the rest of it) [default: on for jigsaw regions].")] = None,
         shuffle: Annotated[bool, typer.Option(help="pattern only: also permute rows and columns within bands "
                                                    "and stacks (reaches more boards).")] = False,
         fmt: GenerateFormatOption = None,
@@ -186,6 +189,10 @@ def register(app: typer.Typer) -> None:
         """
         if propagate is not None and method is not Method.wfc:
             raise UsageError("--propagate/--no-propagate applies to --method wfc only")
+        if locked is not None and method is not Method.wfc:
+            raise UsageError("--locked/--no-locked applies to --method wfc only")
+        if locked and propagate is False:
+            raise UsageError("--locked is a part of propagation: it cannot go with --no-propagate")
         if shuffle and method is not Method.pattern:
             raise UsageError("--shuffle applies to --method pattern only")
         # the shape before the seed is drawn, so that options which make none say so first (a random layout is
@@ -206,7 +213,7 @@ def register(app: typer.Typer) -> None:
         if box is None:
             box = grid_kind(size, shape, diagonals, regions, seed)
         size = box * box if isinstance(box, int) else box.size
-        options = {"propagate": propagate} if method is Method.wfc else {}
+        options = {"propagate": propagate, "locked": locked} if method is Method.wfc else {}
         if method is Method.pattern:
             options["shuffle"] = shuffle
         if method is Method.wfc and size == 25 and propagate is False:

@@ -110,9 +110,18 @@ def test_propagate_changes_wfc_and_shuffle_changes_pattern():
     assert result.exit_code == 0 and out != run("--method", "pattern", "--count", "3", "--seed", "1")[1]
 
 
+def test_locked_candidates_are_the_jigsaw_default_and_can_be_turned_off():
+    jigsaw = ("--shape", "jigsaw", "--regions", "random", "--seed", "5", "--count", "3", "--format", "json")
+    default, singles = run(*jigsaw)[1], run(*jigsaw, "--no-locked")[1]
+    assert default == run(*jigsaw, "--locked")[1] and default != singles
+    assert run("--count", "3", "--seed", "9", "--propagate", "--locked")[1] != run(
+        "--count", "3", "--seed", "9", "--propagate")[1]  # on 9x9 only when asked
+
+
 @pytest.mark.parametrize("args", [
     ["--size", "7"], ["--count", "0"], ["--seed", "-1"], ["--method", "magic"], ["--format", "svg"],
     ["--method", "backtrack", "--propagate"], ["--method", "wfc", "--shuffle"], ["--bogus"],
+    ["--method", "backtrack", "--locked"], ["--no-propagate", "--locked"],
 ])
 def test_bad_options_exit_2(args):
     result, _, _ = run(*args)

@@ -59,6 +59,32 @@ def test_backtracking_proves_a_layout_without_a_board():
         generate(shape, "backtrack", 1)
 
 
+@pytest.mark.parametrize("shape,propagate,seeds", [
+    (Shape.boxes(2, 3), False, range(10)), (Shape.boxes(2, 3), True, range(10)), (Shape.latin(6, True), True, range(6)),
+    (random_layout(6, 5), True, range(10)), (random_layout(9, 5), True, range(4)),
+    (random_layout(7, 2, True), True, range(3))], ids=str)
+def test_wfc_kernel_equals_its_twin_on_shapes(shape, propagate, seeds):
+    """Cell for cell and restart for restart, with the twin's own units; on jigsaw layouts propagation takes
+    locked candidates (the default there), on the others singles only."""
+    from naive.generators import twin_wfc
+
+    for s in seeds:
+        got = wfc.generate(shape, s, propagate=propagate)
+        board, restarts = twin_wfc(0, s, propagate, units=_units(shape), locked=wfc.default_locked(shape))
+        assert (list(got.cells), got.restarts) == (board, restarts), f"seed {s}"
+
+
+def test_locked_candidates_spare_jigsaw_boards_their_restarts():
+    shape = random_layout(9, 1)
+    assert wfc.default_locked(shape) and not wfc.default_locked(3) and not wfc.default_locked(Shape.boxes(2, 3))
+    singles = wfc.generate_array(shape, 60, 1, locked=False)[2].mean()
+    locked = wfc.generate_array(shape, 60, 1)[2].mean()
+    assert locked < singles / 4  # measured: 4.8 against 50.6 restarts a board (bench/bench_generate.py)
+    with pytest.raises(ValueError, match="locked=True needs propagate=True"):
+        wfc.generate(shape, 1, propagate=False, locked=True)
+    assert wfc.generate(shape, 1, propagate=False).restarts > 0  # the seed's plain WFC still runs there
+
+
 def test_wfc_names_the_unit_of_a_contradiction():
     board, events = wfc.generate_traced(Shape.square(3, True), 3, propagate=True)
     assert board.restarts == len(events) > 0
