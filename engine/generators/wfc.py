@@ -17,11 +17,12 @@ numbers, and the random choices are the same as above.
 second unit it shares cells with (a box or region and a row or column, a diagonal and anything it crosses) goes
 from the second unit's other cells. It is on by default on jigsaw layouts: their regions cut the rows and columns
 irregularly, and with singles alone a 9x9 jigsaw board restarts 30 to 50 times (a 12x12 one 1,600 times); with
-locked candidates a few times (50 on 12x12), four times faster on 9x9 and twenty on 12x12. On boxes and Latin
+locked candidates a few times (about 50 on 12x12): four times faster on 9x9, twelve on 12x12. On boxes and Latin
 squares it restarts about as rarely as without and costs more than it saves (bench/bench_generate.py
 ``--shapes``).
 
-Default: plain WFC (the seed's algorithm) on 4x4, 9x9 and 16x16; propagation on 25x25 only. Plain WFC does
+Default on square boxes: plain WFC (the seed's algorithm) on 4x4, 9x9 and 16x16, propagation on 25x25; every
+other shape propagates (:func:`default_propagate`). Plain WFC does
 finish 25x25, but it meets contradictions by the thousand on every board and is far slower than with
 propagation: too slow to fill a catalogue, fine for a demonstration (``propagate=False``). Measured with
 bench/bench_generate.py (docs/benchmarks.md, Generating): on 4x4 and 9x9 plain WFC restarts rarely and is the
