@@ -16,6 +16,8 @@ relabellings. Why this search is small:
 * After row 1 every column and label is fixed; the remaining rows of r0's band go in ascending order, each other
   band's rows ascending, and the bands ordered by their first row. That is the minimum for the rest, exactly.
 
+The beam's helpers and the finish are shared with the rectangles' search (:mod:`engine.keys._beam`).
+
 Cost: docs/benchmarks.md, Canonical keys (bench/bench_keys.py); 16x16 boards keep fewer ties than 9x9 ones. Boards
 with many automorphisms keep more ties, and cost far more (the 25x25 pattern board).
 """
@@ -24,62 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-
-
-@kernel
-def _earliest(beam, k, c, s, q, n, b):
-    """The image column ``q`` lands on at best if source column ``s`` goes to image column ``c`` (state ``k``).
-    On a valid board ``q`` is never in ``s``'s stack (a box holds each digit once), so -1 is never returned."""
-    cm = 3
-    ci = 3 + n
-    sm = 3 + 2 * n
-    si = 3 + 2 * n + b
-    if beam[k, ci + q] >= 0:
-        return beam[k, ci + q]
-    t_img = c // b
-    tq = beam[k, si + q // b]
-    if tq < 0 and q // b == s // b:
-        tq = t_img
-    if tq >= 0:
-        for j in range(b):
-            pos = tq * b + j
-            if pos != c and beam[k, cm + pos] < 0:
-                return pos
-        return -1
-    for t2 in range(b):
-        if t2 != t_img and beam[k, sm + t2] < 0:
-            return t2 * b
-    return -1
-
-
-@kernel
-def _place(beam, k, pos, col, n, b):
-    """Put source column ``col`` at image column ``pos``, binding the stacks if needed."""
-    beam[k, 3 + pos] = col
-    beam[k, 3 + n + col] = pos
-    if beam[k, 3 + 2 * n + pos // b] < 0:
-        beam[k, 3 + 2 * n + pos // b] = col // b
-        beam[k, 3 + 2 * n + b + col // b] = pos // b
-
-
-@kernel
-def _row_less(rowimg, a, c, n):
-    for k in range(n):
-        if rowimg[a, k] != rowimg[c, k]:
-            return rowimg[a, k] < rowimg[c, k]
-    return False
-
-
-@kernel
-def _sort_rows(rowimg, rows, lo, hi, n):
-    """Insertion sort of rows[lo:hi] by their images (boards have no two equal rows)."""
-    for k in range(lo + 1, hi):
-        r = rows[k]
-        j = k - 1
-        while j >= lo and _row_less(rowimg, r, rows[j], n):
-            rows[j + 1] = rows[j]
-            j -= 1
-        rows[j + 1] = r
+from ._beam import _CM, _earliest, _finish, _place
 
 
 @kernel
@@ -106,9 +53,11 @@ def board_key(cells, b, key, perm):
                 symmetric = False
     if symmetric:  # transposing gives the same board: half the starts are duplicates
         ntrans = 1
-    # a beam state is one int8 row: t, r0, r1, then image column -> source column (n), source column -> image
-    # column (n), image stack -> source stack (b), source stack -> image stack (b); -1 = not placed yet
-    width = 3 + 2 * n + 2 * b
+    # a beam state is one int8 row laid out as engine/keys/_beam.py says (b stacks), then t
+    sm = _CM + 2 * n
+    si = sm + b
+    tc = si + b
+    width = tc + 1
     # Row 1's first box holds r1's digits of the source stack S0 chosen for image stack 0. Their anchors fall into
     # the other stacks in groups; the best that box can be is the groups in descending size order (b+1.., then
     # 2b+1.., ...), so only the (t, r0, r1, S0) whose sorted group sizes are lexicographically largest can win.
@@ -152,35 +101,35 @@ def board_key(cells, b, key, perm):
     beam = np.full((cap, width), -1, dtype=np.int8)
     nxt = np.full((cap, width), -1, dtype=np.int8)
     for k in range(nstarts):
-        beam[k, 0] = starts[k, 0]
-        beam[k, 1] = starts[k, 1]
-        beam[k, 2] = starts[k, 2]
-        beam[k, 3 + 2 * n] = starts[k, 3]
-        beam[k, 3 + 2 * n + b + starts[k, 3]] = 0
+        beam[k, tc] = starts[k, 0]
+        beam[k, 0] = starts[k, 1]
+        beam[k, 1] = starts[k, 2]
+        beam[k, sm] = starts[k, 3]
+        beam[k, si + starts[k, 3]] = 0
     size = nstarts
     for c in range(n):
         # one pass: a child is kept while its value ties the best so far; a smaller value drops the kept ones
         best = n + 1
         nsize = 0
         for k in range(size):
-            t, r0, r1 = beam[k, 0], beam[k, 1], beam[k, 2]
-            fixed = beam[k, 3 + c]
+            t, r0, r1 = beam[k, tc], beam[k, 0], beam[k, 1]
+            fixed = beam[k, _CM + c]
             lo = 0
             hi = n
             if fixed >= 0:
                 lo = fixed
                 hi = fixed + 1
             else:
-                bound = beam[k, 3 + 2 * n + c // b]
+                bound = beam[k, sm + c // b]
                 if bound >= 0:
                     lo = bound * b
                     hi = lo + b
             for s in range(lo, hi):
                 if fixed < 0:
-                    if beam[k, 3 + n + s] >= 0 or (beam[k, 3 + 2 * n + c // b] < 0 and beam[k, 3 + 2 * n + b + s // b] >= 0):
+                    if beam[k, _CM + n + s] >= 0 or (beam[k, sm + c // b] < 0 and beam[k, si + s // b] >= 0):
                         continue
                 q = pos[t, r0, grids[t, r1, s]]
-                at = _earliest(beam, k, c, s, q, n, b)
+                at = _earliest(beam, k, c, s, q, n, b, b)
                 if at + 1 > best:
                     continue
                 if at + 1 < best:
@@ -193,80 +142,28 @@ def board_key(cells, b, key, perm):
                 for x in range(width):
                     nxt[nsize, x] = beam[k, x]
                 if fixed < 0:
-                    _place(nxt, nsize, c, s, n, b)
-                if nxt[nsize, 3 + n + q] < 0:
-                    _place(nxt, nsize, at, q, n, b)
+                    _place(nxt, nsize, c, s, n, b, b)
+                if nxt[nsize, _CM + n + q] < 0:
+                    _place(nxt, nsize, at, q, n, b, b)
                 nsize += 1
         if nxt.shape[0] > beam.shape[0]:
             beam = np.full(nxt.shape, -1, dtype=np.int8)
         beam, nxt = nxt, beam
         size = nsize
-    # every surviving state has the same rows 0 and 1; finish each one and keep the smallest image
-    label = np.empty(n + 1, dtype=np.int32)
-    rowimg = np.empty((n, n), dtype=np.int8)
-    rows = np.empty(n, dtype=np.int32)
+    # every surviving state has the same rows 0 and 1; the plain half's states come first (the starts do, and the
+    # beam keeps their order): each half is finished on its own board, a later state winning only when smaller
     have = False
-    best_t = 0
-    best_rows = np.empty(n, dtype=np.int32)
-    best_cols = np.empty(n, dtype=np.int32)
-    for k in range(size):
-        st = beam[k]
-        t, r0, r1 = st[0], st[1], st[2]
-        label[0] = 0
-        for d in range(1, n + 1):
-            label[d] = st[3 + n + pos[t, r0, d]] + 1
-        for r in range(n):
-            for c in range(n):
-                rowimg[r, c] = label[grids[t, r, st[3 + c]]]
-        band0 = r0 // b
-        rows[0] = r0
-        rows[1] = r1
-        m = 2
-        for j in range(b):
-            r = band0 * b + j
-            if r != r0 and r != r1:
-                rows[m] = r
-                m += 1
-        _sort_rows(rowimg, rows, 2, b, n)
-        nb = 0
-        for band in range(b):
-            if band != band0:
-                nb += 1
-                for j in range(b):
-                    rows[nb * b + j] = band * b + j
-                _sort_rows(rowimg, rows, nb * b, nb * b + b, n)
-        # order the other bands (slots 1..b-1) by their sorted first rows; rows are distinct, so first rows decide
-        for x in range(2, b):
-            y = x
-            while y > 1 and _row_less(rowimg, rows[y * b], rows[(y - 1) * b], n):
-                for j in range(b):
-                    tmp = rows[y * b + j]
-                    rows[y * b + j] = rows[(y - 1) * b + j]
-                    rows[(y - 1) * b + j] = tmp
-                y -= 1
-        better = not have
-        if have:
-            for i in range(2, n):
-                diff = 0
-                for c in range(n):
-                    a = rowimg[rows[i], c]
-                    if a != key[i * n + c]:
-                        diff = 1 if a < key[i * n + c] else -1
-                        break
-                if diff != 0:
-                    better = diff > 0
-                    break
-        if better:
+    won = 0
+    lo = 0
+    for t in range(2):
+        hi = lo
+        while hi < size and beam[hi, tc] == t:
+            hi += 1
+        if hi > lo and _finish(grids[t], pos[t], n, b, beam, lo, hi, have, key, perm):
             have = True
-            best_t = t
-            for i in range(n):
-                best_rows[i] = rows[i]
-                best_cols[i] = st[3 + i]
-                for c in range(n):
-                    key[i * n + c] = rowimg[rows[i], c]
-    for i in range(n):
-        for c in range(n):
-            if best_t == 0:
-                perm[i * n + c] = best_rows[i] * n + best_cols[c]
-            else:
-                perm[i * n + c] = best_cols[c] * n + best_rows[i]
+            won = t
+        lo = hi
+    if won == 1:  # perm is of the transposed board: its cell (r, c) is (c, r) of the board
+        for i in range(n * n):
+            p = perm[i]
+            perm[i] = (p % n) * n + p // n
