@@ -135,8 +135,9 @@ class _Teller:
         if self.total and not (self.each and self.boards == 1):
             from ...english import count
 
-            report(f"{count(self.total, 'restart')} after contradictions in {count(self.boards, 'board')} "
-                   f"({self.total / self.boards:.2f} a board)" + ("" if self.each else ": -v tells each one"))
+            # one line within 80 columns, whatever the counts: what a restart is, the docs say
+            report(f"{count(self.total, 'restart')} in {count(self.boards, 'board')} "
+                   f"({self.total / self.boards:.2f} a board)" + ("" if self.each else ": -v tells why"))
 
 
 def _show(number: int, board, fmt: str, with_count: bool) -> str:
