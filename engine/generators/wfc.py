@@ -111,7 +111,9 @@ def meets(box) -> np.ndarray:
 
 
 def _options(box: int, propagate, max_restarts, locked=None) -> tuple[bool, int, bool]:
-    propagate = default_propagate(box) if propagate is None else bool(propagate)
+    if propagate is None:  # locked candidates asked for: propagation with them, whatever the shape's default
+        propagate = True if locked else default_propagate(box)
+    propagate = bool(propagate)
     if isinstance(max_restarts, bool) or not isinstance(max_restarts, (int, np.integer)) or max_restarts < 0:
         raise ValueError(f"max_restarts must be 0 (no limit) or a positive integer, got {max_restarts!r}")
     if locked and not propagate:
@@ -185,8 +187,8 @@ def generate_traced(box: int, seed: int, *, propagate: bool | None = None, max_r
 
 def generate(box: int, seed: int, *, propagate: bool | None = None, max_restarts: int = 0,
              locked: bool | None = None) -> GeneratedBoard:
-    """The WFC board of ``seed`` (0 .. 2**63 - 1); ``propagate=None`` means :func:`default_propagate`,
-    ``locked=None`` :func:`default_locked` (when propagating)."""
+    """The WFC board of ``seed`` (0 .. 2**63 - 1); ``propagate=None`` means :func:`default_propagate` (on with
+    ``locked=True``), ``locked=None`` :func:`default_locked` (when propagating)."""
     seed = check_seed(seed)
     (boards, restarts), seconds = timed(generate_seeds, box, np.array([seed], dtype=np.int64),
                                         propagate=propagate, max_restarts=max_restarts, locked=locked)

@@ -167,8 +167,8 @@ def register(app: typer.Typer) -> None:
         propagate: Annotated[Optional[bool], typer.Option("--propagate/--no-propagate", help="wfc only: "
                              "collapse naked and hidden singles after each pick [default: on for 25x25 and every "
                              "shape but square boxes].")] = None,
-        locked: Annotated[Optional[bool], typer.Option("--locked/--no-locked", help="wfc with propagation only: "
-                          "also remove locked candidates (a digit whose places in one unit lie in a second unit "
+        locked: Annotated[Optional[bool], typer.Option("--locked/--no-locked", help="wfc only: "
+                          "propagate, and also remove locked candidates (a digit whose places in one unit lie in a second unit "
                           "goes from the rest of it) [default: on for jigsaw regions].")] = None,
         shuffle: Annotated[bool, typer.Option(help="pattern only: also permute rows and columns within bands "
                                                    "and stacks (reaches more boards).")] = False,

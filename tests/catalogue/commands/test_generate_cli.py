@@ -116,6 +116,8 @@ def test_locked_candidates_are_the_jigsaw_default_and_can_be_turned_off():
     assert default == run(*jigsaw, "--locked")[1] and default != singles
     assert run("--count", "3", "--seed", "9", "--propagate", "--locked")[1] != run(
         "--count", "3", "--seed", "9", "--propagate")[1]  # on 9x9 only when asked
+    result, out, _ = run("--count", "3", "--seed", "9", "--locked")  # --locked brings propagation with it
+    assert result.exit_code == 0 and out == run("--count", "3", "--seed", "9", "--propagate", "--locked")[1]
 
 
 @pytest.mark.parametrize("args", [

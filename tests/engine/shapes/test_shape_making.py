@@ -83,6 +83,8 @@ def test_locked_candidates_spare_jigsaw_boards_their_restarts():
     with pytest.raises(ValueError, match="locked=True needs propagate=True"):
         wfc.generate(shape, 1, propagate=False, locked=True)
     assert wfc.generate(shape, 1, propagate=False).restarts > 0  # the seed's plain WFC still runs there
+    assert np.array_equal(wfc.generate(3, 1, locked=True).cells,  # locked=True brings propagation with it
+                          wfc.generate(3, 1, propagate=True, locked=True).cells)
 
 
 def test_wfc_names_the_unit_of_a_contradiction():
