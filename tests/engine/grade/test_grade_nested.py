@@ -193,3 +193,25 @@ def test_a_search_inside_that_keeps_the_best_on_each_state_keeps_what_collecting
         assert fast == twin
         conclusions += len(twin)
     assert conclusions > 40
+
+
+@pytest.mark.parametrize("producer", [fo.MULTIPLE, fo.DYNAMIC, fo.DYNAMIC_PLUS])
+def test_searches_inside_that_share_one_workspace_find_what_fresh_ones_find(producer):
+    """Every search inside runs in its thread's one workspace, left full of the last search's runs: what each finds
+    (conclusions, the states they add, their rule parents) must be what a search in a fresh workspace finds."""
+    class _Fresh(_Search):
+        def workspace(self, work):
+            return _search_space(work, self.n)
+
+    search = _Stalls(0, STUCK, 3)
+    search.grids = []
+    for p in range(0, 81 * 9, 5):
+        if STUCK[p // 9] >> (p % 9) & 1 and len(search.grids) < 30:
+            search.run(search.free, 2 * p + (p % 2))
+    conclusions = 0
+    for work in search.grids:
+        got = [kind(0, STUCK, 3).inside(producer, work) for kind in (_Search, _Fresh)]
+        shared, fresh = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in g] for g in got)
+        assert shared == fresh
+        conclusions += len(fresh)
+    assert conclusions > 40

@@ -40,7 +40,7 @@ from ...kernels.chains.nested import _add_nested, _rule_parents
 from ...kernels.chains.plain import _plain_path, _plain_search, _walk_space
 from ...kernels.chains.plus import _advanced
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
-from ...kernels.chains.space import _search_space
+from ...kernels.chains.space import _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
@@ -159,7 +159,7 @@ class _Search:
             found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
             _plain_search(work, self.houses, self.cell_houses, n, found)
         else:
-            iws, imemo = _search_space(work, n)
+            iws, imemo = self.workspace(work)
             # only the best conclusion on each state: the others would be dropped below (the tests' twin keeps all)
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
@@ -175,6 +175,11 @@ class _Search:
                 out.append((row.copy(), states, self.out[:k].copy()))
         memo[key] = out
         return out
+
+    def workspace(self, work: np.ndarray) -> tuple:
+        """The workspace and memo of a search inside on ``work``: the thread's one for them all
+        (:func:`~engine.grade.kernels.chains.space.inner_space`; the tests' twin makes a fresh one each time)."""
+        return _search_space_in(work, self.n, inner_space(work.size, self.n))
 
     def hints(self, rows, work):
         """The collected conclusions (sorted) as Sudoku Explainer's hints: ``(row, the off states it adds)``, a

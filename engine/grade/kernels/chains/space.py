@@ -109,3 +109,19 @@ def shared_space(ncells: int, n: int, batch: int) -> tuple:
                 del spaces[other]
         spaces[key] = forcing_space(ncells, n, n // 2 if shared else 0)
     return spaces[key]
+
+
+_INNER = threading.local()  # each thread's workspace for the searches inside nested chains
+
+
+def inner_space(ncells: int, n: int) -> tuple:
+    """The forcing workspace of the searches inside nested chains (engine.grade.finders.chains.nested), this
+    thread's own, with room for every candidate's run (:func:`forcing_space`). A nested step runs thousands of
+    them, one for each grid a run stalls on, and a workspace made for each (2 MB zeroed on 9x9, its pages first
+    touched inside the search) was 40 % of their time on the hardest puzzles. A search inside is over, its runs
+    read, before the next one starts (they do not nest in each other), so one workspace serves them all. Kept for
+    the last grid size the thread met."""
+    space = getattr(_INNER, "space", None)
+    if space is None or space[0].shape[1] != 2 * ncells * n:
+        space = _INNER.space = forcing_space(ncells, n, n)
+    return space
