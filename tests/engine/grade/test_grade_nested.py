@@ -13,9 +13,9 @@ import pytest
 from engine import solve
 from engine.formats import from_line
 from engine.geometry import geometry
-from engine.grade.finders.chains.nested import FOUND_ROWS, _Search
+from engine.grade.finders.chains.nested import FOUND_ROWS, Inside, _Search
 from engine.grade.kernels.chains import cycles as cy, forcing as fo
-from engine.grade.kernels.chains.nested import _rule_parents
+from engine.grade.kernels.chains.nested import _kept, _rule_parents
 from engine.grade.kernels.chains.plain import _plain_search
 from engine.grade.kernels.chains.space import _search_space
 from engine.grade.kernels.state import grader_units
@@ -215,3 +215,67 @@ def test_searches_inside_that_share_one_workspace_find_what_fresh_ones_find(prod
         assert shared == fresh
         conclusions += len(fresh)
     assert conclusions > 40
+
+
+def _stall_grids(limit: int, step: int = 3) -> list:
+    """Grids where runs from every ``step``-th candidate, on or off, first look for chains inside."""
+    search = _Stalls(0, STUCK, 3)
+    search.grids = []
+    for p in range(0, 81 * 9, step):
+        if STUCK[p // 9] >> (p % 9) & 1 and len(search.grids) < limit:
+            search.run(search.free, 2 * p + (p % 2))
+    return search.grids
+
+
+def test_collecting_multiple_chains_in_the_cells_and_houses_that_may_conclude_collects_them_all():
+    """A search inside of multiple forcing chains looks only where the closures say a conclusion may be (and at
+    nothing when they say none is): the rows it collects must be every row the search of every cell and house
+    collects, in the same order, on grids where runs stall (with and without the table of the best on each
+    state)."""
+    n, rows = 9, 0
+    for work in _stall_grids(60, 2):
+        for table in (0, FOUND_ROWS):
+            got = []
+            for collect in (True, False):
+                found = np.zeros((FOUND_ROWS + 2 * 81 * 9, fo.HINT_SIZE), np.int64)
+                found[0, 1] = table
+                found[FOUND_ROWS:, fo.H_TENTHS] = fo.NO_HINT
+                ws, memo = _search_space(work, n)
+                if collect:
+                    fo._collect(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n, found, ws, memo)
+                else:  # the twin: every cell and house
+                    fo._forcing_search(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n,
+                                       np.empty(fo.HINT_SIZE, np.int64), found, ws, memo)
+                got.append(_rows(found).tolist())
+            assert got[0] == got[1]
+            rows += len(got[1])
+    assert rows > 0
+
+
+@pytest.mark.parametrize("producer", [fo.MULTIPLE, fo.DYNAMIC, fo.DYNAMIC_PLUS])
+def test_what_a_search_inside_keeps_is_what_sorting_and_sifting_in_python_keeps(producer):
+    """The compiled sifting of a search's conclusions (engine.grade.kernels.chains.nested._kept: Sudoku
+    Explainer's order, the first of those that remove the same candidates, only those that rest on the run's
+    removals) against the same done in Python with the hints of the plain search's rows (cycles aside)."""
+    search = _Search(0, STUCK, 3)
+    n, kept = 9, 0
+    for work in _stall_grids(25, 7):
+        found = search.found
+        found[0, 0] = 0
+        found[0, 1] = 0
+        ws, memo = _search_space(work, n)
+        fo._forcing_search(producer, work, GEO.houses, CELL_HOUSES, n, np.empty(fo.HINT_SIZE, np.int64), found, ws,
+                           memo)
+        rows = _rows(found)
+        twin = []
+        out = np.empty(2 * 81 * 9, np.int32)
+        for row, states in search.hints(rows[np.lexsort((rows[:, fo.H_SORT], rows[:, fo.H_COMPLEXITY],
+                                                         rows[:, fo.H_TENTHS]))], work):
+            k = _rule_parents(producer, row, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n, out)
+            if k:
+                twin.append((row.tolist(), states.tolist(), out[:k].tolist()))
+        got = [(r.tolist(), s.tolist(), q.tolist())
+               for r, s, q in Inside(*_kept(producer, found, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n))]
+        assert got == twin
+        kept += len(twin)
+    assert kept > 40

@@ -27,6 +27,8 @@ hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
 """
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 
 from ....geometry import geometry
@@ -36,7 +38,7 @@ from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND
                                        H_TENTHS, H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double,
                                        _worth)
 from ...kernels.chains.implications import NONE, _follow, _length_tenths, _push_off, _start
-from ...kernels.chains.nested import _add_nested, _rule_parents
+from ...kernels.chains.nested import _add_kept, _kept, _rule_parents
 from ...kernels.chains.plain import _plain_path, _plain_search, _walk_space
 from ...kernels.chains.plus import _advanced
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
@@ -86,8 +88,9 @@ class _Search:
         # then a row per state for the best conclusion on it so far (found[0, 1] says where those start;
         # engine.grade.kernels.chains.forcing._consider)
         self.found = np.empty((FOUND_ROWS + 2 * self.cands.size * n, HINT_SIZE), np.int64)
-        # what each nested chain was, to explain the states it adds: (producer, hint row, its off states, grid)
-        self.nest_info: dict[int, tuple | None] = {}
+        # what the nested chains were, to explain the states they add: (first id, producer, Inside, grid) for
+        # each search inside whose chains a run took, their ids from the first on
+        self.blocks: list[tuple[int, int, Inside, np.ndarray]] = []
 
     # -- runs ---------------------------------------------------------------------------------------------------
     def run(self, w: int, seed: int) -> tuple[int, int]:
@@ -126,27 +129,24 @@ class _Search:
         work = ws[7].copy()
         for producer in self.inner:
             inside = self.inside(producer, work)
-            if not inside:  # nothing it concludes rests on the run's removals: the next search inside
+            if not len(inside):  # nothing it concludes rests on the run's removals: the next search inside
                 continue
-            new = 0
-            for row, states, parents in inside:
-                self.nests = min(self.nests + 1, NESTS - 1)
-                ws[16][self.nests] = row[H_COMPLEXITY]
-                # (the last id is shared once the table is full: what it explains is then unknown)
-                self.nest_info[self.nests] = (None if self.nests == NESTS - 1 else (producer, row, states, work))
-                fresh = states.copy()  # _add_nested writes the new states to its front
-                added = _add_nested(ws, w, fresh, fresh.size, parents, parents.size, self.nests)
-                _push_off(ws, fresh, added)
-                new += added
+            first = self.nests + 1
+            new = _add_kept(ws, w, inside.rows, inside.states, inside.state_ends, inside.parents,
+                            inside.parent_ends, first, NESTS - 1)
+            # (the last id is shared once the table is full: what it explains is then unknown)
+            if first < NESTS - 1:
+                self.blocks.append((first, producer, inside, work))
+            self.nests = min(self.nests + len(inside), NESTS - 1)
             return new > 0
         return False
 
-    def inside(self, producer: int, work: np.ndarray) -> list:
+    def inside(self, producer: int, work: np.ndarray) -> "Inside":
         """What search ``producer`` concludes on the run's grid ``work`` that rests on the run's removals, in Sudoku
-        Explainer's order: ``[(hint row, the off states it adds, their parents: its rule parents)]``. A pure
-        function of ``work`` (the grid the runs start from is the step's), remembered for the step: the same grids
-        recur (each nested row runs the rows before it again, so row 10.0's runs look inside with the plain search
-        first exactly as row 9.5's did, and runs from different candidates meet on the same grid)."""
+        Explainer's order (:class:`Inside`). A pure function of ``work`` (the grid the runs start from is the
+        step's), remembered for the step: the same grids recur (each nested row runs the rows before it again, so
+        row 10.0's runs look inside with the plain search first exactly as row 9.5's did, and runs from different
+        candidates meet on the same grid)."""
         key = (producer, work.tobytes())
         memo = self.inside_memo
         if key in memo:
@@ -154,25 +154,26 @@ class _Search:
         n = self.n
         found = self.found
         found[0, 0] = 0
-        if producer == fo.STATIC:  # walks of their own: no slots
+        if producer == fo.STATIC:  # walks of their own: no slots; cycles (kept in Python: few)
             iws, imemo = self.no_slots
             found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
             _plain_search(work, self.houses, self.cell_houses, n, found)
+            rows = found[1:found[0, 0] + 1]
+            kept = []
+            for row, states in self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY],
+                                                           rows[:, H_TENTHS]))], work):
+                k = _rule_parents(producer, row, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
+                                  self.out)
+                if k:  # else it was there before the run: not the run's to use
+                    kept.append((row.copy(), states, self.out[:k].copy()))
+            out = Inside.of(kept) if kept else _NOTHING
         else:
             iws, imemo = self.workspace(work)
-            # only the best conclusion on each state: the others would be dropped below (the tests' twin keeps all)
+            # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
-            fo._forcing_search(producer, work, self.houses, self.cell_houses, n, np.empty(HINT_SIZE, np.int64),
-                               found, iws, imemo)
-        rows = found[1:found[0, 0] + 1]
-        out = []
-        for row, states in self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY],
-                                                       rows[:, H_TENTHS]))], work):
-            k = _rule_parents(producer, row, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
-                              self.out)
-            if k:  # else it was there before the run: not the run's to use
-                out.append((row.copy(), states, self.out[:k].copy()))
+            fo._collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo)
+            out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n))
         memo[key] = out
         return out
 
@@ -291,10 +292,10 @@ class _Search:
 
     def inner_step(self, nest: int) -> Step | None:
         """The step of nested chain ``nest`` (1..; 0 for none) on the grid the run had left when it was found."""
-        info = self.nest_info.get(nest) if nest else None
-        if info is None:
+        if not nest or nest >= NESTS - 1:  # none, or one of those sharing the last id
             return None
-        producer, row, states, work = info
+        first, producer, inside, work = self.blocks[bisect.bisect_right(self.blocks, nest, key=lambda b: b[0]) - 1]
+        row, states, _ = inside[nest - first]
         n, t = self.n, tables(self.box)
         kind, source, where, tenths = int(row[H_KIND]), int(row[H_SOURCE]), int(row[H_WHERE]), int(row[H_TENTHS])
         placements, eliminations = conclusion(int(row[H_TARGET]), n)
@@ -319,6 +320,39 @@ class _Search:
         words = forcing_words(f"{LABEL[producer]} forcing chains", row, t)
         return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations,
                     with_rules(t, work, chains(raw, size, n)), kind)
+
+
+class Inside:
+    """What a search inside concluded that a run uses: the hint records ``rows`` in Sudoku Explainer's order, and
+    row ``i``'s off states (``states[state_ends[i]:state_ends[i + 1]]``, in the order the run follows them) and
+    rule parents (the run's removals it rests on, likewise). Iterating gives ``(row, states, parents)``."""
+
+    __slots__ = ("rows", "states", "state_ends", "parents", "parent_ends")
+
+    def __init__(self, rows, states, state_ends, parents, parent_ends):
+        self.rows, self.states, self.state_ends = rows, states, state_ends
+        self.parents, self.parent_ends = parents, parent_ends
+
+    @classmethod
+    def of(cls, kept: list) -> "Inside":
+        """From ``[(row, states, parents)]``."""
+        ends = [np.cumsum([0] + [len(k[i]) for k in kept]) for i in (1, 2)]
+        flat = [np.concatenate([k[i] for k in kept]).astype(np.int32) if kept else np.zeros(0, np.int32)
+                for i in (1, 2)]
+        rows = np.array([k[0] for k in kept], np.int64).reshape(len(kept), HINT_SIZE)
+        return cls(rows, flat[0], ends[0].astype(np.int64), flat[1], ends[1].astype(np.int64))
+
+    def __len__(self) -> int:
+        return self.rows.shape[0]
+
+    def __getitem__(self, i: int) -> tuple:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return (self.rows[i], self.states[self.state_ends[i]:self.state_ends[i + 1]],
+                self.parents[self.parent_ends[i]:self.parent_ends[i + 1]])
+
+
+_NOTHING = Inside.of([])
 
 
 def _map_order(states, n: int) -> list[int]:

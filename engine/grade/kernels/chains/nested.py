@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...._jit import wide_kernel
-from .forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_KIND, H_SOURCE, H_TARGET, H_WHERE,
-                      MULTIPLE, REGION, UNARY, _on_run)
-from .implications import _propagate
+from ....bits import popcount
+from .forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE,
+                      H_TARGET, H_TENTHS, H_WHERE, MULTIPLE, REGION, UNARY, _on_run)
+from .implications import _propagate, _push_off
 from .plain import _plain_path, _walk_space
 from ..state import SE_SLOTS
 from .slots import _add, _ancestry, _has, _parent, _reset
@@ -85,10 +86,25 @@ def _rule_parents(producer, row, ws, memo, orig, work, houses, cell_houses, n, o
     """The rule parents (off states, in ``out``; returns how many) of a conclusion ``row`` (a hint record) that
     :func:`engine.grade.kernels.chains.forcing._forcing_search` collected on ``work`` with ``ws`` and ``memo``;
     ``orig``: the grid the run that ``work`` belongs to started from. Runs no longer in the workspace are made again."""
+    return _rule_parents_in(producer, row, ws, memo, orig, work, houses, cell_houses, n, out,
+                            np.zeros(2 * work.size * n, np.int8))
+
+
+@wide_kernel
+def _rule_parents_in(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark):
+    """:func:`_rule_parents` with the scratch ``mark`` (zeros, one a state), left as zeros again."""
+    count = _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark)
+    for i in range(count):
+        mark[out[i]] = 0
+    return count
+
+
+@wide_kernel
+def _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark):
+    """:func:`_rule_parents_in`, leaving a mark on each rule parent."""
     dynamic = producer != MULTIPLE
     level = np.int64(1) if producer == DYNAMIC_PLUS else np.int64(0)
     ylinks = level >= 0  # True, as a variable (see _forcing_search)
-    mark = np.zeros(2 * work.size * n, np.int8)
     kind, target, source, where = row[H_KIND], row[H_TARGET], row[H_SOURCE], row[H_WHERE]
     count = 0
     scratch = n  # the search's off slot: free once the search is over
@@ -168,4 +184,93 @@ def _add_nested(ws, w, states, k, parents, nparents, nest):
         ws[15][w, e] = nest
         states[new] = e
         new += 1
+    return new
+
+
+@wide_kernel
+def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n):
+    """What a search inside (a forcing search, not the plain one: no cycles) collected in ``found`` and a nested run
+    uses, as :meth:`engine.grade.finders.chains.nested._Search.inside` describes it: the conclusions in Sudoku
+    Explainer's order (rating, complexity, sort key; a tie keeps the order found), of those that remove the same
+    candidates only the first, and of those only the ones that rest on the run's removals (with rule parents).
+    Returns ``(rows, states, state_ends, parents, parent_ends)``: the kept hint records, and the off states each
+    adds (ascending: one cell's) and its rule parents, row ``i``'s from ``ends[i]`` to ``ends[i + 1]``.
+
+    Compiled because a nested step keeps tens of conclusions from each of thousands of searches: in Python, this
+    and adding them to the run (:func:`_add_kept`) was a fifth of the hardest puzzles' time."""
+    k = found[0, 0]
+    nstates = 2 * work.size * n
+    key = np.empty(k, np.int64)
+    for i in range(k):
+        key[i] = (found[1 + i, H_TENTHS] << 40) | (found[1 + i, H_COMPLEXITY] << 4) | found[1 + i, H_SORT]
+    order = np.argsort(key, kind="mergesort")
+    seen = np.zeros(nstates, np.bool_)  # the candidates a kept conclusion removes, by the one state naming them
+    mark = np.zeros(nstates, np.int8)
+    out = np.empty(nstates, np.int32)
+    rows = np.empty((k, found.shape[1]), np.int64)
+    states = np.empty(k * n + 1, np.int32)
+    state_ends = np.zeros(k + 1, np.int64)
+    parents = np.empty(max(nstates, 64), np.int32)
+    parent_ends = np.zeros(k + 1, np.int64)
+    m = 0
+    ns = 0
+    npar = 0
+    for i in order:
+        row = found[1 + i]
+        target = row[H_TARGET]
+        # what it removes, named by one state: an off state itself; a placement the cell's other candidates, the
+        # other candidate's off state when it is one (the same removal as that off state's conclusion), else the
+        # placement (no other conclusion removes the same candidates)
+        name = target
+        c = (target >> 1) // n
+        if target & 1 and popcount(work[c]) == 2:
+            other = work[c] & ~(np.int64(1) << ((target >> 1) % n))
+            e = 0
+            while not other >> e & 1:
+                e += 1
+            name = 2 * (c * n + e)
+        if seen[name]:
+            continue
+        seen[name] = True
+        count = _rule_parents_in(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark)
+        if count == 0:  # it was there before the run: not the run's to use
+            continue
+        rows[m] = row
+        if target & 1:
+            for e in range(n):
+                if work[c] >> e & 1 and e != (target >> 1) % n:
+                    states[ns] = 2 * (c * n + e)
+                    ns += 1
+        else:
+            states[ns] = target
+            ns += 1
+        if npar + count > parents.size:
+            grown = np.empty(2 * parents.size + count, np.int32)
+            grown[:npar] = parents[:npar]
+            parents = grown
+        parents[npar:npar + count] = out[:count]
+        npar += count
+        m += 1
+        state_ends[m] = ns
+        parent_ends[m] = npar
+    return rows[:m], states[:ns], state_ends[:m + 1], parents[:npar], parent_ends[:m + 1]
+
+
+@wide_kernel
+def _add_kept(ws, w, rows, states, state_ends, parents, parent_ends, first, last):
+    """Add to the run in slot ``w`` the off states of every conclusion a search inside kept (:func:`_kept`), each
+    with its rule parents and as nested chain ``first + i`` (``last`` is the last id: the ones after share it),
+    and queue the new ones to be followed; returns how many were new."""
+    fresh = np.empty(max(states.size, 1), np.int32)
+    new = 0
+    for i in range(rows.shape[0]):
+        nest = min(first + i, last)
+        ws[16][nest] = rows[i, H_COMPLEXITY]
+        a, b = state_ends[i], state_ends[i + 1]
+        for j in range(a, b):
+            fresh[j - a] = states[j]
+        added = _add_nested(ws, w, fresh, b - a, parents[parent_ends[i]:parent_ends[i + 1]],
+                            parent_ends[i + 1] - parent_ends[i], nest)
+        _push_off(ws, fresh, added)
+        new += added
     return new
