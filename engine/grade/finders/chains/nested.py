@@ -37,11 +37,10 @@ from ...kernels.chains import forcing as fo
 from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE, H_TARGET,
                                        H_TENTHS, H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double,
                                        _worth)
-from ...kernels.chains.implications import NONE, _follow, _length_tenths, _push_off, _start
-from ...kernels.chains.nested import _add_kept, _kept, _rule_parents
+from ...kernels.chains.implications import NONE, _length_tenths
+from ...kernels.chains.nested import _add_kept, _kept, _rule_parents, _run_from, _run_on
 from ...kernels.chains.plain import _plain_path, _plain_search, _walk_space
-from ...kernels.chains.plus import _advanced
-from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion, _reset
+from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion
 from ...kernels.chains.space import _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
 from ...kernels.families import CYCLES, FORCING
@@ -96,19 +95,11 @@ class _Search:
     def run(self, w: int, seed: int) -> tuple[int, int]:
         """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains: ``(on, off)`` of a
         candidate forced both ways, or ``(NONE, NONE)``."""
-        ws, cands, n = self.ws, self.cands, self.n
-        _reset(ws, w)
-        _start(ws, w, seed, cands, self.houses, self.cell_houses)
-        while True:
-            on, off = _follow(ws, w, cands, self.houses, self.cell_houses, n, True, True)
-            if on != NONE:
-                return int(on), int(off)
-            added = _advanced(ws, w, cands, ws[7], self.houses, self.cell_houses, n, ws[12], ws[13])
-            if added > 0:
-                _push_off(ws, ws[12], added)
-                continue
-            if added == 0 or not self.nest(w):
-                return NONE, NONE
+        ws, cands, n, houses, cell_houses = self.ws, self.cands, self.n, self.houses, self.cell_houses
+        on, off, stalled = _run_from(ws, w, seed, cands, houses, cell_houses, n)
+        while on == NONE and stalled and self.nest(w):
+            on, off, stalled = _run_on(ws, w, cands, houses, cell_houses, n)
+        return int(on), int(off)
 
     def on_run(self, p: int, scratch: int) -> tuple[int, int, int]:
         """The slot holding the run from candidate ``p`` on, with its contradiction: remembered (one slot per
@@ -154,11 +145,18 @@ class _Search:
         n = self.n
         found = self.found
         found[0, 0] = 0
-        if producer == fo.STATIC:  # walks of their own: no slots; cycles (kept in Python: few)
+        if producer == fo.STATIC:  # walks of their own: no slots; cycles (sifted in Python: rare)
             iws, imemo = self.no_slots
             found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
             _plain_search(work, self.houses, self.cell_houses, n, found)
             rows = found[1:found[0, 0] + 1]
+            if not len(rows):  # (four grids in five)
+                memo[key] = _NOTHING
+                return _NOTHING
+            if not (rows[:, H_KIND] == fo.CYCLE).any():  # chains alone: sifted as the forcing searches' are
+                memo[key] = out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses,
+                                                self.cell_houses, n))
+                return out
             kept = []
             for row, states in self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY],
                                                            rows[:, H_TENTHS]))], work):

@@ -17,7 +17,8 @@ from ...._jit import wide_kernel
 from ....bits import popcount
 from .forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE,
                       H_TARGET, H_TENTHS, H_WHERE, MULTIPLE, REGION, UNARY, _on_run)
-from .implications import _propagate, _push_off
+from .implications import NONE, _follow, _propagate, _push_off, _start
+from .plus import _advanced
 from .plain import _plain_path, _walk_space
 from ..state import SE_SLOTS
 from .slots import _add, _ancestry, _has, _parent, _reset
@@ -274,3 +275,28 @@ def _add_kept(ws, w, rows, states, state_ends, parents, parent_ends, first, last
         _push_off(ws, fresh, added)
         new += added
     return new
+
+
+@wide_kernel
+def _run_from(ws, w, seed, cands, houses, cell_houses, n):
+    """Empty slot ``w`` and run from ``seed`` on ``cands`` (:func:`_run_on`)."""
+    _reset(ws, w)
+    _start(ws, w, seed, cands, houses, cell_houses)
+    return _run_on(ws, w, cands, houses, cell_houses, n)
+
+
+@wide_kernel
+def _run_on(ws, w, cands, houses, cell_houses, n):
+    """Follow the dynamic run in slot ``w``, with the rules of a "+" run when nothing is left to follow, until a
+    candidate is forced both ways, or the run ends, or it needs chains inside: ``(on, off, stalled)``, ``on`` and
+    ``off`` NONE unless the first, ``stalled`` the last (the caller then looks inside and, if that adds states,
+    calls this again). One call where a nested run's Python loop made four a stall."""
+    while True:
+        on, off = _follow(ws, w, cands, houses, cell_houses, n, True, True)
+        if on != NONE:
+            return on, off, False
+        added = _advanced(ws, w, cands, ws[7], houses, cell_houses, n, ws[12], ws[13])
+        if added > 0:
+            _push_off(ws, ws[12], added)
+            continue
+        return np.int64(NONE), np.int64(NONE), added < 0  # -1: no rule productive; 0: productive, nothing new
