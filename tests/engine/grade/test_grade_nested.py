@@ -16,7 +16,7 @@ from engine.geometry import geometry
 from engine.grade.finders.chains.nested import FOUND_ROWS, Inside, _Search
 from engine.grade.kernels.chains import cycles as cy, forcing as fo
 from engine.grade.kernels.chains.nested import _kept, _rule_parents
-from engine.grade.kernels.chains.plain import _plain_search
+from engine.grade.kernels.chains.plain import _plain_search, _plain_search_in
 from engine.grade.kernels.chains.space import _search_space
 from engine.grade.kernels.state import grader_units
 
@@ -285,3 +285,29 @@ def test_what_a_search_inside_keeps_is_what_sorting_and_sifting_in_python_keeps(
         assert got == twin
         kept += len(twin)
     assert kept > (40 if producer != fo.STATIC else 10)
+
+
+def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_nothing():
+    """The plain search inside is skipped on a grid where no strong link's cause holds one of the run's removals
+    (engine.grade.kernels.chains.nested._plain_rests_nowhere): what every search inside keeps must be what searching
+    every grid keeps, and the test must meet grids of both kinds. The searches share one walk space too: each
+    grid's rows must be those of a search in a fresh one."""
+    from engine.grade.kernels.chains.nested import _plain_rests_nowhere
+
+    class _Always(_Search):
+        def plain_may_rest(self, work):
+            return True
+
+    search, twin = _Search(0, STUCK, 3), _Always(0, STUCK, 3)
+    spared = kept = 0
+    for work in _stall_grids(400, 1):
+        spared += bool(_plain_rests_nowhere(STUCK, work, GEO.houses, CELL_HOUSES, 9))
+        got, want = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in x.inside(fo.STATIC, work)]
+                     for x in (search, twin))
+        assert got == want
+        kept += len(want)
+        fresh = _plain(work).tolist()
+        search.found[0, 0] = search.found[0, 1] = 0
+        _plain_search_in(work, GEO.houses, CELL_HOUSES, 9, search.found, search.walk, search.sees)
+        assert _rows(search.found).tolist() == fresh
+    assert spared > 5 and kept > 5

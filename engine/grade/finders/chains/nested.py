@@ -38,8 +38,9 @@ from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND
                                        H_TENTHS, H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double,
                                        _worth)
 from ...kernels.chains.implications import NONE, _length_tenths
-from ...kernels.chains.nested import _add_kept, _kept, _rule_parents, _run_from, _run_on
-from ...kernels.chains.plain import _plain_path, _plain_search, _walk_space
+from ...kernels.chains.nested import _add_kept, _kept, _plain_rests_nowhere, _rule_parents, _run_from, _run_on
+from ...kernels.chains.cycles import cycle_sees
+from ...kernels.chains.plain import _plain_path, _plain_search_in, _walk_space
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion
 from ...kernels.chains.space import _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
@@ -80,6 +81,10 @@ class _Search:
         self.off_slot, self.region_slot, self.free = n, n + 1, 2 * n + 1
         self.ws = _nested_workspace(2 * n + 1 + ncands, self.cands.size, n, NESTS)
         self.memo: dict[int, tuple[int, int, int]] = {}
+        self.place_lists: dict[int, list[int]] = {}
+        # the plain searches inside: one walk space for them all, the cells each cell sees
+        self.walk = _walk_space(self.cands.size, n)
+        self.sees = cycle_sees(self.houses, self.cell_houses, self.cands.size)
         self.nests = 0
         self.out = np.empty(2 * self.cands.size * n, np.int32)
         self.no_slots = _search_space(np.zeros(self.cands.size, np.int64), n)
@@ -146,9 +151,12 @@ class _Search:
         found = self.found
         found[0, 0] = 0
         if producer == fo.STATIC:  # walks of their own: no slots; cycles (sifted in Python: rare)
+            if not self.plain_may_rest(work):
+                memo[key] = _NOTHING
+                return _NOTHING
             iws, imemo = self.no_slots
             found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
-            _plain_search(work, self.houses, self.cell_houses, n, found)
+            _plain_search_in(work, self.houses, self.cell_houses, n, found, self.walk, self.sees)
             rows = found[1:found[0, 0] + 1]
             if not len(rows):  # (four grids in five)
                 memo[key] = _NOTHING
@@ -174,6 +182,12 @@ class _Search:
             out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n))
         memo[key] = out
         return out
+
+    def plain_may_rest(self, work: np.ndarray) -> bool:
+        """Whether a plain chain on ``work`` may rest on the run's removals (else the plain search inside is
+        spared: :func:`~engine.grade.kernels.chains.nested._plain_rests_nowhere`; the tests' twin always
+        searches)."""
+        return not _plain_rests_nowhere(self.cands, work, self.houses, self.cell_houses, self.n)
 
     def workspace(self, work: np.ndarray) -> tuple:
         """The workspace and memo of a search inside on ``work``: the thread's one for them all
@@ -238,7 +252,12 @@ class _Search:
         return hint
 
     def places(self, h: int, d: int) -> list[int]:
-        return [int(c) for c in self.houses[h] if self.cands[c] >> (d - 1) & 1]
+        """The cells of house ``h`` where digit ``d`` may go (the region chains ask for each many times)."""
+        key = h * self.n + d
+        found = self.place_lists.get(key)
+        if found is None:
+            found = self.place_lists[key] = [int(c) for c in self.houses[h] if self.cands[c] >> (d - 1) & 1]
+        return found
 
     def regions(self, w: int, c: int, d: int, hint) -> None:
         """Region chains on digit ``d`` from the houses where cell ``c`` is the digit's first place."""

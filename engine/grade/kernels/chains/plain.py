@@ -12,7 +12,7 @@ import numpy as np
 
 from ...._jit import kernel_with, wide_kernel
 from ....bits import popcount
-from .cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks
+from .cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks, cycle_masks_on, cycle_sees
 from .forcing import CYCLE, UNARY, _consider, _worth
 from .implications import _length_tenths
 from .walk import _chain_states, _meet_walk, _no_chains, _walk_call, cycle_end, has_strong_link, links
@@ -60,13 +60,23 @@ def _plain_search(cands, houses, cell_houses, n, found):
     (:func:`engine.grade.kernels.chains.walk._meet_walk`), and a complete walk marks the states with no forcing
     chain of their own, whose walks are skipped. The rows and their order are those of three full walks a
     candidate (``tests/engine/grade/test_grade_nested.py`` holds them to that twin)."""
-    walk = _walk_space(cands.size, n)
+    _plain_search_in(cands, houses, cell_houses, n, found, _walk_space(cands.size, n),
+                     cycle_sees(houses, cell_houses, cands.size))
+
+
+@wide_kernel
+def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees):
+    """:func:`_plain_search` with a walk space (:func:`_walk_space`) that earlier searches may have used (a walk
+    marks its states with a stamp one above the last, so older marks count for nothing; fewer than 2**31 walks in
+    all) and the cells each cell sees (:func:`engine.grade.kernels.chains.cycles.cycle_sees`): the searches inside
+    nested chains run thousands of these, most of them finding nothing, and zeroing 140 kB of walk space and making
+    the bitsets again was a tenth of each."""
     table = links(cands, houses, cell_houses, n)
     nodes, parents, in_on, in_off, stamp = walk
     gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
     depth = np.zeros(2 * cands.size * n, np.int32)  # a meet walk's scratch
     nochain = np.zeros(2 * cands.size * n, np.int32)  # pass + 1 where a state is known to have no forcing chain
-    sees, has, acc = cycle_masks(cands, houses, cell_houses, n)
+    sees, has, acc = cycle_masks_on(cands, n, sees)
     hint = np.zeros(7, np.int64)  # unused: found has rows
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
     unbounded = np.int64(1 << 30)
