@@ -307,9 +307,9 @@ def grade_counts(puzzles: np.ndarray, box: int, skip=()) -> tuple[np.ndarray, np
     counts = np.zeros((arr.shape[0], NCOUNTERS), np.int64)
     ratings = np.zeros((arr.shape[0], NRATINGS), np.float64)
     status = np.empty(arr.shape[0], np.int64)
+    space = shared_space(arr.shape[1], geo.size, arr.shape[0], geo.houses.tobytes())
     _grade_many(arr, enabled_rows(tuple(skip) + STEP_PATH_ONLY), geo.houses, geo.peers, grader_units(geo),
-                geo.size, counts, ratings, status, shared_space(arr.shape[1], geo.size, arr.shape[0]),
-                new_memo(arr.shape[1]), np.empty((0, arr.shape[1]), np.int64))
+                geo.size, counts, ratings, status, space, new_memo(arr.shape[1]), np.empty((0, arr.shape[1]), np.int64))
     if (status == NO_KERNEL).any():
         raise RuntimeError("a row of engine.grade.techniques.ROWS has no kernel in engine.grade.kernels.driver")
     return counts, ratings, status == SOLVED, status == CONTRADICTION

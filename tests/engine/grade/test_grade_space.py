@@ -79,3 +79,41 @@ def test_a_thread_keeps_the_shared_workspace_of_one_grid_size():
     assert shared_space(256, 16, 100) is sixteen
     assert shared_space(81, 9, 100) is not nine  # the 16x16 one took its place; a new one is made
     assert shared_space(81, 9, 5) is shared_space(81, 9, 5)  # the empty one of small batches is kept beside it
+
+
+def test_a_workspace_met_by_another_shape_of_its_size_makes_its_tables_again():
+    """9x9 boxes, X and jigsaw layouts share a thread's workspaces. A search makes its houses' tables only when
+    its grid differs from the last search's, so the same candidates on another shape must not find the last
+    shape's tables: a search inside nested chains on the same grid, first as 9x9 then as X or jigsaw, must find
+    what a fresh workspace finds; and the batch workspace forgets its grid when the shape changes."""
+    from engine.grade.finders.chains.nested import _Search
+    from engine.grade.kernels.chains import forcing as fo
+    from engine.grade.kernels.chains.space import _search_space
+    from engine.shape import Shape
+
+    class _Fresh(_Search):
+        def workspace(self, work):
+            return _search_space(work, self.n)
+
+    layout = ("AAABBBCCC" "AAABBBCCC" "AADBBBCCC" "ADDEEEFFF" "DDDEEEFFF" "DDDEEEFFF" "GGGHHHIII" "GGGHHHIII"
+              "GGGHHHIII")
+    rng = np.random.default_rng(7)
+    found = 0
+    for _ in range(6):
+        grid = np.zeros(81, np.int64)
+        for c in range(81):
+            for d in rng.choice(9, int(rng.integers(2, 4)), replace=False):
+                grid[c] |= 1 << int(d)
+        start = grid.copy()
+        start[int(rng.integers(81))] |= 0x1FF  # a removal for the conclusions to rest on
+        for other in (Shape.square(3, True), Shape.jigsaw(layout)):
+            _Search(0, start, 3).inside(fo.DYNAMIC, grid)  # the thread's workspace now holds this grid, as 9x9
+            shared, fresh = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in kind(0, start, other).inside(
+                fo.DYNAMIC, grid)] for kind in (_Search, _Fresh))
+            assert shared == fresh
+            found += len(fresh)
+    assert found
+    space = shared_space(81, 9, 100, b"one shape")
+    space[11][:] = 5
+    assert (shared_space(81, 9, 100, b"one shape")[11] == 5).all()
+    assert (shared_space(81, 9, 100, b"another")[11] == -1).all()

@@ -71,6 +71,7 @@ class _Search:
         self.box = box
         self.n, self.houses = geo.size, geo.houses
         self.cell_houses = grader_units(geo)
+        self.shape = self.houses.tobytes()  # (the thread's workspace for searches inside: inner_space)
         self.cands = np.ascontiguousarray(cands, np.int64)
         # what searches inside concluded, by grid (see inside): shared by the rows of one step's search
         self.inside_memo = {} if inside is None else inside
@@ -162,8 +163,9 @@ class _Search:
                 memo[key] = _NOTHING
                 return _NOTHING
             if not (rows[:, H_KIND] == fo.CYCLE).any():  # chains alone: sifted as the forcing searches' are
-                memo[key] = out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses,
-                                                self.cell_houses, n))
+                out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses,
+                                    n))
+                memo[key] = out = out if len(out) else _NOTHING
                 return out
             kept = []
             for row, states in self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY],
@@ -180,6 +182,7 @@ class _Search:
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
             fo._collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo)
             out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n))
+            out = out if len(out) else _NOTHING  # (the memo keeps no empty buffers)
         memo[key] = out
         return out
 
@@ -192,7 +195,7 @@ class _Search:
     def workspace(self, work: np.ndarray) -> tuple:
         """The workspace and memo of a search inside on ``work``: the thread's one for them all
         (:func:`~engine.grade.kernels.chains.space.inner_space`; the tests' twin makes a fresh one each time)."""
-        return _search_space_in(work, self.n, inner_space(work.size, self.n))
+        return _search_space_in(work, self.n, inner_space(work.size, self.n, self.shape))
 
     def hints(self, rows, work):
         """The collected conclusions (sorted) as Sudoku Explainer's hints: ``(row, the off states it adds)``, a

@@ -254,7 +254,9 @@ def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n):
         m += 1
         state_ends[m] = ns
         parent_ends[m] = npar
-    return rows[:m], states[:ns], state_ends[:m + 1], parents[:npar], parent_ends[:m + 1]
+    # (copies: the memo of searches inside keeps these, and the buffers are sized for the worst case)
+    return rows[:m].copy(), states[:ns].copy(), state_ends[:m + 1].copy(), parents[:npar].copy(), \
+        parent_ends[:m + 1].copy()
 
 
 @wide_kernel

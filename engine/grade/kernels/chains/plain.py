@@ -67,12 +67,16 @@ def _plain_search(cands, houses, cell_houses, n, found):
 @wide_kernel
 def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees):
     """:func:`_plain_search` with a walk space (:func:`_walk_space`) that earlier searches may have used (a walk
-    marks its states with a stamp one above the last, so older marks count for nothing; fewer than 2**31 walks in
-    all) and the cells each cell sees (:func:`engine.grade.kernels.chains.cycles.cycle_sees`): the searches inside
+    marks its states with a stamp one above the last, so older marks count for nothing; the marks start again
+    past 2**30) and the cells each cell sees (:func:`engine.grade.kernels.chains.cycles.cycle_sees`): the searches inside
     nested chains run thousands of these, most of them finding nothing, and zeroing 140 kB of walk space and making
     the bitsets again was a tenth of each."""
     table = links(cands, houses, cell_houses, n)
     nodes, parents, in_on, in_off, stamp = walk
+    if stamp[0] > (1 << 30):  # the marks are int32: start again long before they could overflow
+        in_on[:] = 0
+        in_off[:] = 0
+        stamp[0] = 0
     gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
     depth = np.zeros(2 * cands.size * n, np.int32)  # a meet walk's scratch
     nochain = np.zeros(2 * cands.size * n, np.int32)  # pass + 1 where a state is known to have no forcing chain

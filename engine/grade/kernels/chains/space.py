@@ -89,7 +89,7 @@ def _search_space_in(cands, n, space):
 _SPACES = threading.local()  # each thread's forcing workspaces, by the number of cells of a grid
 
 
-def shared_space(ncells: int, n: int, batch: int) -> tuple:
+def shared_space(ncells: int, n: int, batch: int, shape: bytes = b"") -> tuple:
     """The forcing workspace the searches of a batch of ``batch`` grids use (:func:`forcing_space`): this thread's
     own, kept from batch to batch, with room for grids with up to ``n // 2`` of the ``n`` candidates of every
     cell left (a search on a grid with more makes its own; on 16x16 and 25x25 the run budget caps the room
@@ -108,20 +108,38 @@ def shared_space(ncells: int, n: int, batch: int) -> tuple:
             for other in [k for k in spaces if k[1]]:
                 del spaces[other]
         spaces[key] = forcing_space(ncells, n, n // 2 if shared else 0)
-    return spaces[key]
+    shapes = getattr(_SPACES, "shapes", None)
+    if shapes is None:
+        shapes = _SPACES.shapes = {}
+    return _of_shape(spaces[key], shape, shapes, key)
+
+
+def _of_shape(space: tuple, shape: bytes, shapes: dict, key) -> tuple:
+    """``space``, told to make its tables again if the last search in it was on another shape of the same size
+    (``shape``: the houses' bytes; 9x9 boxes, X and jigsaw layouts share one workspace). A search makes the places
+    of each digit in each house and the cells' positions only when its grid differs from the last one's
+    (implications._start_grid), so a search of another shape on the very same candidates would use the last
+    shape's houses: forgetting that grid (ws[11], the basis) makes them again."""
+    if shapes.get(key) != shape:
+        space[11][:] = -1
+        shapes[key] = shape
+    return space
 
 
 _INNER = threading.local()  # each thread's workspace for the searches inside nested chains
 
 
-def inner_space(ncells: int, n: int) -> tuple:
+def inner_space(ncells: int, n: int, shape: bytes) -> tuple:
     """The forcing workspace of the searches inside nested chains (engine.grade.finders.chains.nested), this
     thread's own, with room for every candidate's run (:func:`forcing_space`). A nested step runs thousands of
     them, one for each grid a run stalls on, and a workspace made for each (2 MB zeroed on 9x9, its pages first
     touched inside the search) was 40 % of their time on the hardest puzzles. A search inside is over, its runs
     read, before the next one starts (they do not nest in each other), so one workspace serves them all. Kept for
-    the last grid size the thread met."""
+    the last grid size the thread met; ``shape``, the houses' bytes, as :func:`shared_space` takes it."""
     space = getattr(_INNER, "space", None)
     if space is None or space[0].shape[1] != 2 * ncells * n:
         space = _INNER.space = forcing_space(ncells, n, n)
-    return space
+    shapes = getattr(_INNER, "shapes", None)
+    if shapes is None:
+        shapes = _INNER.shapes = {}
+    return _of_shape(space, shape, shapes, None)
