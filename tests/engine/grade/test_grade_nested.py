@@ -256,19 +256,18 @@ def test_collecting_multiple_chains_in_the_cells_and_houses_that_may_conclude_co
 def test_what_a_search_inside_keeps_is_what_sorting_and_sifting_in_python_keeps(producer):
     """The compiled sifting of a search's conclusions (engine.grade.kernels.chains.nested._kept: Sudoku
     Explainer's order, the first of those that remove the same candidates, only those that rest on the run's
-    removals) against the same done in Python with the hints of the plain search's rows (the plain search's
-    chains, on grids where it finds no cycle, and every forcing search's conclusions)."""
+    removals) against the same done in Python with the hints of the plain search's rows (for the plain search,
+    what the search inside keeps, with cycles or without; for the forcing searches, what _kept keeps)."""
     search = _Search(0, STUCK, 3)
-    n, kept = 9, 0
-    for work in _stall_grids(25 if producer != fo.STATIC else 200, 7 if producer != fo.STATIC else 1):
+    n, kept, cycles = 9, 0, 0
+    for work in _stall_grids(25 if producer != fo.STATIC else 400, 7 if producer != fo.STATIC else 1):
         found = search.found
         found[0, 0] = 0
         found[0, 1] = 0
         ws, memo = _search_space(work, n)
         if producer == fo.STATIC:
             _plain_search(work, GEO.houses, CELL_HOUSES, n, found)
-            if (_rows(found)[:, fo.H_KIND] == fo.CYCLE).any():
-                continue
+            cycles += bool((_rows(found)[:, fo.H_KIND] == fo.CYCLE).any())
         else:
             fo._forcing_search(producer, work, GEO.houses, CELL_HOUSES, n, np.empty(fo.HINT_SIZE, np.int64), found,
                                ws, memo)
@@ -280,11 +279,16 @@ def test_what_a_search_inside_keeps_is_what_sorting_and_sifting_in_python_keeps(
             k = _rule_parents(producer, row, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n, out)
             if k:
                 twin.append((row.tolist(), states.tolist(), out[:k].tolist()))
-        got = [(r.tolist(), s.tolist(), q.tolist())
-               for r, s, q in Inside(*_kept(producer, found, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n))]
+        if producer == fo.STATIC:  # the search inside's own way: compiled, or (cycles) grouped in Python first
+            got = [(r.tolist(), s.tolist(), q.tolist()) for r, s, q in _Search(0, STUCK, 3).inside(producer, work)]
+        else:
+            got = [(r.tolist(), s.tolist(), q.tolist())
+                   for r, s, q in Inside(*_kept(producer, found, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n,
+                                                np.zeros(0, np.int32), np.zeros(0, np.int64)))]
         assert got == twin
         kept += len(twin)
     assert kept > (40 if producer != fo.STATIC else 10)
+    assert producer != fo.STATIC or cycles  # the grids with cycles were met too
 
 
 def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_nothing():
@@ -311,3 +315,17 @@ def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_no
         _plain_search_in(work, GEO.houses, CELL_HOUSES, 9, search.found, search.walk, search.sees)
         assert _rows(search.found).tolist() == fresh
     assert spared > 5 and kept > 5
+
+
+def test_the_stable_order_is_numpys_stable_argsort():
+    from hypothesis import given, settings, strategies as st
+
+    from engine.grade.kernels.chains.nested import _stable_order
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.integers(0, 6), max_size=70) | st.lists(st.integers(-2**62, 2**62), max_size=70))
+    def check(values):
+        key = np.array(values, np.int64)
+        assert _stable_order(key).tolist() == np.argsort(key, kind="stable").tolist()
+
+    check()

@@ -38,7 +38,7 @@ from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND
                                        H_TENTHS, H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double,
                                        _worth)
 from ...kernels.chains.implications import NONE, _length_tenths
-from ...kernels.chains.nested import _add_kept, _kept, _plain_rests_nowhere, _rule_parents, _run_from, _run_on
+from ...kernels.chains.nested import _add_kept, _begin, _kept, _plain_rests_nowhere, _run_on
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_path, _plain_search_in, _walk_space
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion
@@ -87,7 +87,6 @@ class _Search:
         self.walk = _walk_space(self.cands.size, n)
         self.sees = cycle_sees(self.houses, self.cell_houses, self.cands.size)
         self.nests = 0
-        self.out = np.empty(2 * self.cands.size * n, np.int32)
         self.no_slots = _search_space(np.zeros(self.cands.size, np.int64), n)
         # the conclusions a search inside collects: one table for every call (its count, found[0, 0], is reset),
         # then a row per state for the best conclusion on it so far (found[0, 1] says where those start;
@@ -102,7 +101,8 @@ class _Search:
         """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains: ``(on, off)`` of a
         candidate forced both ways, or ``(NONE, NONE)``."""
         ws, cands, n, houses, cell_houses = self.ws, self.cands, self.n, self.houses, self.cell_houses
-        on, off, stalled = _run_from(ws, w, seed, cands, houses, cell_houses, n)
+        _begin(ws, w, seed, cands, houses, cell_houses)
+        on, off, stalled = _run_on(ws, w, cands, houses, cell_houses, n)
         while on == NONE and stalled and self.nest(w):
             on, off, stalled = _run_on(ws, w, cands, houses, cell_houses, n)
         return int(on), int(off)
@@ -164,24 +164,28 @@ class _Search:
                 return _NOTHING
             if not (rows[:, H_KIND] == fo.CYCLE).any():  # chains alone: sifted as the forcing searches' are
                 out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses,
-                                    n))
+                                    n, _NO_STATES, _NO_ENDS))
                 memo[key] = out = out if len(out) else _NOTHING
                 return out
-            kept = []
-            for row, states in self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY],
-                                                           rows[:, H_TENTHS]))], work):
-                k = _rule_parents(producer, row, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
-                                  self.out)
-                if k:  # else it was there before the run: not the run's to use
-                    kept.append((row.copy(), states, self.out[:k].copy()))
-            out = Inside.of(kept) if kept else _NOTHING
+            # with cycles: grouped and sifted here (rare), their rule parents found by the same kernel
+            hints = list(self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))],
+                                    work))
+            given = np.zeros((len(hints) + 1, HINT_SIZE), np.int64)
+            given[0, 0] = len(hints)
+            for i, (row, _) in enumerate(hints):
+                given[1 + i] = row
+            ends = np.cumsum([0] + [len(states) for _, states in hints]).astype(np.int64)
+            out = Inside(*_kept(producer, given, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
+                                np.concatenate([states for _, states in hints]).astype(np.int32), ends))
+            out = out if len(out) else _NOTHING
         else:
             iws, imemo = self.workspace(work)
             # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
             fo._collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo)
-            out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n))
+            out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
+                                _NO_STATES, _NO_ENDS))
             out = out if len(out) else _NOTHING  # (the memo keeps no empty buffers)
         memo[key] = out
         return out
@@ -373,6 +377,7 @@ class Inside:
 
 
 _NOTHING = Inside.of([])
+_NO_STATES, _NO_ENDS = np.zeros(0, np.int32), np.zeros(0, np.int64)  # _kept's "not sifted yet"
 
 
 def _map_order(states, n: int) -> list[int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...._jit import wide_kernel
+from ...._jit import kernel_with, wide_kernel
 from ....bits import popcount
 from .forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE,
                       H_TARGET, H_TENTHS, H_WHERE, MULTIPLE, REGION, UNARY, _on_run)
@@ -87,22 +87,16 @@ def _rule_parents(producer, row, ws, memo, orig, work, houses, cell_houses, n, o
     """The rule parents (off states, in ``out``; returns how many) of a conclusion ``row`` (a hint record) that
     :func:`engine.grade.kernels.chains.forcing._forcing_search` collected on ``work`` with ``ws`` and ``memo``;
     ``orig``: the grid the run that ``work`` belongs to started from. Runs no longer in the workspace are made again."""
-    return _rule_parents_in(producer, row, ws, memo, orig, work, houses, cell_houses, n, out,
-                            np.zeros(2 * work.size * n, np.int8))
+    return _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out,
+                                 np.zeros(2 * work.size * n, np.int8))
 
 
-@wide_kernel
-def _rule_parents_in(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark):
-    """:func:`_rule_parents` with the scratch ``mark`` (zeros, one a state), left as zeros again."""
-    count = _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark)
-    for i in range(count):
-        mark[out[i]] = 0
-    return count
-
-
-@wide_kernel
+# Inlined into its two callers (_rule_parents, _kept): numba emits the whole tree below a kernel again for every
+# kernel above it, and this tree (runs made again, plain paths walked again) is large; as a kernel of its own,
+# with a wrapper between, it was several seconds of the first nested step's compile (docs/development.md).
+@kernel_with(inline="always")
 def _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark):
-    """:func:`_rule_parents_in`, leaving a mark on each rule parent."""
+    """:func:`_rule_parents` with the scratch ``mark`` (zeros, one a state), leaving a mark on each rule parent."""
     dynamic = producer != MULTIPLE
     level = np.int64(1) if producer == DYNAMIC_PLUS else np.int64(0)
     ylinks = level >= 0  # True, as a variable (see _forcing_search)
@@ -189,7 +183,42 @@ def _add_nested(ws, w, states, k, parents, nparents, nest):
 
 
 @wide_kernel
-def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n):
+def _stable_order(key):
+    """The indices of ``key`` in ascending order, ties in index order (a bottom-up merge sort). Written out rather
+    than numba's ``argsort(kind="mergesort")``, whose generic code was a second of the first nested step's
+    compile."""
+    k = key.size
+    order = np.arange(k)
+    spare = np.empty(k, np.int64)
+    width = 1
+    while width < k:
+        for lo in range(0, k, 2 * width):
+            mid = min(lo + width, k)
+            hi = min(lo + 2 * width, k)
+            a, b, j = lo, mid, lo
+            while a < mid and b < hi:
+                if key[order[b]] < key[order[a]]:  # strictly less: a tie keeps the left run's first
+                    spare[j] = order[b]
+                    b += 1
+                else:
+                    spare[j] = order[a]
+                    a += 1
+                j += 1
+            while a < mid:
+                spare[j] = order[a]
+                a += 1
+                j += 1
+            while b < hi:
+                spare[j] = order[b]
+                b += 1
+                j += 1
+        order, spare = spare, order
+        width *= 2
+    return order
+
+
+@wide_kernel
+def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n, given, given_ends):
     """What a search inside (a forcing search, not the plain one: no cycles) collected in ``found`` and a nested run
     uses, as :meth:`engine.grade.finders.chains.nested._Search.inside` describes it: the conclusions in Sudoku
     Explainer's order (rating, complexity, sort key; a tie keeps the order found), of those that remove the same
@@ -197,19 +226,25 @@ def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n):
     Returns ``(rows, states, state_ends, parents, parent_ends)``: the kept hint records, and the off states each
     adds (ascending: one cell's) and its rule parents, row ``i``'s from ``ends[i]`` to ``ends[i + 1]``.
 
+    ``given_ends`` empty, or (the plain search's rows with cycles, which Python groups and sifts) the hints already
+    in order and sifted, ``found``'s rows, each removing ``given[given_ends[i]:given_ends[i + 1]]``: only their
+    rule parents are looked for. (One kernel for both, so that the rule parents' large tree is compiled once.)
+
     Compiled because a nested step keeps tens of conclusions from each of thousands of searches: in Python, this
     and adding them to the run (:func:`_add_kept`) was a fifth of the hardest puzzles' time."""
     k = found[0, 0]
     nstates = 2 * work.size * n
-    key = np.empty(k, np.int64)
-    for i in range(k):
-        key[i] = (found[1 + i, H_TENTHS] << 40) | (found[1 + i, H_COMPLEXITY] << 4) | found[1 + i, H_SORT]
-    order = np.argsort(key, kind="mergesort")
+    presifted = given_ends.size > 0
+    key = np.zeros(k, np.int64)  # (all equal when presifted: the order given)
+    if not presifted:
+        for i in range(k):
+            key[i] = (found[1 + i, H_TENTHS] << 40) | (found[1 + i, H_COMPLEXITY] << 4) | found[1 + i, H_SORT]
+    order = _stable_order(key)
     seen = np.zeros(nstates, np.bool_)  # the candidates a kept conclusion removes, by the one state naming them
     mark = np.zeros(nstates, np.int8)
     out = np.empty(nstates, np.int32)
     rows = np.empty((k, found.shape[1]), np.int64)
-    states = np.empty(k * n + 1, np.int32)
+    states = np.empty(k * n + given.size + 1, np.int32)
     state_ends = np.zeros(k + 1, np.int64)
     parents = np.empty(max(nstates, 64), np.int32)
     parent_ends = np.zeros(k + 1, np.int64)
@@ -230,14 +265,21 @@ def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n):
             while not other >> e & 1:
                 e += 1
             name = 2 * (c * n + e)
-        if seen[name]:
-            continue
-        seen[name] = True
-        count = _rule_parents_in(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark)
+        if not presifted:
+            if seen[name]:
+                continue
+            seen[name] = True
+        count = _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark)
+        for j in range(count):  # (the marks back to zeros for the next conclusion)
+            mark[out[j]] = 0
         if count == 0:  # it was there before the run: not the run's to use
             continue
         rows[m] = row
-        if target & 1:
+        if presifted:
+            for j in range(given_ends[i], given_ends[i + 1]):
+                states[ns] = given[j]
+                ns += 1
+        elif target & 1:
             for e in range(n):
                 if work[c] >> e & 1 and e != (target >> 1) % n:
                     states[ns] = 2 * (c * n + e)
@@ -280,11 +322,11 @@ def _add_kept(ws, w, rows, states, state_ends, parents, parent_ends, first, last
 
 
 @wide_kernel
-def _run_from(ws, w, seed, cands, houses, cell_houses, n):
-    """Empty slot ``w`` and run from ``seed`` on ``cands`` (:func:`_run_on`)."""
+def _begin(ws, w, seed, cands, houses, cell_houses):
+    """Empty slot ``w`` and begin a run there from ``seed`` on ``cands``, to be followed by :func:`_run_on`. (Two
+    calls, not one kernel calling the other: that would compile the run's whole tree twice.)"""
     _reset(ws, w)
     _start(ws, w, seed, cands, houses, cell_houses)
-    return _run_on(ws, w, cands, houses, cell_houses, n)
 
 
 @wide_kernel
