@@ -13,9 +13,11 @@ import pytest
 from engine import solve
 from engine.formats import from_line
 from engine.geometry import geometry
-from engine.grade.finders.chains.nested import FOUND_ROWS, Inside, _Search
+from engine.grade.finders.chains.inside import Inside, hints
+from engine.grade.finders.chains.nested import FOUND_ROWS, _Search
 from engine.grade.kernels.chains import cycles as cy, forcing as fo
-from engine.grade.kernels.chains.nested import _kept, _rule_parents
+from engine.grade.kernels.chains.nested import _collect, _kept
+from engine.grade.kernels.chains.rule_parents import _rule_parents
 from engine.grade.kernels.chains.plain import _plain_search, _plain_search_in
 from engine.grade.kernels.chains.space import _search_space
 from engine.grade.kernels.state import grader_units
@@ -85,6 +87,21 @@ def test_the_plain_search_holds_the_chains_and_cycles_step():
                 assert set(2 * np.flatnonzero(elim)) <= set(rows[rows[:, fo.H_KIND] == fo.CYCLE][:, fo.H_TARGET])
             checked += 1
     assert checked
+
+
+def _stall_grids(limit: int, step: int = 3) -> list:
+    """Grids where runs from every ``step``-th candidate, on or off, first look for chains inside."""
+    search = _Stalls(0, STUCK, 3)
+    search.grids = []
+    for p in range(0, 81 * 9, step):
+        if STUCK[p // 9] >> (p % 9) & 1 and len(search.grids) < limit:
+            search.run(search.free, 2 * p + (p % 2))
+    return search.grids
+
+
+def _listed(inside) -> list:
+    """What a search inside concluded (engine.grade.finders.chains.inside.Inside), as lists to compare."""
+    return [(r.tolist(), s.tolist(), q.tolist()) for r, s, q in inside]
 
 
 @pytest.mark.slow
@@ -179,17 +196,9 @@ def test_a_search_inside_that_keeps_the_best_on_each_state_keeps_what_collecting
     class _All(_Search):
         best_by_state = False
 
-    search = _Stalls(0, STUCK, 3)
-    search.grids = []
-    for p in range(0, 81 * 9, 7):
-        if STUCK[p // 9] >> (p % 9) & 1 and len(search.grids) < 25:
-            search.run(search.free, 2 * p + (p % 2))
     conclusions = 0
-    for work in search.grids:
-        got = []
-        for kind in (_Search, _All):
-            got.append(kind(0, STUCK, 3).inside(producer, work))
-        fast, twin = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in g] for g in got)
+    for work in _stall_grids(25, 7):
+        fast, twin = (_listed(kind(0, STUCK, 3).inside(producer, work)) for kind in (_Search, _All))
         assert fast == twin
         conclusions += len(twin)
     assert conclusions > 40
@@ -203,28 +212,12 @@ def test_searches_inside_that_share_one_workspace_find_what_fresh_ones_find(prod
         def workspace(self, work):
             return _search_space(work, self.n)
 
-    search = _Stalls(0, STUCK, 3)
-    search.grids = []
-    for p in range(0, 81 * 9, 5):
-        if STUCK[p // 9] >> (p % 9) & 1 and len(search.grids) < 30:
-            search.run(search.free, 2 * p + (p % 2))
     conclusions = 0
-    for work in search.grids:
-        got = [kind(0, STUCK, 3).inside(producer, work) for kind in (_Search, _Fresh)]
-        shared, fresh = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in g] for g in got)
+    for work in _stall_grids(30, 5):
+        shared, fresh = (_listed(kind(0, STUCK, 3).inside(producer, work)) for kind in (_Search, _Fresh))
         assert shared == fresh
         conclusions += len(fresh)
     assert conclusions > 40
-
-
-def _stall_grids(limit: int, step: int = 3) -> list:
-    """Grids where runs from every ``step``-th candidate, on or off, first look for chains inside."""
-    search = _Stalls(0, STUCK, 3)
-    search.grids = []
-    for p in range(0, 81 * 9, step):
-        if STUCK[p // 9] >> (p % 9) & 1 and len(search.grids) < limit:
-            search.run(search.free, 2 * p + (p % 2))
-    return search.grids
 
 
 def test_collecting_multiple_chains_in_the_cells_and_houses_that_may_conclude_collects_them_all():
@@ -242,7 +235,7 @@ def test_collecting_multiple_chains_in_the_cells_and_houses_that_may_conclude_co
                 found[FOUND_ROWS:, fo.H_TENTHS] = fo.NO_HINT
                 ws, memo = _search_space(work, n)
                 if collect:
-                    fo._collect(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n, found, ws, memo)
+                    _collect(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n, found, ws, memo)
                 else:  # the twin: every cell and house
                     fo._forcing_search(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n,
                                        np.empty(fo.HINT_SIZE, np.int64), found, ws, memo)
@@ -274,17 +267,16 @@ def test_what_a_search_inside_keeps_is_what_sorting_and_sifting_in_python_keeps(
         rows = _rows(found)
         twin = []
         out = np.empty(2 * 81 * 9, np.int32)
-        for row, states in search.hints(rows[np.lexsort((rows[:, fo.H_SORT], rows[:, fo.H_COMPLEXITY],
-                                                         rows[:, fo.H_TENTHS]))], work):
+        for row, states in hints(rows[np.lexsort((rows[:, fo.H_SORT], rows[:, fo.H_COMPLEXITY], rows[:, fo.H_TENTHS]))],
+                                  work, n):
             k = _rule_parents(producer, row, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n, out)
             if k:
                 twin.append((row.tolist(), states.tolist(), out[:k].tolist()))
         if producer == fo.STATIC:  # the search inside's own way: compiled, or (cycles) grouped in Python first
-            got = [(r.tolist(), s.tolist(), q.tolist()) for r, s, q in _Search(0, STUCK, 3).inside(producer, work)]
+            got = _listed(_Search(0, STUCK, 3).inside(producer, work))
         else:
-            got = [(r.tolist(), s.tolist(), q.tolist())
-                   for r, s, q in Inside(*_kept(producer, found, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n,
-                                                np.zeros(0, np.int32), np.zeros(0, np.int64)))]
+            got = _listed(Inside(*_kept(producer, found, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n,
+                                        np.zeros(0, np.int32), np.zeros(0, np.int64))))
         assert got == twin
         kept += len(twin)
     assert kept > (40 if producer != fo.STATIC else 10)
@@ -293,10 +285,10 @@ def test_what_a_search_inside_keeps_is_what_sorting_and_sifting_in_python_keeps(
 
 def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_nothing():
     """The plain search inside is skipped on a grid where no strong link's cause holds one of the run's removals
-    (engine.grade.kernels.chains.nested._plain_rests_nowhere): what every search inside keeps must be what searching
+    (engine.grade.kernels.chains.rule_parents._plain_rests_nowhere): what every search inside keeps must be what searching
     every grid keeps, and the test must meet grids of both kinds. The searches share one walk space too: each
     grid's rows must be those of a search in a fresh one."""
-    from engine.grade.kernels.chains.nested import _plain_rests_nowhere
+    from engine.grade.kernels.chains.rule_parents import _plain_rests_nowhere
 
     class _Always(_Search):
         def plain_may_rest(self, work):
@@ -306,8 +298,7 @@ def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_no
     spared = kept = 0
     for work in _stall_grids(400, 1):
         spared += bool(_plain_rests_nowhere(STUCK, work, GEO.houses, CELL_HOUSES, 9))
-        got, want = ([(r.tolist(), s.tolist(), q.tolist()) for r, s, q in x.inside(fo.STATIC, work)]
-                     for x in (search, twin))
+        got, want = (_listed(x.inside(fo.STATIC, work)) for x in (search, twin))
         assert got == want
         kept += len(want)
         fresh = _plain(work).tolist()

@@ -16,7 +16,8 @@ import pytest
 from engine import solve
 from engine.formats import from_line
 from engine.geometry import geometry
-from engine.grade.finders.chains.nested import _map_order, _Search
+from engine.grade.finders.chains.inside import _map_order
+from engine.grade.finders.chains.nested import _Search
 from engine.grade.kernels.chains import forcing as fo
 from engine.grade.kernels.chains.implications import NONE, _follow, _push_off, _start
 from engine.grade.kernels.chains.plus import _advanced, _emit_hint

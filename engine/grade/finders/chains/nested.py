@@ -16,7 +16,7 @@ row   rating  chains inside a run (after locked candidates, pairs, X-Wings)
 
 Each adds the length bonus of its complexity, which counts every distinct chain inside it with its own
 complexity (so the ratings of the hardest puzzles climb past 11). A chain inside counts only if it rests on the
-run's removals (:mod:`engine.grade.kernels.chains.nested`); it then adds every conclusion of its kind found on the run's
+run's removals (:mod:`engine.grade.kernels.chains.rule_parents`); it then adds every conclusion of its kind found on the run's
 grid, in the order Sudoku Explainer sorts them (rating, complexity, kind).
 
 The outer search is the dynamic one of :func:`engine.grade.kernels.chains.forcing._forcing_search`, written here in
@@ -38,7 +38,8 @@ from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND
                                        H_TENTHS, H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double,
                                        _worth)
 from ...kernels.chains.implications import NONE, _length_tenths
-from ...kernels.chains.nested import _add_kept, _begin, _kept, _plain_rests_nowhere, _run_on
+from ...kernels.chains.nested import _add_kept, _begin, _collect, _kept, _run_on
+from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_path, _plain_search_in, _walk_space
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion
@@ -46,6 +47,7 @@ from ...kernels.chains.space import _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
+from .inside import NO_ENDS, NO_STATES, NOTHING, Inside, hints
 from .steps import LABEL, ROW_OF_KERNEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
 
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
@@ -138,61 +140,55 @@ class _Search:
             return new > 0
         return False
 
-    def inside(self, producer: int, work: np.ndarray) -> "Inside":
+    def inside(self, producer: int, work: np.ndarray) -> Inside:
         """What search ``producer`` concludes on the run's grid ``work`` that rests on the run's removals, in Sudoku
-        Explainer's order (:class:`Inside`). A pure function of ``work`` (the grid the runs start from is the
-        step's), remembered for the step: the same grids recur (each nested row runs the rows before it again, so
-        row 10.0's runs look inside with the plain search first exactly as row 9.5's did, and runs from different
-        candidates meet on the same grid)."""
+        Explainer's order (:class:`~engine.grade.finders.chains.inside.Inside`). A pure function of ``work`` (the
+        grid the runs start from is the step's), remembered for the step: the same grids recur (each nested row runs
+        the rows before it again, so row 10.0's runs look inside with the plain search first exactly as row 9.5's
+        did, and runs from different candidates meet on the same grid)."""
         key = (producer, work.tobytes())
         memo = self.inside_memo
-        if key in memo:
-            return memo[key]
+        if key not in memo:
+            out = self.search_inside(producer, work)
+            memo[key] = out if len(out) else NOTHING  # (the memo keeps no empty buffers)
+        return memo[key]
+
+    def search_inside(self, producer: int, work: np.ndarray) -> Inside:
+        """:meth:`inside`, not remembered."""
         n = self.n
         found = self.found
         found[0, 0] = 0
-        if producer == fo.STATIC:  # walks of their own: no slots; cycles (sifted in Python: rare)
+        given, ends = NO_STATES, NO_ENDS  # (the rows are sifted by _kept)
+        if producer == fo.STATIC:  # walks of their own: no slots
             if not self.plain_may_rest(work):
-                memo[key] = _NOTHING
-                return _NOTHING
+                return NOTHING
             iws, imemo = self.no_slots
             found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
             _plain_search_in(work, self.houses, self.cell_houses, n, found, self.walk, self.sees)
             rows = found[1:found[0, 0] + 1]
             if not len(rows):  # (four grids in five)
-                memo[key] = _NOTHING
-                return _NOTHING
-            if not (rows[:, H_KIND] == fo.CYCLE).any():  # chains alone: sifted as the forcing searches' are
-                out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses,
-                                    n, _NO_STATES, _NO_ENDS))
-                memo[key] = out = out if len(out) else _NOTHING
-                return out
-            # with cycles: grouped and sifted here (rare), their rule parents found by the same kernel
-            hints = list(self.hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))],
-                                    work))
-            given = np.zeros((len(hints) + 1, HINT_SIZE), np.int64)
-            given[0, 0] = len(hints)
-            for i, (row, _) in enumerate(hints):
-                given[1 + i] = row
-            ends = np.cumsum([0] + [len(states) for _, states in hints]).astype(np.int64)
-            out = Inside(*_kept(producer, given, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
-                                np.concatenate([states for _, states in hints]).astype(np.int32), ends))
-            out = out if len(out) else _NOTHING
+                return NOTHING
+            if (rows[:, H_KIND] == fo.CYCLE).any():  # cycles: grouped and sifted here (rare); then as the others
+                listed = list(hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))],
+                                    work, n))
+                found = np.zeros((len(listed) + 1, HINT_SIZE), np.int64)
+                found[0, 0] = len(listed)
+                for i, (row, _) in enumerate(listed):
+                    found[1 + i] = row
+                ends = np.cumsum([0] + [len(states) for _, states in listed]).astype(np.int64)
+                given = np.concatenate([states for _, states in listed]).astype(np.int32)
         else:
             iws, imemo = self.workspace(work)
             # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
-            fo._collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo)
-            out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
-                                _NO_STATES, _NO_ENDS))
-            out = out if len(out) else _NOTHING  # (the memo keeps no empty buffers)
-        memo[key] = out
-        return out
+            _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo)
+        return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n, given,
+                             ends))
 
     def plain_may_rest(self, work: np.ndarray) -> bool:
         """Whether a plain chain on ``work`` may rest on the run's removals (else the plain search inside is
-        spared: :func:`~engine.grade.kernels.chains.nested._plain_rests_nowhere`; the tests' twin always
+        spared: :func:`~engine.grade.kernels.chains.rule_parents._plain_rests_nowhere`; the tests' twin always
         searches)."""
         return not _plain_rests_nowhere(self.cands, work, self.houses, self.cell_houses, self.n)
 
@@ -200,33 +196,6 @@ class _Search:
         """The workspace and memo of a search inside on ``work``: the thread's one for them all
         (:func:`~engine.grade.kernels.chains.space.inner_space`; the tests' twin makes a fresh one each time)."""
         return _search_space_in(work, self.n, inner_space(work.size, self.n, self.shape))
-
-    def hints(self, rows, work):
-        """The collected conclusions (sorted) as Sudoku Explainer's hints: ``(row, the off states it adds)``, a
-        cycle's rows as one hint, and of hints that remove the same candidates only the first (SE keeps its hints in
-        a set that holds one of each: a later equal hint is dropped even where the first rests on no removal)."""
-        n = self.n
-        cycles: dict[tuple[int, int], list[int]] = {}
-        for row in rows:
-            if row[H_KIND] == fo.CYCLE:
-                cycles.setdefault((int(row[H_SOURCE]), int(row[H_WHERE])), []).append(int(row[H_TARGET]))
-        seen = set()
-        for row in rows:
-            target = int(row[H_TARGET])
-            if row[H_KIND] == fo.CYCLE:
-                states = cycles.pop((int(row[H_SOURCE]), int(row[H_WHERE])), None)
-                if states is None:  # the cycle's other rows: done with its first
-                    continue
-            elif target & 1:  # placed: the cell's other candidates go
-                p = target >> 1
-                c = p // n
-                states = [2 * (c * n + e) for e in range(n) if work[c] >> e & 1 and e != p % n]
-            else:
-                states = [target]
-            key = frozenset(states)
-            if key not in seen:
-                seen.add(key)
-                yield row, np.array(_map_order(states, n), np.int32)
 
     # -- the search ---------------------------------------------------------------------------------------------
     def search(self) -> np.ndarray:
@@ -344,53 +313,6 @@ class _Search:
         words = forcing_words(f"{LABEL[producer]} forcing chains", row, t)
         return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations,
                     with_rules(t, work, chains(raw, size, n)), kind)
-
-
-class Inside:
-    """What a search inside concluded that a run uses: the hint records ``rows`` in Sudoku Explainer's order, and
-    row ``i``'s off states (``states[state_ends[i]:state_ends[i + 1]]``, in the order the run follows them) and
-    rule parents (the run's removals it rests on, likewise). Iterating gives ``(row, states, parents)``."""
-
-    __slots__ = ("rows", "states", "state_ends", "parents", "parent_ends")
-
-    def __init__(self, rows, states, state_ends, parents, parent_ends):
-        self.rows, self.states, self.state_ends = rows, states, state_ends
-        self.parents, self.parent_ends = parents, parent_ends
-
-    @classmethod
-    def of(cls, kept: list) -> "Inside":
-        """From ``[(row, states, parents)]``."""
-        ends = [np.cumsum([0] + [len(k[i]) for k in kept]) for i in (1, 2)]
-        flat = [np.concatenate([k[i] for k in kept]).astype(np.int32) if kept else np.zeros(0, np.int32)
-                for i in (1, 2)]
-        rows = np.array([k[0] for k in kept], np.int64).reshape(len(kept), HINT_SIZE)
-        return cls(rows, flat[0], ends[0].astype(np.int64), flat[1], ends[1].astype(np.int64))
-
-    def __len__(self) -> int:
-        return self.rows.shape[0]
-
-    def __getitem__(self, i: int) -> tuple:
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return (self.rows[i], self.states[self.state_ends[i]:self.state_ends[i + 1]],
-                self.parents[self.parent_ends[i]:self.parent_ends[i + 1]])
-
-
-_NOTHING = Inside.of([])
-_NO_STATES, _NO_ENDS = np.zeros(0, np.int32), np.zeros(0, np.int64)  # _kept's "not sifted yet"
-
-
-def _map_order(states, n: int) -> list[int]:
-    """Off states in the order Sudoku Explainer's hint yields them: it keeps a hint's eliminations in a Java
-    ``HashMap`` keyed by the cell (its hash is its index), which yields cells by ``index mod capacity`` (16, doubled
-    past three quarters full) and each cell's digits upwards. (Cells sharing a bucket come in the order the hint
-    met them, for a cycle the order of its walk; they are rare, and taken here by index.) That order is the order
-    the run follows them (:func:`engine.grade.kernels.chains.plus._emit_hint` does the same for the rules)."""
-    cells = len({(s >> 1) // n for s in states})
-    cap = 16
-    while cells * 4 > cap * 3:
-        cap *= 2
-    return sorted(states, key=lambda s: (((s >> 1) // n) & (cap - 1), s))
 
 
 def search(cands: np.ndarray, box: int):

@@ -178,22 +178,6 @@ def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, me
                     np.zeros(0, np.int8))
 
 
-@wide_kernel
-def _collect(producer, cands, houses, cell_houses, n, found, ws, memo):
-    """Every conclusion of ``producer`` on ``cands`` as rows of ``found`` (:func:`_consider`), with the runs left in
-    ``ws`` and ``memo``: the searches inside nested chains. The multiple forcing chains look only at the cells and
-    houses that may conclude, proved without runs (engine.grade.kernels.chains.static_miss; as :func:`_forcing`
-    does): on the grids runs stall on in the hardest puzzles, nine in ten have none, and the proof costs a quarter
-    of the search it spares."""
-    units = np.zeros(0, np.int8)
-    if producer == MULTIPLE:
-        units = np.empty(cands.size + houses.shape[0] * n, np.int8)
-        if not _static_units(cands, houses, cell_houses, n, units):
-            return
-    _forcing_digits(producer, cands, houses, cell_houses, n, np.empty(HINT_SIZE, np.int64), found, ws, memo,
-                    np.int64(-1), _digits_scratch(n), units)
-
-
 @kernel_with(_nrt=False)
 def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, slots, units):
     """:func:`_forcing_search` from the candidates of ``digits`` only (a bit each; -1 for all). Only Nishio may be
