@@ -23,11 +23,18 @@ def _tables():
         row3[r] = sum(1 << j for j in range(3) if (r >> (3 * j)) & 7)
     perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     perm = np.zeros(512, dtype=np.int64)  # 3x3 pattern (bit 3i+j) -> union of the permutations inside it
+    nperms = np.zeros(512, dtype=np.int64)  # 3x3 pattern -> how many permutations lie inside it
+    two = np.zeros((512, 2), dtype=np.int64)  # 3x3 pattern with exactly two permutations inside -> those two
     for p in range(512):
+        inside = []
         for s in perms:
             bits = sum(1 << (3 * i + s[i]) for i in range(3))
             if p & bits == bits:
                 perm[p] |= bits
+                inside.append(bits)
+        nperms[p] = len(inside)
+        if len(inside) == 2:
+            two[p] = inside
     triads = np.zeros(512, dtype=np.int64)  # triad pattern (bit 3*row+box) -> the 27-bit cells of those triads
     columns = np.zeros(512, dtype=np.int64)  # columns of a band (9 bits) -> its 27-bit cells
     for p in range(512):
@@ -52,10 +59,10 @@ def _tables():
             qi, qc = divmod(q, 9)
             if q != pos and (qi == i or qc // 3 == c // 3):
                 peers[pos] |= 1 << q
-    return row3, perm, triads, columns, alone, peers
+    return row3, perm, nperms, two, triads, columns, alone, peers
 
 
-ROW3, PERM, TRIADS, COLUMNS, ALONE, BAND_PEERS = _tables()
+ROW3, PERM, NPERMS, TWO_PERMS, TRIADS, COLUMNS, ALONE, BAND_PEERS = _tables()
 COLUMN_CELLS = np.array([COLUMNS[1 << (pos % 9)] for pos in range(27)], dtype=np.int64)  # a cell's column, 27 bits
 #: CLUE_OUT[c, j]: the cells of band j a clue in cell c rules out for its digit (its row and box peers in its own
 #: band, its column in the others)

@@ -20,12 +20,13 @@ Propagation, for each digit whose masks changed:
 * hidden singles: a row, box or column of the digit left with one cell.
 
 Then naked singles: cells left with one digit, from bit-sliced counts over the 9 digit masks of a band. When
-nothing more follows the search branches on a cell with two candidates (else the fewest), saving the 30 words of
-state per guess. The slow, obviously-correct twin is the cell-mask kernel: the tests check both agree.
+nothing more follows the search branches on a digit with two ways left across a band (else on a cell with two
+candidates, else the fewest), saving the 30 words of state per guess. The slow, obviously-correct twin is the
+cell-mask kernel: the tests check both agree.
 
 This module holds the search and its entry points; the state's layout, tables and primitives are in
-:mod:`engine.solvers._band_state`, the triad reasoning in :mod:`engine.solvers._band_triads` and the trace
-events in :mod:`engine.solvers._band_trace`.
+:mod:`engine.solvers._band_state`, the triad reasoning in :mod:`engine.solvers._band_triads`, where to branch in
+:mod:`engine.solvers._band_branch` and the trace events in :mod:`engine.solvers._band_trace`.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..bits import lowbit_index
+from ._band_branch import _band_branch, _branch_cell
 from ._band_state import NWORDS, _load, _nsolved, _place, _solved, _write_solution
 from ._band_trace import _hide, _show
 from ._band_triads import _digit_step, _triad_digits
@@ -43,7 +45,7 @@ _I = np.int64
 # outstanding: each solves a cell and the last cell is always forced), then triad scratch, the state, the stats,
 # and the load's scratch
 TRIADS_ROW, STATE, STATS, LOAD = 81, 82, 83, 84
-TRIADS_AFTER = 16  # guesses in a search before the digit-level triad step runs (see _propagate)
+TRIADS_AFTER = 8  # guesses in a search before the digit-level triad step runs (see _propagate)
 
 
 @kernel
@@ -111,46 +113,15 @@ def _propagate(st, dirty, pats, tp, guesses):
 
 
 @kernel
-def _branch_cell(st):
-    """The unsolved cell (band, pos) with two candidates, else with the fewest."""
-    best_b = -1
-    best_pos = -1
-    best_k = 99
-    for b in range(3):
-        one = _I(0)
-        two = _I(0)
-        three = _I(0)
-        for d in range(9):
-            x = st[3 * d + b]
-            three |= two & x
-            two |= one & x
-            one |= x
-        pairs = st[27 + b] & two & ~three
-        if pairs:
-            return b, lowbit_index(pairs)
-        rest = st[27 + b]
-        while rest:
-            pos = lowbit_index(rest)
-            rest &= rest - 1
-            k = 0
-            for d in range(9):
-                k += (st[3 * d + b] >> pos) & 1
-            if k < best_k:
-                best_k = k
-                best_b = b
-                best_pos = pos
-    return best_b, best_pos
-
-
-@kernel
 def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrace, shown):
     """Count the solutions of the loaded state ``st`` up to ``limit`` (first one to ``solution``).
 
     ``stack`` rows 0..80 hold the saved state of each outstanding guess (columns 0..29) and its branch record:
-    the cell (30), the digits left to try there (31, a mask) and the cells solved before the guess (32). At each
-    branch the digit of ``prefer`` (a board, or no cells) is tried
-    first. ``node_limit`` > 0 stops the search once ``stats[NODES]`` reaches it (``stats[GAVE_UP]`` set). When
-    ``trace`` has rows, placements and take-backs are recorded there (as :func:`engine.solvers.fast.trace`
+    the cell (30), the digits left to try there (31, a mask) and the cells solved before the guess (32). A branch
+    on a digit's two ways across a band (:mod:`engine.solvers._band_branch`) records ``-1 - k`` for the state's
+    word ``k`` (30) and the other way's cells (31). Given a board to ``prefer`` (or no cells), the search
+    branches on cells only and tries the board's digit first. ``node_limit`` > 0 stops the search once
+    ``stats[NODES]`` reaches it (``stats[GAVE_UP]`` set). When ``trace`` has rows, placements and take-backs are recorded there (as :func:`engine.solvers.fast.trace`
     describes) and the search stops at the first solution or a full buffer.
     """
     tracing = trace.shape[0] > 0
@@ -163,6 +134,7 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
     guesses = stats[GUESSES]
     backtracks = stats[BACKTRACKS]
     max_depth = stats[MAX_DEPTH]
+    way = first_way = other_way = _I(0)
     u0, u1, u2 = st[27], st[28], st[29]
     ok, nodes_added, checks = _propagate(st, _I(511), pats, tp, guesses)
     nodes += nodes_added
@@ -181,54 +153,77 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
         if node_limit > 0 and nodes >= node_limit:
             stats[GAVE_UP] = 1
             break
+        k = -1
         if ok:
-            b, pos = _branch_cell(st)
-            bit = _I(1) << pos
-            digits = _I(0)
-            for d in range(9):
-                if st[3 * d + b] & bit:
-                    digits |= _I(1) << d
-            first = lowbit_index(digits)
-            if prefer.shape[0] > 0 and digits & (_I(1) << (prefer[27 * b + pos] - 1)):
-                first = prefer[27 * b + pos] - 1
+            # a digit's two ways across a band, else a cell (the board's digit first when one is preferred)
+            if prefer.shape[0] == 0:
+                k, first_way, other_way = _band_branch(st)
             for w in range(NWORDS):  # a loop: a slice copy needs the runtime (see _carve_order)
                 stack[depth, w] = st[w]
-            stack[depth, 30] = 27 * b + pos
-            stack[depth, 31] = digits & ~(_I(1) << first)
             stack[depth, 32] = _nsolved(st)
+            if k >= 0:
+                stack[depth, 30] = -1 - k
+                stack[depth, 31] = other_way
+                way = first_way
+            else:
+                b, pos = _branch_cell(st)
+                bit = _I(1) << pos
+                digits = _I(0)
+                for d in range(9):
+                    if st[3 * d + b] & bit:
+                        digits |= _I(1) << d
+                first = lowbit_index(digits)
+                if prefer.shape[0] > 0 and digits & (_I(1) << (prefer[27 * b + pos] - 1)):
+                    first = prefer[27 * b + pos] - 1
+                stack[depth, 30] = 27 * b + pos
+                stack[depth, 31] = digits & ~(_I(1) << first)
+                d = first
             depth += 1
             if depth > max_depth:
                 max_depth = depth
-            d = first
         else:
             if depth == 0:
                 break
-            k = depth - 1
+            top = depth - 1
             # every placement since this branch point is taken back: the guess and what it forced (the
-            # definition of engine/solvers/base.py, shared by every solver)
-            backtracks += max(1, _nsolved(st) - stack[k, 32])
-            if tracing and not _hide(stack[k], trace, ntrace, shown):
+            # definition of engine/solvers/base.py, shared by every solver); a way across a band placed nothing
+            # itself
+            taken = _nsolved(st) - stack[top, 32]
+            if tracing and not _hide(stack[top], trace, ntrace, shown):
                 break
             for w in range(NWORDS):
-                st[w] = stack[k, w]
-            cell = stack[k, 30]
-            b = cell // 27
-            pos = cell % 27
-            rest = stack[k, 31]
-            d = lowbit_index(rest)
-            stack[k, 31] = rest & (rest - 1)
-            if stack[k, 31] == 0:
+                st[w] = stack[top, w]
+            cell = stack[top, 30]
+            if cell < 0:
+                backtracks += taken
+                k = -1 - cell
+                way = stack[top, 31]
                 depth -= 1
+            else:
+                backtracks += max(1, taken)
+                b = cell // 27
+                pos = cell % 27
+                rest = stack[top, 31]
+                d = lowbit_index(rest)
+                stack[top, 31] = rest & (rest - 1)
+                if stack[top, 31] == 0:
+                    depth -= 1
         guesses += 1
-        nodes += 1
         u0, u1, u2 = st[27], st[28], st[29]
-        ch = _place(st, d, b, pos)
+        if k >= 0:
+            st[k] &= way
+            ch = _I(1) << (k // 3)
+            shown_cell = -1
+        else:
+            nodes += 1
+            ch = _place(st, d, b, pos)
+            shown_cell = 27 * b + pos
         ok = ch >= 0
         if ok:
             ok, nodes_added, checks_added = _propagate(st, ch, pats, tp, guesses)
             nodes += nodes_added
             checks += checks_added
-        if tracing and not _show(st, u0, u1, u2, 27 * b + pos, trace, ntrace, shown):
+        if tracing and not _show(st, u0, u1, u2, shown_cell, trace, ntrace, shown):
             break
     stats[NODES] = nodes
     stats[GUESSES] = guesses

@@ -14,7 +14,9 @@ nodes       placements: each time a digit is written into a blank cell, whether 
             propagation. A plain backtracker's nodes are its tries; a propagating solver's include forced moves,
             and the fast solver's on 16x16 and up those its probes write into a copy of the state to try a digit.
 guesses     placements made at a branch point, i.e. a choice among two or more digits that might be wrong. For
-            the solvers without propagation (stack, backtrack) every try is a guess, so guesses == nodes.
+            the solvers without propagation (stack, backtrack) every try is a guess, so guesses == nodes. The
+            fast solver's 9x9 search also branches on which of two ways a digit crosses a band: each way tried
+            counts as a guess, though it places nothing itself (what it forces are nodes).
 backtracks  placements taken back because they led to a dead end (or, after a solution is counted, to look
             for the next one).
 checks      elementary validity tests: a peer comparison in the naive solvers (validValue compares a digit with

@@ -3,8 +3,9 @@
 Two kernels, one interface:
 
 * 9x9 (:mod:`engine.solvers._bands`): one mask per digit and band, with triad reasoning (locked candidates both
-  ways and the digits each 3-cell segment must hold), hidden and naked singles; it branches on a two-candidate
-  cell. It guesses far less often than the cell-mask kernel on hard puzzles and is faster on every kind.
+  ways and the digits each 3-cell segment must hold), hidden and naked singles; it branches on a digit with two
+  ways left across a band, else on a two-candidate cell. It guesses far less often than the cell-mask kernel on
+  hard puzzles and is faster on every kind.
 * every other size (:mod:`engine.solvers._bitmask`, :mod:`engine.solvers._propagate`,
   :mod:`engine.solvers._locked`): each cell keeps a mask of its candidates; placing a digit removes it from the
   cell's peers (naked singles) and a digit with one place left in a house is placed there (hidden singles, looked

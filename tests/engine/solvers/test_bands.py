@@ -17,8 +17,10 @@ from naive import is_solution, pattern_board
 from engine.carve import carve_many
 from engine.generators import generate_many
 from engine.solvers import _band_state, fast
+from engine.solvers._band_branch import _band_branch
+from engine.solvers._bands import LOAD, STATE, TRIADS_ROW, _propagate, _search9, scratch9
 from engine.solvers._bitmask import _solve_cells
-from engine.solvers._stats import BACKTRACKS, NODES
+from engine.solvers._stats import BACKTRACKS, NODES, NSTATS
 
 HARD = [  # well-known hard puzzles (guessing for every singles solver), each with one solution
     "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",  # Easter Monster
@@ -132,7 +134,56 @@ def test_tables():
     for p in range(512):
         inside = [s for s in perms if all(p >> (3 * i + s[i]) & 1 for i in range(3))]
         assert _band_state.PERM[p] == sum({1 << (3 * i + s[i]) for s in inside for i in range(3)})
+        assert _band_state.NPERMS[p] == len(inside)
+        if len(inside) == 2:
+            assert sorted(_band_state.TWO_PERMS[p]) == sorted(sum(1 << (3 * i + s[i]) for i in range(3))
+                                                              for s in inside)
     for pos in range(27):
         row, col = divmod(pos, 9)
         peers = [q for q in range(27) if q != pos and (q // 9 == row or (q % 9) // 3 == col // 3)]
         assert _band_state.BAND_PEERS[pos] == sum(1 << q for q in peers)
+
+
+def _count_state(st: np.ndarray, limit: int) -> int:
+    """Solutions of a band-kernel state, up to ``limit``, by the kernel's own search."""
+    work = scratch9()
+    stats = np.zeros(NSTATS, dtype=np.int64)
+    nothing = np.zeros(0, dtype=np.int8)
+    return int(_search9(st.copy(), np.int64(limit), np.int64(0), nothing, work, np.zeros(81, dtype=np.int8), stats,
+                        work[:0], stats[:0], nothing))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 0.35))
+def test_a_branch_on_a_digits_two_ways_across_a_band_splits_the_solutions(seed, keep):
+    """The search's two-way branch on how a digit crosses a band (engine/solvers/_band_branch.py) loses no
+    solution and counts none twice: the solutions under each way add up to the cell-mask twin's count."""
+    puzzle = np.array(pattern_board(3, random.Random(seed), keep=keep), dtype=np.int8)
+    total, _ = cellmask(puzzle, 5000)
+    work = scratch9()
+    state = work[STATE]
+    assert _band_state._load(puzzle, state, work[LOAD], -1, 0)[0]
+    ok, _, _ = _propagate(state, np.int64(511), work[TRIADS_ROW, :9], work[TRIADS_ROW, 9:18], np.int64(99))
+    k, first, other = _band_branch(state)
+    if not ok or k < 0 or total >= 5000:
+        return
+    assert state[k] & first and state[k] & other and state[k] & first != state[k] & other  # two real ways
+    counts = []
+    for way in (first, other):
+        branch = state.copy()
+        branch[k] &= way
+        counts.append(_count_state(branch, 5000))
+    assert counts[0] + counts[1] == total
+    assert _count_state(state, 5000) == total
+
+
+def test_band_branches_happen_on_hard_puzzles():
+    """The hard puzzles reach states where a band branch is taken (so the test above is not vacuous there)."""
+    taken = 0
+    for line in HARD:
+        work = scratch9()
+        state = work[STATE]
+        _band_state._load(_grid(line), state, work[LOAD], -1, 0)
+        _propagate(state, np.int64(511), work[TRIADS_ROW, :9], work[TRIADS_ROW, 9:18], np.int64(99))
+        taken += _band_branch(state)[0] >= 0
+    assert taken >= len(HARD) // 2
