@@ -44,15 +44,18 @@ def _widened(t):
     return t
 
 
-def wide_kernel(fn):
+def wide_kernel(fn=None, **options):
     """Decorator for a kernel compiled once per argument *kinds*, whatever constants its callers pass: the grader's.
+    ``@wide_kernel(_nrt=False)`` adds numba options, as :func:`kernel_with` does.
 
     Why: numba types a constant argument by its value, so ``f(x, 0)``, ``f(x, 1)`` and ``f(x, n)`` from other
     kernels compile f three times, each a full compile of f and of everything f calls: the grader's rules are
     called with many such flags, and each copy adds to the first run's compile (docs/benchmarks.md, "Single calls
     and the first run") for no speed, since their branches depend on the grid, not on flags. A constant converts to
     int64 at the call, for free."""
-    disp = kernel(fn)
+    if fn is None:
+        return lambda f: wide_kernel(f, **options)
+    disp = kernel_with(**options)(fn) if options else kernel(fn)
     if JIT_DISABLED:
         return disp
     original = disp.get_call_template
@@ -75,7 +78,15 @@ def kernel_with(**options):
     band kernel's ``_place``): a compiled call counts references to each array argument, in and out, with atomic
     operations (numba's NRT_incref/NRT_decref), and numba's pass that removes such counts mostly fails on them.
     Measured with perf: much of the grader's chain searches' time went to those counts. Inlined, the call and its
-    counts are gone. (Each inlined copy costs compile time, so a large kernel is inlined only where it is hot.)"""
+    counts are gone. (Each inlined copy costs compile time, so a large kernel is inlined only where it is hot.)
+
+    ``_nrt=False`` compiles a kernel without those counts at all; only a kernel that allocates nothing and returns
+    no array may have it. Every kernel such a kernel calls must say ``_nrt=False`` too (or be inlined; the test
+    ``tests/engine/test_kernel_flags.py`` holds the code to it): numba compiles a callee under its caller's flags
+    when the caller's compile is what first needs it, but under its own when anything else compiled it first: the
+    warm-up's workers (which compile callees before callers), or a command that called it directly. The same
+    source then ran at two speeds, by the order things were first compiled in: carving 92 us a board after a
+    plain first run, 128 us after ``catalogue compile`` (docs/benchmarks.md, "Against tdoku")."""
     if options.get("parallel"):
         raise ValueError("kernels run from actor threads; parallel=True is not allowed")
     return numba.njit(**_OPTIONS, **options)

@@ -16,7 +16,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from ._jit import JIT_DISABLED, kernel
+from ._jit import JIT_DISABLED, kernel, kernel_with
 
 
 @intrinsic
@@ -58,7 +58,7 @@ else:
     lowbit_index = _cttz
 
 
-@kernel
+@kernel_with(_nrt=False)
 def digit_of(mask):
     """The smallest digit of a mask > 0; for a one-bit mask, its digit."""
     return lowbit_index(mask) + 1

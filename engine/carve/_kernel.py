@@ -44,7 +44,7 @@ def _shuffle(order, state):
         order[i], order[j] = order[j], order[i]
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _spread_pick(order, orbits, osizes, seen, tried):
     """The untried orbit whose cells see the most clues on average (``seen``: clue peers a cell); ties go to the
     first in ``order``. Marks it tried."""
@@ -67,7 +67,7 @@ def _spread_pick(order, orbits, osizes, seen, tried):
     return best
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _try_removal(board, o, orbits, osizes, n, limit, spread, cell_houses, peers, houses, puzzle, hmask, work, queue,
                  stack, branch, solution, stats, trace, ntrace, shown, bands, sets, sizes, cell_sets, seen):
     """Blank orbit ``o`` and test the puzzle (:func:`_removal_keeps_unique` with ``limit`` nodes); put its clues back

@@ -15,7 +15,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..solvers._bands import STATS, solve9_exists
 from ..solvers._bitmask import _init_work, _search, _search_on
 from ..solvers._stats import CHECKS, GAVE_UP, NODES
@@ -111,7 +111,7 @@ def _choose_search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, l
     return on_scratch
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _only_place(puzzle, c, bit, cell_houses, houses, hmask):
     """Whether the digit ``bit`` has no place but the blank cell ``c`` in one of its houses, by the clues alone
     (every other cell of the house holds a clue or sees a clue of that digit): then every solution has it in
@@ -132,7 +132,7 @@ def _only_place(puzzle, c, bit, cell_houses, houses, hmask):
     return False
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _removal_keeps_unique(puzzle, board, orbit, size, n, node_limit, cell_houses, peers, houses, hmask, work,
                           queue, stack, branch, solution, stats, trace, ntrace, shown, bands, sets, sizes,
                           cell_sets):

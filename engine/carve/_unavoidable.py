@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..bits import lowbit_index
 
 #: at most this many sets are kept per board (a bit each in a cell's int64 mask)
@@ -80,7 +80,7 @@ def board_sets(board, n, box, sets, sizes, cell_sets, position):
     return k
 
 
-@kernel
+@kernel_with(_nrt=False)
 def empties_a_set(puzzle, orbit, size, sets, sizes, cell_sets):
     """Whether the blank orbit cells leave one of the board's sets without a clue (the puzzle then has a second
     solution)."""

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel_with
 from ..bits import lowbit_index
 from ._band_state import NPERMS, ROW3, TRIADS, TWO_PERMS
 
 _I = np.int64
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _band_branch(st):
     """``(k, first, second)``: digit ``k // 3`` has exactly two configurations left in band ``k % 3``, and its
     cells there in each are ``st[k] & first`` and ``st[k] & second``; ``k`` is -1 when the band with the fewest
@@ -49,7 +49,7 @@ def _band_branch(st):
     return -1, _I(0), _I(0)
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _branch_cell(st):
     """The unsolved cell (band, pos) with two candidates, else with the fewest."""
     best_b = -1

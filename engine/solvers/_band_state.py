@@ -95,17 +95,17 @@ def _place(st, d, b, pos):
     return changed
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _nsolved(st):
     return 81 - popcount(st[27]) - popcount(st[28]) - popcount(st[29])
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _solved(st):
     return st[27] == 0 and st[28] == 0 and st[29] == 0
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _load(cells, st, out, forbid_cell, forbid_digit):
     """Fill ``st`` from the clues (0 = blank) of an 81-cell grid and rule out ``forbid_digit`` (1-based) at
     ``forbid_cell`` (-1: none). Returns ``(ok, solved)``; not ok when clues conflict. ``out`` (27 words) is
@@ -145,7 +145,7 @@ def _load(cells, st, out, forbid_cell, forbid_digit):
     return True, solved
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _write_solution(st, solution):
     """The solved state's digits into ``solution`` (81 cells): each digit mask of a solved state holds that digit's
     cells, so walking the 81 set bits is a fifth of the work of asking each cell which digit it has."""
@@ -157,7 +157,7 @@ def _write_solution(st, solution):
             m &= m - 1
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _digit_at(st, c):
     """The digit (1-based) of cell ``c`` when one digit is left there, else 0."""
     b = c // 27

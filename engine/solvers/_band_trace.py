@@ -2,13 +2,13 @@
 unsolved masks before and after each step."""
 from __future__ import annotations
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..bits import lowbit_index
 from ._band_state import _digit_at
 from ._bitmask import _emit
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _show(st, before0, before1, before2, first, trace, ntrace, shown):
     """Trace events for the cells solved since the unsolved masks were ``before*``: ``first`` (a guessed cell,
     or -1) first, then the others in cell order. False once the buffer is full."""
@@ -32,7 +32,7 @@ def _show(st, before0, before1, before2, first, trace, ntrace, shown):
     return True
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _hide(saved, trace, ntrace, shown):
     """Take-back events for every shown cell that ``saved`` has unsolved."""
     for c in range(81):

@@ -25,7 +25,7 @@ def _across(m):
     return m & TRIADS[p]
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _digit_step(st, d):
     """Triad reasoning for digit ``d`` across and down until it settles, then its hidden singles are placed.
 
@@ -98,7 +98,7 @@ def _digit_step(st, d):
     return changed
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _triad_matrix(pats, tp):
     """Digit-level reasoning on one 3x3 triad matrix (a band across, or a stack down).
 
@@ -154,7 +154,7 @@ def _triad_matrix(pats, tp):
     return changed
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _triad_digits(st, pats, tp):
     """:func:`_triad_matrix` on every band across and every stack down; returns the digits changed, -1 on a
     contradiction. Run when singles are exhausted, before a guess."""

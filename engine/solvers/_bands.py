@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..bits import lowbit_index
 from ._band_branch import _band_branch, _branch_cell
 from ._band_state import NWORDS, _load, _nsolved, _place, _solved, _write_solution
@@ -48,7 +48,7 @@ TRIADS_ROW, STATE, STATS, LOAD = 81, 82, 83, 84
 TRIADS_AFTER = 8  # guesses in a search before the digit-level triad step runs (see _propagate)
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _propagate(st, dirty, pats, tp, guesses):
     """Digit steps for every changed digit, then naked singles, until nothing changes.
 
@@ -112,7 +112,7 @@ def _propagate(st, dirty, pats, tp, guesses):
     return ok, _nsolved(st) - before, 12 * steps + 27 * rounds
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrace, shown):
     """Count the solutions of the loaded state ``st`` up to ``limit`` (first one to ``solution``).
 
@@ -233,7 +233,7 @@ def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrac
     return count
 
 
-@kernel
+@kernel_with(_nrt=False)
 def solve9(cells, limit, node_limit, forbid_cell, forbid_digit, prefer, work, solution):
     """Count the solutions of the 81-cell grid ``cells`` up to ``limit``, with ``forbid_digit`` ruled out at
     ``forbid_cell`` (-1: none); the first solution goes to ``solution``, the metrics to ``work[STATS]``.
@@ -260,7 +260,7 @@ def solve9_checked(cells, limit, node_limit, work, solution):
     return solve9(cells, limit, node_limit, np.int64(-1), np.int64(0), cells[:0], work, solution)
 
 
-@kernel
+@kernel_with(_nrt=False)
 def solve9_exists(cells, forbid_cell, forbid_digit, node_limit, prefer, work, solution):
     """Whether ``cells`` has a solution without ``forbid_digit`` at ``forbid_cell`` (the carving test).
 

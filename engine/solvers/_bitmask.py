@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..bits import digit_of, popcount
 from ._propagate import _probe, _propagate
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES
@@ -28,7 +28,7 @@ PROBE_AFTER = 5000
 _I = np.int64
 
 
-@kernel
+@kernel_with(_nrt=False)
 def box_of(n):
     """The box size of an n x n grid (n = box * box), inside compiled code."""
     box = 2
@@ -54,7 +54,7 @@ def _house_masks(cells, cell_houses, hmask):
     return True
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _init_work(cells, n, cell_houses, hmask, work, queue, forbid_cell, forbid_bit, stats):
     """Fill ``work`` from the clues and their house masks, with ``forbid_bit`` removed at ``forbid_cell`` (-1: none).
 
@@ -85,7 +85,7 @@ def _init_work(cells, n, cell_houses, hmask, work, queue, forbid_cell, forbid_bi
     return qtail, nsolved
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _emit(trace, ntrace, cell, digit):
     """Append one trace event; False once the trace buffer is full."""
     if ntrace[0] >= trace.shape[0]:
@@ -96,7 +96,7 @@ def _emit(trace, ntrace, cell, digit):
     return True
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _emit_placed(work, queue, qtail, trace, ntrace, shown):
     for i in range(qtail):
         c = queue[i]
@@ -107,7 +107,7 @@ def _emit_placed(work, queue, qtail, trace, ntrace, shown):
     return True
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _emit_taken_back(saved, trace, ntrace, shown):
     for c in range(saved.shape[0]):
         m = _I(saved[c])
@@ -118,7 +118,7 @@ def _emit_taken_back(saved, trace, ntrace, shown):
     return True
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _choose_branch(work, prefer, branch, depth, stats, chosen):
     """Pick the unsolved cell with the fewest candidates and record it in ``branch[:, depth]``: ``branch[0]`` the
     cell, ``branch[1]`` the digits left to try there. Returns ``(cell, digit bit)`` to try first: the digit of
@@ -174,7 +174,7 @@ def search_scratch(work, houses, n):
             np.empty(work.shape[0] if n >= 16 else 0, work.dtype))
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _search_on(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack, branch,
                solution, stats, trace, ntrace, shown, tracing, seg, dirty, tmp):
     """:func:`_search` on its scratch (:func:`search_scratch`). It allocates nothing, so a caller compiled without

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 
 _I = np.int64
 _U = np.uint64  # an unsigned index skips the negative-index test of every read
@@ -31,7 +31,7 @@ _U = np.uint64  # an unsigned index skips the negative-index test of every read
 SCAN, LOCK = 1, 2
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _locked_candidates(work, queue, qtail, nsolved, n, box, seg, dirty, cell_houses):
     """One pass of pointing and claiming over the rows of the bands and the columns of the stacks that changed
     since the last pass; newly solved cells are queued.

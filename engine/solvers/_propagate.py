@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, kernel_with
 from ..bits import popcount
 from ._locked import LOCK, SCAN, _locked_candidates
 from ._stats import CHECKS, NODES
@@ -24,7 +24,7 @@ _I = np.int64
 _U = np.uint64
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, seg, dirty, settled, stats):
     """Apply naked and hidden singles until neither finds anything; ``queue[:qtail]`` are solved, unpropagated cells.
 
@@ -157,7 +157,7 @@ def _propagate(work, queue, qtail, nsolved, peers, houses, cell_houses, n, box, 
     return ok, qtail, nsolved
 
 
-@kernel
+@kernel_with(_nrt=False)
 def _probe(work, tmp, queue, nsolved, peers, houses, cell_houses, n, box, seg, dirty, stats, stop_at_solution):
     """One pass over the bivalue cells of ``work``, probing each; returns ``(ok, nsolved, pick)`` (not ok: the
     state has no solution). ``tmp`` is a scratch row like ``work``.

@@ -18,7 +18,7 @@ from .state import _has_regions, _in_house, _place
 ROW, COLUMN, BOX, DIAGONAL1 = 0, 1, 2, 3  # slots of cell_houses (state.grader_units); DIAGONAL1 + 1: the second
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _house_of(cell, kind, cell_houses):
     """The house of ``kind`` (ROW, COLUMN, BOX: the slots of engine.geometry's ``cell_houses``) holding ``cell``."""
     return cell_houses[cell, kind]

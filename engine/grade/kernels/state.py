@@ -28,7 +28,7 @@ def _sees(a, b, cell_houses):
     return False
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _place(cells, cands, peers, cell, digit):
     cells[cell] = digit
     cands[cell] = 0
@@ -51,7 +51,7 @@ def _conclude(cells, cands, peers, t, n):
     return False
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _in_house(cell, h, cell_houses):
     """Whether ``cell`` lies in house ``h``."""
     if cell_houses[cell, 0] == h or cell_houses[cell, 1] == h or cell_houses[cell, 2] == h:
@@ -116,7 +116,7 @@ def _house_in_se_order(kk, n, nhouses):
     return kk + regions
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _places_table(cands, houses, n, table):
     """``table[h, d - 1]``: :func:`_places` of digit d in house h, for every house and digit. The grader fills it
     once per step, before the first technique past the singles, and the techniques that read places (the direct
@@ -133,7 +133,7 @@ def _places_table(cands, houses, n, table):
                 table[h, lowbit_index(low)] |= np.int64(1) << i
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _house_positions(houses, cell_houses, n, position):
     """``position[c, k]``: cell c's position in its unit of slot k (:func:`grader_units`: row, column, region),
     the positions the bits of :func:`_places_table` count. Made again for each new grid a chain search starts

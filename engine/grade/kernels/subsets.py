@@ -18,7 +18,7 @@ from ...bits import lowbit_index, popcount
 from .state import _house_in_se_order, _place
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _next_combination(idx, k, m):
     """Advance ``idx`` (k increasing indices below m) to the next combination in lexicographic order, like
     itertools.combinations; False after the last."""
@@ -33,7 +33,7 @@ def _next_combination(idx, k, m):
     return True
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _next_colex(idx, k, m):
     """Advance ``idx`` (k increasing indices below m) to the next combination in colex order (SE's Permutations:
     the combinations as bitmasks, ascending); False after the last."""

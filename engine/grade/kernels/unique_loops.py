@@ -20,7 +20,7 @@ BEST = 45 * 8 + 1
 NONE = 1 << 30
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _base_tenths(length):
     return 45 + (3 if length >= 10 else 0) + (2 if length >= 8 else (1 if length >= 6 else 0))
 
@@ -279,7 +279,7 @@ def type3_scratch(n):
     return np.empty((4, max(n, MAX_DEGREE)), np.int64)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _type3(cells, cands, houses, cell_houses, n, c1, c2, both, base, best, tmp, best_rem, scratch):
     """Type 3 steps better than ``best`` (a key, rating tenths * 8 + 3), kept in ``best_rem``; the best key.
     ``scratch``: :func:`type3_scratch` (it allocates nothing: its caller runs without reference counts)."""
@@ -373,7 +373,7 @@ def _type3(cells, cands, houses, cell_houses, n, c1, c2, both, base, best, tmp, 
     return best
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _keep(tmp, best_rem, ncells):
     """Copy ``tmp`` to ``best_rem`` when it removes something (and clear it); whether it did."""
     found = False

@@ -30,7 +30,7 @@ NO_HINT = 1 << 30
 X_PASS, Y_PASS, XY_PASS = 0, 1, 2
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _most_states(base, hint):
     """The longest chain (in states) that, rated from ``base``, could still beat the kept hint."""
     if hint[C_TENTHS] == NO_HINT:
@@ -80,7 +80,7 @@ def cycle_masks_on(cands, n, sees):
     return sees, has, np.empty((2 * n + 1, words), np.uint64)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _cycle_eliminations(end, last, nodes, parents, n, out, sees, has, acc):
     """Candidates that see an on state and an off state of their digit along the cycle whose on node ``end`` leads
     to the off state ``last`` and back to the source, off the cycle's cells: their potentials in ``out``, digit by

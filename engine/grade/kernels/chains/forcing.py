@@ -41,7 +41,7 @@ HINT_SIZE = 7
 NO_HINT = 1 << 30
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _base_tenths(producer):
     return 75 if producer == NISHIO else (80 if producer == MULTIPLE else (85 if producer == DYNAMIC else 90))
 
@@ -58,7 +58,7 @@ def _worth(cands, t, n):
     return cands[c] & bit != 0
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _consider(hint, found, tenths, complexity, kind, target, source, where):
     """Keep the conclusion if it sorts before the one kept (Sudoku Explainer's order: rating, complexity, key); or,
     when ``found`` has rows, add it there as a row like a hint record (``found[0, 0]``: how many rows follow; a
@@ -118,7 +118,7 @@ def _hopeless(hint, found, base, least, kind, target):
                                                                       hint[H_SORT])
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _on_run(ws, memo, p, scratch, cands, houses, cell_houses, n, ylinks, dynamic, level):
     """The slot holding the run from candidate ``p`` on: remembered when there is room (a candidate's run serves
     its own contradiction, its cell's chains and the region chains of each of its houses), else made again in slot
@@ -251,7 +251,7 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
             _common(ws, cell_slots, card, cell_kind, none, c, base, cands, n, hint, found)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _double(ws, w, off_slot, p, c, base, cands, n, hint, found):
     """Double forcing chains: states both the run of candidate ``p`` on (slot ``w``) and its run off reach."""
     members = ws[18]
@@ -268,7 +268,7 @@ def _double(ws, w, off_slot, p, c, base, cands, n, hint, found):
                 _consider(hint, found, base + _length_tenths(cx), cx, DOUBLE, t, 2 * p + 1, c)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found):
     """Conclusions every run of ``slots[:k]`` reaches (a cell's or a region's forcing chains), in state order: the
     AND of the runs' member bits, word by word."""
@@ -295,7 +295,7 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found):
             _consider(hint, found, base + _length_tenths(cx), cx, kind, t, source, where)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
                    n, hint, found, slots, units):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place

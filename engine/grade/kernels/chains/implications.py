@@ -30,7 +30,7 @@ _U = np.uint64
 NONE = -1
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _length_tenths(complexity):
     """Sudoku Explainer's length bonus in tenths: one tenth each time ``complexity - 2`` passes 4, 6, 8, 12, 16,
     24, 32, 48, ... (the steps grow by 3/2 and 4/3 in turn)."""
@@ -45,7 +45,7 @@ def _length_tenths(complexity):
     return added
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _hidden_cell_parents(mark, gen, count, pool, top, w, s, c, orig, work, n):
     """The candidates of cell ``c`` removed during a dynamic run are parents of ``s`` (the cell's last candidate)."""
     gone = orig[c] & ~work[c]
@@ -57,7 +57,7 @@ def _hidden_cell_parents(mark, gen, count, pool, top, w, s, c, orig, work, n):
             _pool_parent(count, pool, top, w, s, q)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, d, made, places, houses):
     """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``: those of the
     run's candidates (``made``) no longer in the working grid's (``places``), as bits by position, so only the
@@ -73,7 +73,7 @@ def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, d, made, places,
             _pool_parent(count, pool, top, w, s, q)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, level):
     """Add ``seed`` to the emptied slot ``w`` and every state it forces, the way Sudoku Explainer's ``doChaining``
     does (on states first, then off states, in the order found; at ``level`` 1, when nothing is left to follow, the
@@ -90,7 +90,7 @@ def _propagate(ws, w, seed, cands, houses, cell_houses, n, ylinks, dynamic, leve
         _push_off(ws, ws[12], added)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _start(ws, w, seed, cands, houses, cell_houses):
     """Begin a run in slot ``w`` from ``seed``: the working grid is ``cands``, the queues hold the seed alone.
     (One array holds both queues: on states grow up from the front, off states down from the back.) The places
@@ -109,7 +109,7 @@ def _start(ws, w, seed, cands, houses, cell_houses):
         ends[3] = last - 1
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _start_grid(ws, cands, houses, cell_houses):
     """The working grid (``ws[7]``) and its places (``ws[19]``) as those of ``cands``. On the candidates the last
     run started from (``ws[11]``), only what that run removed is put back (its removals are logged in ``ws[22]``):
@@ -147,7 +147,7 @@ def _start_grid(ws, cands, houses, cell_houses):
     undo[0] = 0
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _push_off(ws, states, k):
     """Queue the off states ``states[:k]`` (already in the slot) to be followed."""
     queue, ends = ws[6], ws[14]
@@ -156,7 +156,7 @@ def _push_off(ws, states, k):
         ends[3] -= 1
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""

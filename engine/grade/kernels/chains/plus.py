@@ -27,7 +27,7 @@ LOCKED_FROM = (BOX, BOX, COLUMN, ROW, BOX, BOX, DIAGONAL1, DIAGONAL2)
 LOCKED_ONTO = (COLUMN, ROW, BOX, BOX, DIAGONAL1, DIAGONAL2, BOX, BOX)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _emit(ws, w, t, parents, nparents, out, count):
     """Add off state ``t`` with the rule's parents unless the slot has it; returns the new count of ``out``."""
     if _has(ws, w, t):
@@ -39,7 +39,7 @@ def _emit(ws, w, t, parents, nparents, out, count):
     return count + 1
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _emit_hint(ws, w, cells, masks, k, n, parents, nparents, out, count):
     """Add the eliminations of one pattern: digits ``masks[i]`` from cell ``cells[i]`` for ``i < k``, made in that
     order, given in the order Sudoku Explainer's hint gives them. It keeps them in a Java ``HashMap`` keyed by the
@@ -78,7 +78,7 @@ def _off_states(c, digits, n, out, k):
     return k
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _empty_cells(orig, houses, h, n):
     """How many cells of house ``h`` the run's grid has not filled (a run only removes candidates, so the cells the
     grid it started from left empty: Sudoku Explainer's ``getEmptyCellCount`` inside a run)."""
@@ -89,7 +89,7 @@ def _empty_cells(orig, houses, h, n):
     return k
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
     """Off states the first productive rule adds to slot ``w`` (written to ``out``); returns how many, or -1 when no
     rule is productive. A rule is productive when one of its patterns rests on the run's removals, even if its
@@ -114,7 +114,7 @@ def _advanced(ws, w, orig, work, houses, cell_houses, n, out, parents):
     return -1
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _locking(ws, w, orig, work, houses, cell_houses, n, out, parents, cells, masks):
     """Locked candidates: a digit whose places in house ``h1`` all lie in one house ``h2`` of the other kind leaves
     the rest of ``h2``. Its parents: the digit's places ``h1`` lost in the run outside ``h2`` (a place lost inside
@@ -169,7 +169,7 @@ def _locking(ws, w, orig, work, houses, cell_houses, n, out, parents, cells, mas
     return count, productive
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
     """Hidden pairs: two digits with the same two places in a house leave those cells' other candidates. Sudoku
     Explainer looks only in houses of more than four empty cells, at digit pairs in its ``Permutations`` order (by
@@ -210,7 +210,7 @@ def _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
     return count, productive
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _naked_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
     """Naked pairs: two cells of a house with the same two candidates take them from the house's other cells.
     Sudoku Explainer looks only in houses of at least four empty cells, at cell pairs in its ``Permutations``
@@ -248,7 +248,7 @@ def _naked_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
     return count, productive
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _x_wings(ws, w, orig, work, houses, n, out, parents, cells, masks):
     """X-Wings: a digit with the same two places in two base lines leaves the two cover lines elsewhere. Sudoku
     Explainer takes columns as base lines first, then rows, line pairs in its ``Permutations`` order and digits

@@ -70,7 +70,7 @@ def _nested_workspace(slots, ncells, n, nests):
             nest_cx, nest_seen, members, places, start_places, position, undo)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _reset(ws, w):
     ws[1][w] += 1
     ws[5][w] = 0
@@ -79,18 +79,18 @@ def _reset(ws, w):
         members[w, k] = 0
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _has(ws, w, s):
     return ws[0][w, s] == ws[1][w]
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _add(ws, w, s, parent):
     """Put state ``s`` in slot ``w`` with one parent (none when ``parent`` < 0); more may follow (:func:`_parent`)."""
     _put(ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18], w, s, parent)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _parent(ws, w, s, parent):
     """Add a parent to the state added last (a full pool drops it: the chain only looks shorter)."""
     _pool_parent(ws[3], ws[4], ws[5], w, s, parent)
@@ -127,13 +127,13 @@ def _pool_parent(count, pool, top, w, s, parent):
         count[w, s] += 1
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _new_conclusion(ws):
     """Start the complexity of a new conclusion: the nested chains behind its chains count afresh."""
     ws[10][2] += 1
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _ancestors(ws, w, s):
     """How many distinct states lead to ``s`` in slot ``w``, ``s`` included: the complexity of its chain (with
     nested chains, as Sudoku Explainer counts it, plus the complexity of each distinct nested chain behind it)."""
@@ -141,7 +141,7 @@ def _ancestors(ws, w, s):
     return total + nested
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _first_path(ws, w, s):
     """How many states the chain that first reached ``s`` in slot ``w`` has (its first parents back to the
     assumption, ``s`` included): a lower bound of :func:`_ancestors` for the price of one load a state, as every
@@ -155,7 +155,7 @@ def _first_path(ws, w, s):
     return length
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _ancestry(ws, w, s, out):
     """The distinct states that lead to ``s`` in slot ``w`` (``s`` included), written to ``out``: how many, and the
     summed complexity of the nested chains that put any of them there, each counted once per conclusion (since

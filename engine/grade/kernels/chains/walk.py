@@ -291,13 +291,13 @@ def has_strong_link(p, table, ylinks, xlinks):
     return _strong_links(p, table[3], ylinks, xlinks, table[4]) > 0
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def cycle_end(k, nodes):
     """Cycle ``k`` of a walk: (the on node that closed it, the off state that leads back to the source)."""
     return nodes[nodes.size - 1 - 2 * k], nodes[nodes.size - 2 - 2 * k]
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _no_chains(size, nodes, in_on, in_off, stamp, nochain, mark):
     """After a complete walk (``size`` >= 0 nodes): every state it reached forces only states it reached too, so a
     reached state whose opposite was not reached has no forcing chain of its own; mark it (the pass's ``mark``) so
@@ -309,7 +309,7 @@ def _no_chains(size, nodes, in_on, in_off, stamp, nochain, mark):
             nochain[x] = mark
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _chain_states(node, nodes, parents):
     count = 0
     while node >= 0:
