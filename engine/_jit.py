@@ -85,8 +85,8 @@ def kernel_with(**options):
     ``tests/engine/test_kernel_flags.py`` holds the code to it): numba compiles a callee under its caller's flags
     when the caller's compile is what first needs it, but under its own when anything else compiled it first: the
     warm-up's workers (which compile callees before callers), or a command that called it directly. The same
-    source then ran at two speeds, by the order things were first compiled in: carving 92 us a board after a
-    plain first run, 128 us after ``catalogue compile`` (docs/benchmarks.md, "Against tdoku")."""
+    source then ran at two speeds, by the order things were first compiled in: carving was markedly slower after
+    ``catalogue compile`` than after a plain first run (the figures are in the commit that made this rule)."""
     if options.get("parallel"):
         raise ValueError("kernels run from actor threads; parallel=True is not allowed")
     return numba.njit(**_OPTIONS, **options)

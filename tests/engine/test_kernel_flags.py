@@ -2,7 +2,7 @@
 
 Why (engine/_jit.py, kernel_with): numba compiles a callee under its caller's flags only when the caller's compile
 is the first to need it; otherwise under its own. A callee left with the default flags ran with atomic reference
-counts or without them by the order things were first compiled in: carving took 40 % longer after the warm-up
+counts or without them by the order things were first compiled in: carving was markedly slower after the warm-up
 (which compiles callees first) than after a plain first run. Declared on every callee, the flags no longer depend
 on that order.
 """
