@@ -41,10 +41,11 @@ from ._band_triads import _digit_step, _triad_digits
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 
 _I = np.int64
-# rows of the scratch array (85, 33): 0..80 saved states with their branch records (at most 80 guesses are ever
-# outstanding: each solves a cell and the last cell is always forced), then triad scratch, the state, the stats,
-# and the load's scratch
-TRIADS_ROW, STATE, STATS, LOAD = 81, 82, 83, 84
+# rows of the scratch array (112, 33): 0..107 saved states with their branch records, then triad scratch, the
+# state, the stats, and the load's scratch. At most 107 guesses are ever outstanding: 80 on cells (each solves a
+# cell, and the last cell is always forced) and 27 on a digit's ways across a band (each leaves that digit one
+# way there, so a word is branched on once in a line of guesses)
+TRIADS_ROW, STATE, STATS, LOAD = 108, 109, 110, 111
 TRIADS_AFTER = 8  # guesses in a search before the digit-level triad step runs (see _propagate)
 
 
@@ -116,13 +117,14 @@ def _propagate(st, dirty, pats, tp, guesses):
 def _search9(st, limit, node_limit, prefer, stack, solution, stats, trace, ntrace, shown):
     """Count the solutions of the loaded state ``st`` up to ``limit`` (first one to ``solution``).
 
-    ``stack`` rows 0..80 hold the saved state of each outstanding guess (columns 0..29) and its branch record:
+    ``stack`` rows 0..107 hold the saved state of each outstanding guess (columns 0..29) and its branch record:
     the cell (30), the digits left to try there (31, a mask) and the cells solved before the guess (32). A branch
     on a digit's two ways across a band (:mod:`engine.solvers._band_branch`) records ``-1 - k`` for the state's
     word ``k`` (30) and the other way's cells (31). Given a board to ``prefer`` (or no cells), the search
     branches on cells only and tries the board's digit first. ``node_limit`` > 0 stops the search once
-    ``stats[NODES]`` reaches it (``stats[GAVE_UP]`` set). When ``trace`` has rows, placements and take-backs are recorded there (as :func:`engine.solvers.fast.trace`
-    describes) and the search stops at the first solution or a full buffer.
+    ``stats[NODES]`` reaches it (``stats[GAVE_UP]`` set). When ``trace`` has rows, placements and take-backs are
+    recorded there (as :func:`engine.solvers.fast.trace` describes) and the search stops at the first solution or
+    a full buffer.
     """
     tracing = trace.shape[0] > 0
     count = 0
@@ -285,7 +287,7 @@ def trace9(cells, work, solution, trace, ntrace, shown):
 
 def scratch9() -> np.ndarray:
     """The working array of :func:`solve9` for one thread (see :data:`STATE`)."""
-    return np.zeros((85, NWORDS + 3), dtype=np.int64)
+    return np.zeros((LOAD + 1, NWORDS + 3), dtype=np.int64)
 
 
 @kernel
@@ -303,4 +305,4 @@ def solve9_batch(puzzles, limit, counts, solutions, stats_out, work):
 @kernel
 def scratch9_kernel():
     """:func:`scratch9` inside compiled code (batches allocate it once)."""
-    return np.zeros((85, NWORDS + 3), dtype=np.int64)
+    return np.zeros((LOAD + 1, NWORDS + 3), dtype=np.int64)

@@ -149,7 +149,7 @@ def _choose_branch(work, prefer, branch, depth, stats, chosen):
     return best, bit
 
 
-@kernel
+@kernel_with(_nrt=True)  # it allocates its scratch: never compiled under an nrt-free caller's flags
 def _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, node_limit, prefer, stack, branch,
             solution, stats, trace, ntrace, shown, tracing):
     """Count solutions of the state in ``work`` (already initialised, ``queue[:qtail]`` pending) up to ``limit``.
@@ -164,7 +164,7 @@ def _search(work, queue, qtail, nsolved, peers, houses, cell_houses, n, limit, n
                       branch, solution, stats, trace, ntrace, shown, tracing, seg, dirty, tmp)
 
 
-@kernel
+@kernel_with(_nrt=True)  # allocates (see _search)
 def search_scratch(work, houses, n):
     """The scratch of :func:`_search_on` for grids like ``work`` (cells) of ``n`` digits with these ``houses``:
     ``(seg, dirty, tmp)``, the locked candidates' segments (16x16 and up), the houses to scan for hidden singles

@@ -19,10 +19,11 @@ and turns results into :class:`~engine.solvers.base.SolveResult`.
 
 Metrics (definitions in :mod:`engine.solvers.base`): ``nodes`` counts every digit written into a blank cell,
 forced or guessed; ``guesses`` the placements made at a branch point (every digit tried there, the last one
-included); ``backtracks`` the placements taken back; ``max_depth`` the most guesses outstanding at once;
-``checks`` the work done between guesses, in mask reads: for the cell-mask kernel a peer elimination, a cell
-scanned for hidden singles, for locked candidates or for the branch cell; for the band kernel 12 per digit
-examined and 27 per sweep for naked singles (so the two kernels' checks are not comparable).
+included; on 9x9 also each way tried of a digit's two across a band, which places nothing itself);
+``backtracks`` the placements taken back; ``max_depth`` the most guesses outstanding at once; ``checks`` the
+work done between guesses, in mask reads: for the cell-mask kernel a peer elimination, a cell scanned for hidden
+singles, for locked candidates or for the branch cell; for the band kernel 12 per digit examined and 27 per sweep
+for naked singles (so the two kernels' checks are not comparable).
 
 Batch helpers (:func:`solve_many`, :func:`count_many`, :func:`metrics_many`, :func:`solve_results`) solve a whole
 array of puzzles in one kernel call, with the same counts, solutions and metrics as one :func:`solve` per puzzle;

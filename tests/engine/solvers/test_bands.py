@@ -187,3 +187,10 @@ def test_band_branches_happen_on_hard_puzzles():
         _propagate(state, np.int64(511), work[TRIADS_ROW, :9], work[TRIADS_ROW, 9:18], np.int64(99))
         taken += _band_branch(state)[0] >= 0
     assert taken >= len(HARD) // 2
+
+
+def test_the_stack_holds_the_deepest_line_of_guesses():
+    """80 guesses on cells (the last cell is always forced) and 27 on ways across a band (one per digit and band:
+    after it the digit has one way left there) can be outstanding at once: rows 0..107 come before the scratch."""
+    assert TRIADS_ROW == 80 + 27 + 1
+    assert scratch9().shape[0] > LOAD > STATE > TRIADS_ROW
