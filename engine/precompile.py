@@ -66,8 +66,10 @@ def build(out: Path, sizes=(4, 9), jobs=job_names(), log=print) -> dict:
         env = dict(os.environ, NUMBA_CACHE_DIR=str(folder), NUMBA_CPU_NAME=cpu_name, NUMBA_CPU_FEATURES="")
         started, cpu0 = time.perf_counter(), os.times()
         ids = [job_id(name, box_for_size(size)) for size in sizes for name in jobs]
-        # in a child: numba reads the CPU target when it is imported, and the child's compile workers inherit it
-        code = ("import sys; from engine.warmup import prepare; r = prepare(sys.argv[1:]); "
+        # in a child: numba reads the CPU target when it is imported, and the child's compile workers inherit it;
+        # always on the workers (however few seconds the plan says), so what the child compiles itself is only what
+        # the plan lacks
+        code = ("import sys; from engine.warmup import prepare; r = prepare(sys.argv[1:], workers_from=0.0); "
                 "print(r.compiled_here)")
         child = subprocess.run([sys.executable, "-c", code, *ids], env=env, capture_output=True, text=True)
         if child.returncode:

@@ -115,10 +115,12 @@ class _CompileCounter:
         event.unregister("numba:compile", self.listener)
 
 
-def prepare(jobs, progress: Callable[[Progress], None] | None = None, workers: int | None = None) -> PrepareReport:
+def prepare(jobs, progress: Callable[[Progress], None] | None = None, workers: int | None = None,
+            workers_from: float = WORKERS_FROM_SECONDS) -> PrepareReport:
     """Make the kernels of ``jobs`` (job ids, ``NAME@BOX``) ready in this process, compiling on ``workers``
-    processes (default: one per core) what the cache lacks; ``progress`` is called as kernels finish (see
-    :class:`Progress`) while anything compiles. Raises KeyboardInterrupt on Ctrl-C, the workers stopped."""
+    processes (default: one per core) what the cache lacks, when the plan says that takes ``workers_from`` seconds
+    or more (less is compiled here); ``progress`` is called as kernels finish (see :class:`Progress`) while
+    anything compiles. Raises KeyboardInterrupt on Ctrl-C, the workers stopped."""
     jobs = list(dict.fromkeys(jobs))
     for job in jobs:
         parse_job_id(job)  # a misspelt job is a bug of the caller's: say so before anything runs
@@ -138,7 +140,7 @@ def prepare(jobs, progress: Callable[[Progress], None] | None = None, workers: i
 
         todo = plan.tasks(report.missing, skip=CachedOverloads())
         report.planned = len(todo)
-        if todo and sum(t.seconds for t in todo) >= WORKERS_FROM_SECONDS:
+        if todo and sum(t.seconds for t in todo) >= workers_from:
             report.workers = max(1, min(workers or default_workers(), len(todo)))
             report.failed = compile_tasks(todo, report.workers, progress)
             report.kernels = report.planned - len(report.failed)
