@@ -15,7 +15,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from .._jit import kernel, kernel_with
+from .._jit import kernel_with
 from ..solvers._bands import STATS, solve9_exists
 from ..solvers._bitmask import _init_work, _search, _search_on
 from ..solvers._stats import CHECKS, GAVE_UP, NODES

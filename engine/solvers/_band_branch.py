@@ -18,7 +18,7 @@ import numpy as np
 
 from .._jit import kernel_with
 from ..bits import lowbit_index
-from ._band_state import NPERMS, ROW3, TRIADS, TWO_PERMS
+from ._band_state import NPERMS, TRIADS, TWO_PERMS, _triads
 
 _I = np.int64
 
@@ -34,7 +34,7 @@ def _band_branch(st):
         total = 0
         for d in range(9):
             m = st[3 * d + b]
-            total += NPERMS[ROW3[m & 511] | (ROW3[(m >> 9) & 511] << 3) | (ROW3[(m >> 18) & 511] << 6)]
+            total += NPERMS[_triads(m)]
         # a band whose 9 digits each have one configuration left is settled
         if 9 < total < best_total:
             best_total = total
@@ -43,7 +43,7 @@ def _band_branch(st):
         for d in range(9):
             k = 3 * d + best_b
             m = st[k]
-            t = ROW3[m & 511] | (ROW3[(m >> 9) & 511] << 3) | (ROW3[(m >> 18) & 511] << 6)
+            t = _triads(m)
             if NPERMS[t] == 2:
                 return k, TRIADS[TWO_PERMS[t, 0]], TRIADS[TWO_PERMS[t, 1]]
     return -1, _I(0), _I(0)

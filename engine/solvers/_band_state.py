@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, kernel_with
+from .._jit import kernel_with
 from ..bits import lowbit_index, popcount
 
 _I = np.int64
@@ -68,6 +68,12 @@ COLUMN_CELLS = np.array([COLUMNS[1 << (pos % 9)] for pos in range(27)], dtype=np
 #: band, its column in the others)
 CLUE_OUT = np.array([[BAND_PEERS[c % 27] if j == c // 27 else COLUMN_CELLS[c % 27] for j in range(3)]
                      for c in range(81)], dtype=np.int64)
+
+
+@kernel_with(inline="always")
+def _triads(m):
+    """The triads (3x3 pattern, bit ``3 * row + box``) where a band's digit mask ``m`` still has a cell."""
+    return ROW3[m & 511] | (ROW3[(m >> 9) & 511] << 3) | (ROW3[(m >> 18) & 511] << 6)
 
 
 @kernel_with(inline="always")

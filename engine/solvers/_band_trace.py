@@ -2,7 +2,7 @@
 unsolved masks before and after each step."""
 from __future__ import annotations
 
-from .._jit import kernel, kernel_with
+from .._jit import kernel_with
 from ..bits import lowbit_index
 from ._band_state import _digit_at
 from ._bitmask import _emit

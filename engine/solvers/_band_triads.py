@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, kernel_with
+from .._jit import kernel_with
 from ..bits import lowbit_index
-from ._band_state import ALONE, COLUMNS, PERM, ROW3, TRIADS, _place
+from ._band_state import ALONE, COLUMNS, PERM, TRIADS, _place, _triads
 
 _I = np.int64
 
@@ -18,7 +18,7 @@ _I = np.int64
 @kernel_with(inline="always")
 def _across(m):
     """The cells of one band's digit mask that lie on a permutation of its 3x3 triads (0: none is left)."""
-    t = ROW3[m & 511] | (ROW3[(m >> 9) & 511] << 3) | (ROW3[(m >> 18) & 511] << 6)
+    t = _triads(m)
     p = PERM[t]
     if p == t:
         return m
@@ -162,7 +162,7 @@ def _triad_digits(st, pats, tp):
     for b in range(3):
         for d in range(9):
             m = st[3 * d + b]
-            pats[d] = ROW3[m & 511] | (ROW3[(m >> 9) & 511] << 3) | (ROW3[(m >> 18) & 511] << 6)
+            pats[d] = _triads(m)
         ch = _triad_matrix(pats, tp)
         if ch < 0:
             return _I(-1)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, kernel_with
+from .._jit import kernel_with
 
 _I = np.int64
 _U = np.uint64  # an unsigned index skips the negative-index test of every read

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, kernel_with
+from .._jit import kernel_with
 from ..bits import popcount
 from ._locked import LOCK, SCAN, _locked_candidates
 from ._stats import CHECKS, NODES
