@@ -308,6 +308,62 @@ def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_no
     assert spared > 5 and kept > 5
 
 
+@pytest.mark.parametrize("producer", [fo.STATIC, fo.MULTIPLE, fo.DYNAMIC])
+def test_what_an_earlier_step_found_inside_narrowed_to_a_later_steps_grid_is_what_searching_there_finds(producer):
+    """A later step's search inside a grid an earlier step searched takes the earlier result with the rule parents
+    that are still removals (engine.grade.finders.chains.nested._narrowed): on every stall grid of the stuck
+    Escargot, with a later step's grid made by putting back a random part of the run's removals, it must be what
+    searching on that grid keeps, and the test must meet conclusions dropped and rule parents thinned."""
+    from engine.grade.finders.chains.nested import NOTHING, _narrowed
+
+    rng = np.random.default_rng(48)
+    dropped = thinned = 0
+    earlier = _Search(0, STUCK, 3)
+    for work in _stall_grids(60, 5):
+        gone = STUCK & ~work
+        later = work | (gone & rng.integers(0, 1 << 9, gone.size))  # each removal kept or put back
+        found = earlier.search_inside(producer, work)
+        want = _Search(0, later, 3).search_inside(producer, work)
+        got = _narrowed(found, later, 9) if len(found) else NOTHING
+        assert _listed(got) == _listed(want)
+        dropped += len(found) - len(want)
+        thinned += len(found.parents) - len(want.parents) > len(found) - len(want)
+    assert dropped > 0 and thinned > 0
+
+
+def test_searches_inside_remembered_from_step_to_step_change_no_step(monkeypatch):
+    """The thread's store of searches inside, kept from one step to the next, gives the steps that searching
+    afresh gives: three nested steps from the stuck Escargot, each conclusion and its chains, with fewer
+    searches inside made."""
+    from engine.grade.finders.chains import nested
+    from engine.grade.finders.chains.steps import conclusion
+
+    made = []
+    search_inside = _Search.search_inside
+    monkeypatch.setattr(_Search, "search_inside", lambda self, *a: made.append(1) or search_inside(self, *a))
+
+    def three_steps(remember: bool):
+        nested._STORE.found = {}
+        cands, steps = STUCK.copy(), []
+        for _ in range(3):
+            if not remember:
+                nested._STORE.found = {}
+            row, hint, links = nested.search(cands, 3)
+            steps.append((row, hint.tolist(), links))
+            placements, eliminations = conclusion(int(hint[fo.H_TARGET]), 9)
+            for c, d in eliminations:
+                cands[c] &= ~(1 << (d - 1))
+            for c, d in placements:  # the digit placed, and gone from the cell's houses
+                for h in np.flatnonzero((GEO.houses == c).any(axis=1)):
+                    cands[GEO.houses[h]] &= ~(1 << (d - 1))
+                cands[c] = 1 << (d - 1)
+        return steps
+
+    got = three_steps(True)
+    remembered, made[:] = len(made), []
+    assert got == three_steps(False) and remembered < len(made)
+
+
 def test_the_stable_order_is_numpys_stable_argsort():
     from hypothesis import given, settings, strategies as st
 

@@ -28,6 +28,7 @@ hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
 from __future__ import annotations
 
 import bisect
+import threading
 
 import numpy as np
 
@@ -61,6 +62,9 @@ ROWS = (
 FOUND_ROWS = 1 << 14
 NESTS = 1 << 18
 _NO_FOUND = np.zeros((0, HINT_SIZE), np.int64)
+#: the most searches inside a thread remembers from step to step (:meth:`_Search.remembered`)
+STORED = 1 << 13
+_STORE = threading.local()  # found: that store, of the puzzle whose step was searched last (grid: that step's)
 
 
 class _Search:
@@ -74,7 +78,7 @@ class _Search:
         self.n, self.houses = geo.size, geo.houses
         self.cell_houses = grader_units(geo)
         self.shape = self.houses.tobytes()  # (the thread's workspace for searches inside: inner_space)
-        self.cands = np.ascontiguousarray(cands, np.int64)
+        self.cands = np.array(cands, np.int64)  # (a copy: the thread's store keeps it, see remembered)
         # what searches inside concluded, by grid (see inside): shared by the rows of one step's search
         self.inside_memo = {} if inside is None else inside
         self.base, self.inner = ROWS[row][1], ROWS[row][2]
@@ -149,9 +153,33 @@ class _Search:
         key = (producer, work.tobytes())
         memo = self.inside_memo
         if key not in memo:
-            out = self.search_inside(producer, work)
-            memo[key] = out if len(out) else NOTHING  # (the memo keeps no empty buffers)
+            memo[key] = self.remembered(producer, work)
         return memo[key]
+
+    def remembered(self, producer: int, work: np.ndarray) -> Inside:
+        """:meth:`inside` as a search of an earlier step on the same ``work`` left it, when one did, else searched.
+        One grid in six that a nested step searches inside was searched by an earlier step of the puzzle (a run
+        reaches the same grid again once the step between removed a candidate the run removes anyway), and what
+        the search finds depends on ``work`` alone; only the rule parents depend on the step's grid, the removals
+        being those of ``work`` from it. A later step's grid has no candidate the earlier one lacked, so its
+        removals are a part of the earlier's, and each conclusion's rule parents are the earlier ones that are
+        still removals (:func:`_narrowed`): those with none are dropped, as the search would drop them. The tests'
+        twin searches again."""
+        store = getattr(_STORE, "found", None)
+        if store is None:
+            store = _STORE.found = {}
+        key = (self.shape, producer, work.tobytes())
+        hit = store.get(key)
+        if hit is not None and not (self.cands & ~hit[0]).any():
+            out = hit[1] if not len(hit[1]) or (hit[0] == self.cands).all() else _narrowed(hit[1], self.cands,
+                                                                                          self.n)
+        else:
+            out = self.search_inside(producer, work)
+            if hit is None and len(store) >= STORED:  # the oldest goes (the steps just before are the ones to meet)
+                del store[next(iter(store))]
+        out = out if len(out) else NOTHING  # (the memos keep no empty buffers)
+        store[key] = (self.cands, out)
+        return out
 
     def search_inside(self, producer: int, work: np.ndarray) -> Inside:
         """:meth:`inside`, not remembered."""
@@ -315,9 +343,40 @@ class _Search:
                     with_rules(t, work, chains(raw, size, n)), kind)
 
 
+def _narrowed(inside: Inside, cands: np.ndarray, n: int) -> Inside:
+    """``inside`` on a step's grid ``cands`` that lacks none of the candidates of the grid it was found on: each
+    conclusion's rule parents that ``cands`` still has (so they are still removals of the run), in their order, and
+    only the conclusions left with some (:meth:`_Search.remembered`)."""
+    p = inside.parents.astype(np.int64) >> 1
+    still = (cands[p // n] >> (p % n)) & 1 == 1
+    counts = np.add.reduceat(np.append(still, False).astype(np.int64), inside.parent_ends[:-1]) \
+        if len(inside) else np.zeros(0, np.int64)
+    counts[np.diff(inside.parent_ends) == 0] = 0  # (reduceat reads one entry past an empty slice)
+    keep = counts > 0
+    if keep.all():
+        if still.all():
+            return inside
+        return Inside(inside.rows, inside.states, inside.state_ends, inside.parents[still],
+                      np.concatenate(([0], np.cumsum(counts))).astype(inside.parent_ends.dtype))
+    rows = np.flatnonzero(keep)
+    sizes = np.diff(inside.state_ends)[rows]
+    states = np.concatenate([inside.states[inside.state_ends[i]:inside.state_ends[i + 1]] for i in rows]) \
+        if rows.size else inside.states[:0]
+    parents = np.concatenate([inside.parents[inside.parent_ends[i]:inside.parent_ends[i + 1]]
+                              [still[inside.parent_ends[i]:inside.parent_ends[i + 1]]] for i in rows]) \
+        if rows.size else inside.parents[:0]
+    return Inside(inside.rows[rows], states.astype(inside.states.dtype),
+                  np.concatenate(([0], np.cumsum(sizes))).astype(inside.state_ends.dtype), parents,
+                  np.concatenate(([0], np.cumsum(counts[rows]))).astype(inside.parent_ends.dtype))
+
+
 def search(cands: np.ndarray, box: int):
     """The first nested row with a conclusion on ``cands``, and its best: ``(row, hint, links)`` or None."""
     inside: dict = {}  # the rows' searches inside, by grid (_Search.inside)
+    last = getattr(_STORE, "grid", None)
+    if last is None or last.shape != cands.shape or (cands & ~last).any():  # another puzzle: its own store
+        _STORE.found = {}
+    _STORE.grid = np.array(cands, np.int64)
     for row in range(len(ROWS)):
         s = _Search(row, cands, box, inside)
         hint = s.search()
