@@ -35,17 +35,17 @@ TARGET = ROOT / "docs" / "benchmarks.md"
 HEADER = """\
 # Benchmarks
 
-Generated from [bench/results/](../bench/results/) by `python tools/benchmarks_page.py` (`tests/test_docs.py` checks
-it is fresh): edit an area's file there, never this page. The only page with measured figures, the newest of each
-area. **figure**: per CPU second (one core) unless it says wall, medians of repeated runs; a range spans runs made in
-turn or the cases named; the target in brackets. **beside**: the peer run side by side, and our speed as a multiple
-of its (above x1: faster). **command**: from the repository root ("same": as above; [bench/README.md](../bench/README.md)
-says where the peers and puzzle lists not shipped come from). **host, load**: the machine (below) and the load
-average before the run (-: not recorded). **date, commit**: the code measured is at or before the commit.
+Generated from [bench/results/](../bench/results/) by `python tools/benchmarks_page.py` (a test checks it is fresh):
+edit an area's file there, never this page. The only page with measured figures, each area's newest. **figure**: per
+CPU second (one core) unless it says wall, medians of repeated runs; a range spans runs made in turn or the cases
+named; the target in brackets. **beside**: the peer run side by side, and our speed as a multiple of its (above x1:
+faster). **command**: from the repository root ("same": as above; peers and lists not shipped:
+[bench/README.md](../bench/README.md)). **host, load**: the machine (below) and the load average before the run (-:
+none). **date, commit**: the code measured is at or before the commit.
 
-Hosts are shared 2-core virtual machines that changed between sessions: a rate moves with its host by tens of per
-cent, so compare ratios, or lines of one host and day. Python 3.11, numba 0.68, warm kernel caches unless a line
-says cold. Older figures: `git log -p bench/results/`.
+Hosts: shared 2-core VMs, changed between sessions; a rate moves with its host by tens of per cent, so compare
+ratios, or lines of one host and day. Python 3.11, numba 0.68, warm kernel caches unless a line says cold. Older
+figures: `git log -p bench/results/`.
 """
 
 COLUMNS = ("what", "figure", "beside", "command", "host, load", "date, commit")
