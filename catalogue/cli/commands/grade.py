@@ -13,6 +13,7 @@ from ...batches import batch_map
 from ...choices import InputFormat, read_entries
 from ...console import report
 from ...output import Spool, write_records
+from ...signals import Held
 from ..options import (
     InputFormatOption,
     InputShapeOption,
@@ -162,6 +163,9 @@ def register(app: typer.Typer) -> None:
         # a Ctrl-C (or SIGTERM) keeps what was graded: the grades so far are written as a finished run's would be
         stop: KeyboardInterrupt | None = None
         graded = 0
+        # a stop signal between writing a grade and counting it waits for the count, so the last line's count is
+        # what was written (it came one short when SIGTERM fell between the two)
+        held = Held()
         try:
             for entry, g in zip(entries, grades):
                 if isinstance(entry, FormatError):
@@ -172,16 +176,21 @@ def register(app: typer.Typer) -> None:
                     report(g)
                     failed = True
                     continue
-                graded += 1
+                held.hold()
+                try:
+                    if output_format == LINE:
+                        typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
+                    else:
+                        records.append(record(entry, g, steps, full_scale))
+                        if steps and output_format == TABLE:
+                            explained.append((f"\n#{entry.index + 1} (line {entry.line}): {g.level}, score "
+                                              f"{g.score:.1f}, hardest {g.hardest}", explanation(entry, g, full_scale)))
+                    graded += 1
+                finally:
+                    held.release()
                 if output_format == LINE:
-                    typer.echo(f"{g.level} {g.score:.1f} {g.hardest}")
                     for text_line in explanation(entry, g, full_scale) if steps else ():
                         typer.echo(f"  {text_line}")
-                    continue
-                records.append(record(entry, g, steps, full_scale))
-                if steps and output_format == TABLE:
-                    explained.append((f"\n#{entry.index + 1} (line {entry.line}): {g.level}, score {g.score:.1f}, "
-                                      f"hardest {g.hardest}", explanation(entry, g, full_scale)))
         except KeyboardInterrupt as e:
             stop = e
         if output_format != LINE and (records or output_format != TABLE):
