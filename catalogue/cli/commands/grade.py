@@ -193,6 +193,7 @@ def register(app: typer.Typer) -> None:
                         typer.echo(f"  {text_line}")
         except KeyboardInterrupt as e:
             stop = e
+            grades.close()  # its bar off the terminal now, before the last line (it was left there, stale)
         if output_format != LINE and (records or output_format != TABLE):
             fields = RECORD_FIELDS
             if steps:

@@ -116,6 +116,28 @@ def test_fill_display_leaves_no_stale_line(tmp_path, tmux_run):
 
 
 @pytest.mark.slow
+def test_grade_ctrl_c_ends_with_the_count_written_and_no_bar(tmp_path, tmux_run):
+    """A Ctrl-C in ``catalogue grade`` ends with its one line, counting the grades written, and no bar on the
+    screen."""
+    from paths import SAMPLES
+
+    puzzles = [line for line in (SAMPLES / "puzzles_9x9.sdm").read_text().splitlines()
+               if line.strip() and not line.startswith("#")]
+    (tmp_path / "p.txt").write_text("".join(f"{p}\n" for p in puzzles) * 20000)
+    out = tmp_path / "out.txt"
+    t = tmux_run(["sh", "-c", f"exec {shlex.join([*CLI, 'grade', str(tmp_path / 'p.txt'), '--format', 'line'])} > "
+                              f"{shlex.quote(str(out))}"])
+    t.wait(lambda: any(done > 0 for done, _ in frames(t.raw())), 120, "the bar moving")
+    t.tmux("send-keys", "-t", "t", "C-c")
+    assert t.exit_code() == 130
+    screen = t.screen()
+    lines = [line for line in screen.splitlines() if line.strip()]
+    graded = int(re.search(r"interrupted: ([\d,]+) of ", screen)[1].replace(",", ""))
+    assert lines[-1].startswith("catalogue: interrupted: ") and not any(BAR in line for line in lines), screen
+    assert len(out.read_text().splitlines()) == graded > 0
+
+
+@pytest.mark.slow
 def test_fill_ctrl_c_shows_the_saved_count(tmp_path, tmux_run):
     db = tmp_path / "c.db"
     t = tmux_run([*CLI, "fill", "--count", "200000", "--seed", "6", "--db", str(db)])
