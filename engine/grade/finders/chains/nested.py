@@ -171,8 +171,7 @@ class _Search:
         key = (self.shape, producer, work.tobytes())
         hit = store.get(key)
         if hit is not None and not (self.cands & ~hit[0]).any():
-            out = hit[1] if not len(hit[1]) or (hit[0] == self.cands).all() else _narrowed(hit[1], self.cands,
-                                                                                          self.n)
+            out = _narrowed(hit[1], self.cands, self.n)
         else:
             out = self.search_inside(producer, work)
             if hit is None and len(store) >= STORED:  # the oldest goes (the steps just before are the ones to meet)
@@ -349,25 +348,18 @@ def _narrowed(inside: Inside, cands: np.ndarray, n: int) -> Inside:
     only the conclusions left with some (:meth:`_Search.remembered`)."""
     p = inside.parents.astype(np.int64) >> 1
     still = (cands[p // n] >> (p % n)) & 1 == 1
-    counts = np.add.reduceat(np.append(still, False).astype(np.int64), inside.parent_ends[:-1]) \
-        if len(inside) else np.zeros(0, np.int64)
-    counts[np.diff(inside.parent_ends) == 0] = 0  # (reduceat reads one entry past an empty slice)
-    keep = counts > 0
-    if keep.all():
-        if still.all():
-            return inside
-        return Inside(inside.rows, inside.states, inside.state_ends, inside.parents[still],
-                      np.concatenate(([0], np.cumsum(counts))).astype(inside.parent_ends.dtype))
-    rows = np.flatnonzero(keep)
-    sizes = np.diff(inside.state_ends)[rows]
-    states = np.concatenate([inside.states[inside.state_ends[i]:inside.state_ends[i + 1]] for i in rows]) \
-        if rows.size else inside.states[:0]
-    parents = np.concatenate([inside.parents[inside.parent_ends[i]:inside.parent_ends[i + 1]]
-                              [still[inside.parent_ends[i]:inside.parent_ends[i + 1]]] for i in rows]) \
-        if rows.size else inside.parents[:0]
-    return Inside(inside.rows[rows], states.astype(inside.states.dtype),
-                  np.concatenate(([0], np.cumsum(sizes))).astype(inside.state_ends.dtype), parents,
-                  np.concatenate(([0], np.cumsum(counts[rows]))).astype(inside.parent_ends.dtype))
+    if still.all():
+        return inside
+    counts = np.bincount(np.repeat(np.arange(len(inside)), np.diff(inside.parent_ends))[still], minlength=len(inside))
+    keep = counts > 0  # (a conclusion dropped has no parent left, so the parents still there are the kept ones')
+    sizes = np.diff(inside.state_ends)
+    return Inside(inside.rows[keep], inside.states[np.repeat(keep, sizes)], _ends(sizes[keep]),
+                  inside.parents[still], _ends(counts[keep]))
+
+
+def _ends(sizes: np.ndarray) -> np.ndarray:
+    """Where each of consecutive slices of ``sizes`` ends, after a leading 0 (an :class:`Inside`'s ``*_ends``)."""
+    return np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
 
 
 def search(cands: np.ndarray, box: int):
