@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -122,6 +123,12 @@ def main() -> None:
                         help=f"serate's ratings (puzzle, ER, EP, ED); {SAMPLE.name} is always read")
     parser.add_argument("--no-hardest", action="store_true", help="leave out the hardest sample")
     args = parser.parse_args()
+    # skfr runs in a folder of its own (it writes NAME_rat.txt beside its input): a relative path is resolved here,
+    # and a wrong one stops the run before the minutes of our grading, not after
+    found = shutil.which(args.skfr) if os.sep not in args.skfr else None
+    args.skfr = found or str(Path(args.skfr).resolve())
+    if not os.access(args.skfr, os.X_OK):
+        parser.error(f"--skfr {args.skfr}: no such executable")
     serate: dict = {}
     for path in [SAMPLE, *args.serate]:
         serate.update(read_serate(path))
