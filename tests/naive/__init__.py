@@ -97,6 +97,7 @@ def count_solutions(cells: Sequence[int], limit: int = 2,
     grid = [int(v) for v in cells]
     if not is_valid(grid):
         return 0, None
+    n = _size(grid)
     found: list[list[int]] = []
 
     def options(c: int) -> list[int]:
@@ -111,6 +112,12 @@ def count_solutions(cells: Sequence[int], limit: int = 2,
             found.append(list(grid))
             return
         choices = {c: options(c) for c in blanks}
+        # a dead end as soon as a house has a digit with no place left (every house holds every digit): the same
+        # count, found without walking the branches under it (a 24-clue puzzle took 27 s without this test)
+        digits = set(range(1, n + 1))
+        for house in house_cells(n):
+            if not digits <= {grid[c] for c in house}.union(*(choices[c] for c in house if grid[c] == 0)):
+                return
         cell = min(blanks, key=lambda c: len(choices[c]))
         for digit in choices[cell]:
             grid[cell] = digit
