@@ -76,7 +76,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     result yielded before it.
     """
     from .config import default_workers
-    from .kernels import jobs_for, sizes_of
+    from .kernels import jobs_for, ready_for_later, sizes_of
 
     threads = threads or default_workers()
     if jobs is None:
@@ -89,7 +89,8 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     pace = Pace(lambda box: max(1, min(sizes.get(box, 1), cap)))
     ledger = Ledger()  # what the first pass found ahead, for the bar's time left (catalogue.time_left)
 
-    def finished(result):  # a later result, called and timed
+    def finished(result):  # a later result, called and timed (its kernels made ready first, once)
+        ready_for_later(getattr(step, "display", None))
         started = time.perf_counter()
         value = result()
         ledger.took(time.perf_counter() - started)

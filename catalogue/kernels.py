@@ -10,6 +10,7 @@ kernels finished by then are kept and the next run compiles only the rest.
 """
 from __future__ import annotations
 
+import threading
 import time
 from typing import Iterable
 
@@ -64,11 +65,12 @@ def duration(seconds: float) -> str:
     return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"
 
 
-def ready(jobs: list[str], display=None, what: str = "", workers: int | None = None) -> object | None:
+def ready(jobs: list[str], display=None, what: str = "", workers: int | None = None, named: bool = False
+          ) -> object | None:
     """Make ``jobs``' kernels ready (compiled on ``workers`` processes, one per core by default, where the cache
     lacks them, then loaded), showing the compile on ``display`` (a :class:`catalogue.progress.Display`) when it
-    is on a terminal, else as log lines. ``what`` names the command in the lines. Returns engine.warmup's report
-    (None for no jobs)."""
+    is on a terminal, else as log lines. ``what`` names the command in the lines (and in the last one too when
+    ``named``: a compile in the middle of a command's work). Returns engine.warmup's report (None for no jobs)."""
     if not jobs:
         return None
     from engine.warmup import jobs_done, prepare
@@ -95,6 +97,33 @@ def ready(jobs: list[str], display=None, what: str = "", workers: int | None = N
 
     result = prepare(jobs, progress=progress, workers=workers)
     if result.kernels or result.compiled_here:  # (the marker files may lack while the kernels were loaded)
-        report(f"kernels compiled in {time.perf_counter() - state['started']:.1f} s "
+        report(f"{'the kernels for ' + what if named and what else 'kernels'} compiled in "
+               f"{time.perf_counter() - state['started']:.1f} s "
                f"(once: later runs load them in about a second)")
     return result
+
+
+_later = threading.Lock()
+_later_ready: list[bool] = [False]
+
+
+def ready_for_later(display=None) -> None:
+    """Make the nested forcing chains' kernels ready, once a process, before the first puzzle that needs them is
+    graded (an :class:`engine.grade.Later`; call this before calling one, from any thread: the others wait).
+
+    Why: no command's jobs include them (:data:`COMMAND_JOBS`), since only the hardest puzzles reach those rows and
+    compiling them is a minute that most files never need; left to numba, the first such puzzle compiled them
+    on one core inside a grading thread, the bar standing still and nothing said (62 s on a 2-core EPYC). Here
+    they compile on every core with the compile's own progress (on ``display``'s line, else as log lines), or load
+    in a fraction of a second once they are in the cache."""
+    if _later_ready[0]:
+        return
+    with _later:
+        if _later_ready[0]:
+            return
+        from engine.warmup.jobs import NESTED_JOB
+
+        ready([NESTED_JOB], display, "the nested forcing chains", named=True)
+        if display is not None:
+            display.note(display.label)  # the line back to the bar it was
+        _later_ready[0] = True

@@ -198,4 +198,5 @@ def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str]
                 state.update(update=display.bar(total))
             told = {"left": left, "left_at": time.perf_counter()} if left is not None else {"left": None}
             state["update"](done, final=done >= total, **told)
+        step.display = display  # (a compile the work meets on its way shows on this line: catalogue.kernels)
         yield step

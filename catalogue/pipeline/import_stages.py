@@ -19,6 +19,7 @@ from engine.shape import Shape
 from engine.vocabulary import IMPORTED
 
 from ..config import NODE_BUDGET
+from ..kernels import ready_for_later
 from ..shapes import spec_for_size
 from ..store.fields import stand_ins
 from ..store.records import grade_columns
@@ -218,6 +219,7 @@ def finish(batch: Batch, seconds: float = math.inf, begun: float | None = None,
         if n and time.perf_counter() - begun > seconds:
             batch.rest = _split(batch, k)
             break
+        ready_for_later()  # (once: the nested forcing chains' kernels, compiled on every core the first time)
         started = time.perf_counter()
         batch.puzzles[k].update(grade_columns(batch.later.pop(k)()))
         if ledger is not None:

@@ -134,8 +134,36 @@ def _shapes(box: int) -> None:
             grade_many(puzzles, shape)
 
 
+#: two positions of "Cheese" (bench/hardest-sample.tsv), one candidate apart, as each cell's candidate mask in three
+#: hex digits (000: a cell that holds its digit): the first is a step of Sudoku Explainer's nested row 9.5 (plain
+#: chains inside the runs), the second of row 10.0 (multiple forcing chains inside, after the plain ones find
+#: nothing), the quickest of each row on the sample's step paths (0.09 and 0.19 s)
+NESTED_POSITIONS = (
+    "12500012518800012800018c1890000541540000c014208619600000007117114a06800000b11a10b0000711711500490000281680"
+    "001250000e51440001410001e01c01140d41d400004c15808a0001ca0350b50000cc0000790ad0ec0c90250000a50ce0ed06b0af0ee"
+    "0000000b50000960a50330000a6083",
+    "12500012518800012800008c1890000541540000c014208619600000007117114a06800000b11a10b0000711711500490000281680"
+    "001250000e51440001410001e01c01140d41d400004c15808a0001ca0350b50000cc0000790ad0ec0c90250000a50ce0ed06b0af0ee"
+    "0000000b50000960a50330000a6083",
+)
+
+
+def _nested(box: int) -> None:
+    """The nested forcing chains (engine.grade.finders.chains.nested), which the grader reaches only on the hardest
+    puzzles: a step of each of the two positions above, with the chains that explain it. The searches inside
+    with multiple forcing chains call the same kernels as the dynamic ones (the search is an argument), so these
+    two compile every kernel of the four rows. ``box`` is not used: the kernels serve every size, and the job is
+    run as ``nested@3`` (:data:`NESTED_JOB`)."""
+    from ..grade.finders.chains import nested
+
+    for text in NESTED_POSITIONS:
+        nested.search(np.array([int(text[i:i + 3], 16) for i in range(0, len(text), 3)], np.int64), 3)
+
+
 #: the one job of every shape but square boxes (see :func:`_shapes`)
 SHAPES_JOB = "shapes@3"
+#: the one job of the nested forcing chains (see :func:`_nested`)
+NESTED_JOB = "nested@3"
 
 #: job name -> what it runs for a box size; the order is the order a full compile goes in
 JOBS: dict[str, Callable[[int], None]] = {
@@ -147,6 +175,7 @@ JOBS: dict[str, Callable[[int], None]] = {
     "relax": _relax,
     "minimal": _minimal,
     "shapes": _shapes,
+    "nested": _nested,
 }
 
 
@@ -155,8 +184,9 @@ def job_names() -> tuple[str, ...]:
 
 
 def all_job_ids() -> list[str]:
-    """Every job a compile of everything runs: each job for each box size, but the shapes' one job once."""
-    return [job_id(n, b) for b in BOX_SIZES for n in JOBS if n != "shapes"] + [SHAPES_JOB]
+    """Every job a compile of everything runs: each job for each box size, but the shapes' and the nested chains'
+    one job once."""
+    return [job_id(n, b) for b in BOX_SIZES for n in JOBS if n not in ("shapes", "nested")] + [SHAPES_JOB, NESTED_JOB]
 
 
 def job_id(name: str, box: int) -> str:

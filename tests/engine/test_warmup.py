@@ -15,6 +15,7 @@ import time
 from importlib import import_module
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -73,6 +74,27 @@ def test_the_plan_has_every_job_for_every_size():
     assert set(recorded["jobs"]) == set(jobs.all_job_ids())
     assert recorded["jobs"]["keys:none@3"] == []  # no kernel: the keys under no equivalence are numpy's work
     assert len(recorded["jobs"]["grade@3"]) > 50
+
+
+def test_the_nested_job_steps_through_rows_9_5_and_10_0_with_their_chains_inside():
+    """The nested forcing chains' job (jobs.NESTED_JOB) compiles the kernels of all four rows only if its first
+    position is a step of row 9.5 (plain chains inside the runs) and its second of row 10.0 (multiple forcing
+    chains inside: the forcing searches' kernels, the dynamic ones' too); a change to the grader that moves them
+    leaves those kernels to the first hardest puzzle again. Its plan lists the searches inside."""
+    from engine.grade.finders.chains import nested
+
+    rows = []
+    for text in jobs.NESTED_POSITIONS:
+        cands = np.array([int(text[i:i + 3], 16) for i in range(0, len(text), 3)], np.int64)
+        row, hint, links = nested.search(cands, 3)
+        assert links  # explained: the chains and what each state's chain inside was
+        rows.append(nested.ROWS[row][1])
+    assert rows == [95, 100]
+    assert jobs.NESTED_JOB in jobs.all_job_ids()
+    recorded = plan.load()
+    kernels = {recorded["overloads"][k][0] for k in recorded["jobs"][jobs.NESTED_JOB]}
+    assert {"engine.grade.kernels.chains.nested:_kept", "engine.grade.kernels.chains.nested:_collect",
+            "engine.grade.kernels.chains.plain:_plain_search_in"} <= kernels
 
 
 def test_every_planned_overload_is_a_kernel_of_the_engine_taking_that_many_arguments():

@@ -36,7 +36,8 @@ def register(app: typer.Typer) -> None:
         equivalence: Annotated[Equivalence, typer.Option(
             "--equivalence", "-e", help="The equivalence fill, import and key will use.")] = Equivalence.d4,
         everything: Annotated[bool, typer.Option(
-            "--all", help="Every command, every generator and equivalence, every size (minutes).")] = False,
+            "--all", help="Every command, every generator and equivalence, every size, and the nested forcing "
+            "chains (minutes).")] = False,
         workers: Annotated[int, typer.Option(
             min=0, help="Compile processes (0: one per core).")] = 0,
     ) -> None:
@@ -64,6 +65,10 @@ def register(app: typer.Typer) -> None:
         equivalences = vocabulary.EQUIVALENCES if everything else (equivalence.value,)
         jobs = list(dict.fromkeys(job for name in names for m in methods for e in equivalences
                                   for job in jobs_for(name, boxes, method=m, equivalence=e)))
+        if everything:  # (no command's jobs: the hardest puzzles' rows compile when one is met, catalogue.kernels)
+            from engine.warmup.jobs import NESTED_JOB
+
+            jobs.append(NESTED_JOB)
         started = time.perf_counter()
         with Display("compile") as display:
             # one command named on the line, which must fit 80 columns with the spinner and the time elapsed

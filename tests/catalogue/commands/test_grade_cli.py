@@ -219,6 +219,24 @@ def test_full_scale_rates_big_grids_with_the_dynamic_chains(tmp_path):
     assert "--full-scale" in run("--help").stdout
 
 
+def test_the_first_puzzle_for_the_nested_chains_makes_their_kernels_ready_first(tmp_path):
+    """No command's jobs hold the nested forcing chains (catalogue.kernels): the first puzzle that needs them makes
+    their job ready before it is graded (compiled on every core where the cache lacks them, with the compile's
+    progress; here the suite compiled them, and they load): the job's marker in the cache says it ran."""
+    from engine import cache, warmup
+    from engine.warmup.jobs import NESTED_JOB
+
+    marker = warmup._marker(Path(cache.enable()), NESTED_JOB)
+    marker.unlink(missing_ok=True)
+    hardest = (ROOT / "bench" / "hardest.txt").read_text().split()[0]
+    proc = subprocess.run([sys.executable, "-c", "from catalogue.cli import main; main()", "grade",
+                           write(tmp_path, hardest + "\n"), "--format", "line"], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "extreme 10.5 nested contradiction forcing chains\n" and proc.stderr == ""
+    assert marker.exists()
+
+
 @pytest.mark.slow
 def test_ctrl_c_writes_the_grades_so_far(tmp_path):
     """Ordinary puzzles, then the hardest (nested forcing chains: seconds each): a Ctrl-C while those are graded
