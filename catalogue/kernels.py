@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 from typing import Iterable
 
 from .console import report
@@ -97,14 +98,28 @@ def ready(jobs: list[str], display=None, what: str = "", workers: int | None = N
 
     result = prepare(jobs, progress=progress, workers=workers)
     if result.kernels or result.compiled_here:  # (the marker files may lack while the kernels were loaded)
-        report(f"{'the kernels for ' + what if named and what else 'kernels'} compiled in "
-               f"{time.perf_counter() - state['started']:.1f} s "
-               f"(once: later runs load them in about a second)")
+        seconds = time.perf_counter() - state["started"]
+        if named and what:  # (one line under 80 columns: it comes amid the command's own lines)
+            report(f"kernels for {what} compiled in {seconds:.1f} s, once")
+        else:
+            report(f"kernels compiled in {seconds:.1f} s (once: later runs load them in about a second)")
     return result
 
 
 _later = threading.Lock()
 _later_ready: list[bool] = [False]
+_later_display: list = [None]  # the command's display, for a compile met by its workers (later_shown_on)
+
+
+@contextmanager
+def later_shown_on(display):
+    """While inside, :func:`ready_for_later` called without a display (from a pipeline's worker, which has none)
+    shows the compile on ``display``'s line."""
+    _later_display[0] = display
+    try:
+        yield display
+    finally:
+        _later_display[0] = None
 
 
 def ready_for_later(display=None) -> None:
@@ -123,6 +138,7 @@ def ready_for_later(display=None) -> None:
             return
         from engine.warmup.jobs import NESTED_JOB
 
+        display = display if display is not None else _later_display[0]
         ready([NESTED_JOB], display, "the nested forcing chains", named=True)
         if display is not None:
             display.note(display.label)  # the line back to the bar it was

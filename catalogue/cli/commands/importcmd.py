@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
           catalogue import data/samples/*.sdm data/samples/*.json --db demo.db
           catalogue generate | catalogue carve - | catalogue import - --db demo.db
         """
-        from ...kernels import ready
+        from ...kernels import later_shown_on, ready
         from ...pipeline.import_batches import Source
         from ...pipeline.importer import import_sources
         from ...progress import Display
@@ -130,7 +130,7 @@ def register(app: typer.Typer) -> None:
                             "--equivalence", equivalence.value])
         total = sum(s.count for s in sources)
         display = Display("import", unit="puzzles")
-        with display, Catalogue.open(db, out) as catalogue:
+        with display, later_shown_on(display), Catalogue.open(db, out) as catalogue:
             bar = []
 
             def progress(done: int, _total: int, left: float | None = None) -> None:
