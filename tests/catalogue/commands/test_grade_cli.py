@@ -249,15 +249,25 @@ def test_ctrl_c_writes_the_grades_so_far(tmp_path):
     easy = [to_line(r.puzzle) for r in carve_many(boards, 3, np.asarray(seeds, dtype=np.int64))]
     hardest = [line.split()[0] for line in (ROOT / "bench" / "hardest.txt").read_text().splitlines()]
     path = write(tmp_path, "\n".join(easy + hardest * 4) + "\n")
+    # Ctrl-C as a terminal gives it: a suite started as a script's background job (`pytest &`) passes SIGINT on
+    # ignored, and grade then rightly ignores it too (as Python does). faulthandler: a process that does not stop
+    # is made to say where each of its threads is, below.
     proc = subprocess.Popen([sys.executable, "-c", "from catalogue.cli import main; main()", "grade", path,
-                             "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # past the kernels' loading (about a second of CPU) the ordinary puzzles take milliseconds: at 4 s of CPU the
     # grader is deep in the hardest
     deadline = time.monotonic() + 120
     while cpu_seconds(proc.pid) < 4 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        stdout, stderr = proc.communicate(timeout=30)
+        pytest.fail(f"still running 60 s after Ctrl-C; its threads then:\n{stderr[-6000:]}")
     assert proc.returncode == 130, stderr
     found = re.fullmatch(r"catalogue: interrupted: ([\d,]+) of ([\d,]+) puzzles graded, written above\n", stderr)
     assert found, stderr
