@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import solve
 from engine.formats import from_line
@@ -18,7 +20,9 @@ from engine.grade.finders.chains.nested import FOUND_ROWS, _Search
 from engine.grade.kernels.chains import cycles as cy, forcing as fo
 from engine.grade.kernels.chains.nested import _collect, _kept
 from engine.grade.kernels.chains.rule_parents import _rule_parents
-from engine.grade.kernels.chains.plain import _plain_search, _plain_search_in
+from engine.grade.kernels.chains.fresh_links import _reaching_fresh
+from engine.grade.kernels.chains.plain import _plain_search, _plain_search_in, _plain_search_walking, _walk_space
+from engine.grade.kernels.chains.walk import links
 from engine.grade.kernels.chains.space import _search_space
 from engine.grade.kernels.state import grader_units
 
@@ -303,9 +307,62 @@ def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_no
         kept += len(want)
         fresh = _plain(work).tolist()
         search.found[0, 0] = search.found[0, 1] = 0
-        _plain_search_in(work, GEO.houses, CELL_HOUSES, 9, search.found, search.walk, search.sees)
+        _plain_search_in(work, GEO.houses, CELL_HOUSES, 9, search.found, search.walk, search.sees, search.before)
         assert _rows(search.found).tolist() == fresh
     assert spared > 5 and kept > 5
+
+
+def _walked(cands) -> list:
+    """The plain search's rows by its twin: three full walks a candidate and pass, nothing skipped."""
+    found = np.zeros((FOUND_ROWS, fo.HINT_SIZE), np.int64)
+    _plain_search_walking(cands, GEO.houses, CELL_HOUSES, 9, found)
+    return _rows(found).tolist()
+
+
+def _spared(work, before) -> list:
+    found = np.zeros((FOUND_ROWS, fo.HINT_SIZE), np.int64)
+    found[0, 0] = found[0, 1] = 0
+    _plain_search_in(work, GEO.houses, CELL_HOUSES, 9, found, _walk_space(81, 9), cy.cycle_sees(GEO.houses,
+                     CELL_HOUSES, 81), before)
+    return _rows(found).tolist()
+
+
+def test_plain_walks_that_meet_no_fresh_link_are_spared_and_lose_nothing():
+    """On a run's grid, the plain search walks only from the states that can reach a strong link the step's grid
+    lacks (engine.grade.kernels.chains.fresh_links): on every stall grid of the stuck Escargot its rows must be
+    the twin's (every walk, nothing skipped), and the test must meet grids where most states were spared and
+    grids with conclusions."""
+    search = _Search(0, STUCK, 3)
+    assert search.before is search.cands and not _walked(STUCK)  # the step's grid: nothing to conclude there
+    spared = concluded = 0
+    for work in _stall_grids(300, 2):
+        rows = _spared(work, search.before)
+        assert rows == _walked(work)
+        concluded += bool(rows)
+        table = links(work, GEO.houses, CELL_HOUSES, 9)
+        reach = _reaching_fresh(STUCK, work, table, GEO.houses, CELL_HOUSES, 9, True, True)
+        sources = sum(2 for c in range(81) if bin(int(work[c])).count("1") >= 2 for d in range(9) if work[c] >> d & 1)
+        spared += int(reach.sum()) < sources // 2
+    assert spared > 20 and concluded >= 5
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 80), st.integers(0, 8)), max_size=60))
+def test_sparing_walks_loses_nothing_on_any_part_of_a_stuck_grid(removals):
+    """Any grid made by removing candidates from the stuck Escargot (as a run does; a cell keeps its last one) has
+    the same plain conclusions with the walks spared as with every walk."""
+    work = STUCK.copy()
+    for c, d in removals:
+        if work[c] & ~(1 << d):
+            work[c] &= ~(1 << d)
+    assert _spared(work, STUCK) == _walked(work)
+
+
+def test_nothing_is_spared_where_the_steps_own_grid_has_a_plain_conclusion():
+    """The sparing holds only where the step's grid has no plain conclusion: a nested search on a grid with one (a
+    stall grid of the stuck Escargot where a plain chain concludes) spares nothing."""
+    grid = next(work for work in _stall_grids(300, 2) if _walked(work))
+    assert _Search(0, grid, 3).before.size == 0
 
 
 @pytest.mark.parametrize("producer", [fo.STATIC, fo.MULTIPLE, fo.DYNAMIC])

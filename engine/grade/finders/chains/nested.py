@@ -62,6 +62,7 @@ ROWS = (
 FOUND_ROWS = 1 << 14
 NESTS = 1 << 18
 _NO_FOUND = np.zeros((0, HINT_SIZE), np.int64)
+NO_GRID = np.zeros(0, np.int64)
 #: the most searches inside a thread remembers from step to step (:meth:`_Search.remembered`)
 STORED = 1 << 13
 _STORE = threading.local()  # found: that store, of the puzzle whose step was searched last (grid: that step's)
@@ -72,7 +73,8 @@ class _Search:
 
     best_by_state = True  # a search inside collects only the best conclusion on each state (see inside)
 
-    def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None):
+    def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None,
+                 before: np.ndarray | None = None):
         geo = geometry(box)
         self.box = box
         self.n, self.houses = geo.size, geo.houses
@@ -101,6 +103,9 @@ class _Search:
         # what the nested chains were, to explain the states they add: (first id, producer, Inside, grid) for
         # each search inside whose chains a run took, their ids from the first on
         self.blocks: list[tuple[int, int, Inside, np.ndarray]] = []
+        # the step's grid when its own plain search concludes nothing (as where the grader reaches these rows): the
+        # plain searches inside then spare the walks that meet no fresh link (kernels.chains.fresh_links)
+        self.before = self.plain_before() if before is None else before
 
     # -- runs ---------------------------------------------------------------------------------------------------
     def run(self, w: int, seed: int) -> tuple[int, int]:
@@ -191,7 +196,7 @@ class _Search:
                 return NOTHING
             iws, imemo = self.no_slots
             found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
-            _plain_search_in(work, self.houses, self.cell_houses, n, found, self.walk, self.sees)
+            _plain_search_in(work, self.houses, self.cell_houses, n, found, self.walk, self.sees, self.before)
             rows = found[1:found[0, 0] + 1]
             if not len(rows):  # (four grids in five)
                 return NOTHING
@@ -212,6 +217,13 @@ class _Search:
             _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo)
         return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n, given,
                              ends))
+
+    def plain_before(self) -> np.ndarray:
+        """The step's grid if the plain search concludes nothing on it, else an empty grid (nothing spared)."""
+        found = self.found
+        found[0, 0] = found[0, 1] = 0
+        _plain_search_in(self.cands, self.houses, self.cell_houses, self.n, found, self.walk, self.sees, NO_GRID)
+        return self.cands if found[0, 0] == 0 else NO_GRID
 
     def plain_may_rest(self, work: np.ndarray) -> bool:
         """Whether a plain chain on ``work`` may rest on the run's removals (else the plain search inside is
@@ -369,8 +381,10 @@ def search(cands: np.ndarray, box: int):
     if last is None or last.shape != cands.shape or (cands & ~last).any():  # another puzzle: its own store
         _STORE.found = {}
     _STORE.grid = np.array(cands, np.int64)
+    before = None  # (found by the first row's search, then passed on)
     for row in range(len(ROWS)):
-        s = _Search(row, cands, box, inside)
+        s = _Search(row, cands, box, inside, before)
+        before = s.before
         hint = s.search()
         if hint[H_TENTHS] != NO_HINT:
             return row, hint, s.links(hint)

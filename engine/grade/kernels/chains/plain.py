@@ -14,6 +14,7 @@ from ...._jit import kernel_with, wide_kernel
 from ....bits import popcount
 from .cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks, cycle_masks_on, cycle_sees
 from .forcing import CYCLE, UNARY, _consider, _worth
+from .fresh_links import _reaching_fresh
 from .implications import _length_tenths
 from .walk import _chain_states, _meet_walk, _no_chains, _walk_call, cycle_end, has_strong_link, links
 
@@ -61,16 +62,20 @@ def _plain_search(cands, houses, cell_houses, n, found):
     chain of their own, whose walks are skipped. The rows and their order are those of three full walks a
     candidate (``tests/engine/grade/test_grade_nested.py`` holds them to that twin)."""
     _plain_search_in(cands, houses, cell_houses, n, found, _walk_space(cands.size, n),
-                     cycle_sees(houses, cell_houses, cands.size))
+                     cycle_sees(houses, cell_houses, cands.size), np.zeros(0, np.int64))
 
 
 @wide_kernel
-def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees):
+def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees, before):
     """:func:`_plain_search` with a walk space (:func:`_walk_space`) that earlier searches may have used (a walk
     marks its states with a stamp one above the last, so older marks count for nothing; the marks start again
     past 2**30) and the cells each cell sees (:func:`engine.grade.kernels.chains.cycles.cycle_sees`): the searches inside
     nested chains run thousands of these, most of them finding nothing, and zeroing 140 kB of walk space and making
-    the bitsets again was a tenth of each."""
+    the bitsets again was a tenth of each.
+
+    ``before``: empty, or a grid holding every candidate of ``cands`` on which this search concludes nothing (a
+    nested step's grid): then the forcing walks that cannot reach a strong link ``before`` lacks are spared, as
+    they conclude nothing here either (:mod:`engine.grade.kernels.chains.fresh_links`)."""
     table = links(cands, houses, cell_houses, n)
     nodes, parents, in_on, in_off, stamp = walk
     if stamp[0] > (1 << 30):  # the marks are int32: start again long before they could overflow
@@ -87,6 +92,10 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees):
     for pas in (X_PASS, Y_PASS, XY_PASS):
         ylinks = pas != X_PASS
         xlinks = pas != Y_PASS
+        if before.size and pas != Y_PASS:
+            reach = _reaching_fresh(before, cands, table, houses, cell_houses, n, ylinks, xlinks)
+        else:
+            reach = np.ones(2 * cands.size * n, np.int8)
         for c in range(cands.size):
             m = cands[c]
             card = popcount(m)
@@ -116,6 +125,8 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees):
                             continue
                         cx = _chain_states(ahead, nodes, parents)
                     else:
+                        if not reach[source]:  # it meets no fresh link: nothing to conclude
+                            continue
                         stamp[0] += 1
                         chain, size = _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth,
                                                  stamp[0], unbounded)
