@@ -5,8 +5,8 @@ exit code 130 (``interrupted``, or ``terminated`` after SIGTERM: catalogue.signa
 :data:`STOP_SECONDS` after the signal is left, not waited for (a 25x25 carving or an endless search can take
 seconds or more, and the command must end within 2 s): it was not accepted yet, so nothing accepted is lost, and
 the summary counts it as in flight. The second signal exits at once (what is committed is safe: the database only
-ever holds whole batches). Handlers are installed only in the main thread (Python delivers signals there) and
-restored afterwards.
+ever holds whole batches). Handlers are installed only in the main thread (Python delivers signals there), not
+for a signal the command was started with ignored, and restored afterwards.
 """
 from __future__ import annotations
 
@@ -39,7 +39,11 @@ class Interrupts:
     def __enter__(self) -> "Interrupts":
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
-                self.saved[sig] = signal.signal(sig, self._handle)
+                # a signal the parent set to be ignored stays ignored: a script's background job (`catalogue fill
+                # ... &`) must go on through the Ctrl-C meant for the command in the foreground, as every other
+                # command's does (Python leaves an ignored SIGINT alone, catalogue.signals an ignored SIGTERM)
+                if signal.getsignal(sig) != signal.SIG_IGN:
+                    self.saved[sig] = signal.signal(sig, self._handle)
         return self
 
     def __exit__(self, *exc) -> None:

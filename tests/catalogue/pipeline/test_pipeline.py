@@ -334,10 +334,38 @@ def test_ctrl_c_in_process_saves_everything_accepted(tmp_path):
                 return
             time.sleep(0.02)
 
-    before = signal.getsignal(signal.SIGINT)  # Python's own handler, or SIG_IGN in a background job of a script
-    threading.Thread(target=interrupt_when_boards_exist, daemon=True).start()
-    summary = fill(settings, 10 ** 7, batch=32, seed=6)
+    # a terminal's Ctrl-C: Python's own handler (pytest-xdist's workers, like a script's background job, start
+    # with SIGINT ignored, which fill leaves alone: the next test)
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt_when_boards_exist, daemon=True).start()
+        summary = fill(settings, 10 ** 7, batch=32, seed=6)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # our handler is gone again
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     assert summary.status == "interrupted" and summary.accepted >= 64
     assert_accounted(summary)
     assert len(assert_consistent(settings.url, settings.folder)) == summary.accepted
-    assert signal.getsignal(signal.SIGINT) is before  # our handler is gone again
+
+
+def test_signals_ignored_when_the_work_starts_stay_ignored():
+    """A signal the process was started with ignored (a script's background job ignores SIGINT) is not taken over
+    by fill's and import's orderly stop; a signal with a handler is, and gets it back afterwards."""
+    import signal
+
+    from catalogue.pipeline.interrupts import Interrupts
+
+    inherited = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        with Interrupts("stopping", "boards") as interrupts:
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) == interrupts._handle
+        assert signal.getsignal(signal.SIGTERM) is signal.default_int_handler
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        with Interrupts("stopping", "boards"):
+            assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        for sig, handler in inherited.items():
+            signal.signal(sig, handler)

@@ -18,10 +18,13 @@ CLI = [sys.executable, "-c", "from catalogue.cli import main; main()"]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 
-def start_fill(tmp_path: Path, batch: int = 32) -> subprocess.Popen:
+def start_fill(tmp_path: Path, batch: int = 32, sigint=signal.SIG_DFL) -> subprocess.Popen:
+    """``sigint``: SIGINT as the fill starts with it: a terminal's (the default), or ignored as in a script's
+    background job (pytest-xdist's workers ignore it too, and a child inherits that: so it is always set)."""
     return subprocess.Popen([*CLI, "fill", "--count", "1000000", "--batch", str(batch), "--seed", "1",
                              "--db", str(tmp_path / "c.db"), "--out", str(tmp_path / "boards")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
 
 
 def wait_for_files(proc: subprocess.Popen, out: Path, count: int, timeout: float = 90, first: float = 300) -> None:
@@ -78,6 +81,25 @@ def test_first_signal_saves_everything_and_exits_130(tmp_path, sig):
     rows = assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards")
     status, accepted, files_through = run_row(tmp_path)
     assert status == "interrupted" and accepted == len(rows) >= 100 and files_through == len(rows) - 1
+
+
+@pytest.mark.slow
+def test_a_fill_started_with_ctrl_c_ignored_goes_on_through_one_and_stops_on_sigterm(tmp_path):
+    """A script's background job (`catalogue fill ... &`) starts with SIGINT ignored, so that the Ctrl-C meant for
+    the command in the foreground passes it by: fill leaves it ignored (catalogue/pipeline/interrupts.py), as the
+    other commands do, and still stops in order on SIGTERM."""
+    proc = start_fill(tmp_path, sigint=signal.SIG_IGN)
+    out = tmp_path / "boards"
+    wait_for_files(proc, out, 100)
+    proc.send_signal(signal.SIGINT)
+    seen = sum(1 for _ in out.iterdir())
+    wait_for_files(proc, out, seen + 200)  # (it fails if fill ended)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "catalogue: terminated:" in stderr and "stopping" in stderr, stderr
+    assert "interrupted" not in stderr
+    rows = assert_consistent(f"sqlite:///{tmp_path / 'c.db'}", out)
+    assert run_row(tmp_path)[0] == "interrupted" and len(rows) >= seen + 200
 
 
 @pytest.mark.slow
