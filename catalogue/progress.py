@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
@@ -21,6 +22,27 @@ from .console import is_quiet
 from .time_left import clock, time_left
 
 log = logging.getLogger("catalogue")
+
+def _say_the_encoding(stream) -> None:
+    """Give rich's stand-in for stdout (a ``FileProxy``, while the display is live) the encoding of the terminal it
+    stands for.
+
+    Why: it is an ``io.TextIOBase``, whose ``encoding`` is None, and click (``typer.echo``, how the file commands
+    write their records) takes a stream with no encoding for a misconfigured one and writes to the buffer beneath
+    it instead: past rich, onto the bar's line, which then stayed on the screen with the record after it."""
+    from rich.file_proxy import FileProxy
+
+    if type(stream) is FileProxy:
+        if not _encoded:
+            def proxied(name: str) -> property:
+                return property(lambda self: getattr(self.rich_proxied_file, name, None))
+            _encoded.append(type("EncodedProxy", (FileProxy,), {"encoding": proxied("encoding"),
+                                                                "errors": proxied("errors")}))
+        stream.__class__ = _encoded[0]
+
+
+_encoded: list = []  # the FileProxy subclass, made once (rich is imported only by a display that draws)
+
 
 def _stderr_is_terminal() -> bool:
     try:
@@ -34,21 +56,57 @@ class Display:
 
     Use as a context manager; :meth:`phase` shows a spinner with a text, :meth:`bar` turns the same line into a bar
     over ``total`` and returns the function that moves it. ``enabled`` is False (everything a no-op) when stderr
-    is not a terminal or under ``-q``."""
+    is not a terminal or under ``-q``.
+
+    ``after`` (seconds): nothing is drawn before the display has been open that long, so a command done sooner
+    shows nothing (a bar that flashes for a tenth of a second helps no one); the bar made in the meantime shows
+    then, with its count. It shows from a timer when stdout is not the terminal, else at the first move of the bar
+    after that time (rich takes over a terminal's stdout when it starts, which must happen in the thread that
+    prints the records)."""
 
     def __init__(self, label: str, unit: str = "boards", extra: str = "", enabled: bool | None = None,
-                 redirect_stdout: bool = True):
+                 redirect_stdout: bool = True, after: float = 0.0):
         self.label, self.unit, self.extra = label, unit, extra
         # rich prints what the command writes to stdout above the display; only right when stdout is the same
         # terminal: piped, stdout must stay untouched (rich would send it to stderr, the display's console)
         self.redirect_stdout = redirect_stdout
         self.enabled = (_stderr_is_terminal() and not is_quiet()) if enabled is None else enabled
+        self.after = after
         self.progress = None
         self.task = None
+        self._lock = threading.Lock()
+        self._opened_at = 0.0
+        self._closed = False
+        self._waiting: dict | None = None  # the bar made before the display showed: total, label, fields, completed
+        self._timer: threading.Timer | None = None
 
     def __enter__(self) -> "Display":
         if not self.enabled:
             return self
+        self._opened_at = time.perf_counter()
+        if self.after <= 0:
+            self._show()
+        elif not self.redirect_stdout:
+            self._timer = threading.Timer(self.after, self._show)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def _due(self) -> bool:
+        return self.enabled and time.perf_counter() - self._opened_at >= self.after
+
+    def _show(self) -> None:
+        """Start drawing (once; never after the display was closed), with the bar made meanwhile if any."""
+        with self._lock:
+            if self.progress is not None or self._closed:
+                return
+            self._start()
+            waiting = self._waiting
+            if waiting is not None:
+                self.progress.reset(self.task, total=waiting["total"], completed=waiting["completed"],
+                                    description=waiting["label"] or self.label, **waiting["fields"])
+
+    def _start(self) -> None:
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn,
                                    TextColumn, TimeElapsedColumn)
@@ -102,12 +160,17 @@ class Display:
                                  redirect_stdout=self.redirect_stdout)
         self.task = self.progress.add_task(self.label, total=None, rate=0.0, start=True)
         self.progress.start()
-        return self
+        if self.redirect_stdout:
+            _say_the_encoding(sys.stdout)
 
     def __exit__(self, *exc) -> None:
-        if self.progress is not None:
-            self.progress.stop()  # transient: the line is erased, the cursor is where the line was
-            self.progress = None
+        if self._timer is not None:
+            self._timer.cancel()
+        with self._lock:
+            self._closed = True
+            if self.progress is not None:
+                self.progress.stop()  # transient: the line is erased, the cursor is where the line was
+                self.progress = None
 
     @contextmanager
     def phase(self, text: str) -> Iterator[None]:
@@ -132,10 +195,29 @@ class Display:
         The rate shown is ``completed`` over the time since the bar began unless ``rate`` is given. ``final=True``
         redraws at once, so the last frame on the terminal shows the final count (after Ctrl-C, the count saved)
         before the display is stopped."""
+        fields = {"rate": None, **fields}
         if self.progress is None:
-            return lambda completed, final=False, **f: None
+            if not self.enabled or self.after <= 0:
+                return lambda completed, final=False, **f: None
+            # not shown yet (``after``): kept, and shown with its count once the display is due
+            waiting = self._waiting = {"total": total, "label": label, "fields": fields, "completed": 0}
+
+            def update(completed: int, final: bool = False, **f) -> None:
+                with self._lock:  # (a timer may be starting the display meanwhile)
+                    waiting["completed"] = completed
+                    waiting["fields"].update(f)
+                    shown = self.progress is not None
+                if not shown and not final and self._due():
+                    self._show()  # (in the thread that moves the bar: the records' thread)
+                    shown = True
+                with self._lock:
+                    if shown and self.progress is not None:
+                        self.progress.update(self.task, completed=completed, **f)
+                        if final:
+                            self.progress.refresh()
+            return update
         progress, task = self.progress, self.task
-        progress.reset(task, total=total, completed=0, description=label or self.label, **{"rate": None, **fields})
+        progress.reset(task, total=total, completed=0, description=label or self.label, **fields)
 
         def update(completed: int, final: bool = False, **f) -> None:
             progress.update(task, completed=completed, **f)
@@ -157,8 +239,10 @@ class Display:
         return progress
 
 
-#: a file command shows a bar only from this many grids on: below, it is done before a bar would help
+#: a file command shows its bar at once from this many grids on; a smaller input shows it once the command has run
+#: SHOW_AFTER seconds (a file of a few of the hardest puzzles takes a minute), and a quicker one shows nothing
 BIG_INPUT = 200
+SHOW_AFTER = 1.0
 
 
 def _stdout_is_terminal() -> bool:
@@ -178,21 +262,22 @@ def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str]
 
     First the kernels of ``jobs`` (warm-up job ids, catalogue/kernels.py) are made ready: compiled on every core,
     with their progress on the display's line, when the cache lacks them (the first use on a machine), else
-    loaded. The bar is drawn for big inputs (:data:`BIG_INPUT` grids or more). Nothing is drawn when stderr is
-    not a terminal (the compile then says how it goes in a log line), or under ``-q``."""
+    loaded. The bar is drawn at once for big inputs (:data:`BIG_INPUT` grids or more), else once the command has
+    run :data:`SHOW_AFTER` seconds. Nothing is drawn when stderr is not a terminal (the compile then says how it goes in a log line), or under ``-q``."""
     from engine.warmup import jobs_done
 
     from .kernels import ready
 
     big = total is not None and total >= BIG_INPUT
     cold = bool(jobs) and len(jobs_done(jobs)) < len(jobs)
-    with Display(label, unit=unit, redirect_stdout=_stdout_is_terminal(), enabled=None if big or cold else False
-                 ) as display:
+    with Display(label, unit=unit, redirect_stdout=_stdout_is_terminal(),
+                 enabled=None if big or cold or total is not None else False,
+                 after=0.0 if big or cold else SHOW_AFTER) as display:
         ready(jobs or [], display, what)
         state: dict = {}
 
         def step(done: int, left: float | None = None) -> None:
-            if not big:
+            if total is None:
                 return
             if "update" not in state:  # the first grid is done: the line becomes the bar
                 state.update(update=display.bar(total))

@@ -353,6 +353,23 @@ def test_file_commands_show_a_bar_and_keep_stdout_whole(tmp_path, tmux_run, many
     assert len([line for line in text.splitlines() if line.strip()]) >= count  # a record per grid, at least
 
 
+@pytest.mark.slow
+def test_records_on_the_terminal_go_above_the_bar_and_leave_no_frame(tmp_path, tmux_run, many_files):
+    """`catalogue grade many.txt --format line` with stdout on the terminal too: each record is printed above the
+    bar, whole, and no frame of the bar is left in the scrollback (typer.echo wrote past rich's stand-in for
+    stdout, onto the bar's line: catalogue.progress._say_the_encoding)."""
+    _, puzzles, count = many_files
+    t = tmux_run([*CLI, "grade", str(puzzles), "--format", "line"])
+    assert t.exit_code() == 0
+    assert any(total == count for _, total in frames(t.raw())), t.raw()[-2000:]
+    history = t.tmux("capture-pane", "-p", "-S", "-", "-t", "t")
+    from engine.vocabulary import LEVELS
+
+    records = [line for line in history.splitlines() if line.split(" ")[0] in LEVELS]
+    assert not any(BAR in line for line in history.splitlines()), history[-3000:]
+    assert len(records) == count, history[-3000:]
+
+
 def test_file_commands_draw_nothing_in_a_pipe_or_below_the_threshold(tmp_path, many_files):
     boards, puzzles, _ = many_files
     piped = subprocess.run([*CLI, "grade", str(puzzles)], capture_output=True, text=True)
@@ -361,8 +378,55 @@ def test_file_commands_draw_nothing_in_a_pipe_or_below_the_threshold(tmp_path, m
     few.write_text("\n".join(puzzles.read_text().splitlines()[:10]) + "\n")
     from catalogue.progress import item_bar
 
-    with item_bar("grading", 10) as step:  # below the threshold: a no-op whatever the terminal
+    with item_bar("grading", 10) as step:  # below the threshold, and done at once: nothing drawn
         step(5)
+
+
+def test_a_deferred_display_shows_the_bar_made_meanwhile_once_due_and_nothing_before():
+    """Display(after=...): a command done sooner draws nothing; one still running when it is due shows the bar it
+    made meanwhile, with its count: from a timer when stdout is not the terminal, else at the bar's next move."""
+    from catalogue.progress import Display
+
+    for redirect in (False, True):
+        with Display("grading", unit="puzzles", enabled=True, redirect_stdout=redirect, after=0.3) as display:
+            update = display.bar(5)
+            update(2)
+            assert display.progress is None  # not due yet: nothing drawn
+            deadline = time.monotonic() + 10
+            while display.progress is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+                if redirect:
+                    update(3)  # the bar's own way: its next move after the time
+            assert display.progress is not None
+            task = display.progress.tasks[0]
+            assert task.total == 5 and task.completed == (3 if redirect else 2)
+            update(5, final=True)
+            assert display.progress.tasks[0].completed == 5
+        assert display.progress is None  # stopped and erased
+        with Display("grading", enabled=True, redirect_stdout=redirect, after=5.0) as quick:
+            quick.bar(5)(5, final=True)
+            time.sleep(0.1)
+        assert quick.progress is None and quick._closed  # done before it was due: never drawn
+
+
+@pytest.mark.slow
+def test_a_few_hard_puzzles_show_the_bar_once_the_grade_has_run_a_second(tmp_path, tmux_run):
+    """`catalogue grade few-hard.txt > out.txt` on a terminal: three of the hardest list take seconds, below
+    progress.BIG_INPUT, and the bar shows all the same (then is erased)."""
+    from paths import ROOT
+
+    rows = [line.split("\t") for line in (ROOT / "bench" / "hardest-sample.tsv").read_text().splitlines()
+            if line[:1] in ".123456789"]
+    hard = [row[0] for row in rows if row[4].startswith(("AI Escargot", "Platinum Blonde", "Cheese"))]
+    assert len(hard) == 3
+    (tmp_path / "hard.txt").write_text("".join(p + "\n" for p in hard))
+    out = tmp_path / "out.txt"
+    t = tmux_run(["bash", "-c", f"{shlex.join([*CLI, 'grade', str(tmp_path / 'hard.txt')])} > {shlex.quote(str(out))}"])
+    assert t.exit_code() == 0
+    raw = t.raw()
+    assert "grading" in raw and any(total == 3 for _, total in frames(raw)), raw[-2000:]
+    assert not any(BAR in line for line in t.screen().splitlines())
+    assert len([line for line in out.read_text().splitlines() if line.strip()]) >= 4  # the header and 3 rows
 
 
 @pytest.mark.slow
