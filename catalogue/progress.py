@@ -138,12 +138,18 @@ class Display:
 
         class Left(ProgressColumn):
             """The time left (catalogue.time_left): the estimate the caller gave (``left``, told ``left_at``: it
-            counts down between updates), else the whole bar's pace so far."""
+            counts down between updates), else the whole bar's pace so far; and that pace too once the caller's
+            estimate has run out with items left (a hard puzzle slower than those done before it: the bar's pace
+            grows while nothing is done, where the countdown sat at 0:00:00 for as long as the puzzle took)."""
 
             def render(self, task):
                 left = task.fields.get("left")
                 if left is not None:
-                    left = max(0.0, left - (time.perf_counter() - task.fields.get("left_at", 0.0)))
+                    left -= time.perf_counter() - task.fields.get("left_at", 0.0)
+                    if left <= 0 and task.total is not None and task.completed < task.total:
+                        left = time_left(task.completed, task.total, task.elapsed)
+                    elif left < 0:
+                        left = 0.0
                 else:
                     left = time_left(task.completed, task.total, task.elapsed)
                 return Text("-:--:--" if left is None else clock(left), style="progress.remaining")
@@ -263,7 +269,8 @@ def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str]
     First the kernels of ``jobs`` (warm-up job ids, catalogue/kernels.py) are made ready: compiled on every core,
     with their progress on the display's line, when the cache lacks them (the first use on a machine), else
     loaded. The bar is drawn at once for big inputs (:data:`BIG_INPUT` grids or more), else once the command has
-    run :data:`SHOW_AFTER` seconds. Nothing is drawn when stderr is not a terminal (the compile then says how it goes in a log line), or under ``-q``."""
+    run :data:`SHOW_AFTER` seconds. Nothing is drawn when stderr is not a terminal (the compile then says how it
+    goes in a log line), or under ``-q``."""
     from engine.warmup import jobs_done
 
     from .kernels import ready

@@ -409,6 +409,38 @@ def test_a_deferred_display_shows_the_bar_made_meanwhile_once_due_and_nothing_be
         assert quick.progress is None and quick._closed  # done before it was due: never drawn
 
 
+def test_an_estimate_run_out_with_items_left_gives_way_to_the_bars_pace():
+    """The caller's time left counts down between updates; once it has run out and items are left (a hard puzzle
+    slower than the ones before it), the bar shows its own pace's time left, not 0:00:00."""
+    from catalogue.progress import Display
+    from catalogue.time_left import time_left
+
+    with Display("grading", unit="puzzles", enabled=True, redirect_stdout=False) as display:
+        update = display.bar(10)
+        time.sleep(0.05)
+        left = next(c.column for c in display.progress.columns if type(getattr(c, "column", None)).__name__ == "Left")
+        update(4, left=30.0, left_at=time.perf_counter())
+        task = display.progress.tasks[0]
+        assert 29.0 <= _seconds(left.render(task).plain) <= 30.0  # counting down from the caller's estimate
+        update(4, left=1.0, left_at=time.perf_counter() - 5.0)  # run out 4 s ago, six items left
+        task = display.progress.tasks[0]
+        pace = time_left(task.completed, task.total, task.elapsed)
+        assert left.render(task).plain == ("-:--:--" if pace is None else clock_of(pace))
+        update(10, left=1.0, left_at=time.perf_counter() - 5.0, final=True)  # all done: 0
+        assert left.render(display.progress.tasks[0]).plain == "0:00:00"
+
+
+def _seconds(text: str) -> int:
+    h, m, s = map(int, text.split(":"))
+    return 3600 * h + 60 * m + s
+
+
+def clock_of(seconds: float) -> str:
+    from catalogue.time_left import clock
+
+    return clock(seconds)
+
+
 @pytest.mark.slow
 def test_a_few_hard_puzzles_show_the_bar_once_the_grade_has_run_a_second(tmp_path, tmux_run):
     """`catalogue grade few-hard.txt > out.txt` on a terminal: three of the hardest list take seconds, below
