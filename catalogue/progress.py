@@ -100,13 +100,15 @@ class Display:
         with self._lock:
             if self.progress is not None or self._closed:
                 return
-            self._start()
+            progress, task = self._start()
             waiting = self._waiting
             if waiting is not None:
-                self.progress.reset(self.task, total=waiting["total"], completed=waiting["completed"],
-                                    description=waiting["label"] or self.label, **waiting["fields"])
+                progress.reset(task, total=waiting["total"], completed=waiting["completed"],
+                               description=waiting["label"] or self.label, **waiting["fields"])
+            self.progress, self.task = progress, task  # (set last: a display that shows is whole)
 
-    def _start(self) -> None:
+    def _start(self) -> tuple:
+        """The rich ``Progress``, started, and its one task."""
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn,
                                    TextColumn, TimeElapsedColumn)
@@ -162,12 +164,13 @@ class Display:
         if self.extra:
             columns.append(OnBar(TextColumn(self.extra)))
         columns += [OnBar(Left()), OnBar(TimeElapsedColumn(), False)]
-        self.progress = Progress(*columns, console=Console(stderr=True), transient=True,
-                                 redirect_stdout=self.redirect_stdout)
-        self.task = self.progress.add_task(self.label, total=None, rate=0.0, start=True)
-        self.progress.start()
+        progress = Progress(*columns, console=Console(stderr=True), transient=True,
+                            redirect_stdout=self.redirect_stdout)
+        task = progress.add_task(self.label, total=None, rate=0.0, start=True)
+        progress.start()
         if self.redirect_stdout:
             _say_the_encoding(sys.stdout)
+        return progress, task
 
     def __exit__(self, *exc) -> None:
         if self._timer is not None:
@@ -202,12 +205,11 @@ class Display:
         redraws at once, so the last frame on the terminal shows the final count (after Ctrl-C, the count saved)
         before the display is stopped."""
         fields = {"rate": None, **fields}
-        if self.progress is None:
-            if not self.enabled or self.after <= 0:
-                return lambda completed, final=False, **f: None
-            # not shown yet (``after``): kept, and shown with its count once the display is due
-            waiting = self._waiting = {"total": total, "label": label, "fields": fields, "completed": 0}
-
+        with self._lock:  # (a timer may be starting the display meanwhile: it then takes this bar, or shows first)
+            deferred = self.progress is None and self.enabled and self.after > 0 and not self._closed
+            if deferred:  # not shown yet (``after``): kept, and shown with its count once the display is due
+                waiting = self._waiting = {"total": total, "label": label, "fields": fields, "completed": 0}
+        if deferred:
             def update(completed: int, final: bool = False, **f) -> None:
                 with self._lock:  # (a timer may be starting the display meanwhile)
                     waiting["completed"] = completed
@@ -222,6 +224,8 @@ class Display:
                         if final:
                             self.progress.refresh()
             return update
+        if self.progress is None:
+            return lambda completed, final=False, **f: None
         progress, task = self.progress, self.task
         progress.reset(task, total=total, completed=0, description=label or self.label, **fields)
 
