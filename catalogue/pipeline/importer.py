@@ -189,8 +189,10 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                 if batch.rest is not None and not interrupts.stop.is_set():
                     # the rows whose nested forcing chains had no time left: graded next, in pieces the size of
                     # the pace, by every worker, and stored before the batches after them
-                    for piece in reversed(pieces(batch.rest, pace.size(batch.box))):
-                        pending.insert(0, (piece, pool.submit(timed, piece)))
+                    # submitted in file order (the workers take them in the order given, and each is stored
+                    # only after those before it: submitted last to first, the bar stood still until the end)
+                    pending[0:0] = [(piece, pool.submit(timed, piece))
+                                    for piece in pieces(batch.rest, pace.size(batch.box))]
                 if not interrupts.stop.is_set():
                     submit()
                 for entry, reason, message in sorted(batch.rejected, key=lambda r: r[0].line):  # file order

@@ -450,6 +450,37 @@ def test_the_nested_forcing_chains_out_of_time_are_stored_in_order_with_their_gr
     assert len(assert_consistent(url, out)) == len(puzzles)
 
 
+@pytest.mark.slow
+def test_a_file_of_hard_puzzles_moves_the_bar_puzzle_by_puzzle(tmp_path):
+    """Seven of the hardest list (the nested forcing chains, a second or so each): the first batch keeps the first,
+    the rest are graded in pieces, one hard puzzle each, on both workers, and stored in file order as each is done:
+    the bar moves through the file. (Submitted last to first, the workers took the last piece first while the
+    first was waited for: the bar stood at 1 until the end.)"""
+    from catalogue.choices import InputFormat, read_entries
+    from catalogue.pipeline.import_batches import Source
+    from catalogue.pipeline.importer import import_sources
+    from catalogue.store import Catalogue
+
+    names = ("AI Escargot", "Arto Inkala's 2010", "Platinum Blonde", "Cheese", "Fata Morgana", "Red Dwarf")
+    rows_ = [line.split("\t") for line in (ROOT / "bench" / "hardest-sample.tsv").read_text().splitlines()
+             if line[:1] in ".123456789"]
+    hard = [row[0] for row in rows_ if row[4].startswith(names) or row[3] == "8.0"]
+    assert len(hard) == 7
+    path = write_puzzles(tmp_path / "hard.txt", hard)
+    entries = read_entries(str(path), InputFormat.auto, what="puzzle")
+    seen = []  # (seconds, done) of each move of the bar
+    with Catalogue.open(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "boards") as catalogue:
+        began = time.perf_counter()
+        summary = import_sources(catalogue, [Source(label=str(path), stored_as="hard.txt", entries=entries,
+                                                    count=len(entries), boxes=frozenset(entries.boxes))],
+                                 progress=lambda done, total, left=None: seen.append(
+                                     (time.perf_counter() - began, done)))
+    assert summary.new_boards == 7 and seen[-1][1] == 7
+    # the moves after the first batch's and before the last spread through the run, not a burst at its end
+    between = [t for t, done in seen if 1 < done < 7]
+    assert len(between) >= 3 and max(between) - min(between) >= 0.25 * (seen[-1][0] - seen[0][0]), seen
+
+
 def test_full_on_a_shape_whose_puzzles_have_no_full_key_is_refused_before_anything_is_stored(tmp_path):
     url = f"sqlite:///{tmp_path / 'c.db'}"
     source = tmp_path / "p.txt"

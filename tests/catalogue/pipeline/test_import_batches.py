@@ -64,12 +64,27 @@ def test_out_of_time_the_rows_from_the_next_later_one_are_a_batch_of_their_own()
     # what the batch decided stays with it, counted once: its rows, the rejected line and the stored one
     assert [e.line for e in batch.parsed] == [1, 2, 3, 4, 9, 10] and [e.line for e in rest.parsed] == [5, 6, 7, 8]
     assert batch.known == 1 and len(batch.rejected) == 1 and rest.known == 0 and not rest.rejected
-    # the rest in pieces for both workers, each with its own rows and grades to make
+    # the rest in pieces for both workers, each with its own rows and at most one grade to make
     parts = pieces(rest, 3)
-    assert [[p["row"] for p in part.puzzles] for part in parts] == [[4, 5, 6], [7]]
-    assert [sorted(part.later) for part in parts] == [[0, 2], []]
-    assert [finish(part).puzzles[0].get("score") for part in parts] == [14.0, None]
-    assert parts[0].puzzles[2]["score"] == 16.0 and all(part.rest is None for part in parts)
+    assert [[p["row"] for p in part.puzzles] for part in parts] == [[4, 5], [6, 7]]
+    assert [sorted(part.later) for part in parts] == [[0], [0]]
+    assert [finish(part).puzzles[0].get("score") for part in parts] == [14.0, 16.0]
+    assert all(part.rest is None for part in parts)
+
+
+def test_pieces_hold_at_most_one_grade_to_make_and_at_most_the_rows_asked():
+    """Each puzzle for the nested forcing chains (seconds to minutes) goes in a piece of its own, with the
+    ordinary rows after it up to the next one, so the bar moves and a Ctrl-C keeps them one by one; and no piece
+    holds more than ``rows`` rows."""
+    from catalogue.pipeline.import_stages import finish, pieces
+
+    rest = finish(computed(12, {0, 1, 2, 5, 9}), seconds=0).rest  # rows 1..11; to grade: 1, 2, 5, 9
+    parts = pieces(rest, 4)
+    assert [[p["row"] for p in part.puzzles] for part in parts] == [[1], [2, 3, 4], [5, 6, 7, 8], [9, 10, 11]]
+    assert [sorted(part.later) for part in parts] == [[0], [0], [0], [0]]
+    parts = pieces(finish(computed(12, {0, 1, 2, 5, 9}), seconds=0).rest, 2)
+    assert [[p["row"] for p in part.puzzles] for part in parts] == [[1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11]]
+    assert [len(part.later) for part in parts] == [1, 1, 1, 0, 1, 0]
 
 
 def test_a_piece_given_back_without_grades_to_make_is_ready_as_it_is():
