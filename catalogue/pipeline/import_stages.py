@@ -156,8 +156,16 @@ def compute(batch: Batch, kernels: Kernels, equivalence: str, run_id: int, catal
     # what the catalogue holds already is not graded (a read; the write checks again under the lock)
     probe = [{"size": size, "shape": shape, "equivalence": equivalence, "key": board_keys[j]} for j in keep]
     stored = catalogue.known_puzzles(probe, [puzzle_keys[j] for j in keep], kernels.key_of)
-    batch.known = sum(stored)
-    keep = [j for j, s in zip(keep, stored) if not s]
+    # nor is a copy of a puzzle earlier in the batch (the same key: an exact copy, or a rotation or relabelling
+    # as the equivalence has it), which the write would find known: a hard collection's copies cost a grade each
+    firsts: set = set()
+    fresh = []
+    for j, s in zip(keep, stored):
+        if not s and puzzle_keys[j] not in firsts:
+            firsts.add(puzzle_keys[j])
+            fresh.append(j)
+    batch.known = len(keep) - len(fresh)
+    keep = fresh
     if not keep:
         return batch
     sel = np.array(keep)

@@ -6,7 +6,8 @@ Per batch of puzzles of one size (one kernel call per step, each releasing the G
    undecided): 0 solutions is rejected (conflicting clues, or no solution), 2 is rejected
    (several solutions), 1 gives the solution, which is the board;
 2. key the solutions (the board's key under the equivalence) and the puzzles themselves (the puzzle's key);
-3. drop the puzzles already stored (a read: their boards' stored puzzles, keyed) before the costly steps;
+3. drop the puzzles already stored (a read: their boards' stored puzzles, keyed), and copies of one earlier in the
+   batch (the same key), before the costly steps;
 4. the fast solver's metrics (limit 1, as fill stores them), the grade (``grade_many``), minimality
    (``minimal_many``: each clue taken out alone) and the clue pattern's symmetry;
 5. one write transaction (``Catalogue.store_imported``): a new board gets the next number, a known board gets the

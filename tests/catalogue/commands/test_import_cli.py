@@ -481,6 +481,31 @@ def test_a_file_of_hard_puzzles_moves_the_bar_puzzle_by_puzzle(tmp_path):
     assert len(between) >= 3 and max(between) - min(between) >= 0.25 * (seen[-1][0] - seen[0][0]), seen
 
 
+def test_copies_in_one_batch_are_known_without_being_graded(tmp_path, monkeypatch):
+    """A puzzle, its exact copy and its rotation (the same d4 key) in one file: one is stored and graded, the two
+    others are counted known without a grade of their own (a hard collection's copies cost seconds each)."""
+    from catalogue.pipeline import import_stages
+
+    graded = []
+    made = import_stages.Kernels.__init__
+
+    def counting(self):
+        made(self)
+        grade = self.grade_many
+        self.grade_many = lambda cells, box: graded.append(len(cells)) or grade(cells, box)
+
+    monkeypatch.setattr(import_stages.Kernels, "__init__", counting)
+    puzzle = MINIMAL[0][1]
+    grid = np.asarray(from_line(puzzle, 3)).reshape(9, 9)
+    rotated = to_line(np.rot90(grid).reshape(-1), 3)
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    summary = import_json(str(write_puzzles(tmp_path / "p.txt", [puzzle, MINIMAL[1][1], puzzle, rotated])),
+                          url=url, out=tmp_path / "boards")
+    assert (summary["added"], summary["already_known"]) == (2, 2)
+    assert sum(graded) == 2  # the first of the three, and the other puzzle
+    assert [r.source_line for r in rows(url, "SELECT source_line FROM puzzles ORDER BY source_line")] == [1, 2]
+
+
 def test_full_on_a_shape_whose_puzzles_have_no_full_key_is_refused_before_anything_is_stored(tmp_path):
     url = f"sqlite:///{tmp_path / 'c.db'}"
     source = tmp_path / "p.txt"
