@@ -23,6 +23,7 @@ from .time_left import clock, time_left
 
 log = logging.getLogger("catalogue")
 
+
 def _say_the_encoding(stream) -> None:
     """Give rich's stand-in for stdout (a ``FileProxy``, while the display is live) the encoding of the terminal it
     stands for.
@@ -282,7 +283,7 @@ def item_bar(label: str, total: int | None, unit: str = "grids", jobs: list[str]
     big = total is not None and total >= BIG_INPUT
     cold = bool(jobs) and len(jobs_done(jobs)) < len(jobs)
     with Display(label, unit=unit, redirect_stdout=_stdout_is_terminal(),
-                 enabled=None if big or cold or total is not None else False,
+                 enabled=None if cold or total is not None else False,
                  after=0.0 if big or cold else SHOW_AFTER) as display:
         ready(jobs or [], display, what)
         state: dict = {}

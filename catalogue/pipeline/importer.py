@@ -188,8 +188,8 @@ def import_sources(catalogue, sources: Sequence[Source], *, equivalence: str = "
                     break
                 pending.pop(0)
                 if batch.rest is not None and not interrupts.stop.is_set():
-                    # the rows whose nested forcing chains had no time left: graded next, in pieces the size of
-                    # the pace, by every worker, and stored before the batches after them
+                    # the rows whose nested forcing chains had no time left: graded next, in pieces of one such
+                    # row each (import_stages.pieces), by every worker, and stored before the batches after them;
                     # submitted in file order (the workers take them in the order given, and each is stored
                     # only after those before it: submitted last to first, the bar stood still until the end)
                     pending[0:0] = [(piece, pool.submit(timed, piece))

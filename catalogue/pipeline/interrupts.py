@@ -40,8 +40,9 @@ class Interrupts:
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 # a signal the parent set to be ignored stays ignored: a script's background job (`catalogue fill
-                # ... &`) must go on through the Ctrl-C meant for the command in the foreground, as every other
-                # command's does (Python leaves an ignored SIGINT alone, catalogue.signals an ignored SIGTERM)
+                # ... &`) must go on through the Ctrl-C meant for the command in the foreground, as the other
+                # commands do but serve (Python leaves an ignored SIGINT alone, catalogue.signals an ignored
+                # SIGTERM; uvicorn installs its own)
                 if signal.getsignal(sig) != signal.SIG_IGN:
                     self.saved[sig] = signal.signal(sig, self._handle)
         return self

@@ -424,7 +424,7 @@ def test_an_estimate_run_out_with_items_left_gives_way_to_the_bars_pace():
     """The caller's time left counts down between updates; once it has run out and items are left (a hard puzzle
     slower than the ones before it), the bar shows its own pace's time left, not 0:00:00."""
     from catalogue.progress import Display
-    from catalogue.time_left import time_left
+    from catalogue.time_left import clock, time_left
 
     with Display("grading", unit="puzzles", enabled=True, redirect_stdout=False) as display:
         update = display.bar(10)
@@ -436,7 +436,7 @@ def test_an_estimate_run_out_with_items_left_gives_way_to_the_bars_pace():
         update(4, left=1.0, left_at=time.perf_counter() - 5.0)  # run out 4 s ago, six items left
         task = display.progress.tasks[0]
         pace = time_left(task.completed, task.total, task.elapsed)
-        assert left.render(task).plain == ("-:--:--" if pace is None else clock_of(pace))
+        assert left.render(task).plain == ("-:--:--" if pace is None else clock(pace))
         update(10, left=1.0, left_at=time.perf_counter() - 5.0, final=True)  # all done: 0
         assert left.render(display.progress.tasks[0]).plain == "0:00:00"
 
@@ -444,12 +444,6 @@ def test_an_estimate_run_out_with_items_left_gives_way_to_the_bars_pace():
 def _seconds(text: str) -> int:
     h, m, s = map(int, text.split(":"))
     return 3600 * h + 60 * m + s
-
-
-def clock_of(seconds: float) -> str:
-    from catalogue.time_left import clock
-
-    return clock(seconds)
 
 
 @pytest.mark.slow

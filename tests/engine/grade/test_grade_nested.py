@@ -320,8 +320,8 @@ def _walked(cands) -> list:
 
 
 def _spared(work, before) -> list:
+    """The plain search's rows with the walks ``before`` allows spared (engine.grade.kernels.chains.fresh_links)."""
     found = np.zeros((FOUND_ROWS, fo.HINT_SIZE), np.int64)
-    found[0, 0] = found[0, 1] = 0
     _plain_search_in(work, GEO.houses, CELL_HOUSES, 9, found, _walk_space(81, 9), cy.cycle_sees(GEO.houses,
                      CELL_HOUSES, 81), before)
     return _rows(found).tolist()
