@@ -53,6 +53,12 @@ TRIADS_AFTER = 8  # guesses in a search before the digit-level triad step runs (
 def _propagate(st, dirty, pats, tp, guesses):
     """Digit steps for every changed digit, then naked singles, until nothing changes.
 
+    A round steps, in order, the digits changed before it began; a change a step makes to a digit the round has
+    already stepped, or does not hold, waits for the next round (after the naked singles) instead of being
+    stepped at once, so that digit's next step sees the whole round's changes together. Measured side by side on
+    one host (AVX-512 Xeon): a tenth less time on random minimal puzzles, top1465 and carving than stepping a
+    digit again as soon as it changed.
+
     Returns ``(ok, nodes, checks)``: False on a contradiction, and the metrics' increments. The caller keeps the
     metrics in locals and stores them once at the end: a store into ``stats`` inside a loop would make the compiler
     reload ``st`` after it (both are int64 arrays, so they may alias), which cost a fifth of the time here.
@@ -63,9 +69,12 @@ def _propagate(st, dirty, pats, tp, guesses):
     ok = True
     while ok:
         rounds += 1
-        while dirty:
-            d = lowbit_index(dirty)
-            dirty &= dirty - 1
+        todo = dirty  # this round's digits; the changes their steps make go to ``dirty``
+        dirty = _I(0)
+        while todo:
+            d = lowbit_index(todo)
+            todo &= todo - 1
+            dirty &= ~(_I(1) << d)  # changed by an earlier step of the round: this step sees that change
             steps += 1
             ch = _digit_step(st, d)
             if ch < 0:
