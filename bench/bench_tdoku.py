@@ -7,11 +7,12 @@ tdoku is not shipped (its source is public: github.com/t-dillon/tdoku); bench/RE
 shared library this script loads. Without ``--tdoku`` (or ``$TDOKU_LIB``) the tdoku column is left out
 with a note, and our own figures are still printed.
 
-tdoku runs in a small C driver this script compiles with the system's C compiler: it reads the puzzles once
-and loops over them in C, so tdoku pays no Python cost per puzzle; ours is one ``solve_many``/``count_many``
-kernel call for the whole set, the batch path the fill and the commands use. Both report CPU seconds of the
-process (CLOCK_PROCESS_CPUTIME_ID / time.process_time) and wall seconds; each figure is the median of
-``--repeats`` runs, and the load average is printed before every set.
+tdoku runs in a small C driver this script compiles with the system's C compiler and loads into its own
+process: one call loops over the whole set in C, so tdoku pays no Python cost per puzzle; ours is one
+``solve_many``/``count_many`` kernel call for the whole set, the batch path the fill and the commands use. Each
+round runs the two back to back (which goes first alternates), so both meet the same moment of a shared host;
+each figure is the median of ``--repeats`` rounds, the ratio the median of the rounds' ratios, in CPU seconds of
+the process (CLOCK_PROCESS_CPUTIME_ID / time.process_time); the load average is printed before every set.
 
 Sets: random minimal 9x9 puzzles (random boards carved by engine.carve), and any puzzle files given: the
 magictour top1465 list (``--top1465``), or any other file of 81-character lines (``--set NAME=FILE``).
@@ -22,12 +23,14 @@ boards; both give minimal puzzles with the same clue distribution (printed).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -36,16 +39,17 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _common import random_boards, timed  # noqa: E402
+from _common import random_boards  # noqa: E402
 from engine.carve import carve_many  # noqa: E402
 from engine.solvers import fast  # noqa: E402
 
-# The driver is ours: it only calls tdoku's public C functions (include/tdoku.h) in a loop.
+# The driver is ours: it only calls tdoku's public C functions (include/tdoku.h) in a loop. It is loaded into this
+# process (ctypes), so each round times ours and tdoku back to back: this host's speed drifts by half for seconds
+# at a time (a neighbour on the other hyperthread), and a ratio of runs made seconds apart measured that drift.
 DRIVER = r"""
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
 #include <time.h>
 size_t TdokuSolverDpllTriadSimd(const char *input, size_t limit, unsigned configuration, char *solution,
                                 size_t *num_guesses);
@@ -56,63 +60,83 @@ static double cpu(void) {
 }
 static double wall(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 
-int main(int argc, char **argv) {
-    /* argv: mode (solve|count|minimize) file repeats; prints one line per run: cpu wall checksum */
-    const char *mode = argv[1];
-    int repeats = atoi(argv[3]);
-    FILE *f = fopen(argv[2], "r");
-    size_t cap = 1024, n = 0;
-    char (*p)[82] = malloc(cap * 82);
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        if (strlen(line) < 81) continue;
-        if (n == cap) { cap *= 2; p = realloc(p, cap * 82); }
-        memcpy(p[n], line, 81); p[n][81] = 0;
-        for (int i = 0; i < 81; i++) if (p[n][i] < '1' || p[n][i] > '9') p[n][i] = '.';
-        n++;
-    }
-    char (*work)[82] = malloc(n * 82);
+/* One pass over n puzzles (82 bytes each, NUL-terminated): mode 0 solve, 1 count to 2, 2 minimize (the puzzles
+   are copied to work first, and minimized there). Writes CPU and wall seconds to times; returns the checksum
+   (solutions found, or boards minimized). */
+size_t tdoku_pass(int mode, const char *puzzles, size_t n, char *work, double *times) {
+    size_t check = 0, guesses;
     char solution[82];
-    for (int r = 0; r < repeats; r++) {
-        size_t check = 0, guesses;
-        if (strcmp(mode, "minimize") == 0) memcpy(work, p, n * 82);
-        double c0 = cpu(), w0 = wall();
-        for (size_t i = 0; i < n; i++) {
-            if (strcmp(mode, "solve") == 0) check += TdokuSolverDpllTriadSimd(p[i], 1, 0, solution, &guesses);
-            else if (strcmp(mode, "count") == 0) check += TdokuSolverDpllTriadSimd(p[i], 2, 0, solution, &guesses);
-            else check += TdokuMinimize(false, false, work[i]);
-        }
-        double c1 = cpu(), w1 = wall();
-        printf("%.6f %.6f %zu\n", c1 - c0, w1 - w0, check);
+    if (mode == 2) memcpy(work, puzzles, n * 82);
+    double c0 = cpu(), w0 = wall();
+    for (size_t i = 0; i < n; i++) {
+        if (mode == 2) check += TdokuMinimize(false, false, work + 82 * i);
+        else check += TdokuSolverDpllTriadSimd(puzzles + 82 * i, mode == 0 ? 1 : 2, 0, solution, &guesses);
     }
-    if (strcmp(mode, "minimize") == 0)
-        for (size_t i = 0; i < n; i++) fprintf(stderr, "%s\n", work[i]);
-    return 0;
+    times[0] = cpu() - c0;
+    times[1] = wall() - w0;
+    return check;
 }
 """
+MODES = {"solve": 0, "count": 1, "minimize": 2}
 
 
 def load() -> str:
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
 
-def build_driver(lib: Path, tmp: Path) -> Path:
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        raise SystemExit("bench_tdoku: no C compiler (cc or gcc) to build the tdoku driver")
-    src = tmp / "driver.c"
-    src.write_text(DRIVER)
-    exe = tmp / "tdoku-driver"
-    subprocess.run([cc, "-O2", "-o", str(exe), str(src), str(lib), f"-Wl,-rpath,{lib.parent}"], check=True)
-    return exe
+class Tdoku:
+    """tdoku's solver and minimizer through the driver, built against ``lib`` into ``tmp``."""
+
+    def __init__(self, lib: Path, tmp: Path):
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if cc is None:
+            raise SystemExit("bench_tdoku: no C compiler (cc or gcc) to build the tdoku driver")
+        src = tmp / "driver.c"
+        src.write_text(DRIVER)
+        so = tmp / "tdoku-driver.so"
+        subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(so), str(src), str(lib),
+                        f"-Wl,-rpath,{lib.parent}"], check=True)
+        self.fn = ctypes.CDLL(str(so)).tdoku_pass
+        self.fn.restype = ctypes.c_size_t
+        self.fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                            ctypes.POINTER(ctypes.c_double)]
+
+        self.texts: dict[int, bytes] = {}
+
+    def pass_(self, mode: str, puzzles: np.ndarray) -> tuple[float, float, int, list[str]]:
+        """CPU and wall seconds of one pass, its checksum, and the minimized puzzles (mode "minimize")."""
+        if id(puzzles) not in self.texts:
+            self.texts[id(puzzles)] = b"".join("".join(str(v) if v else "." for v in p).encode() + b"\0"
+                                               for p in puzzles)
+        text = self.texts[id(puzzles)]
+        work = ctypes.create_string_buffer(len(text))
+        times = (ctypes.c_double * 2)()
+        check = self.fn(MODES[mode], text, len(puzzles), work, times)
+        out = [work.raw[82 * i:82 * i + 81].decode() for i in range(len(puzzles))] if mode == "minimize" else []
+        return times[0], times[1], int(check), out
 
 
-def run_tdoku(exe: Path, mode: str, path: Path, repeats: int) -> tuple[float, float, int, list[str]]:
-    """Median CPU and wall seconds of ``repeats`` runs, the checksum (solutions found), and minimized puzzles."""
-    out = subprocess.run([str(exe), mode, str(path), str(repeats)], check=True, capture_output=True, text=True)
-    runs = [tuple(map(float, line.split())) for line in out.stdout.splitlines()]
-    return (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), int(runs[0][2]),
-            out.stderr.split())
+def rounds(ours, theirs, repeats: int) -> tuple[float, float, float | None, float | None]:
+    """``repeats`` rounds of ``ours()`` and ``theirs()`` back to back (which goes first alternates), after one
+    warm-up of each: medians of our CPU and wall seconds, of their CPU seconds and of the per-round ratio of
+    theirs to ours (None without a peer). ``theirs()`` returns its own CPU seconds."""
+    ours()
+    if theirs is not None:
+        theirs()
+    walls, cpus, tcpus, ratios = [], [], [], []
+    for r in range(repeats):
+        if theirs is not None and r % 2:
+            tcpus.append(theirs())
+        w, c = time.perf_counter(), time.process_time()
+        ours()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+        if theirs is not None and not r % 2:
+            tcpus.append(theirs())
+        if theirs is not None:
+            ratios.append(tcpus[-1] / cpus[-1])
+    med = statistics.median
+    return med(walls), med(cpus), (med(tcpus) if tcpus else None), (med(ratios) if ratios else None)
 
 
 def read_set(path: Path) -> np.ndarray:
@@ -124,10 +148,6 @@ def read_set(path: Path) -> np.ndarray:
     return np.array(rows, dtype=np.int8)
 
 
-def write_set(puzzles: np.ndarray, path: Path) -> None:
-    path.write_text("".join("".join(str(v) if v else "." for v in p) + "\n" for p in puzzles))
-
-
 def unique_only(name: str, puzzles: np.ndarray) -> np.ndarray:
     """The puzzles with exactly one solution (a list may carry a stray one; both solvers get the same set)."""
     counts = fast.count_many(puzzles, 3)
@@ -136,46 +156,50 @@ def unique_only(name: str, puzzles: np.ndarray) -> np.ndarray:
     return puzzles[counts == 1]
 
 
-def solve_rows(name: str, puzzles: np.ndarray, exe, tmp: Path, repeats: int) -> list[list]:
-    path = tmp / f"{name}.txt"
-    write_set(puzzles, path)
+def solve_rows(name: str, puzzles: np.ndarray, tdoku: Tdoku | None, repeats: int) -> list[list]:
     fast.solve_many(puzzles[:10], 3)  # warm
     rows = []
     for mode, fn in (("solve", lambda: fast.solve_many(puzzles, 3)), ("count", lambda: fast.count_many(puzzles, 3))):
         print(f"  {name} {mode}: {load()}", flush=True)
-        wall, cpu = timed(fn, repeats)
-        ours = len(puzzles) / cpu
-        row = [f"{name}, {'solve' if mode == 'solve' else 'count to 2'}", f"{ours:,.0f}", f"{len(puzzles) / wall:,.0f}",
-               f"{1e6 * cpu / len(puzzles):.2f}"]
-        if exe is not None:
-            tcpu, twall, found, _ = run_tdoku(exe, mode, path, repeats)
-            expected = len(puzzles)
-            if found != expected:
-                raise SystemExit(f"bench_tdoku: tdoku found {found} solutions on {name} ({mode}), not {expected}")
-            theirs = len(puzzles) / tcpu
-            row += [f"{theirs:,.0f}", f"{1e6 * tcpu / len(puzzles):.2f}", f"x{ours / theirs:.2f}"]
+        found = []
+
+        def theirs():
+            tcpu, _, check, _ = tdoku.pass_(mode, puzzles)
+            found.append(check)
+            return tcpu
+
+        wall, cpu, tcpu, ratio = rounds(fn, theirs if tdoku else None, repeats)
+        row = [f"{name}, {'solve' if mode == 'solve' else 'count to 2'}", f"{len(puzzles) / cpu:,.0f}",
+               f"{len(puzzles) / wall:,.0f}", f"{1e6 * cpu / len(puzzles):.2f}"]
+        if tdoku is not None:
+            if set(found) != {len(puzzles)}:
+                raise SystemExit(f"bench_tdoku: tdoku found {found[0]} solutions on {name} ({mode}), "
+                                 f"not {len(puzzles)}")
+            row += [f"{len(puzzles) / tcpu:,.0f}", f"{1e6 * tcpu / len(puzzles):.2f}", f"x{ratio:.2f}"]
         rows.append(row)
     return rows
 
 
-def carve_rows(count: int, seed: int, exe, tmp: Path, repeats: int) -> tuple[list[list], str]:
+def carve_rows(count: int, seed: int, tdoku: Tdoku | None, repeats: int) -> tuple[list[list], str]:
     boards = random_boards(3, count, seed + 1000)
     seeds = np.arange(count) + seed
-    carve_many(boards[:4], 3, seeds[:4])  # warm
     print(f"  carving: {load()}", flush=True)
-    result = []
-    wall, cpu = timed(lambda: result.append(carve_many(boards, 3, seeds)), repeats)
+    result, minimized = [], []
+
+    def theirs():
+        tcpu, _, _, out = tdoku.pass_("minimize", boards)
+        minimized[:] = out
+        return tcpu
+
+    wall, cpu, tcpu, ratio = rounds(lambda: result.append(carve_many(boards, 3, seeds)),
+                                    theirs if tdoku else None, repeats)
     clues = np.array([int((r.puzzle != 0).sum()) for r in result[0]])
-    ours = count / cpu
-    row = ["carve a board into a minimal puzzle", f"{ours:,.0f}", f"{count / wall:,.0f}", f"{1e6 * cpu / count:.1f}"]
+    row = ["carve a board into a minimal puzzle", f"{count / cpu:,.0f}", f"{count / wall:,.0f}",
+           f"{1e6 * cpu / count:.1f}"]
     note = f"clues: ours mean {clues.mean():.2f} (sd {clues.std():.2f})"
-    if exe is not None:
-        path = tmp / "boards.txt"
-        write_set(boards, path)
-        tcpu, _, _, minimized = run_tdoku(exe, "minimize", path, repeats)
-        tclues = np.array([sum(ch != "." for ch in p) for p in minimized[-count:]])
-        theirs = count / tcpu
-        row += [f"{theirs:,.0f}", f"{1e6 * tcpu / count:.1f}", f"x{ours / theirs:.2f}"]
+    if tdoku is not None:
+        tclues = np.array([sum(ch != "." for ch in p) for p in minimized])
+        row += [f"{count / tcpu:,.0f}", f"{1e6 * tcpu / count:.1f}", f"x{ratio:.2f}"]
         note += f", tdoku mean {tclues.mean():.2f} (sd {tclues.std():.2f})"
     return [row], note
 
@@ -198,7 +222,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = Path(tmpname)
-        exe = build_driver(args.tdoku.resolve(), tmp) if args.tdoku else None
+        tdoku = Tdoku(args.tdoku.resolve(), tmp) if args.tdoku else None
         sets = [("random minimal", np.stack([r.puzzle for r in carve_many(
             random_boards(3, npuzzles, args.seed), 3, np.arange(npuzzles) + args.seed)]))]
         if args.top1465:
@@ -206,21 +230,21 @@ def main() -> None:
         for spec in args.set:
             name, _, file = spec.partition("=")
             sets.append((name, read_set(Path(file))))
-        print(f"bench_tdoku: median of {repeats} runs; sets: "
+        print(f"bench_tdoku: median of {repeats} rounds (ours and tdoku back to back); sets: "
               + ", ".join(f"{name} ({len(p):,})" for name, p in sets))
         rows = []
         sets = [(name, unique_only(name, puzzles)) for name, puzzles in sets]
         for name, puzzles in sets:
-            rows += solve_rows(name, puzzles, exe, tmp, repeats)
-        carve, note = carve_rows(nboards, args.seed, exe, tmp, repeats)
+            rows += solve_rows(name, puzzles, tdoku, repeats)
+        carve, note = carve_rows(nboards, args.seed, tdoku, repeats)
         rows += carve
     headers = ["", "ours /s (CPU)", "ours /s (wall)", "ours us (CPU)"]
-    if exe is not None:
+    if tdoku is not None:
         headers += ["tdoku /s (CPU)", "tdoku us (CPU)", "ours / tdoku"]
     print()
     print(tabulate(rows, headers=headers, disable_numparse=True, colalign=["left"] + ["right"] * (len(headers) - 1)))
     print(note)
-    if exe is None:
+    if tdoku is None:
         print("tdoku: no library given (--tdoku or $TDOKU_LIB), so its columns are left out; "
               "bench/README.md says how to build one")
 
