@@ -8,11 +8,12 @@ shared library this script loads. Without ``--tdoku`` (or ``$TDOKU_LIB``) the td
 with a note, and our own figures are still printed.
 
 tdoku runs in a small C driver this script compiles with the system's C compiler and loads into its own
-process: one call loops over the whole set in C, so tdoku pays no Python cost per puzzle; ours is one
-``solve_many``/``count_many`` kernel call for the whole set, the batch path the fill and the commands use. Each
-round runs the two back to back (which goes first alternates), so both meet the same moment of a shared host;
-each figure is the median of ``--repeats`` rounds, the ratio the median of the rounds' ratios, in CPU seconds of
-the process (CLOCK_PROCESS_CPUTIME_ID / time.process_time); the load average is printed before every set.
+process: one call loops over a piece of the set in C, so tdoku pays no Python cost per puzzle; ours is one
+``solve_many``/``count_many`` (or ``carve_many``) kernel call per piece, the batch path the fill and the commands
+use. A round runs the two back to back on each piece of a few milliseconds (which goes first alternates), so both
+meet the same moments of a shared host, whose speed drifts within a second; each figure is the median of
+``--repeats`` rounds over the whole set, the ratio the median of the rounds' ratios, in CPU seconds of the process
+(CLOCK_PROCESS_CPUTIME_ID / time.process_time); the load average is printed before every set.
 
 Sets: random minimal 9x9 puzzles (random boards carved by engine.carve), and any puzzle files given: the
 magictour top1465 list (``--top1465``), or any other file of 81-character lines (``--set NAME=FILE``).
@@ -101,14 +102,15 @@ class Tdoku:
         self.fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                             ctypes.POINTER(ctypes.c_double)]
 
-        self.texts: dict[int, bytes] = {}
+        self.texts: dict[int, tuple[np.ndarray, bytes]] = {}  # the text of each set passed
 
     def pass_(self, mode: str, puzzles: np.ndarray) -> tuple[float, float, int, list[str]]:
         """CPU and wall seconds of one pass, its checksum, and the minimized puzzles (mode "minimize")."""
-        if id(puzzles) not in self.texts:
-            self.texts[id(puzzles)] = b"".join("".join(str(v) if v else "." for v in p).encode() + b"\0"
-                                               for p in puzzles)
-        text = self.texts[id(puzzles)]
+        held = self.texts.get(id(puzzles))
+        if held is None or held[0] is not puzzles:  # (an id is reused once its array is gone)
+            held = self.texts[id(puzzles)] = (puzzles, b"".join(
+                "".join(str(v) if v else "." for v in p).encode() + b"\0" for p in puzzles))
+        text = held[1]
         work = ctypes.create_string_buffer(len(text))
         times = (ctypes.c_double * 2)()
         check = self.fn(MODES[mode], text, len(puzzles), work, times)
@@ -116,27 +118,38 @@ class Tdoku:
         return times[0], times[1], int(check), out
 
 
-def rounds(ours, theirs, repeats: int) -> tuple[float, float, float | None, float | None]:
-    """``repeats`` rounds of ``ours()`` and ``theirs()`` back to back (which goes first alternates), after one
-    warm-up of each: medians of our CPU and wall seconds, of their CPU seconds and of the per-round ratio of
-    theirs to ours (None without a peer). ``theirs()`` returns its own CPU seconds."""
-    ours()
-    if theirs is not None:
-        theirs()
+def rounds(ours, theirs, pieces: int, repeats: int) -> tuple[float, float, float | None, float | None]:
+    """``repeats`` rounds over a set cut into ``pieces``: each piece by ``ours(k)`` and ``theirs(k)`` back to back
+    (which goes first alternates), after one warm-up round. Returns the medians of a round's CPU and wall seconds
+    of ours, of its CPU seconds of theirs, and of the rounds' ratios of theirs to ours (None without a peer).
+    ``theirs(k)`` returns its own CPU seconds. Pieces of a few milliseconds let both sides meet the same moments of
+    a shared host, whose speed drifts within a second."""
     walls, cpus, tcpus, ratios = [], [], [], []
-    for r in range(repeats):
-        if theirs is not None and r % 2:
-            tcpus.append(theirs())
-        w, c = time.perf_counter(), time.process_time()
-        ours()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-        if theirs is not None and not r % 2:
-            tcpus.append(theirs())
+    for r in range(repeats + 1):
+        wall = cpu = tcpu = 0.0
+        for k in range(pieces):
+            if theirs is not None and (r + k) % 2:
+                tcpu += theirs(k)
+            w, c = time.perf_counter(), time.process_time()
+            ours(k)
+            wall += time.perf_counter() - w
+            cpu += time.process_time() - c
+            if theirs is not None and not (r + k) % 2:
+                tcpu += theirs(k)
+        if r == 0:
+            continue  # the warm-up
+        walls.append(wall)
+        cpus.append(cpu)
         if theirs is not None:
-            ratios.append(tcpus[-1] / cpus[-1])
+            tcpus.append(tcpu)
+            ratios.append(tcpu / cpu)
     med = statistics.median
     return med(walls), med(cpus), (med(tcpus) if tcpus else None), (med(ratios) if ratios else None)
+
+
+def cut(rows: np.ndarray, size: int) -> list[np.ndarray]:
+    """``rows`` in pieces of ``size`` (the last may be smaller)."""
+    return [rows[i:i + size] for i in range(0, len(rows), size)]
 
 
 def read_set(path: Path) -> np.ndarray:
@@ -157,24 +170,27 @@ def unique_only(name: str, puzzles: np.ndarray) -> np.ndarray:
 
 
 def solve_rows(name: str, puzzles: np.ndarray, tdoku: Tdoku | None, repeats: int) -> list[list]:
-    fast.solve_many(puzzles[:10], 3)  # warm
+    # pieces of about 5 ms of ours: a hundredth of a second of drift falls on both sides
+    per_ms = 200 if len(puzzles) and fast.metrics_many(puzzles[:200], 3)[1][:, 1].mean() < 5 else 50
+    pieces = cut(puzzles, 5 * per_ms)
     rows = []
-    for mode, fn in (("solve", lambda: fast.solve_many(puzzles, 3)), ("count", lambda: fast.count_many(puzzles, 3))):
+    for mode, many in (("solve", fast.solve_many), ("count", fast.count_many)):
         print(f"  {name} {mode}: {load()}", flush=True)
         found = []
 
-        def theirs():
-            tcpu, _, check, _ = tdoku.pass_(mode, puzzles)
+        def theirs(k):
+            tcpu, _, check, _ = tdoku.pass_(mode, pieces[k])
             found.append(check)
             return tcpu
 
-        wall, cpu, tcpu, ratio = rounds(fn, theirs if tdoku else None, repeats)
+        wall, cpu, tcpu, ratio = rounds(lambda k: many(pieces[k], 3), theirs if tdoku else None, len(pieces),
+                                        repeats)
         row = [f"{name}, {'solve' if mode == 'solve' else 'count to 2'}", f"{len(puzzles) / cpu:,.0f}",
                f"{len(puzzles) / wall:,.0f}", f"{1e6 * cpu / len(puzzles):.2f}"]
         if tdoku is not None:
-            if set(found) != {len(puzzles)}:
-                raise SystemExit(f"bench_tdoku: tdoku found {found[0]} solutions on {name} ({mode}), "
-                                 f"not {len(puzzles)}")
+            if sum(found) != len(puzzles) * (repeats + 1):
+                raise SystemExit(f"bench_tdoku: tdoku found {sum(found)} solutions on {name} ({mode}) in "
+                                 f"{repeats + 1} rounds, not {len(puzzles)} each")
             row += [f"{len(puzzles) / tcpu:,.0f}", f"{1e6 * tcpu / len(puzzles):.2f}", f"x{ratio:.2f}"]
         rows.append(row)
     return rows
@@ -183,22 +199,25 @@ def solve_rows(name: str, puzzles: np.ndarray, tdoku: Tdoku | None, repeats: int
 def carve_rows(count: int, seed: int, tdoku: Tdoku | None, repeats: int) -> tuple[list[list], str]:
     boards = random_boards(3, count, seed + 1000)
     seeds = np.arange(count) + seed
+    pieces, seed_pieces = cut(boards, 40), cut(seeds, 40)  # about 6 ms of ours each
     print(f"  carving: {load()}", flush=True)
-    result, minimized = [], []
+    carved, minimized = {}, {}
 
-    def theirs():
-        tcpu, _, _, out = tdoku.pass_("minimize", boards)
-        minimized[:] = out
+    def ours(k):
+        carved[k] = carve_many(pieces[k], 3, seed_pieces[k])
+
+    def theirs(k):
+        tcpu, _, _, out = tdoku.pass_("minimize", pieces[k])
+        minimized[k] = out
         return tcpu
 
-    wall, cpu, tcpu, ratio = rounds(lambda: result.append(carve_many(boards, 3, seeds)),
-                                    theirs if tdoku else None, repeats)
-    clues = np.array([int((r.puzzle != 0).sum()) for r in result[0]])
+    wall, cpu, tcpu, ratio = rounds(ours, theirs if tdoku else None, len(pieces), repeats)
+    clues = np.array([int((r.puzzle != 0).sum()) for k in sorted(carved) for r in carved[k]])
     row = ["carve a board into a minimal puzzle", f"{count / cpu:,.0f}", f"{count / wall:,.0f}",
            f"{1e6 * cpu / count:.1f}"]
     note = f"clues: ours mean {clues.mean():.2f} (sd {clues.std():.2f})"
     if tdoku is not None:
-        tclues = np.array([sum(ch != "." for ch in p) for p in minimized])
+        tclues = np.array([sum(ch != "." for ch in p) for k in sorted(minimized) for p in minimized[k]])
         row += [f"{count / tcpu:,.0f}", f"{1e6 * tcpu / count:.1f}", f"x{ratio:.2f}"]
         note += f", tdoku mean {tclues.mean():.2f} (sd {tclues.std():.2f})"
     return [row], note
@@ -212,7 +231,7 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="NAME=FILE", help="another puzzle file")
     ap.add_argument("--puzzles", type=int, default=None, help="random minimal puzzles (default 10000, quick 1000)")
     ap.add_argument("--boards", type=int, default=None, help="boards to carve (default 4000, quick 400)")
-    ap.add_argument("--repeats", type=int, default=None, help="timed runs per figure (default 5, quick 3)")
+    ap.add_argument("--repeats", type=int, default=None, help="timed rounds per figure (default 5, quick 3)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
