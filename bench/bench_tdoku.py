@@ -1,6 +1,6 @@
 """The fast solver and the carver side by side with tdoku (the fastest public 9x9 solver), in one run.
 
-    python bench/bench_tdoku.py --tdoku /path/to/libtdoku.so [--top1465 FILE] [--hardest FILE]
+    python bench/bench_tdoku.py --tdoku /path/to/libtdoku.so [--top1465 FILE] [--set NAME=FILE]
     python bench/bench_tdoku.py --quick ...
 
 tdoku is not shipped (its source is public: github.com/t-dillon/tdoku); bench/README.md says how to build the
@@ -45,8 +45,8 @@ from engine.carve import carve_many  # noqa: E402
 from engine.solvers import fast  # noqa: E402
 
 # The driver is ours: it only calls tdoku's public C functions (include/tdoku.h) in a loop. It is loaded into this
-# process (ctypes), so each round times ours and tdoku back to back: this host's speed drifts by half for seconds
-# at a time (a neighbour on the other hyperthread), and a ratio of runs made seconds apart measured that drift.
+# process (ctypes), so that ours and tdoku run back to back on each piece of a set: a shared host's speed drifts by
+# up to half within seconds (seen with our own load at 0), and a ratio of runs made seconds apart measured that.
 DRIVER = r"""
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,22 +59,20 @@ bool TdokuMinimize(bool pencilmark, bool monotonic, char *puzzle);
 static double cpu(void) {
     struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9;
 }
-static double wall(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 
 /* One pass over n puzzles (82 bytes each, NUL-terminated): mode 0 solve, 1 count to 2, 2 minimize (the puzzles
-   are copied to work first, and minimized there). Writes CPU and wall seconds to times; returns the checksum
+   are copied to work first, and minimized there). Writes the pass's CPU seconds to seconds; returns the checksum
    (solutions found, or boards minimized). */
-size_t tdoku_pass(int mode, const char *puzzles, size_t n, char *work, double *times) {
+size_t tdoku_pass(int mode, const char *puzzles, size_t n, char *work, double *seconds) {
     size_t check = 0, guesses;
     char solution[82];
     if (mode == 2) memcpy(work, puzzles, n * 82);
-    double c0 = cpu(), w0 = wall();
+    double c0 = cpu();
     for (size_t i = 0; i < n; i++) {
         if (mode == 2) check += TdokuMinimize(false, false, work + 82 * i);
         else check += TdokuSolverDpllTriadSimd(puzzles + 82 * i, mode == 0 ? 1 : 2, 0, solution, &guesses);
     }
-    times[0] = cpu() - c0;
-    times[1] = wall() - w0;
+    *seconds = cpu() - c0;
     return check;
 }
 """
@@ -101,20 +99,22 @@ class Tdoku:
         self.fn.restype = ctypes.c_size_t
         self.fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                             ctypes.POINTER(ctypes.c_double)]
-        self.texts: dict[int, tuple[np.ndarray, bytes]] = {}  # the text of each set passed
 
-    def pass_(self, mode: str, puzzles: np.ndarray) -> tuple[float, float, int, list[str]]:
-        """CPU and wall seconds of one pass, its checksum, and the minimized puzzles (mode "minimize")."""
-        held = self.texts.get(id(puzzles))
-        if held is None or held[0] is not puzzles:  # (an id is reused once its array is gone)
-            held = self.texts[id(puzzles)] = (puzzles, b"".join(
-                "".join(str(v) if v else "." for v in p).encode() + b"\0" for p in puzzles))
-        text = held[1]
+    @staticmethod
+    def text(puzzles: np.ndarray) -> bytes:
+        """The driver's input for ``puzzles``: 81 characters and a NUL each (made once per piece, outside the
+        timing)."""
+        return b"".join("".join(str(v) if v else "." for v in p).encode() + b"\0" for p in puzzles)
+
+    def pass_(self, mode: str, text: bytes) -> tuple[float, int, list[str]]:
+        """CPU seconds of one pass over ``text`` (:meth:`text`), its checksum, and the minimized puzzles (mode
+        "minimize")."""
+        n = len(text) // 82
         work = ctypes.create_string_buffer(len(text))
-        times = (ctypes.c_double * 2)()
-        check = self.fn(MODES[mode], text, len(puzzles), work, times)
-        out = [work.raw[82 * i:82 * i + 81].decode() for i in range(len(puzzles))] if mode == "minimize" else []
-        return times[0], times[1], int(check), out
+        seconds = ctypes.c_double()
+        check = self.fn(MODES[mode], text, n, work, ctypes.byref(seconds))
+        out = [work.raw[82 * i:82 * i + 81].decode() for i in range(n)] if mode == "minimize" else []
+        return seconds.value, int(check), out
 
 
 def rounds(ours, theirs, pieces: int, repeats: int) -> tuple[float, float, float | None, float | None]:
@@ -173,13 +173,14 @@ def solve_rows(name: str, puzzles: np.ndarray, tdoku: Tdoku | None, repeats: int
     # hundredth of a second of the host's drift falls on both sides
     per_ms = 200 if len(puzzles) and fast.metrics_many(puzzles[:200], 3)[1][:, 1].mean() < 5 else 50
     pieces = cut(puzzles, 5 * per_ms)
+    texts = [Tdoku.text(p) for p in pieces] if tdoku else []
     rows = []
     for mode, many in (("solve", fast.solve_many), ("count", fast.count_many)):
         print(f"  {name} {mode}: {load()}", flush=True)
         found = []
 
         def theirs(k):
-            tcpu, _, check, _ = tdoku.pass_(mode, pieces[k])
+            tcpu, check, _ = tdoku.pass_(mode, texts[k])
             found.append(check)
             return tcpu
 
@@ -200,6 +201,7 @@ def carve_rows(count: int, seed: int, tdoku: Tdoku | None, repeats: int) -> tupl
     boards = random_boards(3, count, seed + 1000)
     seeds = np.arange(count) + seed
     pieces, seed_pieces = cut(boards, 40), cut(seeds, 40)  # about 6 ms of ours each
+    texts = [Tdoku.text(p) for p in pieces] if tdoku else []
     print(f"  carving: {load()}", flush=True)
     carved, minimized = {}, {}
 
@@ -207,7 +209,7 @@ def carve_rows(count: int, seed: int, tdoku: Tdoku | None, repeats: int) -> tupl
         carved[k] = carve_many(pieces[k], 3, seed_pieces[k])
 
     def theirs(k):
-        tcpu, _, _, out = tdoku.pass_("minimize", pieces[k])
+        tcpu, _, out = tdoku.pass_("minimize", texts[k])
         minimized[k] = out
         return tcpu
 
