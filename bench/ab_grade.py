@@ -1,6 +1,7 @@
 """The grader now against the code of another commit, interleaved in one process: CPU a puzzle, round by round.
 
     python bench/ab_grade.py --before REV [--file top1465.txt] [--count 50] [--rounds 40] [--box 3] [--seed 7]
+                             [--nested]
 
 Why: this host's speed moves by tens of per cent from one minute to the next (2026-11-26: the same code graded
 top1465's first 300 at 68 to 112 puzzles per CPU second in runs a minute apart), so two processes run in turn
@@ -14,6 +15,11 @@ where they differ, it also says on how many puzzles ER moved, and how far.
 
 Puzzles: the first ``--count`` x 4 81-character lines of ``--file`` (e.g. top1465), or random minimal puzzles made
 as bench_grade makes them (``--box``, ``--seed``); the rounds go through four chunks in turn.
+
+The compiled path is timed (the driver's ``grade_counts``), which stops before the nested forcing chains; with
+``--nested``, the whole of ``grade_many`` (each puzzle graded alone, as the hardest puzzles are, through the step
+path's nested rows), and its ratings (ER, EP, ED) are what is compared: for the hardest puzzles, e.g.
+bench/hardest-sample.tsv's.
 """
 from __future__ import annotations
 
@@ -66,6 +72,19 @@ def puzzles(args) -> np.ndarray:
     return make_puzzles(args.box, need, args.seed)
 
 
+class _Ratings:
+    """A grader's ``grade_many`` as the loop below calls the driver: (ER, EP, ED), one row a puzzle, as the first
+    two of the four arrays compared (the others empty)."""
+
+    def __init__(self, grader):
+        self.grader = grader
+
+    def grade_counts(self, grids, box):
+        rated = np.array([[g.er, g.ep, g.ed]
+                          for g in (self.grader.grade_many(grids[i:i + 1], box)[0] for i in range(len(grids)))])
+        return rated, rated, np.zeros(0), np.zeros(0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, metavar="REV", help="the commit to compare with")
@@ -74,6 +93,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40, help="rounds (default 40)")
     parser.add_argument("--box", type=int, default=3, help="box size of the random puzzles (default 3)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the random puzzles (default 7)")
+    parser.add_argument("--nested", action="store_true", help="time grade_many, nested chains and all")
     args = parser.parse_args()
     sys.path.insert(0, str(export(args.before)))
     import engine.grade.kernels.driver as now
@@ -84,6 +104,9 @@ def main() -> None:
             raise
         before = importlib.import_module("engine_before.grade._fast")
 
+    if args.nested:
+        now, before = _Ratings(importlib.import_module("engine.grade.grader")), \
+            _Ratings(importlib.import_module("engine_before.grade.grader"))
     grids = puzzles(args)
     box = 3 if args.file else args.box
     started = time.time()

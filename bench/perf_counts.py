@@ -3,12 +3,14 @@
     python bench/perf_counts.py [--count 1000] [--reps 3] [--top 20]
     python bench/perf_counts.py --puzzles top1465.txt [--count 300] [--reps 1]
     python bench/perf_counts.py --carve 4 [--count 20] [--reps 1]
+    python bench/perf_counts.py --puzzles bench/hardest.txt --count 1 --reps 1 --nested
 
 Needs Linux ``perf`` (``apt-get install linux-perf``). The script runs itself under
 ``perf record -e cpu-clock --call-graph dwarf,64``. In that run it grades ``--count`` random minimal 9x9 puzzles
 (bench_grade's; with ``--puzzles FILE`` the first ``--count`` 81-character lines of that file, e.g. top1465)
 ``--reps`` times, or with ``--carve BOX`` carves ``--count`` random boards of that box size (the
-carver's kernels, its metrics solve left out). It then prints two tables: the share of all samples in each
+carver's kernels, its metrics solve left out); with ``--nested``, it grades them with ``grade_many``, nested forcing
+chains and all, and maps the kernels of the nested rows as well. It then prints two tables: the share of all samples in each
 compiled kernel (self time), and the kernels that called ``NRT_incref``/``NRT_decref``.
 
 How it finds them (docs/development.md, "Reference counts"):
@@ -76,7 +78,16 @@ def short_name(mangled: str) -> str:
     return ".".join(parts) or mangled[:60]
 
 
-def child(out: Path, count: int, reps: int, carve_box: int, puzzles_file: str) -> None:
+#: the kernels the nested rows call from Python, each with its own library (module, name)
+NESTED = (("engine.grade.kernels.chains.nested", "_collect"), ("engine.grade.kernels.chains.nested", "_kept"),
+          ("engine.grade.kernels.chains.nested", "_run_on"), ("engine.grade.kernels.chains.nested", "_begin"),
+          ("engine.grade.kernels.chains.nested", "_add_kept"), ("engine.grade.kernels.chains.plain", "_plain_search_in"),
+          ("engine.grade.kernels.chains.space", "_search_space_in"), ("engine.grade.kernels.chains.reuse", "_reuse"),
+          ("engine.grade.kernels.chains.reuse", "_base_off"), ("engine.grade.kernels.chains.forcing", "_common"),
+          ("engine.grade.kernels.chains.rule_parents", "_plain_rests_nowhere"))
+
+
+def child(out: Path, count: int, reps: int, carve_box: int, puzzles_file: str, nested: bool = False) -> None:
     """The run under perf: grade (or carve), then write the kernels' address ranges and the counters' addresses."""
     from numba.core import codegen
 
@@ -112,30 +123,43 @@ def child(out: Path, count: int, reps: int, carve_box: int, puzzles_file: str) -
             count = len(puzzles)
         else:
             puzzles = make_puzzles(3, count, 1)
-        driver.grade_counts(puzzles[:5], 3)  # load (or compile) before the timed part
+        grade = driver.grade_counts
+        if nested:
+            from engine.grade import grade_many
+
+            def grade(grids, box):
+                return [grade_many(grids[i:i + 1], box) for i in range(len(grids))]
+        grade(puzzles[:5], 3)  # load (or compile) before the timed part
         started = time.process_time()
         for _ in range(reps):
-            driver.grade_counts(puzzles, 3)
+            grade(puzzles, 3)
         print(f"graded {count} puzzles x {reps}: {time.process_time() - started:.2f} s of CPU", file=sys.stderr)
         top = driver._grade_many
-    result = next(iter(top.overloads.values()))
-    library = result.library
-    if not hasattr(library, "_kept_object"):  # compiled in this run, not loaded: no object code was kept
-        sys.exit("perf_counts: the kernels were compiled in this run, not loaded from the cache; run it again")
-    symbols = elf_functions(library._kept_object)
-    entry = result.fndesc.llvm_func_name
-    _, section, value, _ = next(s for s in symbols if s[0] == entry)
-    base = library.get_pointer_to_function(entry) - value
+    tops = [top]
+    if nested:
+        import importlib
+
+        tops += [getattr(importlib.import_module(module), name) for module, name in NESTED]
     with open(out / "map.txt", "w") as fh:
-        for name, shndx, value, size in symbols:
-            if shndx == section and size:
-                fh.write(f"{base + value:x} {size:x} {short_name(name)}\n")
+        for top in tops:
+            for result in top.overloads.values():
+                library = result.library
+                if not hasattr(library, "_kept_object"):  # compiled in this run, not loaded: no object code kept
+                    sys.exit("perf_counts: the kernels were compiled in this run, not loaded from the cache; run it "
+                             "again")
+                symbols = elf_functions(library._kept_object)
+                entry = result.fndesc.llvm_func_name
+                _, section, value, _ = next(s for s in symbols if s[0] == entry)
+                base = library.get_pointer_to_function(entry) - value
+                for name, shndx, value, size in symbols:
+                    if shndx == section and size:
+                        fh.write(f"{base + value:x} {size:x} {short_name(name)}\n")
         for name in ("NRT_incref", "NRT_decref"):
             fh.write(f"{nrt.rtsys.library.get_pointer_to_function(name):x} 20 {name}\n")
 
 
 def report(data: Path, ranges: Path, top: int) -> None:
-    rows = sorted((int(a, 16), int(s, 16), n) for a, s, n in (line.split() for line in open(ranges)))
+    rows = sorted((int(a, 16), int(s, 16), n) for a, s, n in (line.rstrip("\n").split(" ", 2) for line in open(ranges)))
     starts = [r[0] for r in rows]
 
     def kernel(address):
@@ -193,9 +217,11 @@ def main() -> None:
                    help="carve random boards of this box size instead of grading (--count boards)")
     p.add_argument("--puzzles", default="", metavar="FILE",
                    help="grade the first --count puzzles of FILE (81-character lines) instead of random ones")
+    p.add_argument("--nested", action="store_true",
+                   help="grade with grade_many, nested forcing chains and all, and map their kernels too")
     args = p.parse_args()
     if os.environ.get(CHILD):
-        child(Path(os.environ[CHILD]), args.count, args.reps, args.carve, args.puzzles)
+        child(Path(os.environ[CHILD]), args.count, args.reps, args.carve, args.puzzles, args.nested)
         return
     if shutil.which("perf") is None:
         sys.exit("perf_counts: needs Linux perf on the PATH (apt-get install linux-perf)")
@@ -204,7 +230,8 @@ def main() -> None:
         env = dict(os.environ, **{CHILD: tmp})
         run = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "--call-graph", "dwarf,64", "-o",
                               str(data), sys.executable, __file__, "--count", str(args.count), "--reps",
-                              str(args.reps), "--carve", str(args.carve), "--puzzles", args.puzzles], env=env)
+                              str(args.reps), "--carve", str(args.carve), "--puzzles", args.puzzles]
+                             + ["--nested"] * args.nested, env=env)
         if run.returncode != 0 or not (Path(tmp) / "map.txt").exists():
             sys.exit(f"perf_counts: the run under perf failed (exit {run.returncode})")
         report(data, Path(tmp) / "map.txt", args.top)

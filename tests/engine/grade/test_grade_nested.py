@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine import solve
@@ -18,13 +18,17 @@ from engine.geometry import geometry
 from engine.grade.finders.chains.inside import Inside, hints
 from engine.grade.finders.chains.nested import FOUND_ROWS, _Search
 from engine.grade.kernels.chains import cycles as cy, forcing as fo
+from engine.grade.kernels.chains.implications import _propagate
 from engine.grade.kernels.chains.nested import _collect, _kept
+from engine.grade.kernels.chains.reuse import _differs, _forbidden
 from engine.grade.kernels.chains.rule_parents import _rule_parents
 from engine.grade.kernels.chains.fresh_links import _reaching_fresh
 from engine.grade.kernels.chains.plain import _plain_search, _plain_search_in, _plain_search_walking, _walk_space
 from engine.grade.kernels.chains.walk import links
+from engine.grade.kernels.chains.slots import _reset, _workspace
 from engine.grade.kernels.chains.space import _search_space
 from engine.grade.kernels.state import grader_units
+from engine.grade.state import State
 
 from test_grade_chains import ESCARGOT, ESCARGOT_STUCK
 
@@ -239,7 +243,8 @@ def test_collecting_multiple_chains_in_the_cells_and_houses_that_may_conclude_co
                 found[FOUND_ROWS:, fo.H_TENTHS] = fo.NO_HINT
                 ws, memo = _search_space(work, n)
                 if collect:
-                    _collect(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n, found, ws, memo)
+                    _collect(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n, found, ws, memo, np.zeros(0, np.int8),
+                             np.zeros((0, 0), np.int64))
                 else:  # the twin: every cell and house
                     fo._forcing_search(fo.MULTIPLE, work, GEO.houses, CELL_HOUSES, n,
                                        np.empty(fo.HINT_SIZE, np.int64), found, ws, memo)
@@ -422,7 +427,7 @@ def test_searches_inside_remembered_from_step_to_step_change_no_step(monkeypatch
 
 
 def test_the_stable_order_is_numpys_stable_argsort():
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import assume, given, settings, strategies as st
 
     from engine.grade.kernels.chains.nested import _stable_order
 
@@ -433,3 +438,82 @@ def test_the_stable_order_is_numpys_stable_argsort():
         assert _stable_order(key).tolist() == np.argsort(key, kind="stable").tolist()
 
     check()
+
+
+def _run_on(grid, seed):
+    """A dynamic run from ``seed`` on ``grid`` in a fresh workspace: its states, each with its parents in order."""
+    ws = _workspace(1, 81, 9)
+    _reset(ws, 0)
+    _propagate(ws, 0, seed, grid, GEO.houses, CELL_HOUSES, 9, True, True, 0)
+    mark, gen, start, count, pool = ws[0], ws[1], ws[2], ws[3], ws[4]
+    states = {s: pool[0, start[0, s]:start[0, s] + count[0, s]].tolist() for s in range(2 * 81 * 9)
+              if mark[0, s] == gen[0]}
+    return states, ws[18][0].copy()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 80), st.integers(0, 8)), max_size=25),
+       st.lists(st.integers(0, 2 * 81 * 9 - 1), min_size=1, max_size=12))
+def test_a_run_that_reads_nothing_the_removals_changed_is_the_same_on_the_smaller_grid(removals, seeds):
+    """The rule the searches inside reuse runs by (engine.grade.kernels.chains.reuse): a run on the stuck Escargot
+    that :func:`_differs` passes for a grid with some candidates removed is, on that grid, the same run: the same
+    states, each with the same parents in the same order."""
+    work = STUCK.copy()
+    for c, d in removals:
+        if work[c] & ~(1 << d):
+            work[c] &= ~(1 << d)
+    forbidden = _forbidden(STUCK, work, GEO.houses, CELL_HOUSES, 9, 2 * 81 * 9 // 63 + 1)
+    same = 0
+    for seed in seeds:
+        p = seed >> 1
+        if not work[p // 9] >> (p % 9) & 1 or bin(int(work[p // 9])).count("1") < 2:
+            continue
+        states, members = _run_on(STUCK, seed)
+        if not _differs(members, *forbidden, np.zeros(forbidden[-1].size, np.int64), CELL_HOUSES, 9):
+            assert _run_on(work, seed)[0] == states
+            same += 1
+    assume(same)
+
+
+class _EveryRun(_Search):
+    """The twin of a search inside that takes runs from the step's grid: it makes every run."""
+
+    def same_runs(self, producer, work, ws, memo):
+        return np.zeros(0, np.int8), np.zeros((0, 0), np.int64)
+
+
+def test_dynamic_searches_inside_that_take_the_step_grids_runs_find_what_making_every_run_finds():
+    """A dynamic search inside takes from the step's grid every run that is the same there (half of those on,
+    most of those off, on the stuck Escargot's stall grids): what it concludes, the states each adds and their rule
+    parents must be what the twin, which makes every run, finds; the test also checks that runs were taken."""
+    class _Counted(_Search):
+        taken = 0
+
+        def same_runs(self, producer, work, ws, memo):
+            same, base_off = super().same_runs(producer, work, ws, memo)
+            _Counted.taken += int((same & 1).sum())
+            return same, base_off
+
+    conclusions = 0
+    fast_search, twin_search = _Counted(0, STUCK, 3), _EveryRun(0, STUCK, 3)
+    for work in _stall_grids(60, 3):
+        fast = _listed(fast_search.search_inside(fo.DYNAMIC, work))
+        assert fast == _listed(twin_search.search_inside(fo.DYNAMIC, work))
+        conclusions += len(fast)
+    assert conclusions > 40 and _Counted.taken > 1000
+
+
+def test_a_step_grid_with_a_dynamic_conclusion_lends_no_runs():
+    """Runs are taken from the step's grid only where its own dynamic search concludes nothing (else a run the
+    same there could conclude): on the Escargot as given, which has such conclusions, the searches inside make
+    every run, and find what the twin finds (the step's search leaves nothing behind in theirs)."""
+    start = State.from_puzzle(np.asarray(from_line(ESCARGOT), np.int64).reshape(-1), 3).to_arrays()[1]
+    search = _Search(0, start, 3)
+    work = _Stalls(0, start, 3)
+    work.grids = []
+    p = next(p for p in range(81 * 9) if start[p // 9] >> (p % 9) & 1 and bin(int(start[p // 9])).count("1") > 1)
+    work.run(work.free, 2 * p + 1)
+    grid = work.grids[0] if work.grids else start
+    found = _listed(search.search_inside(fo.DYNAMIC, grid))
+    assert search.base_runs is False
+    assert found == _listed(_EveryRun(0, start, 3).search_inside(fo.DYNAMIC, grid))

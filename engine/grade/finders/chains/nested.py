@@ -40,6 +40,7 @@ from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND
                                        _worth)
 from ...kernels.chains.implications import NONE, _length_tenths
 from ...kernels.chains.nested import _add_kept, _begin, _collect, _kept, _run_on
+from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_path, _plain_search_in, _walk_space
@@ -62,6 +63,7 @@ ROWS = (
 FOUND_ROWS = 1 << 14
 NESTS = 1 << 18
 _NO_FOUND = np.zeros((0, HINT_SIZE), np.int64)
+_NO_SAME, _NO_BASE_OFF = np.zeros(0, np.int8), np.zeros((0, 0), np.int64)
 NO_GRID = np.zeros(0, np.int64)
 #: the most searches inside a thread remembers from step to step (:meth:`_Search.remembered`)
 STORED = 1 << 13
@@ -106,6 +108,9 @@ class _Search:
         # the step's grid when its own plain search concludes nothing (as where the grader reaches these rows): the
         # plain searches inside then spare the walks that meet no fresh link (kernels.chains.fresh_links)
         self.before = self.plain_before() if before is None else before
+        # the dynamic search on the step's grid, whose runs the dynamic searches inside take where they are the
+        # same (same_runs): None until made, False where it cannot serve
+        self.base_runs: tuple | bool | None = None
 
     # -- runs ---------------------------------------------------------------------------------------------------
     def run(self, w: int, seed: int) -> tuple[int, int]:
@@ -211,12 +216,48 @@ class _Search:
                 given = np.concatenate([states for _, states in listed]).astype(np.int32)
         else:
             iws, imemo = self.workspace(work)
+            same, base_off = self.same_runs(producer, work, iws, imemo)
             # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
-            _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo)
+            _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo, same, base_off)
         return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n, given,
                              ends))
+
+    def same_runs(self, producer: int, work: np.ndarray, ws: tuple, memo: np.ndarray) -> tuple:
+        """For a dynamic search inside on ``work`` in ``ws`` and ``memo``: which of its runs are those of the
+        dynamic search on the step's grid, made once in the same workspace, with ``memo`` pointing at them
+        (:mod:`~engine.grade.kernels.chains.reuse`; the tests' twin makes every run). Empty arrays where none
+        serve: another search inside, a step's grid where that search concludes something (never where the grader
+        reaches these rows, but the class is also used on others), or a workspace without room for both."""
+        if producer != fo.DYNAMIC or self.base_runs is False:
+            return _NO_SAME, _NO_BASE_OFF
+        if self.base_runs is None:
+            self.base_runs = self.make_base_runs(ws)
+            if self.base_runs is False:
+                return _NO_SAME, _NO_BASE_OFF
+        base_memo, gens, base_off = self.base_runs
+        same = np.empty(memo.shape[1], np.int8)
+        if not _reuse(ws, memo, base_memo, gens, base_off, self.cands, work, self.houses, self.cell_houses, self.n,
+                      same):
+            self.base_runs = None  # (another search used the workspace: made again for the next one)
+            return _NO_SAME, _NO_BASE_OFF
+        return same, base_off
+
+    def make_base_runs(self, ws: tuple) -> tuple | bool:
+        """The dynamic search on the step's grid in ``ws``, the shared workspace of searches inside: its memo, its
+        slots' generations and its runs off (:func:`same_runs`), or False."""
+        n, found = self.n, self.found
+        if ws[1].size < 2 * n + 1 + 2 * int(sum(int(m).bit_count() for m in self.cands)):
+            return False
+        ws, memo = self.workspace(self.cands)
+        found[0, 0], found[0, 1] = 0, 0
+        _collect(fo.DYNAMIC, self.cands, self.houses, self.cell_houses, n, found, ws, memo, _NO_SAME, _NO_BASE_OFF)
+        concluded, found[0, 0] = found[0, 0], 0  # (the table is the search inside's, which called this)
+        if concluded:
+            return False
+        base_off = _base_off(ws, self.cands, self.houses, self.cell_houses, n)
+        return memo, ws[1][2 * n + 1:memo[3, 0]].copy(), base_off
 
     def plain_before(self) -> np.ndarray:
         """The step's grid if the plain search concludes nothing on it, else an empty grid (nothing spared)."""

@@ -160,7 +160,7 @@ def _forcing_hint_in(producer, cands, houses, cell_houses, n, hint, digits, spac
     an empty array for all)."""
     ws, memo = _search_space_in(cands, n, space)
     _forcing_digits(producer, cands, houses, cell_houses, n, hint, np.zeros((0, HINT_SIZE), np.int64), ws, memo,
-                    digits, _digits_scratch(n), units)
+                    digits, _digits_scratch(n), units, np.zeros(0, np.int8), np.zeros((0, 0), np.int64))
 
 
 @wide_kernel
@@ -175,17 +175,21 @@ def _forcing_search(producer, cands, houses, cell_houses, n, hint, found, ws, me
     """The search of :func:`_forcing_hint` in the given workspace; with rows in ``found``, every conclusion is
     added there instead (:func:`_consider`), and the remembered runs stay in ``ws`` for the caller."""
     _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, np.int64(-1), _digits_scratch(n),
-                    np.zeros(0, np.int8))
+                    np.zeros(0, np.int8), np.zeros(0, np.int8), np.zeros((0, 0), np.int64))
 
 
 @kernel_with(_nrt=False)
-def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, slots, units):
+def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, memo, digits, slots, units, same,
+                    base_off):
     """:func:`_forcing_search` from the candidates of ``digits`` only (a bit each; -1 for all). Only Nishio may be
     given fewer: its chains follow one digit (X links), so each of its conclusions comes from that digit's places
     alone, while the other producers' cell chains join the digits of a cell. ``slots``: scratch
     (:func:`_digits_scratch`). ``units``: empty, or (MULTIPLE only) the cells and houses that may conclude, as
     engine.grade.kernels.chains.static_miss._static_units flags them; the others are skipped, with the runs only they
-    need.
+    need. ``same`` and ``base_off``: empty, or (a search inside nested chains, on a grid that lacks some candidates
+    of a base grid where this search concludes nothing: engine.grade.kernels.chains.reuse) for each candidate
+    whether its run on, and its run off, is the one it makes on the base grid (bits 1 and 2), and the states of
+    its run off there; ``memo`` then already holds the runs on that are the same.
 
     Compiled without numba's reference counting, and so is everything it calls (numba compiles callees with the
     caller's flags): the workspace ``ws`` is a tuple of 18 arrays, and every call that took it counted a reference
@@ -226,7 +230,7 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                 cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
                 _consider(hint, found, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
             double = card >= 3 and dynamic and not nishio
-            if dynamic or double:
+            if (dynamic or double) and (not same.size or _off_needed(same, base_off, ws[18], w, p, double, cands, n)):
                 _reset(ws, off_slot)
                 on2, off2 = _propagate(ws, off_slot, 2 * p, cands, houses, cell_houses, n, ylinks, dynamic,
                                        level)
@@ -249,6 +253,27 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                                             dynamic, level)
                     k += 1
             _common(ws, cell_slots, card, cell_kind, none, c, base, cands, n, hint, found)
+
+
+@kernel_with(inline="always")
+def _off_needed(same, base_off, members, w, p, double, cands, n):
+    """Whether a search given ``same`` (:func:`_forcing_digits`) must make the run from candidate ``p`` off (the run
+    on is in slot ``w``). A run off that is the same as on the base grid contradicts nothing (the base grid has no
+    conclusion); what it shares with a run on that is also the same was shared there, so no double either; a double
+    of it with a new run on needs it only for a state of theirs worth concluding, found here from its states on the
+    base grid."""
+    if not same[p] & 2:
+        return True
+    if not double or same[p] & 1:
+        return False
+    for k in range(members.shape[1]):
+        x = members[w, k] & base_off[p, k]
+        while x:
+            low = x & -x
+            x ^= low
+            if _worth(cands, k * BITS + lowbit_index(low), n):
+                return True
+    return False
 
 
 @wide_kernel(_nrt=False)

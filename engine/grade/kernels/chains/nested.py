@@ -18,19 +18,20 @@ from .static_miss import _static_units
 
 
 @wide_kernel
-def _collect(producer, cands, houses, cell_houses, n, found, ws, memo):
+def _collect(producer, cands, houses, cell_houses, n, found, ws, memo, same, base_off):
     """Every conclusion of ``producer`` on ``cands`` as rows of ``found`` (engine.grade.kernels.chains.forcing._consider), with the runs left in
     ``ws`` and ``memo``: the searches inside nested chains. The multiple forcing chains look only at the cells and
     houses that may conclude, proved without runs (engine.grade.kernels.chains.static_miss; as forcing._forcing
     does): on the grids runs stall on in the hardest puzzles, nine in ten have none, and the proof costs a quarter
-    of the search it spares."""
+    of the search it spares. ``same`` and ``base_off``: the runs taken from the step's grid (:mod:`.reuse`), or
+    empty."""
     units = np.zeros(0, np.int8)
     if producer == MULTIPLE:
         units = np.empty(cands.size + houses.shape[0] * n, np.int8)
         if not _static_units(cands, houses, cell_houses, n, units):
             return
     _forcing_digits(producer, cands, houses, cell_houses, n, np.empty(HINT_SIZE, np.int64), found, ws, memo,
-                    np.int64(-1), _digits_scratch(n), units)
+                    np.int64(-1), _digits_scratch(n), units, same, base_off)
 
 
 @wide_kernel
