@@ -75,3 +75,23 @@ def hints(rows, work: np.ndarray, n: int):
         if key not in seen:
             seen.add(key)
             yield row, np.array(_map_order(states, n), np.int32)
+
+
+def _narrowed(inside: Inside, cands: np.ndarray, n: int) -> Inside:
+    """``inside`` on a step's grid ``cands`` that lacks none of the candidates of the grid it was found on: each
+    conclusion's rule parents that ``cands`` still has (so they are still removals of the run), in their order, and
+    only the conclusions left with some (:meth:`engine.grade.finders.chains.nested._Search.remembered`)."""
+    p = inside.parents.astype(np.int64) >> 1
+    still = (cands[p // n] >> (p % n)) & 1 == 1
+    if still.all():
+        return inside
+    counts = np.bincount(np.repeat(np.arange(len(inside)), np.diff(inside.parent_ends))[still], minlength=len(inside))
+    keep = counts > 0  # (a conclusion dropped has no parent left, so the parents still there are the kept ones')
+    sizes = np.diff(inside.state_ends)
+    return Inside(inside.rows[keep], inside.states[np.repeat(keep, sizes)], _ends(sizes[keep]),
+                  inside.parents[still], _ends(counts[keep]))
+
+
+def _ends(sizes: np.ndarray) -> np.ndarray:
+    """Where each of consecutive slices of ``sizes`` ends, after a leading 0 (an :class:`Inside`'s ``*_ends``)."""
+    return np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)

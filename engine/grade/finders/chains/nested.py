@@ -49,7 +49,7 @@ from ...kernels.chains.space import _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
-from .inside import NO_ENDS, NO_STATES, NOTHING, Inside, hints
+from .inside import NO_ENDS, NO_STATES, NOTHING, Inside, _narrowed, hints
 from .steps import LABEL, ROW_OF_KERNEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
 
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
@@ -393,26 +393,6 @@ class _Search:
         words = forcing_words(f"{LABEL[producer]} forcing chains", row, t)
         return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations,
                     with_rules(t, work, chains(raw, size, n)), kind)
-
-
-def _narrowed(inside: Inside, cands: np.ndarray, n: int) -> Inside:
-    """``inside`` on a step's grid ``cands`` that lacks none of the candidates of the grid it was found on: each
-    conclusion's rule parents that ``cands`` still has (so they are still removals of the run), in their order, and
-    only the conclusions left with some (:meth:`_Search.remembered`)."""
-    p = inside.parents.astype(np.int64) >> 1
-    still = (cands[p // n] >> (p % n)) & 1 == 1
-    if still.all():
-        return inside
-    counts = np.bincount(np.repeat(np.arange(len(inside)), np.diff(inside.parent_ends))[still], minlength=len(inside))
-    keep = counts > 0  # (a conclusion dropped has no parent left, so the parents still there are the kept ones')
-    sizes = np.diff(inside.state_ends)
-    return Inside(inside.rows[keep], inside.states[np.repeat(keep, sizes)], _ends(sizes[keep]),
-                  inside.parents[still], _ends(counts[keep]))
-
-
-def _ends(sizes: np.ndarray) -> np.ndarray:
-    """Where each of consecutive slices of ``sizes`` ends, after a leading 0 (an :class:`Inside`'s ``*_ends``)."""
-    return np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
 
 
 def search(cands: np.ndarray, box: int):

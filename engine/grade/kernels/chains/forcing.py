@@ -24,7 +24,8 @@ from ....bits import lowbit_index, popcount
 from ..families import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, STATIC  # noqa: F401 (STATIC: the nested searches')
 from ..misses import _changed_digits, _remember
 from ..state import _conclude, SE_SLOTS
-from .implications import NONE, _length_tenths, _propagate, _start_grid
+from .implications import NONE, _length_tenths, _propagate, _start_grid, _worth
+from .reuse import _off_needed
 from .slots import BITS, _ancestors, _first_path, _full_path, _new_conclusion, _reset, _workspace
 from .space import _search_space_in, forcing_space
 from .static_miss import _static_units
@@ -44,18 +45,6 @@ NO_HINT = 1 << 30
 @wide_kernel(_nrt=False)
 def _base_tenths(producer):
     return 75 if producer == NISHIO else (80 if producer == MULTIPLE else (85 if producer == DYNAMIC else 90))
-
-
-@kernel_with(inline="always")
-def _worth(cands, t, n):
-    """Whether concluding state ``t`` removes a candidate: an off state's candidate is there, an on state's cell has
-    others."""
-    p = t >> 1
-    c = p // n
-    bit = np.int64(1) << (p % n)
-    if t & 1:
-        return cands[c] & ~bit != 0 and cands[c] & bit != 0
-    return cands[c] & bit != 0
 
 
 @wide_kernel(_nrt=False)
@@ -253,27 +242,6 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                                             dynamic, level)
                     k += 1
             _common(ws, cell_slots, card, cell_kind, none, c, base, cands, n, hint, found)
-
-
-@kernel_with(inline="always")
-def _off_needed(same, base_off, members, w, p, double, cands, n):
-    """Whether a search given ``same`` (:func:`_forcing_digits`) must make the run from candidate ``p`` off (the run
-    on is in slot ``w``). A run off that is the same as on the base grid contradicts nothing (the base grid has no
-    conclusion); what it shares with a run on that is also the same was shared there, so no double either; a double
-    of it with a new run on needs it only for a state of theirs worth concluding, found here from its states on the
-    base grid."""
-    if not same[p] & 2:
-        return True
-    if not double or same[p] & 1:
-        return False
-    for k in range(members.shape[1]):
-        x = members[w, k] & base_off[p, k]
-        while x:
-            low = x & -x
-            x ^= low
-            if _worth(cands, k * BITS + lowbit_index(low), n):
-                return True
-    return False
 
 
 @wide_kernel(_nrt=False)

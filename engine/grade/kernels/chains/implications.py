@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...._jit import wide_kernel
+from ...._jit import kernel_with, wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
 from ..state import _house_positions, _places_table, SE_SLOTS
 from .plus import _advanced
@@ -43,6 +43,18 @@ def _length_tenths(complexity):
         ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
         odd = not odd
     return added
+
+
+@kernel_with(inline="always")
+def _worth(cands, t, n):
+    """Whether concluding state ``t`` removes a candidate: an off state's candidate is there, an on state's cell has
+    others."""
+    p = t >> 1
+    c = p // n
+    bit = np.int64(1) << (p % n)
+    if t & 1:
+        return cands[c] & ~bit != 0 and cands[c] & bit != 0
+    return cands[c] & bit != 0
 
 
 @wide_kernel(_nrt=False)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...._jit import wide_kernel
+from ...._jit import kernel_with, wide_kernel
 from ....bits import lowbit_index, popcount
-from .implications import _propagate
+from .implications import _propagate, _worth
 from .slots import BITS, _reset
 
 
@@ -167,3 +167,24 @@ def _reuse(ws, memo, base_memo, gens, base_off, orig, work, houses, cell_houses,
                                                       cell_houses, n):
                 same[p] |= 2
     return True
+
+
+@kernel_with(inline="always")
+def _off_needed(same, base_off, members, w, p, double, cands, n):
+    """Whether a search given ``same`` (engine.grade.kernels.chains.forcing._forcing_digits) must make the run from candidate ``p`` off (the run
+    on is in slot ``w``). A run off that is the same as on the base grid contradicts nothing (the base grid has no
+    conclusion); what it shares with a run on that is also the same was shared there, so no double either; a double
+    of it with a new run on needs it only for a state of theirs worth concluding, found here from its states on the
+    base grid."""
+    if not same[p] & 2:
+        return True
+    if not double or same[p] & 1:
+        return False
+    for k in range(members.shape[1]):
+        x = members[w, k] & base_off[p, k]
+        while x:
+            low = x & -x
+            x ^= low
+            if _worth(cands, k * BITS + lowbit_index(low), n):
+                return True
+    return False
