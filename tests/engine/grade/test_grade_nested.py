@@ -469,7 +469,7 @@ def test_a_run_that_reads_nothing_the_removals_changed_is_the_same_on_the_smalle
         if not work[p // 9] >> (p % 9) & 1 or bin(int(work[p // 9])).count("1") < 2:
             continue
         states, members = _run_on(STUCK, seed)
-        if not _differs(members, *forbidden, np.zeros(forbidden[-1].size, np.int64), CELL_HOUSES, 9):
+        if not _differs(members[None], 0, *forbidden, np.zeros(forbidden[-1].size, np.int64), CELL_HOUSES, 9):
             assert _run_on(work, seed)[0] == states
             same += 1
     assume(same)

@@ -47,8 +47,15 @@ def _cycle_rows(closed, p, pas, nodes, parents, n, gone, sees, has, acc, hint, f
         cx = _chain_states(end, nodes, parents) + 1
         tenths = (70 if pas == XY_PASS else 65) + _length_tenths(cx)
         count = _cycle_eliminations(end, last, nodes, parents, n, gone, sees, has, acc)
-        for q in np.sort(gone[:count]):
-            _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(q), 2 * p + 1, pas + 3 * k)
+        for i in range(1, count):  # in potential order, sorted in place (a few; np.sort would allocate)
+            q = gone[i]
+            j = i
+            while j > 0 and gone[j - 1] > q:
+                gone[j] = gone[j - 1]
+                j -= 1
+            gone[j] = q
+        for i in range(count):
+            _consider(hint, found, tenths, cx, CYCLE, 2 * np.int64(gone[i]), 2 * p + 1, pas + 3 * k)
 
 
 @wide_kernel
@@ -82,20 +89,30 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees, before):
         in_on[:] = 0
         in_off[:] = 0
         stamp[0] = 0
-    gone = np.zeros(cands.size * n, np.int32)  # a cycle's eliminations (potentials)
-    depth = np.zeros(2 * cands.size * n, np.int32)  # a meet walk's scratch
-    nochain = np.zeros(2 * cands.size * n, np.int32)  # pass + 1 where a state is known to have no forcing chain
+    nstates = 2 * cands.size * n
+    reach = np.ones((3, nstates), np.int8)  # by pass: the states whose forcing walk may conclude something
+    if before.size:
+        reach[X_PASS] = _reaching_fresh(before, cands, table, houses, cell_houses, n, False, True)
+        reach[XY_PASS] = _reaching_fresh(before, cands, table, houses, cell_houses, n, True, True)
     sees, has, acc = cycle_masks_on(cands, n, sees)
-    hint = np.zeros(7, np.int64)  # unused: found has rows
+    _plain_passes(cands, n, np.zeros(7, np.int64), found, table, nodes, parents, in_on, in_off, stamp,
+                  np.zeros(cands.size * n, np.int32),  # a cycle's eliminations (potentials)
+                  np.zeros(nstates, np.int32),  # a meet walk's scratch
+                  np.zeros(nstates, np.int32),  # pass + 1 where a state is known to have no forcing chain
+                  sees, has, acc, reach)  # (the hint record is unused: found has rows)
+
+
+@kernel_with(_nrt=False)
+def _plain_passes(cands, n, hint, found, table, nodes, parents, in_on, in_off, stamp, gone, depth, nochain, sees, has,
+                  acc, reach):
+    """The three passes of :func:`_plain_search_in` on its scratch arrays. Compiled without numba's reference
+    counting: it allocates nothing, and its calls counted their array arguments at every walk, a tenth of a
+    nested puzzle's time (docs/development.md, "Reference counts")."""
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
     unbounded = np.int64(1 << 30)
     for pas in (X_PASS, Y_PASS, XY_PASS):
         ylinks = pas != X_PASS
         xlinks = pas != Y_PASS
-        if before.size and pas != Y_PASS:
-            reach = _reaching_fresh(before, cands, table, houses, cell_houses, n, ylinks, xlinks)
-        else:
-            reach = np.ones(2 * cands.size * n, np.int8)
         for c in range(cands.size):
             m = cands[c]
             card = popcount(m)
@@ -125,7 +142,7 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees, before):
                             continue
                         cx = _chain_states(ahead, nodes, parents)
                     else:
-                        if not reach[source]:  # it meets no fresh link: nothing to conclude
+                        if not reach[pas, source]:  # it meets no fresh link: nothing to conclude
                             continue
                         stamp[0] += 1
                         chain, size = _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth,

@@ -100,16 +100,17 @@ def _set(bits, s):
     bits[s // BITS] |= np.int64(1) << (s % BITS)
 
 
-@wide_kernel
-def _differs(row, bits, within, cell_group, house_group, room, held, cell_houses, n):
-    """Whether the run whose states are the member bits ``row`` differs on the smaller grid (:func:`_forbidden`'s
-    tables; ``held``: zeros, one a group, left zeros)."""
+@wide_kernel(_nrt=False)
+def _differs(rows, r, bits, within, cell_group, house_group, room, held, cell_houses, n):
+    """Whether the run whose states are the member bits ``rows[r]`` differs on the smaller grid (:func:`_forbidden`'s
+    tables; ``held``: zeros, one a group, left zeros). Without reference counts (it allocates nothing; the row is
+    passed by its index, as a view would be counted): it runs twice per candidate of each search inside."""
     out = False
     for k in range(bits.size):
-        if row[k] & bits[k]:
+        if rows[r, k] & bits[k]:
             return True
     for k in range(bits.size):
-        x = row[k] & within[k]
+        x = rows[r, k] & within[k]
         while x and not out:
             low = x & -x
             x ^= low
@@ -124,7 +125,8 @@ def _differs(row, bits, within, cell_group, house_group, room, held, cell_houses
                 if g >= 0 and not (j >= 3 and cell_houses[c, j] == cell_houses[c, 0]):
                     held[g] += 1
                     out |= held[g] > room[g]
-    held[:] = 0
+    for g in range(held.size):  # (a loop: a slice assignment may allocate)
+        held[g] = 0
     return out
 
 
@@ -158,12 +160,12 @@ def _reuse(ws, memo, base_memo, gens, base_off, orig, work, houses, cell_houses,
                 continue
             p = c * n + e
             b = base_memo[0, p]
-            if b >= 0 and not _differs(members[b], bits, within, cell_group, house_group, room, held, cell_houses, n):
+            if b >= 0 and not _differs(members, b, bits, within, cell_group, house_group, room, held, cell_houses, n):
                 same[p] = 1
                 memo[0, p] = b
                 memo[1, p] = base_memo[1, p]
                 memo[2, p] = base_memo[2, p]
-            if popcount(orig[c]) > 1 and not _differs(base_off[p], bits, within, cell_group, house_group, room, held,
+            if popcount(orig[c]) > 1 and not _differs(base_off, p, bits, within, cell_group, house_group, room, held,
                                                       cell_houses, n):
                 same[p] |= 2
     return True

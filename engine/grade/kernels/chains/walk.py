@@ -93,7 +93,7 @@ def links(cands, houses, cell_houses, n):
     return start, xstart, weak, strong, np.full(6, -1, np.int64)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _walk_call(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp, most):
     """:func:`_walk` as a call of its own, for the callers that walk rarely (an explanation, the nested chains'
     plain search): ``_walk`` is inlined where it is hot, the static chain search, since a call would count
