@@ -285,7 +285,7 @@ def test_what_a_search_inside_keeps_is_what_sorting_and_sifting_in_python_keeps(
             got = _listed(_Search(0, STUCK, 3).inside(producer, work))
         else:
             got = _listed(Inside(*_kept(producer, found, ws, memo, STUCK, work, GEO.houses, CELL_HOUSES, n,
-                                        np.zeros(0, np.int32), np.zeros(0, np.int64))))
+                                        np.zeros(0, np.int32), np.zeros(0, np.int64), _walk_space(81, n))))
         assert got == twin
         kept += len(twin)
     assert kept > (40 if producer != fo.STATIC else 10)

@@ -222,7 +222,7 @@ class _Search:
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
             _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo, same, base_off)
         return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n, given,
-                             ends))
+                             ends, self.walk))
 
     def same_runs(self, producer: int, work: np.ndarray, ws: tuple, memo: np.ndarray) -> tuple:
         """For a dynamic search inside on ``work`` in ``ws`` and ``memo``: which of its runs are those of the
@@ -237,7 +237,7 @@ class _Search:
             if self.base_runs is False:
                 return _NO_SAME, _NO_BASE_OFF
         base_memo, gens, base_off = self.base_runs
-        same = np.empty(memo.shape[1], np.int8)
+        same = np.empty(memo.shape[1] + work.size + self.houses.shape[0] * self.n, np.int8)
         if not _reuse(ws, memo, base_memo, gens, base_off, self.cands, work, self.houses, self.cell_houses, self.n,
                       same):
             self.base_runs = None  # (another search used the workspace: made again for the next one)

@@ -177,8 +177,9 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
     engine.grade.kernels.chains.static_miss._static_units flags them; the others are skipped, with the runs only they
     need. ``same`` and ``base_off``: empty, or (a search inside nested chains, on a grid that lacks some candidates
     of a base grid where this search concludes nothing: engine.grade.kernels.chains.reuse) for each candidate
-    whether its run on, and its run off, is the one it makes on the base grid (bits 1 and 2), and the states of
-    its run off there; ``memo`` then already holds the runs on that are the same.
+    whether its run on, and its run off, is the one it makes on the base grid (bits 1 and 2), then whether each
+    cell's and each region's chain is (engine.grade.kernels.chains.reuse._reuse), and the states of its run off
+    there; ``memo`` then already holds the runs on that are the same.
 
     Compiled without numba's reference counting, and so is everything it calls (numba compiles callees with the
     caller's flags): the workspace ``ws`` is a tuple of 18 arrays, and every call that took it counted a reference
@@ -233,8 +234,9 @@ def _forcing_digits(producer, cands, houses, cell_houses, n, hint, found, ws, me
                     _double(ws, w, off_slot, p, c, base, cands, n, hint, found)
             if not nishio:
                 _region_chains(ws, memo, w, region_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses,
-                               cell_houses, n, hint, found, slots[1], units)
-        if not nishio and (card == 2 or (multiple and card > 2)) and (not units.size or units[c]):
+                               cell_houses, n, hint, found, slots[1], units, same)
+        if not nishio and (card == 2 or (multiple and card > 2)) and (not units.size or units[c]) and not (
+                same.size and same[ncells * n + c]):
             k = 0
             for d in range(1, n + 1):
                 if m >> (d - 1) & 1:
@@ -290,10 +292,10 @@ def _common(ws, slots, k, kind, source, where, base, cands, n, hint, found):
 
 @wide_kernel(_nrt=False)
 def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, level, base, cands, houses, cell_houses,
-                   n, hint, found, slots, units):
+                   n, hint, found, slots, units, same):
     """Region forcing chains on digit ``d`` from the houses of cell ``c`` where ``c`` is the digit's first place
     (so each house is looked at once); slot ``w`` holds the run from ``c`` being ``d`` (-1: made here when a house
-    needs it); ``slots``: scratch (n); ``units``: as :func:`_forcing_digits` takes them."""
+    needs it); ``slots``: scratch (n); ``units`` and ``same``: as :func:`_forcing_digits` takes them."""
     made = ws[20]  # the digit's places in each house of ``cands``, as bits (made by _start_grid)
     for k in range(cell_houses.shape[1]):  # the box, the row, the column, the diagonals
         h = cell_houses[c, SE_SLOTS[k]]
@@ -305,6 +307,8 @@ def _region_chains(ws, memo, w, first_slot, c, d, multiple, ylinks, dynamic, lev
             continue
         if units.size and not units[cands.size + h * n + d - 1]:
             continue  # its runs share no state worth concluding
+        if same.size and same[cands.size * (n + 1) + h * n + d - 1]:
+            continue  # its runs are the base grid's, where it concludes nothing
         if w < 0:
             w = _on_run(ws, memo, c * n + d - 1, d - 1, cands, houses, cell_houses, n, ylinks, dynamic, level)
         slots[0] = w

@@ -8,13 +8,14 @@ import numpy as np
 
 from ...._jit import wide_kernel
 from ....bits import popcount
-from .forcing import (H_COMPLEXITY, H_SORT, H_TARGET, H_TENTHS, HINT_SIZE, MULTIPLE, _digits_scratch,
+from .forcing import (H_COMPLEXITY, H_SORT, H_TARGET, H_TENTHS, HINT_SIZE, MULTIPLE, STATIC, _digits_scratch,
                       _forcing_digits)
 from .implications import NONE, _follow, _push_off, _start
 from .plus import _advanced
 from .rule_parents import _rule_parents_marking
 from .slots import _add, _has, _parent, _reset
 from .static_miss import _static_units
+from .walk import links, no_links
 
 
 @wide_kernel
@@ -89,7 +90,7 @@ def _stable_order(key):
 
 
 @wide_kernel
-def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n, given, given_ends):
+def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n, given, given_ends, walk):
     """What a search inside (a forcing search, not the plain one: no cycles) collected in ``found`` and a nested run
     uses, as :meth:`engine.grade.finders.chains.nested._Search.inside` describes it: the conclusions in Sudoku
     Explainer's order (rating, complexity, sort key; a tie keeps the order found), of those that remove the same
@@ -100,6 +101,7 @@ def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n, given, 
     ``given_ends`` empty, or (the plain search's rows with cycles, which Python groups and sifts) the hints already
     in order and sifted, ``found``'s rows, each removing ``given[given_ends[i]:given_ends[i + 1]]``: only their
     rule parents are looked for. (One kernel for both, so that the rule parents' large tree is compiled once.)
+    ``walk``: a walk space (engine.grade.kernels.chains.plain._walk_space) for the plain chains' paths.
 
     Compiled because a nested step keeps tens of conclusions from each of thousands of searches: in Python, this
     and adding them to the run (:func:`_add_kept`) was a fifth of the hardest puzzles' time."""
@@ -119,6 +121,8 @@ def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n, given, 
     state_ends = np.zeros(k + 1, np.int64)
     parents = np.empty(max(nstates, 64), np.int32)
     parent_ends = np.zeros(k + 1, np.int64)
+    # the plain chains' paths are walked again on the link table, made once here
+    table = links(work, houses, cell_houses, n) if producer == STATIC else no_links(cell_houses)
     m = 0
     ns = 0
     npar = 0
@@ -140,7 +144,8 @@ def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n, given, 
             if seen[name]:
                 continue
             seen[name] = True
-        count = _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark)
+        count = _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark, table,
+                                      walk)
         for j in range(count):  # (the marks back to zeros for the next conclusion)
             mark[out[j]] = 0
         if count == 0:  # it was there before the run: not the run's to use

@@ -27,11 +27,16 @@ def _walk_space(ncells, n):
             np.zeros(ncells * n, np.int32), np.zeros(1, np.int64))
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _plain_walk(source, pas, cycles, table, walk):
     """The walk of pass ``pas`` from ``source`` over the links ``table`` (a cycle walk when ``cycles``): (forcing
     node, cycles closed)."""
     nodes, parents, in_on, in_off, stamp = walk
+    if stamp[0] > (1 << 30):  # (a walk space shared by many walks: see _plain_search_in)
+        for q in range(in_on.size):
+            in_on[q] = 0
+            in_off[q] = 0
+        stamp[0] = 0
     stamp[0] += 1
     hit, closed, _ = _walk_call(source, table, pas != X_PASS, pas != Y_PASS, cycles, nodes, parents, in_on,
                                 in_off, stamp[0], np.int64(1 << 30))
@@ -194,8 +199,13 @@ def _plain_search_walking(cands, houses, cell_houses, n, found):
 def _plain_path(kind, source, where, cands, houses, cell_houses, n, walk):
     """Walk again the path of a row of :func:`_plain_search`: its last node (the cycle's closing on node, or the
     forcing chain's end), and for a cycle the off state that leads back to the source (else -1)."""
+    return _plain_path_on(kind, source, where, links(cands, houses, cell_houses, n), walk)
+
+
+@wide_kernel(_nrt=False)
+def _plain_path_on(kind, source, where, table, walk):
+    """:func:`_plain_path` over the grid's link table ``table``."""
     pas = where % 3
-    table = links(cands, houses, cell_houses, n)
     if kind == CYCLE:
         _plain_walk(source, pas, kind == CYCLE, table, walk)
         return cycle_end(where // 3, walk[0])

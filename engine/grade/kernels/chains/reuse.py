@@ -134,8 +134,10 @@ def _differs(rows, r, bits, within, cell_group, house_group, room, held, cell_ho
 def _reuse(ws, memo, base_memo, gens, base_off, orig, work, houses, cell_houses, n, same):
     """Prepare the search on ``work`` in ``ws`` and ``memo`` (made for it: space._search_space_in) to take the runs
     of the search on ``orig`` left in the same workspace (``base_memo``, its slots' generations ``gens``, its runs
-    off ``base_off``): fill ``same`` (bit 1: the run on is the same, and ``memo`` now points at it; bit 2: the run
-    off) and move the search's own runs past those slots. False, with nothing changed, when the workspace no longer
+    off ``base_off``): fill ``same`` (for each candidate, bit 1: the run on is the same, and ``memo`` now points at
+    it; bit 2: the run off; then 1 for each cell, and for each digit in each house, whose cell or region chain is
+    made of runs on that are all the same, from the same candidates as on ``orig``: it concludes nothing there, so
+    nothing here) and move the search's own runs past those slots. False, with nothing changed, when the workspace no longer
     holds those runs or has no room past them (the caller then searches without)."""
     first = 2 * n + 1
     end = base_memo[3, 0]
@@ -168,6 +170,21 @@ def _reuse(ws, memo, base_memo, gens, base_off, orig, work, houses, cell_houses,
             if popcount(orig[c]) > 1 and not _differs(base_off, p, bits, within, cell_group, house_group, room, held,
                                                       cell_houses, n):
                 same[p] |= 2
+    npot = work.size * n
+    for c in range(work.size):  # the cells' chains
+        alike = orig[c] == work[c] and popcount(work[c]) > 1
+        for e in range(n):
+            if alike and work[c] >> e & 1 and not same[c * n + e] & 1:
+                alike = False
+        same[npot + c] = alike
+    for h in range(houses.shape[0]):  # the regions'
+        for e in range(n):
+            alike = True
+            for i in range(houses.shape[1]):
+                c = houses[h, i]
+                if (orig[c] ^ work[c]) >> e & 1 or (work[c] >> e & 1 and not same[c * n + e] & 1):
+                    alike = False
+            same[npot + work.size + h * n + e] = alike
     return True
 
 

@@ -15,9 +15,10 @@ import numpy as np
 from ...._jit import kernel_with, wide_kernel
 from ....bits import popcount
 from .forcing import (CELL, CONTRADICTION, CYCLE, DOUBLE, DYNAMIC_PLUS, H_KIND, H_SOURCE, H_TARGET, H_WHERE,
-                      MULTIPLE, REGION, UNARY, _on_run)
+                      MULTIPLE, REGION, STATIC, UNARY, _on_run)
 from .implications import _propagate
-from .plain import _plain_path, _walk_space
+from .plain import _plain_path_on, _walk_space
+from .walk import links, no_links
 from ..state import SE_SLOTS
 from .slots import _ancestry, _reset
 
@@ -25,7 +26,7 @@ from .slots import _ancestry, _reset
 NO_CAUSE, CELL_CAUSE = -2, -1  # else a house
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _cause_parents(x, cause, orig, work, houses, n, mark, out, count):
     """Add to ``out`` the removals behind on state ``x`` with ``cause`` (the cell, or a house); returns the count."""
     p = x >> 1
@@ -53,7 +54,7 @@ def _cause_parents(x, cause, orig, work, houses, n, mark, out, count):
     return count
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _link_cause(x, y, cell_houses, n):
     """What made off state ``y`` force on state ``x``: the cell (CELL_CAUSE) or the house the two cells share."""
     c = (x >> 1) // n
@@ -66,7 +67,7 @@ def _link_cause(x, y, cell_houses, n):
     return np.int64(CELL_CAUSE)
 
 
-@wide_kernel
+@wide_kernel(_nrt=False)
 def _chain_parents(ws, w, t, seed_cause, orig, work, houses, cell_houses, n, mark, out, count):
     """Add to ``out`` the rule parents of the chains leading to state ``t`` in slot ``w``; returns the count."""
     states = ws[12]
@@ -85,16 +86,19 @@ def _rule_parents(producer, row, ws, memo, orig, work, houses, cell_houses, n, o
     """The rule parents (off states, in ``out``; returns how many) of a conclusion ``row`` (a hint record) that
     :func:`engine.grade.kernels.chains.forcing._forcing_search` collected on ``work`` with ``ws`` and ``memo``;
     ``orig``: the grid the run that ``work`` belongs to started from. Runs no longer in the workspace are made again."""
+    table = links(work, houses, cell_houses, n) if producer == STATIC else no_links(cell_houses)
     return _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out,
-                                 np.zeros(2 * work.size * n, np.int8))
+                                 np.zeros(2 * work.size * n, np.int8), table, _walk_space(work.size, n))
 
 
 # Inlined into its two callers (_rule_parents, _kept): numba emits the whole tree below a kernel again for every
 # kernel above it, and this tree (runs made again, plain paths walked again) is large; as a kernel of its own,
 # with a wrapper between, it was several seconds of the first nested step's compile (docs/development.md).
 @kernel_with(inline="always")
-def _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark):
-    """:func:`_rule_parents` with the scratch ``mark`` (zeros, one a state), leaving a mark on each rule parent."""
+def _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_houses, n, out, mark, table, walk):
+    """:func:`_rule_parents` with the scratch ``mark`` (zeros, one a state), leaving a mark on each rule parent; for
+    the plain search (``producer`` STATIC), ``work``'s link table and a walk space (engine.grade.kernels.chains.plain:
+    made once for all the search's rows, not once a row)."""
     dynamic = producer != MULTIPLE
     level = np.int64(1) if producer == DYNAMIC_PLUS else np.int64(0)
     ylinks = level >= 0  # True, as a variable (see _forcing_search)
@@ -119,7 +123,7 @@ def _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_hous
             count = _chain_parents(ws, w, target, cause, orig, work, houses, cell_houses, n, mark, out, count)
         return count
     if kind == UNARY or kind == CYCLE:
-        return _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out)
+        return _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out, table, walk)
     p = source >> 1
     cause = np.int64(NO_CAUSE)
     if source & 1:
@@ -141,13 +145,13 @@ def _rule_parents_marking(producer, row, ws, memo, orig, work, houses, cell_hous
     return count
 
 
-@wide_kernel
-def _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out):
-    """The rule parents of a plain chain or cycle (:mod:`engine.grade.kernels.chains.plain`): along its one path (a
-    cycle's back to its source through its closing off state)."""
-    walk = _walk_space(work.size, n)
+@wide_kernel(_nrt=False)
+def _plain_parents(kind, source, where, orig, work, houses, cell_houses, n, mark, out, table, walk):
+    """The rule parents of a plain chain or cycle (:mod:`engine.grade.kernels.chains.plain`) on ``work``, whose
+    link table is ``table``: along its one path (a cycle's back to its source through its closing off state),
+    walked again in ``walk``."""
     nodes, parents = walk[0], walk[1]
-    node, last = _plain_path(kind, source, where, work, houses, cell_houses, n, walk)
+    node, last = _plain_path_on(kind, source, where, table, walk)
     count = 0
     if last >= 0:
         count = _cause_parents(source, _link_cause(source, last, cell_houses, n), orig, work, houses, n, mark, out,

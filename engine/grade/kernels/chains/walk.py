@@ -93,6 +93,13 @@ def links(cands, houses, cell_houses, n):
     return start, xstart, weak, strong, np.full(6, -1, np.int64)
 
 
+@wide_kernel
+def no_links(cell_houses):
+    """An empty link table, of :func:`links`'s types: for a caller that needs one only on some paths."""
+    return (np.zeros(1, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
+            np.full((0, cell_houses.shape[1] + 1), -1, np.int32), np.full(6, -1, np.int64))
+
+
 @wide_kernel(_nrt=False)
 def _walk_call(source, table, ylinks, xlinks, cycles, nodes, parents, in_on, in_off, stamp, most):
     """:func:`_walk` as a call of its own, for the callers that walk rarely (an explanation, the nested chains'
