@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .interrupts import Noted
 from .jobs import job_id, job_names, parse_job_id, run_job
 from .parallel import Progress, default_workers
 
@@ -146,9 +147,14 @@ def prepare(jobs, progress: Callable[[Progress], None] | None = None, workers: i
             report.kernels = report.planned - len(report.failed)
         elif todo and progress is not None:  # a few seconds, here: said all the same
             progress(Progress(0, len(todo), None, time.perf_counter() - started, 1))
-    with _CompileCounter() as counter:
-        for job in jobs:
-            run_job(job)  # loads what is cached; compiles here what is not
+    with _CompileCounter() as counter, Noted() as interrupt:
+        try:
+            for job in jobs:
+                run_job(job)  # loads what is cached; compiles here what is not
+        except BaseException:
+            interrupt.reraise()  # Ctrl-C as itself, whatever the compile it broke raised (.interrupts)
+            raise
+        interrupt.reraise()  # one the compile swallowed
     report.compiled_here = counter.count
     if not report.workers and counter.count:  # the plan's kernels were compiled here, in the loop above
         report.kernels = report.planned

@@ -164,7 +164,9 @@ _PREPARE = r"""
 import json, sys
 from engine.warmup import prepare
 seen = []
-report = prepare(sys.argv[1:], progress=lambda p: seen.append([p.done, p.total, p.seconds_left, p.workers]))
+# workers whatever the plan's seconds: a fast host records this job below WORKERS_FROM_SECONDS
+report = prepare(sys.argv[1:], progress=lambda p: seen.append([p.done, p.total, p.seconds_left, p.workers]),
+                 workers_from=0.0)
 print(json.dumps({"report": report.__dict__, "progress": seen}))
 """
 
@@ -289,6 +291,40 @@ def test_ctrl_c_during_the_compile_stops_at_once_and_keeps_what_is_done(tmp_path
     assert kept <= _kernel_files(tmp_path)
     out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0 and out.stdout.startswith("the kernels for generate (4x4) were compiled already")
+
+
+_HERE = r"""
+import sys
+from engine.warmup import prepare
+print("started", flush=True)
+try:
+    prepare(["generate:wfc@4"], workers_from=1e9)  # every kernel compiled here, none on workers
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+except BaseException as e:
+    print(f"{type(e).__name__}: {e}", flush=True)
+    sys.exit(1)
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_kernels_compile_here_is_the_interrupt_whenever_it_comes(tmp_path):
+    """A compile in this process (a job of a few seconds, which needs no workers): a Ctrl-C in the middle of
+    numba's work once came out as numba's RuntimeError about a half-made library, or was lost and the compile went
+    on (engine/warmup/interrupts.py). At moments spread over the compile, it is KeyboardInterrupt each time."""
+    for k, delay in enumerate((0.2, 0.7, 1.2, 1.7)):
+        home = tmp_path / str(k)  # an empty cache each time: everything compiles
+        process = subprocess.Popen([sys.executable, "-c", _HERE], env=_env(home), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        assert process.stdout.readline().strip() == "started"
+        time.sleep(delay)
+        if process.poll() is not None:  # (done before the Ctrl-C: a fast host; nothing to see at this moment)
+            continue
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert (process.returncode, out.strip()) == (130, "interrupted"), (delay, out, err[-2000:])
 
 
 def test_a_worker_that_fails_leaves_its_kernel_to_the_caller():

@@ -45,7 +45,7 @@ from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_path, _plain_search_in, _walk_space
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion
-from ...kernels.chains.space import _search_space, _search_space_in, inner_space
+from ...kernels.chains.space import _room_in, _search_memo, _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
 from ...kernels.families import CYCLES, FORCING
 from ...state import Reason, Step, tables
@@ -275,7 +275,11 @@ class _Search:
     def workspace(self, work: np.ndarray) -> tuple:
         """The workspace and memo of a search inside on ``work``: the thread's one for them all
         (:func:`~engine.grade.kernels.chains.space.inner_space`; the tests' twin makes a fresh one each time)."""
-        return _search_space_in(work, self.n, inner_space(work.size, self.n, self.shape))
+        space = inner_space(work.size, self.n, self.shape)
+        slots = _room_in(work, self.n, space)
+        if slots < 0:  # (a grid with more candidates than the thread's workspace has room for: one of its own)
+            return _search_space_in(work, self.n, space)
+        return space, _search_memo(work.size, self.n, slots)
 
     # -- the search ---------------------------------------------------------------------------------------------
     def search(self) -> np.ndarray:
