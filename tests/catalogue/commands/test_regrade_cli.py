@@ -147,22 +147,31 @@ def test_bad_input_is_one_line(tmp_path, sample_sqlite):
     assert bad.exit_code == 2 and "--level" in bad.output and "Traceback" not in bad.output
 
 
-# Golden Nugget, the slowest of bench/hardest.txt to grade: about 25 s of nested forcing chains on a quick host
-# (AI Escargot, used before, took 30 s when this test was written and 6.5 s on 2026-11-25, close to the 6 s the
-# test waits before its Ctrl-C)
-GOLDEN_NUGGET = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7....."
+def _slowest_hardest(count: int) -> list[str]:
+    """The ``count`` puzzles of bench/hardest-sample.tsv that serate took longest on (nested forcing chains all)."""
+    from paths import ROOT
+
+    rows = [line.split("\t") for line in (ROOT / "bench" / "hardest-sample.tsv").read_text().splitlines()
+            if line[:1] in ".123456789"]
+    seconds = {row[0]: sum(float(x) * 60 ** k for k, x in enumerate(reversed(row[5].rstrip("s").split("m"))))
+               for row in rows}
+    return sorted(seconds, key=seconds.get, reverse=True)[:count]
 
 
 @pytest.mark.slow
 def test_ctrl_c_stops_at_once_and_writes_nothing_in_flight(sample_sqlite):
-    """Golden Nugget needs nested forcing chains (about 25 s of grading): Ctrl-C a few seconds in stops the
-    command at once with one line and exit 130, and its chunk, in flight, is not written."""
+    """Every puzzle of the catalogue one of the slowest of the hardest (nested forcing chains; 13 s of grading in
+    one thread on a quick host, where Golden Nugget alone, used before, took 4 s after the nested searches got
+    faster): Ctrl-C a few seconds in stops the command at once with one line and exit 130, and its chunk, in
+    flight, is not written."""
     with Catalogue.open(sample_sqlite, create=False) as cat, cat.engine.begin() as conn:
-        conn.execute(Puzzle.__table__.update().where(Puzzle.board_number == 2).values(puzzle=GOLDEN_NUGGET))
+        numbers = sorted(conn.execute(select(Puzzle.board_number)).scalars())
+        for number, puzzle in zip(numbers, _slowest_hardest(len(numbers)), strict=True):
+            conn.execute(Puzzle.__table__.update().where(Puzzle.board_number == number).values(puzzle=puzzle))
     before = stored(sample_sqlite)
     # Ctrl-C from a terminal reaches a command whose SIGINT is the default one; a test run started as a script's
     # background job (``.ci/run &``) would pass on SIGINT ignored, and the command would rightly ignore it too
-    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "regrade", "--db", sample_sqlite],
+    proc = subprocess.Popen([sys.executable, "-m", "catalogue", "regrade", "--db", sample_sqlite, "--threads", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(6)  # started, kernels loaded, grading the chunk
