@@ -44,6 +44,7 @@ from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_path, _plain_search_in, _walk_space
+from ...kernels.chains.static_miss import _static_miss
 from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion
 from ...kernels.chains.space import _room_in, _search_memo, _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
@@ -215,12 +216,16 @@ class _Search:
                 ends = np.cumsum([0] + [len(states) for _, states in listed]).astype(np.int64)
                 given = np.concatenate([states for _, states in listed]).astype(np.int32)
         else:
+            if producer == fo.MULTIPLE and _static_miss(work, self.houses, self.cell_houses, n):
+                return NOTHING  # (nine grids in ten: proved before any workspace is set up; _collect proves it too)
             iws, imemo = self.workspace(work)
             same, base_off = self.same_runs(producer, work, iws, imemo)
             # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
             _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo, same, base_off)
+            if not found[0, 0]:
+                return NOTHING
         return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n, given,
                              ends, self.walk))
 
