@@ -27,31 +27,26 @@ hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
 """
 from __future__ import annotations
 
-import bisect
 import threading
 
 import numpy as np
 
 from ....geometry import geometry
-from ....vocabulary import step_name
 from ...kernels.chains import forcing as fo
-from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_SOURCE, H_TARGET,
-                                       H_TENTHS, H_WHERE, HINT_SIZE, NO_HINT, REGION, _common, _consider, _double,
-                                       _worth)
+from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_TENTHS, HINT_SIZE,
+                                       NO_HINT, REGION, _common, _consider, _double, _worth)
 from ...kernels.chains.implications import NONE, _length_tenths
 from ...kernels.chains.nested import _add_kept, _begin, _collect, _kept, _run_on
 from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
-from ...kernels.chains.plain import _plain_path, _plain_search_in, _walk_space
+from ...kernels.chains.plain import _plain_search_in, _walk_space
 from ...kernels.chains.static_miss import _static_miss
-from ...kernels.chains.slots import _ancestors, _full_path, _nested_workspace, _new_conclusion
+from ...kernels.chains.slots import _ancestors, _nested_workspace, _new_conclusion
 from ...kernels.chains.space import _room_in, _search_memo, _search_space, _search_space_in, inner_space
 from ...kernels.state import grader_units, se_units
-from ...kernels.families import CYCLES, FORCING
-from ...state import Reason, Step, tables
 from .inside import NO_ENDS, NO_STATES, NOTHING, Inside, _narrowed, hints
-from .steps import LABEL, ROW_OF_KERNEL, chain_kind, chains, conclusion, forcing_words, raw_size, step, with_rules
+from .nested_steps import Explained
 
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
 ROWS = (
@@ -71,10 +66,11 @@ STORED = 1 << 13
 _STORE = threading.local()  # found: that store, of the puzzle whose step was searched last (grid: that step's)
 
 
-class _Search:
+class _Search(Explained):
     """One outer search of row ``row`` on ``cands`` (a dynamic forcing chain search whose runs nest chains)."""
 
     best_by_state = True  # a search inside collects only the best conclusion on each state (see inside)
+    LAST_NEST = NESTS - 1  # (Explained)
 
     def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None,
                  before: np.ndarray | None = None):
@@ -335,73 +331,6 @@ class _Search:
                            for j, c2 in enumerate(places[1:])]
             _common(self.ws, np.array(slots, np.int64), len(slots), REGION, d, h, self.base, self.cands, n, hint,
                     _NO_FOUND)
-
-    def links(self, hint):
-        """The chains of the kept conclusion, each from its assumption to the conclusion, and beside each state
-        its reason (:func:`engine.grade.finders.chains.steps.chains`), with the chain found inside the run for each
-        state one concluded."""
-        n, kind, target, source, where = self.n, int(hint[H_KIND]), int(hint[H_TARGET]), int(hint[H_SOURCE]), \
-            int(hint[H_WHERE])
-        ends: list[tuple[int, int]] = []  # (slot, state)
-        if kind in (CONTRADICTION, fo.DOUBLE):
-            for seed in ((source,) if kind == CONTRADICTION else (source, source ^ 1)):
-                if seed & 1:
-                    w, on, off = self.on_run(seed >> 1, 0)
-                else:
-                    w = self.off_slot
-                    on, off = self.run(w, seed)
-                ends += [(w, e) for e in ((on, off) if kind == CONTRADICTION else (target,))]
-        else:
-            seeds = (self.places(where, source) if kind == REGION
-                     else [where] * int(self.cands[where]).bit_count())
-            digits = ([source] * len(seeds) if kind == REGION
-                      else [d for d in range(1, n + 1) if self.cands[where] >> (d - 1) & 1])
-            ends = [(self.on_run(c * n + d - 1, 0)[0], target) for c, d in zip(seeds, digits)]
-        out = np.empty(raw_size(self.cands.size, n), np.int32)
-        links, reasons = [], []
-        for w, e in ends:
-            size = _full_path(self.ws, w, e, out, 0)
-            states = [int(t) for t in out[:size] if t >= 0]
-            chain, why = chains(out, size, n)
-            links.append(chain[0])
-            why = list(why[0]) if why else [None] * len(states)
-            for i, t in enumerate(states):
-                inner = self.inner_step(int(self.ws[15][w, t]))
-                if inner is not None:
-                    why[i] = Reason(also=why[i].also if why[i] else (), inner=inner)
-            reasons.append(tuple(why))
-        return with_rules(tables(self.box), self.cands, (tuple(links), tuple(reasons)))
-
-    def inner_step(self, nest: int) -> Step | None:
-        """The step of nested chain ``nest`` (1..; 0 for none) on the grid the run had left when it was found."""
-        if not nest or nest >= NESTS - 1:  # none, or one of those sharing the last id
-            return None
-        first, producer, inside, work = self.blocks[bisect.bisect_right(self.blocks, nest, key=lambda b: b[0]) - 1]
-        row, states, _ = inside[nest - first]
-        n, t = self.n, tables(self.box)
-        kind, source, where, tenths = int(row[H_KIND]), int(row[H_SOURCE]), int(row[H_WHERE]), int(row[H_TENTHS])
-        placements, eliminations = conclusion(int(row[H_TARGET]), n)
-        if producer == fo.STATIC:  # a plain chain or cycle: walk its one path again
-            walk = _walk_space(work.size, n)
-            node, last = _plain_path(kind, source, where, work, self.houses, self.cell_houses, n, walk)
-            path = []
-            while node >= 0:
-                path.append(int(walk[0][node]))
-                node = int(walk[1][node])
-            path.reverse()
-            if kind == fo.CYCLE:  # back to its start; it removes every candidate the cycle sees
-                path += [int(last), source]
-                placements, eliminations = (), tuple(((e >> 1) // n, (e >> 1) % n + 1) for e in states.tolist())
-            raw = np.array(path + [-1], np.int32)
-            step_kind = chain_kind(kind == fo.CYCLE, where % 3)
-            name = ROW_OF_KERNEL[CYCLES, None]  # the chains-and-cycles row's
-            return step(name, t, tenths, step_name(name, step_kind), placements,
-                        eliminations, chains(raw, raw.size, n), step_kind)
-        raw = np.zeros(raw_size(work.size, n), np.int32)
-        size = fo._forcing_links(producer, work, self.houses, self.cell_houses, n, row, raw)
-        words = forcing_words(f"{LABEL[producer]} forcing chains", row, t)
-        return step(ROW_OF_KERNEL[FORCING, producer], t, tenths, words, placements, eliminations,
-                    with_rules(t, work, chains(raw, size, n)), kind)
 
 
 def search(cands: np.ndarray, box: int):
