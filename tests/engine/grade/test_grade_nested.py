@@ -22,8 +22,9 @@ from engine.grade.kernels.chains.implications import _propagate
 from engine.grade.kernels.chains.nested import _collect, _kept
 from engine.grade.kernels.chains.reuse import _differs, _forbidden
 from engine.grade.kernels.chains.rule_parents import _rule_parents
-from engine.grade.kernels.chains.fresh_links import _reaching_fresh
-from engine.grade.kernels.chains.plain import _plain_search, _plain_search_in, _plain_search_walking, _walk_space
+from engine.grade.kernels.chains.fresh_links import _concluding
+from engine.grade.kernels.chains.plain import (_plain_search, _plain_search_in, _plain_search_walking, _plain_walk,
+                                              _walk_space)
 from engine.grade.kernels.chains.walk import links
 from engine.grade.kernels.chains.slots import _reset, _workspace
 from engine.grade.kernels.chains.space import _search_space
@@ -333,22 +334,40 @@ def _spared(work, before) -> list:
 
 
 def test_plain_walks_that_meet_no_fresh_link_are_spared_and_lose_nothing():
-    """On a run's grid, the plain search walks only from the states that can reach a strong link the step's grid
-    lacks (engine.grade.kernels.chains.fresh_links): on every stall grid of the stuck Escargot its rows must be
-    the twin's (every walk, nothing skipped), and the test must meet grids where most states were spared and
-    grids with conclusions."""
+    """On a run's grid, the plain search makes forcing walks only from the states the fresh strong links say have
+    a chain (engine.grade.kernels.chains.fresh_links): on every stall grid of the stuck Escargot its rows must be
+    the twin's (every walk, nothing skipped), and the test must meet grids with conclusions."""
     search = _Search(0, STUCK, 3)
     assert search.before is search.cands and not _walked(STUCK)  # the step's grid: nothing to conclude there
-    spared = concluded = 0
+    concluded = 0
     for work in _stall_grids(300, 2):
         rows = _spared(work, search.before)
         assert rows == _walked(work)
         concluded += bool(rows)
+    assert concluded >= 5
+
+
+def test_the_states_with_a_forcing_chain_are_those_the_fresh_links_name():
+    """Which states force their own opposite, found from the fresh strong links alone (two walks a link), must be
+    exactly those whose full forcing walk reaches the opposite, in the X pass and the XY pass, on every stall grid
+    of the stuck Escargot; the test must meet states with a chain and grids with none."""
+    walk = _walk_space(81, 9)
+    with_chain = without = 0
+    for work in _stall_grids(120, 2):
         table = links(work, GEO.houses, CELL_HOUSES, 9)
-        reach = _reaching_fresh(STUCK, work, table, GEO.houses, CELL_HOUSES, 9, True, True)
-        sources = sum(2 for c in range(81) if bin(int(work[c])).count("1") >= 2 for d in range(9) if work[c] >> d & 1)
-        spared += int(reach.sum()) < sources // 2
-    assert spared > 20 and concluded >= 5
+        for pas, ylinks in ((cy.X_PASS, False), (cy.XY_PASS, True)):
+            got = np.zeros(2 * 81 * 9, np.int8)
+            _concluding(STUCK, work, table, GEO.houses, CELL_HOUSES, 9, ylinks, True, got, walk)
+            want = np.zeros_like(got)
+            for s in range(2 * 81 * 9):
+                p = s >> 1
+                if work[p // 9] >> (p % 9) & 1:
+                    hit, _ = _plain_walk(s, pas, False, table, walk)
+                    want[s] = hit >= 0
+            assert got.tolist() == want.tolist()
+            with_chain += int(want.sum())
+            without += not want.any()
+    assert with_chain > 20 and without > 20
 
 
 @settings(max_examples=150, deadline=None)

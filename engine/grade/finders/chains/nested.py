@@ -103,7 +103,7 @@ class _Search(Explained):
         # each search inside whose chains a run took, their ids from the first on
         self.blocks: list[tuple[int, int, Inside, np.ndarray]] = []
         # the step's grid when its own plain search concludes nothing (as where the grader reaches these rows): the
-        # plain searches inside then spare the walks that meet no fresh link (kernels.chains.fresh_links)
+        # plain searches inside then make only the forcing walks that conclude (kernels.chains.fresh_links)
         self.before = self.plain_before() if before is None else before
         # the dynamic search on the step's grid, whose runs the dynamic searches inside take where they are the
         # same (same_runs): None until made, False where it cannot serve

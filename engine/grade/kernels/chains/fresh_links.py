@@ -1,16 +1,24 @@
-"""Which walks of the plain search inside a nested run can conclude: those that can reach a fresh strong link.
+"""Which states of the plain search inside a nested run have a forcing chain: found from the fresh strong links.
 
 The nested rows are tried only on a step's grid where the plain search (Sudoku Explainer's "Forcing Chains &
 Cycles", a row far below) concludes nothing. A run's grid has no candidate the step's lacks, so every weak link
 of the run's grid is one of the step's, and a strong link (a cell's last two candidates, a digit's last two
-places in a house) is new only where the run removed a candidate: call those *fresh*. A forcing walk that meets no
-fresh link walks the step's links alone, reaches only what it reached on the step's grid, and so reaches its
-opposite state there too if here: the step's search would have concluded. So on a run's grid only the walks
-that can reach a fresh link may end in a forcing chain, and the rest are spared.
+places in a house) is new only where the run removed a candidate: call those *fresh*. A forcing chain (a state
+that forces its own opposite) made of the step's links alone would have concluded on the step's grid, so every
+forcing chain here crosses a fresh link: ``s -> ... -> B off => A on -> ... -> not s``, where A and B are the two
+ends of the fresh link. The links come in contrapositive pairs (on X forces off Y exactly when on Y forces off X;
+off X forces on Y exactly when off Y forces on X), so the chain's second half read backwards says ``s`` forces A
+off too: ``s`` forces both ends of the fresh link off. Conversely, a state that forces both ends of any strong
+link off forces one of them on as well (off A forces on B), so it forces its own opposite. And ``s`` forces X off
+exactly when X on forces ``not s``. Hence, exactly:
 
-Cycles are not spared: which cycle a walk closes depends on the path its breadth-first tree took, and that tree
-differs on the run's grid even where every link is the step's. On the hardest sample the sparing took the plain
-searches inside from 8.9 s to 7.4 s (119 to 100 us each), the search of what can be reached included.
+    ``s`` has a forcing chain  <=>  for some fresh link (A, B), ``not s`` is reached from both A on and B on.
+
+Two walks a fresh link (a run leaves a handful) instead of a walk from every state: :func:`_concluding` lists the
+states with a chain, and the plain search walks again only from those, for the chain's length (before, it walked
+from every state that could reach a fresh link: on the hardest sample the plain searches inside went from 79 to 52
+us each). Cycles are not found this way: which cycle a walk closes depends on the path its breadth-first tree
+took, so their walks are all made.
 """
 from __future__ import annotations
 
@@ -19,55 +27,47 @@ import numpy as np
 from ...._jit import wide_kernel
 from ....bits import popcount
 from ..state import SE_SLOTS, _places_table
-from .walk import STRONG_Y
+from .walk import STRONG_Y, _reach_walk
 
 
 @wide_kernel
-def _reaching_fresh(before, cands, table, houses, cell_houses, n, ylinks, xlinks):
-    """One int8 per state (``2 * potential + on``): 1 where a walk of the pass (Y links when ``ylinks``, X links
-    when ``xlinks``) from that state over the links ``table`` of ``cands`` (engine.grade.kernels.chains.walk.links)
-    can reach a strong link that ``before`` (a grid holding every candidate of ``cands``) lacks.
-
-    Found backwards from the fresh links' off states, since links go both ways: an off state is reached from the on
-    states of its weak links, an on state from the off state of its strong partner."""
-    start, xstart, weak, strong, _ = table
-    npot = cands.size * n
+def _concluding(before, cands, table, houses, cell_houses, n, ylinks, xlinks, out, walk):
+    """Set ``out[s] = 1`` (one int8 per state, ``2 * potential + on``) for each state ``s`` whose forcing walk in
+    the pass (Y links when ``ylinks``, X links when ``xlinks``) over the links ``table`` of ``cands``
+    (engine.grade.kernels.chains.walk.links) reaches its opposite, given ``before``: a grid holding every candidate
+    of ``cands`` on which that pass concludes nothing. ``walk``: a walk space (plain._walk_space)."""
+    nodes, _, in_on, in_off, stamp = walk
+    strong = table[3]
     places = np.empty((houses.shape[0], n), np.int64)
     _places_table(before, houses, n, places)
-    reach = np.zeros(2 * npot, np.int8)
-    stack = np.empty(2 * npot, np.int64)
-    top = 0
-    nkinds = cell_houses.shape[1]
-    for q in range(npot):
+    first = np.zeros(2 * cands.size * n, np.int32)  # the states reached from the link's first end, by walk number
+    walks = 0
+    walked = -1  # the potential whose walk that was
+    for q in range(cands.size * n):
         c = q // n
         d = q % n
         if not cands[c] >> d & 1:
             continue
-        fresh = ylinks and strong[q, STRONG_Y] >= 0 and popcount(before[c]) > 2
-        if xlinks:
-            for j in range(nkinds):
-                if strong[q, 1 + j] >= 0 and popcount(places[cell_houses[c, SE_SLOTS[j]], d]) > 2:
-                    fresh = True
-        if fresh:  # the walk that reaches this off state goes on through the fresh link
-            reach[2 * q] = 1
-            stack[top] = 2 * q
-            top += 1
-    while top:
-        top -= 1
-        s = stack[top]
-        p = s >> 1
-        if s & 1:  # on: from the off state of its strong partner
-            for j in range(0 if ylinks else 1, strong.shape[1] if xlinks else 1):
-                t = strong[p, j]
-                if t >= 0 and not reach[t - 1]:
-                    reach[t - 1] = 1
-                    stack[top] = t - 1
-                    top += 1
-        else:  # off: from the on states of its weak links
-            for i in range(start[p] if ylinks else xstart[p], start[p + 1]):
-                t = weak[i] + 1
-                if not reach[t]:
-                    reach[t] = 1
-                    stack[top] = t
-                    top += 1
-    return reach
+        for j in range(0 if ylinks else 1, strong.shape[1] if xlinks else 1):
+            t = strong[q, j]  # (the on state of the link's other end)
+            if t < 0 or t >> 1 < q:  # (each link once, from its lower end)
+                continue
+            if j == STRONG_Y:
+                fresh = popcount(before[c]) > 2
+            else:
+                fresh = popcount(places[cell_houses[c, SE_SLOTS[j - 1]], d]) > 2
+            if not fresh:
+                continue
+            if walked != q:  # (q's walk, once for all its fresh links)
+                walked = q
+                walks += 1
+                stamp[0] += 1
+                size = _reach_walk(2 * q + 1, table, ylinks, xlinks, nodes, in_on, in_off, stamp[0])
+                for i in range(size):
+                    first[nodes[i]] = walks
+            stamp[0] += 1
+            size = _reach_walk(t, table, ylinks, xlinks, nodes, in_on, in_off, stamp[0])
+            for i in range(size):
+                x = nodes[i]
+                if first[x] == walks:
+                    out[x ^ 1] = 1

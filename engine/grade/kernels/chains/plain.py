@@ -14,7 +14,7 @@ from ...._jit import kernel_with, wide_kernel
 from ....bits import popcount
 from .cycles import X_PASS, XY_PASS, Y_PASS, _cycle_eliminations, cycle_masks, cycle_masks_on, cycle_sees
 from .forcing import CYCLE, UNARY, _consider, _worth
-from .fresh_links import _reaching_fresh
+from .fresh_links import _concluding
 from .implications import _length_tenths
 from .walk import _chain_states, _meet_walk, _no_chains, _walk_call, cycle_end, has_strong_link, links
 
@@ -86,8 +86,8 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees, before):
     the bitsets again was a tenth of each.
 
     ``before``: empty, or a grid holding every candidate of ``cands`` on which this search concludes nothing (a
-    nested step's grid): then the forcing walks that cannot reach a strong link ``before`` lacks are spared, as
-    they conclude nothing here either (:mod:`engine.grade.kernels.chains.fresh_links`)."""
+    nested step's grid): then the states with a forcing chain are known before any forcing walk (from the strong
+    links ``before`` lacks: :mod:`engine.grade.kernels.chains.fresh_links`), and only theirs are made."""
     table = links(cands, houses, cell_houses, n)
     nodes, parents, in_on, in_off, stamp = walk
     if stamp[0] > (1 << 30):  # the marks are int32: start again long before they could overflow
@@ -95,24 +95,28 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees, before):
         in_off[:] = 0
         stamp[0] = 0
     nstates = 2 * cands.size * n
+    known = before.size > 0
     reach = np.ones((3, nstates), np.int8)  # by pass: the states whose forcing walk may conclude something
-    if before.size:
-        reach[X_PASS] = _reaching_fresh(before, cands, table, houses, cell_houses, n, False, True)
-        reach[XY_PASS] = _reaching_fresh(before, cands, table, houses, cell_houses, n, True, True)
+    if known:  # exactly those that do
+        reach[X_PASS] = 0
+        reach[XY_PASS] = 0
+        _concluding(before, cands, table, houses, cell_houses, n, False, True, reach[X_PASS], walk)
+        _concluding(before, cands, table, houses, cell_houses, n, True, True, reach[XY_PASS], walk)
     sees, has, acc = cycle_masks_on(cands, n, sees)
     _plain_passes(cands, n, np.zeros(7, np.int64), found, table, nodes, parents, in_on, in_off, stamp,
                   np.zeros(cands.size * n, np.int32),  # a cycle's eliminations (potentials)
                   np.zeros(nstates, np.int32),  # a meet walk's scratch
                   np.zeros(nstates, np.int32),  # pass + 1 where a state is known to have no forcing chain
-                  sees, has, acc, reach)  # (the hint record is unused: found has rows)
+                  sees, has, acc, reach, not known)  # (the hint record is unused: found has rows)
 
 
 @kernel_with(_nrt=False)
 def _plain_passes(cands, n, hint, found, table, nodes, parents, in_on, in_off, stamp, gone, depth, nochain, sees, has,
-                  acc, reach):
+                  acc, reach, marking):
     """The three passes of :func:`_plain_search_in` on its scratch arrays. Compiled without numba's reference
     counting: it allocates nothing, and its calls counted their array arguments at every walk, a tenth of a
-    nested puzzle's time (docs/development.md, "Reference counts")."""
+    nested puzzle's time (docs/development.md, "Reference counts"). ``marking``: whether complete walks mark the
+    states without a forcing chain (not needed where ``reach`` holds exactly the states with one)."""
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
     unbounded = np.int64(1 << 30)
     for pas in (X_PASS, Y_PASS, XY_PASS):
@@ -134,7 +138,7 @@ def _plain_passes(cands, n, hint, found, table, nodes, parents, in_on, in_off, s
                     stamp[0] += 1
                     ahead, closed, size = _walk_call(2 * p + 1, table, ylinks, xlinks, yes, nodes, parents, in_on,
                                                      in_off, stamp[0], unbounded)
-                    if xlinks and size >= 0:
+                    if marking and xlinks and size >= 0:
                         _no_chains(size, nodes, in_on, in_off, stamp[0], nochain, pas + 1)
                 _cycle_rows(closed, p, pas, nodes, parents, n, gone, sees, has, acc, hint, found)
                 if pas == Y_PASS:  # forcing Y-chains do not exist (their length would be both odd and even)
@@ -147,13 +151,13 @@ def _plain_passes(cands, n, hint, found, table, nodes, parents, in_on, in_off, s
                             continue
                         cx = _chain_states(ahead, nodes, parents)
                     else:
-                        if not reach[pas, source]:  # it meets no fresh link: nothing to conclude
+                        if not reach[pas, source]:  # (no chain: fresh_links)
                             continue
                         stamp[0] += 1
                         chain, size = _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth,
                                                  stamp[0], unbounded)
                         if chain < 0:
-                            if size >= 0:
+                            if marking and size >= 0:
                                 _no_chains(size, nodes, in_on, in_off, stamp[0], nochain, pas + 1)
                             continue
                         cx = chain + 1

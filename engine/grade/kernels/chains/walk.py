@@ -278,6 +278,40 @@ def _meet_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, depth, stamp
     return -1, size if head >= size else -1
 
 
+@wide_kernel(_nrt=False)
+def _reach_walk(source, table, ylinks, xlinks, nodes, in_on, in_off, stamp):
+    """Every state ``source`` forces over the links of ``table`` (Y links when ``ylinks``, X links when
+    ``xlinks``), itself included, in ``nodes``: returns how many. Breadth-first, marking states with ``stamp`` as
+    :func:`_walk` does; no paths kept (:mod:`.fresh_links` needs only what is reached)."""
+    start, xstart, weak, strong, _ = table
+    nodes[0] = source
+    if source & 1:
+        in_on[source >> 1] = stamp
+    else:
+        in_off[source >> 1] = stamp
+    size = 1
+    head = 0
+    while head < size:
+        s = nodes[_U(head)]
+        head += 1
+        p = _U(s >> 1)
+        if s & 1:
+            for i in range(start[p] if ylinks else xstart[p], start[p + 1]):
+                t = weak[_U(i)]
+                if in_off[_U(t >> 1)] != stamp:
+                    in_off[_U(t >> 1)] = stamp
+                    nodes[_U(size)] = t
+                    size += 1
+        else:
+            for j in range(0 if ylinks else 1, strong.shape[1] if xlinks else 1):
+                t = strong[p, j]
+                if t >= 0 and in_on[_U(t >> 1)] != stamp:
+                    in_on[_U(t >> 1)] = stamp
+                    nodes[_U(size)] = t
+                    size += 1
+    return size
+
+
 @kernel_with(inline="always")
 def _strong_links(p, strong, ylinks, xlinks, closing):
     """The off states that force potential ``p`` on by one link, in ``closing``: the other candidate of its cell
