@@ -25,9 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...._jit import wide_kernel
-from ....bits import popcount
-from ..state import SE_SLOTS, _places_table
-from .walk import STRONG_Y, _reach_walk
+from ....bits import lowbit_index, popcount
+from .walk import _reach_walk
 
 
 @wide_kernel
@@ -35,39 +34,57 @@ def _concluding(before, cands, table, houses, cell_houses, n, ylinks, xlinks, ou
     """Set ``out[s] = 1`` (one int8 per state, ``2 * potential + on``) for each state ``s`` whose forcing walk in
     the pass (Y links when ``ylinks``, X links when ``xlinks``) over the links ``table`` of ``cands``
     (engine.grade.kernels.chains.walk.links) reaches its opposite, given ``before``: a grid holding every candidate
-    of ``cands`` on which that pass concludes nothing. ``walk``: a walk space (plain._walk_space)."""
+    of ``cands`` on which that pass concludes nothing. ``walk``: a walk space (plain._walk_space).
+
+    The fresh links are found from the removed candidates (a unit that lost one and has two left), not by
+    scanning every strong link: a run removes a few."""
     nodes, _, in_on, in_off, stamp = walk
-    strong = table[3]
-    places = np.empty((houses.shape[0], n), np.int64)
-    _places_table(before, houses, n, places)
-    first = np.zeros(2 * cands.size * n, np.int32)  # the states reached from the link's first end, by walk number
+    first = np.zeros(2 * cands.size * n, np.int32)  # the states reached from a link's first end, by walk number
+    done = np.zeros(cands.size + houses.shape[0] * n, np.bool_)  # the cells and houses' digits already paired
     walks = 0
-    walked = -1  # the potential whose walk that was
-    for q in range(cands.size * n):
-        c = q // n
-        d = q % n
-        if not cands[c] >> d & 1:
+    for c in range(cands.size):
+        gone = before[c] & ~cands[c]
+        if not gone:
             continue
-        for j in range(0 if ylinks else 1, strong.shape[1] if xlinks else 1):
-            t = strong[q, j]  # (the on state of the link's other end)
-            if t < 0 or t >> 1 < q:  # (each link once, from its lower end)
-                continue
-            if j == STRONG_Y:
-                fresh = popcount(before[c]) > 2
-            else:
-                fresh = popcount(places[cell_houses[c, SE_SLOTS[j - 1]], d]) > 2
-            if not fresh:
-                continue
-            if walked != q:  # (q's walk, once for all its fresh links)
-                walked = q
-                walks += 1
-                stamp[0] += 1
-                size = _reach_walk(2 * q + 1, table, ylinks, xlinks, nodes, in_on, in_off, stamp[0])
-                for i in range(size):
-                    first[nodes[i]] = walks
-            stamp[0] += 1
-            size = _reach_walk(t, table, ylinks, xlinks, nodes, in_on, in_off, stamp[0])
-            for i in range(size):
-                x = nodes[i]
-                if first[x] == walks:
-                    out[x ^ 1] = 1
+        if ylinks and popcount(cands[c]) == 2 and not done[c]:  # the cell's last two candidates
+            done[c] = True
+            low = cands[c] & -cands[c]
+            walks = _pair(c * n + lowbit_index(low), c * n + lowbit_index(cands[c] ^ low), table, ylinks, xlinks,
+                          out, first, walks, nodes, in_on, in_off, stamp)
+        if not xlinks:
+            continue
+        while gone:
+            d = lowbit_index(gone)
+            gone &= gone - 1
+            for j in range(cell_houses.shape[1]):
+                h = cell_houses[c, j]
+                if (j >= 3 and h == cell_houses[c, 0]) or done[cands.size + h * n + d]:
+                    continue  # (a shape's repeated row slot; a house met from another of its removals)
+                done[cands.size + h * n + d] = True
+                a = b = -1
+                count = 0
+                for i in range(houses.shape[1]):
+                    if cands[houses[h, i]] >> d & 1:
+                        count += 1
+                        a, b = b, houses[h, i]
+                if count == 2:  # the digit's last two places in the house
+                    walks = _pair(a * n + d, b * n + d, table, ylinks, xlinks, out, first, walks, nodes, in_on,
+                                  in_off, stamp)
+
+
+@wide_kernel(_nrt=False)
+def _pair(q, r, table, ylinks, xlinks, out, first, walks, nodes, in_on, in_off, stamp):
+    """For the fresh strong link between potentials ``q`` and ``r``: mark in ``out`` the opposite of every state
+    reached from both q on and r on; returns the walk number ``first`` now marks (one more)."""
+    walks += 1
+    stamp[0] += 1
+    size = _reach_walk(2 * q + 1, table, ylinks, xlinks, nodes, in_on, in_off, stamp[0])
+    for i in range(size):
+        first[nodes[i]] = walks
+    stamp[0] += 1
+    size = _reach_walk(2 * r + 1, table, ylinks, xlinks, nodes, in_on, in_off, stamp[0])
+    for i in range(size):
+        x = nodes[i]
+        if first[x] == walks:
+            out[x ^ 1] = 1
+    return walks

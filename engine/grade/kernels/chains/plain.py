@@ -97,7 +97,11 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees, before):
     nstates = 2 * cands.size * n
     known = before.size > 0
     reach = np.ones((3, nstates), np.int8)  # by pass: the states whose forcing walk may conclude something
+    changed = np.int64(-1)  # the digits whose X links may differ from before's (all when there is none)
     if known:  # exactly those that do
+        changed = 0
+        for c in range(cands.size):
+            changed |= before[c] & ~cands[c]
         reach[X_PASS] = 0
         reach[XY_PASS] = 0
         _concluding(before, cands, table, houses, cell_houses, n, False, True, reach[X_PASS], walk)
@@ -107,16 +111,19 @@ def _plain_search_in(cands, houses, cell_houses, n, found, walk, sees, before):
                   np.zeros(cands.size * n, np.int32),  # a cycle's eliminations (potentials)
                   np.zeros(nstates, np.int32),  # a meet walk's scratch
                   np.zeros(nstates, np.int32),  # pass + 1 where a state is known to have no forcing chain
-                  sees, has, acc, reach, not known)  # (the hint record is unused: found has rows)
+                  sees, has, acc, reach, not known, changed)  # (the hint record is unused: found has rows)
 
 
 @kernel_with(_nrt=False)
 def _plain_passes(cands, n, hint, found, table, nodes, parents, in_on, in_off, stamp, gone, depth, nochain, sees, has,
-                  acc, reach, marking):
+                  acc, reach, marking, changed):
     """The three passes of :func:`_plain_search_in` on its scratch arrays. Compiled without numba's reference
     counting: it allocates nothing, and its calls counted their array arguments at every walk, a tenth of a
     nested puzzle's time (docs/development.md, "Reference counts"). ``marking``: whether complete walks mark the
-    states without a forcing chain (not needed where ``reach`` holds exactly the states with one)."""
+    states without a forcing chain (not needed where ``reach`` holds exactly the states with one). ``changed``: the
+    digits (bits) whose cycle walks of the X pass are made; an X walk reads one digit's places alone, so on a grid
+    that lost none of the digit's candidates it is the walk made on ``before``, which closed no cycle that removes
+    anything."""
     yes = cands.size > 0  # True and False as variables: literals would compile the walks twice
     unbounded = np.int64(1 << 30)
     for pas in (X_PASS, Y_PASS, XY_PASS):
@@ -134,7 +141,7 @@ def _plain_passes(cands, n, hint, found, table, nodes, parents, in_on, in_off, s
                 closed = 0
                 ahead = -1
                 cycled = has_strong_link(p, table, ylinks, xlinks)
-                if cycled:  # a candidate without a strong link closes no cycle
+                if cycled and (pas != X_PASS or changed >> (d - 1) & 1):  # (else no cycle, nor a forcing chain)
                     stamp[0] += 1
                     ahead, closed, size = _walk_call(2 * p + 1, table, ylinks, xlinks, yes, nodes, parents, in_on,
                                                      in_off, stamp[0], unbounded)
