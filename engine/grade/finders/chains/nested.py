@@ -36,7 +36,7 @@ from ...kernels.chains import forcing as fo
 from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_TENTHS, HINT_SIZE,
                                        NO_HINT, REGION, _common, _consider, _double, _worth)
 from ...kernels.chains.implications import NONE, _length_tenths
-from ...kernels.chains.nested import _add_kept, _begin, _collect, _kept, _run_on
+from ...kernels.chains.nested import _add_kept, _collect, _kept, _run_on
 from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
@@ -114,10 +114,9 @@ class _Search(Explained):
         """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains: ``(on, off)`` of a
         candidate forced both ways, or ``(NONE, NONE)``."""
         ws, cands, n, houses, cell_houses = self.ws, self.cands, self.n, self.houses, self.cell_houses
-        _begin(ws, w, seed, cands, houses, cell_houses)
-        on, off, stalled = _run_on(ws, w, cands, houses, cell_houses, n)
+        on, off, stalled = _run_on(ws, w, seed, cands, houses, cell_houses, n)
         while on == NONE and stalled and self.nest(w):
-            on, off, stalled = _run_on(ws, w, cands, houses, cell_houses, n)
+            on, off, stalled = _run_on(ws, w, -1, cands, houses, cell_houses, n)
         return int(on), int(off)
 
     def on_run(self, p: int, scratch: int) -> tuple[int, int, int]:

@@ -198,19 +198,16 @@ def _add_kept(ws, w, rows, states, state_ends, parents, parent_ends, first, last
 
 
 @wide_kernel
-def _begin(ws, w, seed, cands, houses, cell_houses):
-    """Empty slot ``w`` and begin a run there from ``seed`` on ``cands``, to be followed by :func:`_run_on`. (Two
-    calls, not one kernel calling the other: that would compile the run's whole tree twice.)"""
-    _reset(ws, w)
-    _start(ws, w, seed, cands, houses, cell_houses)
-
-
-@wide_kernel
-def _run_on(ws, w, cands, houses, cell_houses, n):
-    """Follow the dynamic run in slot ``w``, with the rules of a "+" run when nothing is left to follow, until a
-    candidate is forced both ways, or the run ends, or it needs chains inside: ``(on, off, stalled)``, ``on`` and
+def _run_on(ws, w, seed, cands, houses, cell_houses, n):
+    """Follow the dynamic run in slot ``w`` (first emptied and begun from ``seed``, unless it is negative: a run
+    going on after chains inside added states), with the rules of a "+" run when nothing is left to follow, until
+    a candidate is forced both ways, or the run ends, or it needs chains inside: ``(on, off, stalled)``, ``on`` and
     ``off`` NONE unless the first, ``stalled`` the last (the caller then looks inside and, if that adds states,
-    calls this again). One call where a nested run's Python loop made four a stall."""
+    calls this again). One call where a nested run's Python loop made five a stall: each call from Python unboxes
+    the workspace's arrays (a few microseconds, a run's first call more than half of what it costs)."""
+    if seed >= 0:
+        _reset(ws, w)
+        _start(ws, w, seed, cands, houses, cell_houses)
     while True:
         on, off = _follow(ws, w, cands, houses, cell_houses, n, True, True)
         if on != NONE:
