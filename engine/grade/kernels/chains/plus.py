@@ -119,7 +119,7 @@ def _locking(ws, w, orig, work, houses, cell_houses, n, out, parents, cells, mas
     """Locked candidates: a digit whose places in house ``h1`` all lie in one house ``h2`` of the other kind leaves
     the rest of ``h2``. Its parents: the digit's places ``h1`` lost in the run outside ``h2`` (a place lost inside
     ``h2`` changes nothing: the pattern was there before)."""
-    now = ws[19]
+    now, before = ws[19], ws[20]
     count = 0
     productive = False
     if not _has_regions(houses, n):  # a Latin square: two lines meet in one cell
@@ -132,8 +132,8 @@ def _locking(ws, w, orig, work, houses, cell_houses, n, out, parents, cells, mas
             for j in range(n if k1 < DIAGONAL1 else 1):
                 h1 = k1 * n + j if k1 < DIAGONAL1 else first_diagonal + k1 - DIAGONAL1
                 places = now[h1, d - 1]
-                if popcount(places) < 2:
-                    continue
+                if places == before[h1, d - 1] or popcount(places) < 2:
+                    continue  # (h1 lost no place of the digit: no parent, the pattern was there before)
                 h2 = cell_houses[houses[h1, lowbit_index(places)], k2]
                 if k2 >= DIAGONAL1 and h2 < first_diagonal:
                     continue  # a cell off the diagonal: its slot repeats its row
@@ -174,7 +174,7 @@ def _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
     """Hidden pairs: two digits with the same two places in a house leave those cells' other candidates. Sudoku
     Explainer looks only in houses of more than four empty cells, at digit pairs in its ``Permutations`` order (by
     the higher digit, then the lower). Parents: the pair's digits lost from the house's other cells."""
-    now = ws[19]
+    now, before = ws[19], ws[20]
     count = 0
     productive = False
     for kk in range(houses.shape[0]):
@@ -186,8 +186,8 @@ def _hidden_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
             if popcount(pos) != 2:
                 continue
             for d1 in range(d2):
-                if now[h, d1] != pos:
-                    continue
+                if now[h, d1] != pos or (before[h, d1] == pos and before[h, d2] == pos):
+                    continue  # (no pair, or one the house had before the run: no parent)
                 pair = (np.int64(1) << d1) | (np.int64(1) << d2)
                 k = 0
                 for i in range(n):
@@ -228,8 +228,8 @@ def _naked_pairs(ws, w, orig, work, houses, n, out, parents, cells, masks):
                 continue
             for ia in range(ib):
                 a = houses[h, ia]
-                if work[a] != m:
-                    continue
+                if work[a] != m or (orig[a] == m and orig[b] == m):
+                    continue  # (no pair, or one the cells had before the run: no parent)
                 k = 0
                 for x in range(n):
                     c = houses[h, x]
@@ -265,8 +265,9 @@ def _x_wings(ws, w, orig, work, houses, n, out, parents, cells, masks):
                 h1 = base * n + l1
                 for d in range(1, n + 1):
                     p1 = now[h1, d - 1]
-                    if popcount(p1) != 2 or now[h2, d - 1] != p1:
-                        continue
+                    if popcount(p1) != 2 or now[h2, d - 1] != p1 or (before[h1, d - 1] == p1 and
+                                                                    before[h2, d - 1] == p1):
+                        continue  # (no X-Wing, or one the base lines had before the run: no parent)
                     placed = 0  # the digit's placements: the rows with no place for it
                     for r in range(n):
                         if not before[ROW * n + r, d - 1]:
