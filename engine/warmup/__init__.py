@@ -147,10 +147,13 @@ def prepare(jobs, progress: Callable[[Progress], None] | None = None, workers: i
             report.kernels = report.planned - len(report.failed)
         elif todo and progress is not None:  # a few seconds, here: said all the same
             progress(Progress(0, len(todo), None, time.perf_counter() - started, 1))
-    with _CompileCounter() as counter, Noted() as interrupt:
+    # a Ctrl-C waits for the job in hand (seconds: what the plan puts above workers_from went to workers), since
+    # one raised inside numba's compile may kill the process (.interrupts); without a cache everything compiles here
+    with _CompileCounter() as counter, Noted(defer=folder is not None) as interrupt:
         try:
             for job in jobs:
                 run_job(job)  # loads what is cached; compiles here what is not
+                interrupt.reraise()
         except BaseException:
             interrupt.reraise()  # Ctrl-C as itself, whatever the compile it broke raised (.interrupts)
             raise

@@ -4,9 +4,13 @@ Why: a KeyboardInterrupt raised in the middle of numba's compile does not always
 on a fast host, where a job's few seconds of compiling run here rather than on workers: of eleven Ctrl-Cs sent at
 moments 0.3 s apart into ``catalogue compile generate --size 4``, two ended as ``RuntimeError: no compiled object
 yet for <Library ...>`` (numba's clean-up reading the half-made library) and two were lost altogether (the compile
-went on and the command exited 0). :class:`Noted` wraps the SIGINT and SIGTERM handlers of the main thread so that
-it knows the signal came: whatever the compile then raised, or if it raised nothing, the caller raises the
-handler's own exception (KeyboardInterrupt, or a subclass an application's SIGTERM handler raises).
+went on and the command exited 0); and once, in the test suite under load, the process died of a segmentation fault
+before its ``except KeyboardInterrupt`` ran (an exception raised between two of llvmlite's calls can leave a module
+owned twice). :class:`Noted` wraps the SIGINT and SIGTERM handlers of the main thread so that it knows the signal
+came, and with ``defer`` keeps the first one from raising at all: the caller finishes the compile in hand (the
+in-process compiles are a few seconds at most: the longer ones go to workers, which are stopped at once) and then
+raises the handler's own exception (KeyboardInterrupt, or a subclass an application's SIGTERM handler raises). A
+second signal raises at once.
 """
 from __future__ import annotations
 
@@ -15,14 +19,15 @@ import threading
 
 
 class Noted:
-    """While active, remembers the exception the SIGINT or SIGTERM handler raised (``raised``; None if none came).
-    Only the main thread's handlers can be wrapped; elsewhere, and for a signal without a Python handler, it
-    notes nothing and changes nothing."""
+    """While active, remembers the exception the SIGINT or SIGTERM handler raised (``raised``; None if none came),
+    and with ``defer`` catches the first one (:meth:`reraise` raises it later). Only the main thread's handlers can
+    be wrapped; elsewhere, and for a signal without a Python handler, it notes nothing and changes nothing."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-    def __init__(self):
+    def __init__(self, defer: bool = False):
         self.raised: BaseException | None = None
+        self.defer = defer
         self._saved: dict = {}
 
     def __enter__(self) -> "Noted":
@@ -35,10 +40,14 @@ class Noted:
         return self
 
     def _handle(self, signum, frame):
+        first = self.raised is None
         try:
             self._saved[signum](signum, frame)
         except BaseException as stop:
-            self.raised = stop
+            if first:
+                self.raised = stop
+                if self.defer:
+                    return
             raise
 
     def __exit__(self, *exc) -> None:
