@@ -353,3 +353,30 @@ def test_compiled_ready_asks_the_cache_or_this_process(tmp_path):
         out = subprocess.run([sys.executable, "-c", script], env={**os.environ, **env}, capture_output=True,
                              text=True, timeout=120)
         assert out.stdout.strip() == expected, (env, out.stderr[-1000:])
+
+
+_DEFERRED = r"""
+import signal
+from engine.warmup.interrupts import Noted
+with Noted(defer=True) as noted:
+    signal.raise_signal(signal.SIGINT)  # the first: noted, not raised
+    print("held", type(noted.raised).__name__, flush=True)
+    try:
+        signal.raise_signal(signal.SIGINT)  # a second: at once
+    except KeyboardInterrupt:
+        print("second raised", flush=True)
+    try:
+        noted.reraise()
+    except KeyboardInterrupt:
+        print("first raised", flush=True)
+print("restored", signal.getsignal(signal.SIGINT) is signal.default_int_handler, flush=True)
+"""
+
+
+def test_a_deferred_interrupt_waits_for_its_caller_and_a_second_one_does_not():
+    """engine.warmup.interrupts.Noted(defer=True), in a process of its own (only a main thread's handlers are
+    wrapped): the first SIGINT raises nothing until reraise(), a second raises at once, and the handler is Python's
+    own again afterwards."""
+    out = subprocess.run([sys.executable, "-c", _DEFERRED], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[:4] == ["held KeyboardInterrupt", "second raised", "first raised", "restored True"]
