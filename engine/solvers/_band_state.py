@@ -112,43 +112,40 @@ def _solved(st):
 
 
 @kernel_with(_nrt=False)
-def _load(cells, st, out, forbid_cell, forbid_digit):
+def _load(cells, st, placed, out, forbid_cell, forbid_digit):
     """Fill ``st`` from the clues (0 = blank) of an 81-cell grid and rule out ``forbid_digit`` (1-based) at
-    ``forbid_cell`` (-1: none). Returns ``(ok, solved)``; not ok when clues conflict. ``out`` (27 words) is
-    scratch: the cells each digit's clues rule out, per band.
+    ``forbid_cell`` (-1: none). Returns ``(ok, solved)``; not ok when clues conflict. ``placed`` and ``out`` (30
+    words each) are scratch, by digit 0..9 and band: the clues' cells, and the cells they rule out.
 
-    One pass over the cells, without branching on the band (the carver loads a grid for each removal test, so
-    this is hot): a clue rules out its row and box peers in its band and its column in the other bands
-    (:data:`CLUE_OUT`), and every clue's cell leaves the unsolved cells.
+    One pass over the cells without a branch on the cell's content (the carver loads a grid for each removal test,
+    so this is hot, and whether a cell of a random puzzle holds a clue is a coin the branch predictor cannot call):
+    a blank cell is digit 0, whose words are written and never read. A clue rules out its row and box peers in its
+    band and its column in the other bands (:data:`CLUE_OUT`).
     """
-    for k in range(27):
-        st[k] = 0
+    for k in range(30):
+        placed[k] = 0
         out[k] = 0
-    st[27] = ALL27
-    st[28] = ALL27
-    st[29] = ALL27
-    solved = 0
-    for c in range(81):
-        v = cells[c]
-        if v != 0:
-            b = c // 27
-            bit = _I(1) << (c - 27 * b)
-            base = 3 * (v - 1)
-            st[base + b] |= bit
-            st[27 + b] &= ~bit
-            out[base] |= CLUE_OUT[c, 0]
-            out[base + 1] |= CLUE_OUT[c, 1]
-            out[base + 2] |= CLUE_OUT[c, 2]
-            solved += 1
+    for b in range(3):
+        unsolved = _I(0)
+        for pos in range(27):
+            c = 27 * b + pos
+            v = _I(cells[c])
+            bit = _I(1) << pos
+            placed[3 * v + b] |= bit
+            out[3 * v] |= CLUE_OUT[c, 0]
+            out[3 * v + 1] |= CLUE_OUT[c, 1]
+            out[3 * v + 2] |= CLUE_OUT[c, 2]
+            unsolved |= _I(v == 0) << pos
+        st[27 + b] = unsolved
     for k in range(27):
-        g = st[k]
-        ruled_out = out[k]
+        g = placed[k + 3]
+        ruled_out = out[k + 3]
         if g & ruled_out:
-            return False, solved  # two clues of a digit see each other
+            return False, _I(0)  # two clues of a digit see each other
         st[k] = g | (st[27 + k % 3] & ~ruled_out)
     if forbid_cell >= 0:
         st[3 * (forbid_digit - 1) + forbid_cell // 27] &= ~(_I(1) << (forbid_cell % 27))
-    return True, solved
+    return True, 81 - popcount(st[27]) - popcount(st[28]) - popcount(st[29])
 
 
 @kernel_with(_nrt=False)

@@ -41,8 +41,8 @@ from ._band_triads import _digit_step, _triad_digits
 from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTATS
 
 _I = np.int64
-# rows of the scratch array (112, 33): 0..107 saved states with their branch records, then triad scratch, the
-# state, the stats, and the load's scratch. At most 107 guesses are ever outstanding: 80 on cells (each solves a
+# rows of the scratch array (113, 33): 0..107 saved states with their branch records, then triad scratch, the
+# state, the stats, and the load's two rows of scratch. At most 107 guesses are ever outstanding: 80 on cells (each solves a
 # cell, and the last cell is always forced) and 27 on a digit's ways across a band (each leaves that digit one
 # way there, so a word is branched on once in a line of guesses)
 TRIADS_ROW, STATE, STATS, LOAD = 108, 109, 110, 111
@@ -86,10 +86,17 @@ def _propagate(st, dirty, pats, tp, guesses):
         for b in range(3):
             one = _I(0)
             two = _I(0)
+            # the digit of a cell with one candidate, bit-sliced (digit d sets bit i of ``d`` in ``digit[i]``):
+            # asking each digit in turn is a branch the predictor misses
+            digit0 = digit1 = digit2 = digit3 = _I(0)
             for d in range(9):
                 x = st[3 * d + b]
                 two |= one & x
                 one |= x
+                digit0 |= x & -(d & 1)
+                digit1 |= x & -((d >> 1) & 1)
+                digit2 |= x & -((d >> 2) & 1)
+                digit3 |= x & -(d >> 3)
             unsolved = st[27 + b]
             if unsolved & ~one:
                 ok = False
@@ -98,10 +105,9 @@ def _propagate(st, dirty, pats, tp, guesses):
             while singles:
                 pos = lowbit_index(singles)
                 singles &= singles - 1
-                bit = _I(1) << pos
-                for d in range(9):
-                    if st[3 * d + b] & bit:
-                        break
+                # a single an earlier placement here emptied is a contradiction: _place finds the stale digit gone
+                d = (((digit0 >> pos) & 1) | (((digit1 >> pos) & 1) << 1) | (((digit2 >> pos) & 1) << 2)
+                     | (((digit3 >> pos) & 1) << 3))
                 ch = _place(st, d, b, pos)
                 if ch < 0:
                     ok = False
@@ -256,7 +262,7 @@ def solve9(cells, limit, node_limit, forbid_cell, forbid_digit, prefer, work, so
     st = work[STATE]
     stats = work[STATS]
     stats[:NSTATS] = 0
-    ok, _ = _load(cells, st, work[LOAD], forbid_cell, forbid_digit)
+    ok, _ = _load(cells, st, work[LOAD], work[LOAD + 1], forbid_cell, forbid_digit)
     if not ok:
         return 0
     return _search9(st, limit, node_limit, prefer, work, solution, stats, work[:0], stats[:0], cells[:0])
@@ -288,7 +294,7 @@ def trace9(cells, work, solution, trace, ntrace, shown):
     st = work[STATE]
     stats = work[STATS]
     stats[:NSTATS] = 0
-    ok, _ = _load(cells, st, work[LOAD], -1, 0)
+    ok, _ = _load(cells, st, work[LOAD], work[LOAD + 1], -1, 0)
     if not ok:
         return 0
     return _search9(st, 1, 0, cells[:0], work, solution, stats, trace, ntrace, shown)
@@ -296,7 +302,7 @@ def trace9(cells, work, solution, trace, ntrace, shown):
 
 def scratch9() -> np.ndarray:
     """The working array of :func:`solve9` for one thread (see :data:`STATE`)."""
-    return np.zeros((LOAD + 1, NWORDS + 3), dtype=np.int64)
+    return np.zeros((LOAD + 2, NWORDS + 3), dtype=np.int64)
 
 
 @kernel
@@ -314,4 +320,4 @@ def solve9_batch(puzzles, limit, counts, solutions, stats_out, work):
 @kernel
 def scratch9_kernel():
     """:func:`scratch9` inside compiled code (batches allocate it once)."""
-    return np.zeros((LOAD + 1, NWORDS + 3), dtype=np.int64)
+    return np.zeros((LOAD + 2, NWORDS + 3), dtype=np.int64)

@@ -153,6 +153,48 @@ def _count_state(st: np.ndarray, limit: int) -> int:
                         work[:0], stats[:0], nothing))
 
 
+def _load_twin(cells: np.ndarray, forbid_cell: int, forbid_digit: int):
+    """The band state of ``cells``, cell by cell in plain Python: each digit's words hold its clues and the blank
+    cells no clue of it sees; None when two clues of a digit see each other."""
+    st = [0] * 30
+    for c in range(81):
+        b, pos = divmod(c, 27)
+        if cells[c] == 0:
+            st[27 + b] |= 1 << pos
+    for d in range(1, 10):
+        for c in range(81):
+            b, pos = divmod(c, 27)
+            seen = [q for q in range(81) if cells[q] == d and q != c
+                    and (q // 9 == c // 9 or q % 9 == c % 9 or (q // 27, q % 9 // 3) == (b, c % 9 // 3))]
+            if cells[c] == d and seen:
+                return None
+            if cells[c] == d or (cells[c] == 0 and not seen and (c, d) != (forbid_cell, forbid_digit)):
+                st[3 * (d - 1) + b] |= 1 << pos
+    return st
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.0, 0.6), clash=st.booleans(), forbid=st.integers(-1, 80))
+def test_the_branch_free_load_builds_the_twins_state(seed, keep, clash, forbid):
+    """_load (one pass, blank cells written to digit 0's scratch words) gives the state a cell-by-cell build
+    gives, rejects the grids where two clues of a digit see each other, and rules out the forbidden digit."""
+    rng = random.Random(seed)
+    cells = np.array(pattern_board(3, rng, keep=keep), dtype=np.int8)
+    if clash:
+        cells[rng.randrange(81)] = rng.randint(1, 9)
+    digit = rng.randint(1, 9)
+    if forbid >= 0:
+        cells[forbid] = 0  # as the carver asks: a removed clue, its digit ruled out there
+    work = scratch9()
+    work[LOAD:LOAD + 2] = -1  # whatever an earlier call left there
+    ok, solved = _band_state._load(cells, work[STATE], work[LOAD], work[LOAD + 1], forbid, digit)
+    twin = _load_twin(cells, forbid, digit)
+    assert ok == (twin is not None)
+    assert solved == (np.count_nonzero(cells) if ok else solved)
+    if ok:
+        assert list(work[STATE, :30]) == twin
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 0.35))
 def test_a_branch_on_a_digits_two_ways_across_a_band_splits_the_solutions(seed, keep):
@@ -162,7 +204,7 @@ def test_a_branch_on_a_digits_two_ways_across_a_band_splits_the_solutions(seed, 
     total, _ = cellmask(puzzle, 5000)
     work = scratch9()
     state = work[STATE]
-    assert _band_state._load(puzzle, state, work[LOAD], -1, 0)[0]
+    assert _band_state._load(puzzle, state, work[LOAD], work[LOAD + 1], -1, 0)[0]
     ok, _, _ = _propagate(state, np.int64(511), work[TRIADS_ROW, :9], work[TRIADS_ROW, 9:18], np.int64(99))
     k, first, other = _band_branch(state)
     if not ok or k < 0 or total >= 5000:
@@ -183,7 +225,7 @@ def test_band_branches_happen_on_hard_puzzles():
     for line in HARD:
         work = scratch9()
         state = work[STATE]
-        _band_state._load(_grid(line), state, work[LOAD], -1, 0)
+        _band_state._load(_grid(line), state, work[LOAD], work[LOAD + 1], -1, 0)
         _propagate(state, np.int64(511), work[TRIADS_ROW, :9], work[TRIADS_ROW, 9:18], np.int64(99))
         taken += _band_branch(state)[0] >= 0
     assert taken >= len(HARD) // 2
@@ -193,4 +235,4 @@ def test_the_stack_holds_the_deepest_line_of_guesses():
     """80 guesses on cells (the last cell is always forced) and 27 on ways across a band (one per digit and band:
     after it the digit has one way left there) can be outstanding at once: rows 0..107 come before the scratch."""
     assert TRIADS_ROW == 80 + 27 + 1
-    assert scratch9().shape[0] > LOAD > STATE > TRIADS_ROW
+    assert scratch9().shape[0] > LOAD + 1 > STATE > TRIADS_ROW
