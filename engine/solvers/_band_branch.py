@@ -45,7 +45,7 @@ def _band_branch(st):
             m = st[k]
             t = _triads(m)
             if NPERMS[t] == 2:
-                return k, TRIADS[TWO_PERMS[t, 0]], TRIADS[TWO_PERMS[t, 1]]
+                return k, _I(TRIADS[TWO_PERMS[t, 0]]), _I(TRIADS[TWO_PERMS[t, 1]])
     return -1, _I(0), _I(0)
 
 

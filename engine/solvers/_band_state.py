@@ -59,15 +59,19 @@ def _tables():
             qi, qc = divmod(q, 9)
             if q != pos and (qi == i or qc // 3 == c // 3):
                 peers[pos] |= 1 << q
-    return row3, perm, nperms, two, triads, columns, alone, peers
+    # Stored in the narrowest unsigned type that holds them (never uint64, which numba mixes with int64 into
+    # floats): the tables take a quarter of the cache, and an index read from an unsigned table is known not to
+    # be negative, so the compiled code drops the wraparound test numba puts on every signed index.
+    return (row3.astype(np.uint8), perm.astype(np.uint16), nperms.astype(np.uint8), two.astype(np.uint16),
+            triads.astype(np.uint32), columns.astype(np.uint32), alone.astype(np.uint16), peers.astype(np.uint32))
 
 
 ROW3, PERM, NPERMS, TWO_PERMS, TRIADS, COLUMNS, ALONE, BAND_PEERS = _tables()
-COLUMN_CELLS = np.array([COLUMNS[1 << (pos % 9)] for pos in range(27)], dtype=np.int64)  # a cell's column, 27 bits
+COLUMN_CELLS = np.array([COLUMNS[1 << (pos % 9)] for pos in range(27)], dtype=np.uint32)  # a cell's column
 #: CLUE_OUT[c, j]: the cells of band j a clue in cell c rules out for its digit (its row and box peers in its own
 #: band, its column in the others)
 CLUE_OUT = np.array([[BAND_PEERS[c % 27] if j == c // 27 else COLUMN_CELLS[c % 27] for j in range(3)]
-                     for c in range(81)], dtype=np.int64)
+                     for c in range(81)], dtype=np.uint32)
 
 
 @kernel_with(inline="always")

@@ -25,7 +25,7 @@ def _across(m):
     return m & TRIADS[p]
 
 
-@kernel_with(_nrt=False)
+@kernel_with(inline="always")  # one caller, _propagate, in its hottest loop: no call, no saved registers
 def _digit_step(st, d):
     """Triad reasoning for digit ``d`` across and down until it settles, then its hidden singles are placed.
 
