@@ -377,6 +377,7 @@ def test_a_deferred_interrupt_waits_for_its_caller_and_a_second_one_does_not():
     """engine.warmup.interrupts.Noted(defer=True), in a process of its own (only a main thread's handlers are
     wrapped): the first SIGINT raises nothing until reraise(), a second raises at once, and the handler is Python's
     own again afterwards."""
-    out = subprocess.run([sys.executable, "-c", _DEFERRED], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", _DEFERRED], capture_output=True, text=True, timeout=60,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as from a terminal
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split("\n")[:4] == ["held KeyboardInterrupt", "second raised", "first raised", "restored True"]

@@ -387,7 +387,8 @@ def test_ctrl_c_keeps_the_committed_batches(tmp_path):
     puzzles = [to_line(r.puzzle) for r in carve_many(boards, 3, np.asarray(seeds, dtype=np.int64))]
     path = write_puzzles(tmp_path / "many.txt", puzzles)
     proc = subprocess.Popen([*CLI, "import", str(path), "--db", str(tmp_path / "c.db"), "--out",
-                             str(tmp_path / "boards")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             str(tmp_path / "boards")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as from a terminal
     deadline = time.monotonic() + 120
     while not any((tmp_path / "boards").glob("*.txt")) and time.monotonic() < deadline:
         time.sleep(0.05)
