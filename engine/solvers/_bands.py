@@ -42,9 +42,9 @@ from ._stats import BACKTRACKS, CHECKS, GAVE_UP, GUESSES, MAX_DEPTH, NODES, NSTA
 
 _I = np.int64
 # rows of the scratch array (113, 33): 0..107 saved states with their branch records, then triad scratch, the
-# state, the stats, and the load's two rows of scratch. At most 107 guesses are ever outstanding: 80 on cells (each solves a
-# cell, and the last cell is always forced) and 27 on a digit's ways across a band (each leaves that digit one
-# way there, so a word is branched on once in a line of guesses)
+# state, the stats, and the load's two rows of scratch. At most 107 guesses are ever outstanding: 80 on cells
+# (each solves a cell, and the last cell is always forced) and 27 on a digit's ways across a band (each leaves
+# that digit one way there, so a word is branched on once in a line of guesses)
 TRIADS_ROW, STATE, STATS, LOAD = 108, 109, 110, 111
 TRIADS_AFTER = 8  # guesses in a search before the digit-level triad step runs (see _propagate)
 
