@@ -25,7 +25,9 @@ def _across(m):
     return m & TRIADS[p]
 
 
-@kernel_with(inline="always")  # one caller, _propagate, in its hottest loop: no call, no saved registers
+# A call, not inlined: inlined into _propagate it saved a sixteenth of a solve but made a cold `catalogue solve` a
+# sixth longer (a larger _propagate, optimised again under each of its callers; Xeon-EMR, 2026-11-29)
+@kernel_with(_nrt=False)
 def _digit_step(st, d):
     """Triad reasoning for digit ``d`` across and down until it settles, then its hidden singles are placed.
 
