@@ -445,6 +445,42 @@ def test_searches_inside_remembered_from_step_to_step_change_no_step(monkeypatch
     assert got == three_steps(False) and remembered < len(made)
 
 
+def test_outer_searches_in_the_threads_kept_workspace_find_what_searches_in_their_own_find(monkeypatch):
+    """nested.search keeps its outer searches' workspace from search to search (outer_space): three nested steps
+    from the stuck Escargot, with a search on the Escargot as given between each two (another grid, more
+    candidates: a workspace made again larger), give the steps that searches in workspaces of their own give."""
+    from engine.grade.finders.chains import nested
+    from engine.grade.finders.chains.steps import conclusion
+
+    start = State.from_puzzle(np.asarray(from_line(ESCARGOT), np.int64).reshape(-1), 3).to_arrays()[1]
+
+    def steps():
+        cands, out = STUCK.copy(), []
+        for _ in range(3):
+            nested._STORE.found = {}
+            row, hint, links = nested.search(cands, 3)
+            out.append((row, hint.tolist(), links))
+            nested._STORE.found = {}
+            other = nested.search(start, 3)
+            out.append(other if other is None else (other[0], other[1].tolist(), other[2]))
+            placements, eliminations = conclusion(int(hint[fo.H_TARGET]), 9)
+            for c, d in eliminations:
+                cands[c] &= ~(1 << (d - 1))
+            for c, d in placements:
+                for h in np.flatnonzero((GEO.houses == c).any(axis=1)):
+                    cands[GEO.houses[h]] &= ~(1 << (d - 1))
+                cands[c] = 1 << (d - 1)
+        return out
+
+    made = []
+    outer_space = nested.outer_space
+    monkeypatch.setattr(nested, "outer_space", lambda *a: made.append(1) or outer_space(*a))
+    kept = steps()
+    assert len(made) >= 6 and nested._STORE.outer[0] is outer_space(1, 81, 9)[0]
+    monkeypatch.setattr(nested, "outer_space", nested._own_space)
+    assert kept == steps()
+
+
 def test_the_stable_order_is_numpys_stable_argsort():
     from hypothesis import assume, given, settings, strategies as st
 

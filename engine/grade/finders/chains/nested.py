@@ -73,7 +73,7 @@ class _Search(Explained):
     LAST_NEST = NESTS - 1  # (Explained)
 
     def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None,
-                 before: np.ndarray | None = None):
+                 before: np.ndarray | None = None, shared: bool = False):
         geo = geometry(box)
         self.box = box
         self.n, self.houses = geo.size, geo.houses
@@ -87,7 +87,8 @@ class _Search(Explained):
         n = self.n
         # slots as in _search_space: a cell's candidates, an off run, a region's places, then one per candidate
         self.off_slot, self.region_slot, self.free = n, n + 1, 2 * n + 1
-        self.ws = _nested_workspace(2 * n + 1 + ncands, self.cands.size, n, NESTS)
+        # ``shared``: the thread's workspace and table (outer_space), else the search's own
+        self.ws, self.found = (outer_space if shared else _own_space)(2 * n + 1 + ncands, self.cands.size, n)
         self.memo: dict[int, tuple[int, int, int]] = {}
         self.place_lists: dict[int, list[int]] = {}
         # the plain searches inside: one walk space for them all, the cells each cell sees
@@ -98,7 +99,6 @@ class _Search(Explained):
         # the conclusions a search inside collects: one table for every call (its count, found[0, 0], is reset),
         # then a row per state for the best conclusion on it so far (found[0, 1] says where those start;
         # engine.grade.kernels.chains.forcing._consider)
-        self.found = np.empty((FOUND_ROWS + 2 * self.cands.size * n, HINT_SIZE), np.int64)
         # what the nested chains were, to explain the states they add: (first id, producer, Inside, grid) for
         # each search inside whose chains a run took, their ids from the first on
         self.blocks: list[tuple[int, int, Inside, np.ndarray]] = []
@@ -332,6 +332,35 @@ class _Search(Explained):
                     _NO_FOUND)
 
 
+def _own_space(slots: int, ncells: int, n: int) -> tuple:
+    """An outer search's workspace with ``slots`` slots and its table of conclusions (:class:`_Search`)."""
+    return (_nested_workspace(slots, ncells, n, NESTS),
+            np.empty((FOUND_ROWS + 2 * ncells * n, HINT_SIZE), np.int64))
+
+
+def outer_space(slots: int, ncells: int, n: int) -> tuple:
+    """:func:`_own_space`, this thread's: kept from search to search while it has the room (a step's grid has no
+    more candidates than the one before, so the first step's serves the puzzle). Made for each of them, the
+    workspace (about 10 MB on 9x9, most of it first touched inside the search) cost a millisecond in its making and
+    as much again in page faults, for each of the four rows of every nested step. One outer search at a time uses
+    it (:func:`search` makes them in turn), as with :func:`~engine.grade.kernels.chains.space.inner_space`; a kept
+    one starts afresh where it matters: its grid is forgotten (the places and positions are made again, for this
+    shape), and its counters start again before they could overflow (as space._room_in does)."""
+    held = getattr(_STORE, "outer", None)
+    if held is None or held[0][1].size < slots or held[0][0].shape[1] != 2 * ncells * n:
+        held = _STORE.outer = _own_space(slots, ncells, n)
+        return held
+    ws = held[0]
+    ws[11][:] = -1  # (basis: no grid yet)
+    if ws[1].max() > (1 << 30) or ws[10].max() > (1 << 30):
+        ws[0][:] = 0  # mark
+        ws[1][:] = 1  # gen
+        ws[8][:] = 0  # visit
+        ws[10][:] = 0  # stamp
+        ws[17][:] = 0  # nest_seen
+    return held
+
+
 def search(cands: np.ndarray, box: int):
     """The first nested row with a conclusion on ``cands``, and its best: ``(row, hint, links)`` or None."""
     inside: dict = {}  # the rows' searches inside, by grid (_Search.inside)
@@ -341,7 +370,7 @@ def search(cands: np.ndarray, box: int):
     _STORE.grid = np.array(cands, np.int64)
     before = None  # (found by the first row's search, then passed on)
     for row in range(len(ROWS)):
-        s = _Search(row, cands, box, inside, before)
+        s = _Search(row, cands, box, inside, before, shared=True)
         before = s.before
         hint = s.search()
         if hint[H_TENTHS] != NO_HINT:
