@@ -572,3 +572,48 @@ def test_a_step_grid_with_a_dynamic_conclusion_lends_no_runs():
     found = _listed(search.search_inside(fo.DYNAMIC, grid))
     assert search.base_runs is False
     assert found == _listed(_EveryRun(0, start, 3).search_inside(fo.DYNAMIC, grid))
+
+
+class _Recorded(_Search):
+    """A row 10.5 search (dynamic chains inside) that searches inside at every stall, none remembered, and records
+    what each search found."""
+
+    def inside(self, producer, work):
+        out = self.search_inside(producer, work)
+        self.seen.append((work.tobytes(), _listed(out)))
+        return out
+
+    def same_runs(self, producer, work, ws, memo):
+        same, base_off = super().same_runs(producer, work, ws, memo)
+        self.taken += int((same[:memo.shape[1]] & 1).sum())
+        return same, base_off
+
+
+class _RecordedEveryRun(_Recorded):
+    def same_runs(self, producer, work, ws, memo):
+        return np.zeros(0, np.int8), np.zeros((0, 0), np.int64)
+
+
+class _RecordedUnchained(_Recorded):
+    chained = False
+
+
+def test_a_run_that_stalls_again_takes_its_last_search_insides_runs_and_finds_what_making_every_run_finds():
+    """Row 10.5's runs look inside again and again as they stall; each search inside takes the runs of the run's
+    last one that are the same on its grid (engine.grade.kernels.chains.reuse._reuse_after) as well as the step
+    grid's. Every search inside must find what the twin that makes every run finds, and the runs must end the same;
+    the chained searches take more runs than those taking the step grid's alone."""
+    searches = [cls(2, STUCK, 3) for cls in (_Recorded, _RecordedUnchained, _RecordedEveryRun)]
+    for s in searches:
+        s.seen, s.taken = [], 0
+    ends = [[], [], []]
+    seeds = [2 * p + bit for p in range(0, 81 * 9, 7) if STUCK[p // 9] >> (p % 9) & 1
+             and bin(int(STUCK[p // 9])).count("1") > 1 for bit in (0, 1)]
+    for seed in seeds[:40]:
+        for s, out in zip(searches, ends):
+            out.append(s.run(s.off_slot, seed))
+    chained, unchained, every = searches
+    assert ends[0] == ends[1] == ends[2]
+    assert chained.seen == unchained.seen == every.seen
+    assert sum(len(found) > 0 for _, found in chained.seen) > 10
+    assert len(chained.seen) > 60 and chained.taken > unchained.taken > 0
