@@ -37,7 +37,7 @@ from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND
                                        NO_HINT, REGION, _common, _consider, _double, _worth)
 from ...kernels.chains.implications import NONE, _length_tenths
 from ...kernels.chains.nested import _add_kept, _collect, _kept, _run_on
-from ...kernels.chains.reuse import _base_off, _reuse, _reuse_after
+from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_search_in, _walk_space
@@ -70,7 +70,6 @@ class _Search(Explained):
     """One outer search of row ``row`` on ``cands`` (a dynamic forcing chain search whose runs nest chains)."""
 
     best_by_state = True  # a search inside collects only the best conclusion on each state (see inside)
-    chained = True  # a dynamic search inside also takes the runs of the run's last one (see same_runs)
     LAST_NEST = NESTS - 1  # (Explained)
 
     def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None,
@@ -109,16 +108,12 @@ class _Search(Explained):
         # the dynamic search on the step's grid, whose runs the dynamic searches inside take where they are the
         # same (same_runs): None until made, False where it cannot serve
         self.base_runs: tuple | bool | None = None
-        # the last dynamic search inside the run being made, whose runs a later one of the same run takes where they
-        # are the same (same_runs): (its grid, its memo, the generations of the slots it used), or None
-        self.chain: tuple | None = None
 
     # -- runs ---------------------------------------------------------------------------------------------------
     def run(self, w: int, seed: int) -> tuple[int, int]:
         """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains: ``(on, off)`` of a
         candidate forced both ways, or ``(NONE, NONE)``."""
         ws, cands, n, houses, cell_houses = self.ws, self.cands, self.n, self.houses, self.cell_houses
-        self.chain = None  # (a search inside another run concluded what this one need not have taken)
         on, off, stalled = _run_on(ws, w, seed, cands, houses, cell_houses, n)
         while on == NONE and stalled and self.nest(w):
             on, off, stalled = _run_on(ws, w, -1, cands, houses, cell_houses, n)
@@ -224,16 +219,8 @@ class _Search(Explained):
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
             _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo, same, base_off)
-            out = NOTHING
-            if found[0, 0]:
-                out = Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
-                                    given, ends, self.walk))
-            if producer == fo.DYNAMIC:  # its runs, for the run's next search inside (same_runs)
-                self.chain = None
-                if same.size:
-                    start = self.base_runs[0][3, 0]
-                    self.chain = (work, imemo, iws[1][start:imemo[3, 0]].copy())
-            return out
+            if not found[0, 0]:
+                return NOTHING
         return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n, given,
                              ends, self.walk))
 
@@ -255,10 +242,6 @@ class _Search(Explained):
                       same):
             self.base_runs = None  # (another search used the workspace: made again for the next one)
             return _NO_SAME, _NO_BASE_OFF
-        if self.chain is not None and self.chained:  # and those of the run's last search inside, where they serve
-            prev, prev_memo, prev_gens = self.chain
-            _reuse_after(ws, memo, prev_memo, base_memo[3, 0], prev_gens, prev, work, self.houses,
-                         self.cell_houses, self.n, same)
         return same, base_off
 
     def make_base_runs(self, ws: tuple) -> tuple | bool:

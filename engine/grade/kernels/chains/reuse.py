@@ -170,63 +170,9 @@ def _reuse(ws, memo, base_memo, gens, base_off, orig, work, houses, cell_houses,
             if popcount(orig[c]) > 1 and not _differs(base_off, p, bits, within, cell_group, house_group, room, held,
                                                       cell_houses, n):
                 same[p] |= 2
-    _alike(orig, work, houses, n, same)
-    return True
-
-
-@wide_kernel
-def _reuse_after(ws, memo, prev_memo, start, gens, prev, work, houses, cell_houses, n, same):
-    """After :func:`_reuse`, in a search inside a nested run that stalled again: take as well the runs on that an
-    earlier search inside the same run made on ``prev`` (``prev_memo``; the slots from ``start``, the end of the
-    step grid's runs, to those it made, with their generations ``gens``) where they are the same on ``work``.
-
-    The module's argument holds with ``prev`` for ``orig``: the run took every conclusion of the search on
-    ``prev`` that rests on its removals (row 10.5 has one search inside), so none is worth concluding on ``work``,
-    where it removed them; and one that does not rest on them would conclude on the step's grid too, which has
-    none. A run the same on both grids concludes on ``work`` what it did on ``prev`` (the same states and parents,
-    and the same rule parents: a state forced by a cell or house that lost a candidate since holds the
-    candidate's state, which :func:`_differs` refuses): nothing. So do the cell and region chains made of such runs
-    from the same candidates. On the hardest puzzles the runs made after a run's first stall are most of their
-    time. ``memo`` then makes its own runs past ``prev``'s. False, with nothing changed, when the workspace no
-    longer holds ``prev``'s runs or has no room past them."""
-    end = start + gens.size
-    gen = ws[1]
-    own = 0
-    for c in range(work.size):
-        own += popcount(work[c])
-    if end + own > gen.size:
-        return False
-    for k in range(start, end):
-        if gen[k] != gens[k - start]:
-            return False
-    members = ws[18]
-    bits, within, cell_group, house_group, room = _forbidden(prev, work, houses, cell_houses, n, members.shape[1])
-    held = np.zeros(room.size, np.int64)
-    for c in range(work.size):
-        for e in range(n):
-            p = c * n + e
-            if not work[c] >> e & 1 or same[p] & 1:
-                continue
-            b = prev_memo[0, p]
-            if 2 * n + 1 <= b < end and not _differs(members, b, bits, within, cell_group, house_group, room, held,
-                                                 cell_houses, n):
-                same[p] |= 1
-                memo[0, p] = b
-                memo[1, p] = prev_memo[1, p]
-                memo[2, p] = prev_memo[2, p]
-    memo[3, 0] = end
-    memo[3, 1] = end + own
-    _alike(prev, work, houses, n, same)
-    return True
-
-
-@wide_kernel(_nrt=False)
-def _alike(base, work, houses, n, same):
-    """Flag in ``same`` (after the candidates' bits) each cell, and each digit in each house, whose cell or region
-    chain on ``work`` is made of runs on that are all the same as on ``base``, from the same candidates."""
     npot = work.size * n
     for c in range(work.size):  # the cells' chains
-        alike = base[c] == work[c] and popcount(work[c]) > 1
+        alike = orig[c] == work[c] and popcount(work[c]) > 1
         for e in range(n):
             if alike and work[c] >> e & 1 and not same[c * n + e] & 1:
                 alike = False
@@ -236,9 +182,10 @@ def _alike(base, work, houses, n, same):
             alike = True
             for i in range(houses.shape[1]):
                 c = houses[h, i]
-                if (base[c] ^ work[c]) >> e & 1 or (work[c] >> e & 1 and not same[c * n + e] & 1):
+                if (orig[c] ^ work[c]) >> e & 1 or (work[c] >> e & 1 and not same[c * n + e] & 1):
                     alike = False
             same[npot + work.size + h * n + e] = alike
+    return True
 
 
 @kernel_with(inline="always")
