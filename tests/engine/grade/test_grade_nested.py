@@ -382,17 +382,7 @@ def test_sparing_walks_loses_nothing_on_any_part_of_a_stuck_grid(removals):
     assert _spared(work, STUCK) == _walked(work)
 
 
-def _step_closures(grid):
-    from engine.grade.kernels.chains.static_miss import _static_closures
-    from engine.grade.kernels.state import _places_table
-
-    index, _, _, part, sets = _static_closures(grid, GEO.houses, CELL_HOUSES, 9)
-    places = np.empty((GEO.houses.shape[0], 9), np.int64)
-    _places_table(grid, GEO.houses, 9, places)
-    return index, part, sets, places
-
-
-_STUCK_CLOSURES = None
+_BOUNDED = []  # a row 10.0 search on the stuck Escargot, made once (its step grid's closures)
 
 
 @settings(max_examples=200, deadline=None)
@@ -401,16 +391,15 @@ def test_the_step_grids_closures_prove_only_what_the_grids_own_prove(removals):
     """The multiple forcing chains' bound from the step grid's closures (static_miss._bound_miss) on any grid made
     by removing candidates from the stuck Escargot: where it says the search finds nothing, the grid's own
     closures say so too (static_miss._static_miss, which the search's twins hold to the search)."""
-    from engine.grade.kernels.chains.static_miss import _bound_miss, _static_miss
+    from engine.grade.kernels.chains.static_miss import _static_miss
 
-    global _STUCK_CLOSURES
-    if _STUCK_CLOSURES is None:
-        _STUCK_CLOSURES = _step_closures(STUCK)
+    if not _BOUNDED:
+        _BOUNDED.append(_Search(1, STUCK, 3))
     work = STUCK.copy()
     for c, d in removals:
         if work[c] & ~(1 << d):
             work[c] &= ~(1 << d)
-    if _bound_miss(STUCK, work, GEO.houses, CELL_HOUSES, 9, *_STUCK_CLOSURES):
+    if _BOUNDED[0].bound_miss(work):
         assert _static_miss(work, GEO.houses, CELL_HOUSES, 9)
 
 
@@ -418,18 +407,17 @@ def test_multiple_searches_inside_spared_by_the_step_grids_closures_lose_nothing
     """Row 10.0's multiple search inside is spared where the step grid's closures prove it finds nothing: on the
     stuck Escargot's stall grids, what it keeps must be what the search without the bound keeps, and the bound
     must prove most of the grids the grids' own closures prove."""
-    from engine.grade.kernels.chains.static_miss import _bound_miss, _static_miss
+    from engine.grade.kernels.chains.static_miss import _static_miss
 
     class _Unbounded(_Search):
         bounds = False
 
     search, twin = _Search(1, STUCK, 3), _Unbounded(1, STUCK, 3)
-    closures = _step_closures(STUCK)
     proved = own = kept = 0
     for work in _stall_grids(300, 1):
         assert _listed(search.search_inside(fo.MULTIPLE, work)) == _listed(twin.search_inside(fo.MULTIPLE, work))
         kept += len(twin.search_inside(fo.MULTIPLE, work))
-        proved += bool(_bound_miss(STUCK, work, GEO.houses, CELL_HOUSES, 9, *closures))
+        proved += search.bound_miss(work)
         own += bool(_static_miss(work, GEO.houses, CELL_HOUSES, 9))
     assert kept > 5 and own > 50 and proved >= 0.8 * own
 
@@ -528,7 +516,7 @@ def test_outer_searches_in_the_threads_kept_workspace_find_what_searches_in_thei
     outer_space = nested.outer_space
     monkeypatch.setattr(nested, "outer_space", lambda *a: made.append(1) or outer_space(*a))
     kept = steps()
-    assert len(made) >= 6 and nested._STORE.outer[0] is outer_space(1, 81, 9)[0]
+    assert len(made) >= 6 and nested._STORE.outer[0] is outer_space(STUCK, 9)[0]
     monkeypatch.setattr(nested, "outer_space", nested._own_space)
     assert kept == steps()
 

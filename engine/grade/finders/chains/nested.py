@@ -84,12 +84,11 @@ class _Search(Explained):
         # what searches inside concluded, by grid (see inside): shared by the rows of one step's search
         self.inside_memo = {} if inside is None else inside
         self.base, self.inner = ROWS[row][1], ROWS[row][2]
-        ncands = sum(int(m).bit_count() for m in self.cands)
         n = self.n
-        # slots as in _search_space: a cell's candidates, an off run, a region's places, then one per candidate
+        # slots as in _search_space (_outer_slots)
         self.off_slot, self.region_slot, self.free = n, n + 1, 2 * n + 1
         # ``shared``: the thread's workspace and table (outer_space), else the search's own
-        self.ws, self.found = (outer_space if shared else _own_space)(2 * n + 1 + ncands, self.cands.size, n)
+        self.ws, self.found = (outer_space if shared else _own_space)(self.cands, n)
         self.memo: dict[int, tuple[int, int, int]] = {}
         self.place_lists: dict[int, list[int]] = {}
         # the plain searches inside: one walk space for them all, the cells each cell sees
@@ -273,14 +272,15 @@ class _Search(Explained):
     def bound_miss(self, work: np.ndarray) -> bool:
         """Whether the multiple forcing chains surely find nothing on ``work``, from the static closures of the step's
         grid (:func:`~engine.grade.kernels.chains.static_miss._bound_miss`; made once, on the search's first grid
-        inside): most grids are proved so, for a fifth of what proving it from their own closures costs."""
+        inside): most grids are proved so, for two fifths of what proving it from their own closures costs."""
+        if not self.bounds:
+            return False
         if self.step_closures is None:
             index, _, _, part, sets = _static_closures(self.cands, self.houses, self.cell_houses, self.n)
             places = np.empty((self.houses.shape[0], self.n), np.int64)
             _places_table(self.cands, self.houses, self.n, places)
             self.step_closures = (index, part, sets, places)
-        return self.bounds and _bound_miss(self.cands, work, self.houses, self.cell_houses, self.n,
-                                           *self.step_closures)
+        return _bound_miss(self.cands, work, self.houses, self.cell_houses, self.n, *self.step_closures)
 
     def plain_may_rest(self, work: np.ndarray) -> bool:
         """Whether a plain chain on ``work`` may rest on the run's removals (else the plain search inside is
@@ -348,32 +348,32 @@ class _Search(Explained):
                     _NO_FOUND)
 
 
-def _own_space(slots: int, ncells: int, n: int) -> tuple:
-    """An outer search's workspace with ``slots`` slots and its table of conclusions (:class:`_Search`)."""
-    return (_nested_workspace(slots, ncells, n, NESTS),
-            np.empty((FOUND_ROWS + 2 * ncells * n, HINT_SIZE), np.int64))
+def _outer_slots(cands: np.ndarray, n: int) -> int:
+    """The slots of an outer search on ``cands`` (:class:`_Search`): a cell's candidates, an off run, a region's
+    places, then one per candidate."""
+    return 2 * n + 1 + sum(int(m).bit_count() for m in cands)
 
 
-def outer_space(slots: int, ncells: int, n: int) -> tuple:
+def _own_space(cands: np.ndarray, n: int) -> tuple:
+    """An outer search's workspace on ``cands`` and its table of conclusions (:class:`_Search`)."""
+    return (_nested_workspace(_outer_slots(cands, n), cands.size, n, NESTS),
+            np.empty((FOUND_ROWS + 2 * cands.size * n, HINT_SIZE), np.int64))
+
+
+def outer_space(cands: np.ndarray, n: int) -> tuple:
     """:func:`_own_space`, this thread's: kept from search to search while it has the room (a step's grid has no
     more candidates than the one before, so the first step's serves the puzzle). Made for each of them, the
     workspace (about 10 MB on 9x9, most of it first touched inside the search) cost a millisecond in its making and
     as much again in page faults, for each of the four rows of every nested step. One outer search at a time uses
     it (:func:`search` makes them in turn), as with :func:`~engine.grade.kernels.chains.space.inner_space`; a kept
     one starts afresh where it matters: its grid is forgotten (the places and positions are made again, for this
-    shape), and its counters start again before they could overflow (as space._room_in does)."""
+    shape), and its counters start again before they could overflow (space._room_in, which finds the room)."""
     held = getattr(_STORE, "outer", None)
-    if held is None or held[0][1].size < slots or held[0][0].shape[1] != 2 * ncells * n:
-        held = _STORE.outer = _own_space(slots, ncells, n)
+    if held is None or held[0][1].size < _outer_slots(cands, n) or held[0][0].shape[1] != 2 * cands.size * n:
+        held = _STORE.outer = _own_space(cands, n)
         return held
-    ws = held[0]
-    ws[11][:] = -1  # (basis: no grid yet)
-    if ws[1].max() > (1 << 30) or ws[10].max() > (1 << 30):
-        ws[0][:] = 0  # mark
-        ws[1][:] = 1  # gen
-        ws[8][:] = 0  # visit
-        ws[10][:] = 0  # stamp
-        ws[17][:] = 0  # nest_seen
+    held[0][11][:] = -1  # (basis: no grid yet)
+    _room_in(cands, n, held[0])
     return held
 
 
