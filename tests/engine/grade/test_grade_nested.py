@@ -612,3 +612,88 @@ def test_a_step_grid_with_a_dynamic_conclusion_lends_no_runs():
     found = _listed(search.search_inside(fo.DYNAMIC, grid))
     assert search.base_runs is False
     assert found == _listed(_EveryRun(0, start, 3).search_inside(fo.DYNAMIC, grid))
+
+
+class _Looped(_Search):
+    """The twin of the outer search's conclusions: candidate by candidate in Python, each piece its own call, as
+    the search looked for them before kernels.chains.outer._outer_hint (runs made as they are needed)."""
+
+    def search(self):
+        from engine.grade.kernels.chains.forcing import _common, _consider, _double
+        from engine.grade.kernels.chains.implications import NONE, _length_tenths
+        from engine.grade.kernels.chains.slots import _ancestors, _new_conclusion
+        from engine.grade.kernels.state import se_units
+
+        ws, cands, n, base, none = self.ws, self.cands, self.n, self.base, np.zeros((0, fo.HINT_SIZE), np.int64)
+        hint = np.full(fo.HINT_SIZE, fo.NO_HINT, np.int64)
+        for c in range(cands.size):
+            m = int(cands[c])
+            card = m.bit_count()
+            if card < 2:
+                continue
+            digits = [d for d in range(1, n + 1) if m >> (d - 1) & 1]
+            for d in digits:
+                p = c * n + d - 1
+                w, on, off = self.on_run(p)
+                if on != NONE:
+                    _new_conclusion(ws)
+                    cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
+                    _consider(hint, none, base + _length_tenths(cx), cx, fo.CONTRADICTION, 2 * p, 2 * p + 1, c)
+                wo, on2, off2 = self.off_run(p)
+                if on2 != NONE and fo._worth(cands, 2 * p + 1, n):
+                    _new_conclusion(ws)
+                    cx = _ancestors(ws, wo, on2) + _ancestors(ws, wo, off2)
+                    _consider(hint, none, base + _length_tenths(cx), cx, fo.CONTRADICTION, 2 * p + 1, 2 * p, c)
+                if card >= 3:
+                    _double(ws, w, wo, p, c, base, cands, n, hint, none)
+                for h in se_units(self.cell_houses, c):
+                    places = self.places(h, d)
+                    if len(places) < 2 or places[0] != c:
+                        continue
+                    slots = [w] + [self.on_run(c2 * n + d - 1)[0] for c2 in places[1:]]
+                    _common(ws, np.array(slots, np.int64), len(slots), fo.REGION, d, h, base, cands, n, hint, none)
+            slots = np.array([self.on_run(c * n + d - 1)[0] for d in digits], np.int64)
+            _common(ws, slots, card, fo.CELL, -1, c, base, cands, n, hint, none)
+        return hint
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", [0, 2])
+def test_the_outer_searchs_conclusions_in_one_call_are_those_of_the_loop_in_python(row):
+    """The outer search's conclusions, looked for in one compiled call once every run is made, are those the loop
+    in Python finds candidate by candidate: the same best (a tie keeps the same one) and the same chains, on the
+    stuck Escargot and on a grid one of its nested runs left."""
+    concluded = 0
+    for cands in (STUCK, _true_runs(1)[0]):
+        fast, twin = _Search(row, cands, 3), _Looped(row, cands, 3)
+        best = fast.search()
+        assert best.tolist() == twin.search().tolist()
+        if best[fo.H_TENTHS] != fo.NO_HINT:
+            assert fast.links(best) == twin.links(best)
+            concluded += 1
+    assert concluded
+
+
+@pytest.mark.slow
+def test_row_10_going_on_with_row_9_5s_runs_finds_what_its_own_runs_find():
+    """Row 10.0's runs taken up where row 9.5's stalled (_Search.advance) give the conclusion, and the chains, that
+    a row 10.0 search making its own runs gives; and the runs themselves are the same, state for state."""
+    for cands in (STUCK, _true_runs(1)[0]):
+        going_on = _Search(0, cands, 3)
+        going_on.search()
+        stalled = going_on.ws[18].copy()
+        going_on.advance(1)
+        fresh = _Search(1, cands, 3)
+        best = going_on.search()
+        assert best.tolist() == fresh.search().tolist()
+        if best[fo.H_TENTHS] != fo.NO_HINT:
+            assert going_on.links(best) == fresh.links(best)
+        members = going_on.ws[18]
+        for memo in ("memo", "off_memo"):
+            mine, theirs = getattr(going_on, memo), getattr(fresh, memo)
+            assert mine.keys() == theirs.keys()
+            for p, (w, on, off, row) in mine.items():
+                w2, on2, off2, _ = theirs[p]
+                assert (on, off, row) == (on2, off2, 1)
+                assert (members[w] == fresh.ws[18][w2]).all()
+        assert (members != stalled).any()  # (some runs went on)

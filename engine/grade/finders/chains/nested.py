@@ -19,9 +19,10 @@ complexity (so the ratings of the hardest puzzles climb past 11). A chain inside
 run's removals (:mod:`engine.grade.kernels.chains.rule_parents`); it then adds every conclusion of its kind found on the run's
 grid, in the order Sudoku Explainer sorts them (rating, complexity, kind).
 
-The outer search is the dynamic one of :func:`engine.grade.kernels.chains.forcing._forcing_search`, written here in
-Python because its runs call searches that themselves run chains: numba compiles no recursion it can cache. The runs and
-the searches inside are compiled, and cost what Sudoku Explainer's do: seconds to minutes a step, on the few puzzles
+The outer search is the dynamic one of :func:`engine.grade.kernels.chains.forcing._forcing_search`, its runs made
+here in Python because they call searches that themselves run chains: numba compiles no recursion it can cache. The
+runs' steps, the searches inside and the conclusions (:mod:`engine.grade.kernels.chains.outer`) are compiled, and
+cost what Sudoku Explainer's do: seconds to minutes a step, on the few puzzles
 (none of a thousand random minimal ones) that need these rows. The grader's compiled path stops before them and
 hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
 """
@@ -33,16 +34,16 @@ import numpy as np
 
 from ....geometry import geometry
 from ...kernels.chains import forcing as fo
-from ...kernels.chains.forcing import (CELL, CONTRADICTION, H_COMPLEXITY, H_KIND, H_SORT, H_TENTHS, HINT_SIZE,
-                                       NO_HINT, REGION, _common, _consider, _double, _worth)
-from ...kernels.chains.implications import NONE, _length_tenths
-from ...kernels.chains.nested import _add_kept, _collect, _kept, _run_on
+from ...kernels.chains.forcing import H_COMPLEXITY, H_KIND, H_SORT, H_TENTHS, HINT_SIZE, NO_HINT
+from ...kernels.chains.implications import NONE
+from ...kernels.chains.nested import RESUME, _add_kept, _collect, _kept, _run_on
+from ...kernels.chains.outer import _outer_hint
 from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_search_in, _walk_space
 from ...kernels.chains.static_miss import _bound_miss, _static_closures, _static_miss
-from ...kernels.chains.slots import _ancestors, _nested_workspace, _new_conclusion
+from ...kernels.chains.slots import _nested_workspace
 from ...kernels.chains.space import _room_in, _search_memo, _search_space, _search_space_in, inner_space
 from ...kernels.state import _places_table, grader_units, se_units
 from .inside import NO_ENDS, NO_STATES, NOTHING, Inside, _narrowed, hints
@@ -83,13 +84,14 @@ class _Search(Explained):
         self.cands = np.array(cands, np.int64)  # (a copy: the thread's store keeps it, see remembered)
         # what searches inside concluded, by grid (see inside): shared by the rows of one step's search
         self.inside_memo = {} if inside is None else inside
-        self.base, self.inner = ROWS[row][1], ROWS[row][2]
+        self.row, self.base, self.inner = row, ROWS[row][1], ROWS[row][2]
         n = self.n
-        # slots as in _search_space (_outer_slots)
-        self.off_slot, self.region_slot, self.free = n, n + 1, 2 * n + 1
+        self.free = 2 * n + 1  # the first slot for a run (_outer_slots)
         # ``shared``: the thread's workspace and table (outer_space), else the search's own
         self.ws, self.found = (outer_space if shared else _own_space)(self.cands, n)
-        self.memo: dict[int, tuple[int, int, int]] = {}
+        # the runs from each candidate on, and off: (slot, on, off, the row they were followed for) (on_run)
+        self.memo: dict[int, tuple[int, int, int, int]] = {}
+        self.off_memo: dict[int, tuple[int, int, int, int]] = {}
         self.place_lists: dict[int, list[int]] = {}
         # the plain searches inside: one walk space for them all, the cells each cell sees
         self.walk = _walk_space(self.cands.size, n)
@@ -121,17 +123,39 @@ class _Search(Explained):
             on, off, stalled = _run_on(ws, w, -1, cands, houses, cell_houses, n)
         return int(on), int(off)
 
-    def on_run(self, p: int, scratch: int) -> tuple[int, int, int]:
-        """The slot holding the run from candidate ``p`` on, with its contradiction: remembered (one slot per
-        candidate), else made in ``scratch``."""
-        if p in self.memo:
-            return self.memo[p]
-        w = self.free if self.free < self.ws[0].shape[0] else scratch
-        on, off = self.run(w, 2 * p + 1)
-        if w != scratch:
+    def on_run(self, p: int) -> tuple[int, int, int]:
+        """The slot holding the run from candidate ``p`` on, with its contradiction (``(on, off)``, NONE for none)."""
+        return self.made(p, 2 * p + 1, self.memo)
+
+    def off_run(self, p: int) -> tuple[int, int, int]:
+        """:meth:`on_run` for the run from candidate ``p`` off."""
+        return self.made(p, 2 * p, self.off_memo)
+
+    def made(self, p: int, seed: int, memo: dict) -> tuple[int, int, int]:
+        """The run from ``seed`` in its own slot, made once (the workspace has a slot for each: _outer_slots) and
+        followed for this row: a run an earlier row left without a contradiction goes on from where it stalled
+        (:meth:`advance`)."""
+        got = memo.get(p)
+        if got is not None and got[3] == self.row:
+            return got[0], got[1], got[2]
+        if got is None:
+            w = self.free
             self.free += 1
-            self.memo[p] = (w, on, off)
+            on, off = self.run(w, seed)
+        else:
+            w, on, off = got[0], got[1], got[2]
+            if on == NONE:
+                on, off = self.run(w, RESUME)
+        memo[p] = (w, on, off, self.row)
         return w, on, off
+
+    def advance(self, row: int) -> None:
+        """Make this the search of row ``row``, whose searches inside begin with this row's (row 10.0's with row
+        9.5's plain one): each of its runs is then this row's run followed further, from the first stall where this
+        row's searches inside found nothing to add, so the runs are taken up there (:meth:`made`) instead of made
+        again. Row 10.0's runs took a third of the time of row 9.5's."""
+        assert ROWS[row][2][:len(self.inner)] == self.inner
+        self.row, self.base, self.inner = row, ROWS[row][1], ROWS[row][2]
 
     def nest(self, w: int) -> bool:
         """The first search inside that rests on the run's removals adds its conclusions to slot ``w`` as off
@@ -299,33 +323,32 @@ class _Search(Explained):
 
     # -- the search ---------------------------------------------------------------------------------------------
     def search(self) -> np.ndarray:
-        """The best conclusion (a hint record; H_TENTHS is NO_HINT when none), as _forcing_search keeps it."""
-        ws, cands, n, base = self.ws, self.cands, self.n, self.base
-        hint = np.full(HINT_SIZE, NO_HINT, np.int64)
-        for c in range(cands.size):
+        """The best conclusion (a hint record; H_TENTHS is NO_HINT when none), as _forcing_search keeps it: every
+        run made first, then their conclusions in one call (kernels.chains.outer._outer_hint)."""
+        cands, n = self.cands, self.n
+        runs = np.full((cands.size * n, 6), NONE, np.int64)
+        ncells = cands.size
+        for c in range(ncells):
             m = int(cands[c])
-            card = m.bit_count()
-            if card < 2:
-                continue
-            digits = [d for d in range(1, n + 1) if m >> (d - 1) & 1]
-            for d in digits:
-                p = c * n + d - 1
-                w, on, off = self.on_run(p, d - 1)
-                if on != NONE:  # the candidate cannot be on
-                    _new_conclusion(ws)
-                    cx = _ancestors(ws, w, on) + _ancestors(ws, w, off)
-                    _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p, 2 * p + 1, c)
-                on2, off2 = self.run(self.off_slot, 2 * p)
-                if on2 != NONE and _worth(cands, 2 * p + 1, n):  # the candidate cannot be off
-                    _new_conclusion(ws)
-                    cx = _ancestors(ws, self.off_slot, on2) + _ancestors(ws, self.off_slot, off2)
-                    _consider(hint, _NO_FOUND, base + _length_tenths(cx), cx, CONTRADICTION, 2 * p + 1, 2 * p, c)
-                if card >= 3:
-                    _double(ws, w, self.off_slot, p, c, base, cands, n, hint, _NO_FOUND)
-                self.regions(w, c, d, hint)
-            slots = np.array([self.on_run(c * n + d - 1, d - 1)[0] for d in digits], np.int64)
-            _common(ws, slots, card, CELL, -1, c, base, cands, n, hint, _NO_FOUND)
+            alone = m.bit_count() < 2
+            while m:
+                d = (m & -m).bit_length() - 1
+                m &= m - 1
+                p = c * n + d
+                if alone and not self.in_region(c, d + 1):  # (one candidate: no chain of its own, only a region's)
+                    continue
+                runs[p, :3] = self.on_run(p)
+                if not alone:
+                    runs[p, 3:] = self.off_run(p)
+        hint = np.full(HINT_SIZE, NO_HINT, np.int64)
+        _outer_hint(self.ws, runs, cands, self.houses, self.cell_houses, n, self.base, hint, _NO_FOUND,
+                    np.empty(n, np.int64), np.empty(n, np.int64))
         return hint
+
+    def in_region(self, c: int, d: int) -> bool:
+        """Whether digit ``d`` of cell ``c`` has another place in one of the cell's houses (a region chain then
+        needs the run from it)."""
+        return any(len(self.places(h, d)) > 1 for h in se_units(self.cell_houses, c))
 
     def places(self, h: int, d: int) -> list[int]:
         """The cells of house ``h`` where digit ``d`` may go (the region chains ask for each many times)."""
@@ -335,23 +358,11 @@ class _Search(Explained):
             found = self.place_lists[key] = [int(c) for c in self.houses[h] if self.cands[c] >> (d - 1) & 1]
         return found
 
-    def regions(self, w: int, c: int, d: int, hint) -> None:
-        """Region chains on digit ``d`` from the houses where cell ``c`` is the digit's first place."""
-        n = self.n
-        for h in se_units(self.cell_houses, c):
-            places = self.places(h, d)
-            if len(places) < 2 or places[0] != c:
-                continue
-            slots = [w] + [self.on_run(c2 * n + d - 1, self.region_slot + j)[0]
-                           for j, c2 in enumerate(places[1:])]
-            _common(self.ws, np.array(slots, np.int64), len(slots), REGION, d, h, self.base, self.cands, n, hint,
-                    _NO_FOUND)
-
 
 def _outer_slots(cands: np.ndarray, n: int) -> int:
-    """The slots of an outer search on ``cands`` (:class:`_Search`): a cell's candidates, an off run, a region's
-    places, then one per candidate."""
-    return 2 * n + 1 + sum(int(m).bit_count() for m in cands)
+    """The slots of an outer search on ``cands`` (:class:`_Search`): 2n + 1 spare (the tests make runs there),
+    then two per candidate, its runs on and off."""
+    return 2 * n + 1 + 2 * sum(int(m).bit_count() for m in cands)
 
 
 def _own_space(cands: np.ndarray, n: int) -> tuple:
@@ -385,8 +396,12 @@ def search(cands: np.ndarray, box: int):
         _STORE.found = {}
     _STORE.grid = np.array(cands, np.int64)
     before = None  # (found by the first row's search, then passed on)
+    s = None
     for row in range(len(ROWS)):
-        s = _Search(row, cands, box, inside, before, shared=True)
+        if s is not None and ROWS[row][2][:len(s.inner)] == s.inner:  # row 10.0 goes on with row 9.5's runs
+            s.advance(row)
+        else:
+            s = _Search(row, cands, box, inside, before, shared=True)
         before = s.before
         hint = s.search()
         if hint[H_TENTHS] != NO_HINT:

@@ -20,7 +20,7 @@ from .steps import LABEL, ROW_OF_KERNEL, chain_kind, chains, conclusion, forcing
 class Explained:
     """The explanation of an outer nested search's conclusion, for the search class that mixes it in
     (:class:`engine.grade.finders.chains.nested._Search`): it reads the search's workspace ``ws``, its runs
-    (``on_run``, ``run``, ``off_slot``, ``places``), the grid (``cands``, ``box``, ``n``, ``houses``,
+    (``on_run``, ``off_run``), ``places``, the grid (``cands``, ``box``, ``n``, ``houses``,
     ``cell_houses``), and ``blocks``, what each search inside whose chains a run took concluded; ``LAST_NEST`` is
     the id the nested chains past the table's room share."""
 
@@ -33,18 +33,14 @@ class Explained:
         ends: list[tuple[int, int]] = []  # (slot, state)
         if kind in (CONTRADICTION, fo.DOUBLE):
             for seed in ((source,) if kind == CONTRADICTION else (source, source ^ 1)):
-                if seed & 1:
-                    w, on, off = self.on_run(seed >> 1, 0)
-                else:
-                    w = self.off_slot
-                    on, off = self.run(w, seed)
+                w, on, off = (self.on_run if seed & 1 else self.off_run)(seed >> 1)
                 ends += [(w, e) for e in ((on, off) if kind == CONTRADICTION else (target,))]
         else:
             seeds = (self.places(where, source) if kind == REGION
                      else [where] * int(self.cands[where]).bit_count())
             digits = ([source] * len(seeds) if kind == REGION
                       else [d for d in range(1, n + 1) if self.cands[where] >> (d - 1) & 1])
-            ends = [(self.on_run(c * n + d - 1, 0)[0], target) for c, d in zip(seeds, digits)]
+            ends = [(self.on_run(c * n + d - 1)[0], target) for c, d in zip(seeds, digits)]
         out = np.empty(raw_size(self.cands.size, n), np.int32)
         links, reasons = [], []
         for w, e in ends:
