@@ -22,7 +22,7 @@ on by default, as in Sudoku Explainer; ``uniqueness=False`` grades without them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -296,9 +296,9 @@ def _worth_nesting(puzzle, box: "int | Shape", rows) -> bool:
 
 def _second_pass(arr, box: "int | Shape", uniqueness: bool, grades: list, full_scale: bool,
                  later: bool = False) -> list:
-    """Grade again with the step path the puzzles the compiled path left stuck: it stops before the rows it does
-    not run (:data:`STEP_PATH_ONLY`, the nested forcing chains), which the step path tries (:func:`grade`). With
-    ``later``, each such puzzle is left as a :class:`Later` instead."""
+    """Grade on the puzzles the compiled path left stuck: it stops before the rows it does not run
+    (:data:`STEP_PATH_ONLY`, the nested forcing chains), which :class:`Later` tries. With ``later``, each such
+    puzzle is left as a :class:`Later` instead."""
     rows = techniques_for(box, uniqueness, full_scale=full_scale)
     for i, g in enumerate(grades):
         if g.needs_guessing and _worth_nesting(arr[i], box, rows):
@@ -311,8 +311,9 @@ def _second_pass(arr, box: "int | Shape", uniqueness: bool, grades: list, full_s
 @dataclass(frozen=True, eq=False)
 class Later:
     """The grade of one puzzle that :func:`grade_many` left for later (``later=True``): one the compiled path left
-    to the nested forcing chains. Calling it grades the puzzle with the step path, as ``grade_many`` would have
-    (no steps recorded): seconds to minutes, in the calling thread."""
+    to the nested forcing chains. Calling it grades the puzzle as ``grade_many`` would have, with the kernel's
+    steps and the nested search's, none recorded (:mod:`engine.grade.stuck`): seconds to minutes, in the calling
+    thread."""
 
     puzzle: np.ndarray
     box: "int | Shape"
@@ -320,8 +321,12 @@ class Later:
     full_scale: bool
 
     def __call__(self) -> Grade:
-        return replace(grade(self.puzzle, self.box, uniqueness=self.uniqueness, full_scale=self.full_scale),
-                       steps=[])
+        from .kernels.driver import ED, EP, ER, HARDEST, HARDEST_KIND
+        from .stuck import grade_stuck
+
+        counts, ratings, solved = grade_stuck(self.puzzle, self.box, techniques_for(
+            self.box, self.uniqueness, full_scale=self.full_scale))
+        return grade_from_counts(counts, ratings[[ER, EP, ED, HARDEST, HARDEST_KIND]], solved)
 
 
 def within_level(puzzles, box: "int | Shape | None" = None, level: str = "hard", *,

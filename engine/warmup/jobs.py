@@ -150,14 +150,21 @@ NESTED_POSITIONS = (
 
 def _nested(box: int) -> None:
     """The nested forcing chains (engine.grade.finders.chains.nested), which the grader reaches only on the hardest
-    puzzles: a step of each of the two positions above, with the chains that explain it. The searches inside
-    with multiple forcing chains call the same kernels as the dynamic ones (the search is an argument), so these
-    two compile every kernel of the four rows. ``box`` is not used: the kernels serve every size, and the job is
-    run as ``nested@3`` (:data:`NESTED_JOB`)."""
+    puzzles: a step of each of the two positions above, with the chains that explain it, made as grade_many makes
+    it (engine.grade.stuck.take). The searches inside with multiple forcing chains call the same kernels as the
+    dynamic ones (the search is an argument), so these two compile every kernel of the four rows. ``box`` is not
+    used: the kernels serve every size, and the job is run as ``nested@3`` (:data:`NESTED_JOB`)."""
+    from ..geometry import geometry
     from ..grade.finders.chains import nested
+    from ..grade.kernels.driver import NRATINGS
+    from ..grade.stuck import take
+    from ..grade.techniques import NCOUNTERS
 
     for text in NESTED_POSITIONS:
-        nested.search(np.array([int(text[i:i + 3], 16) for i in range(0, len(text), 3)], np.int64), 3)
+        cands = np.array([int(text[i:i + 3], 16) for i in range(0, len(text), 3)], np.int64)
+        _, hint, _ = nested.search(cands, 3)
+        take(hint, np.stack([np.zeros_like(cands), cands]), geometry(3).peers, 9, np.zeros(NCOUNTERS, np.int64),
+             np.zeros(NRATINGS))
 
 
 #: the one job of every shape but square boxes (see :func:`_shapes`)

@@ -333,3 +333,24 @@ def test_the_hardest_step_is_named_as_the_literature_names_it():
     for i in several[::6]:
         slow = grade(puzzles[i], 3)
         assert (slow.hardest, slow.technique, slow.score) == (grades[i].hardest, grades[i].technique, grades[i].score)
+
+
+@pytest.mark.slow
+def test_a_puzzle_past_the_compiled_path_is_graded_as_its_recorded_steps_grade_it(monkeypatch):
+    """grade_many grades a puzzle that needs the nested forcing chains with the kernel's own steps and the nested
+    search's (engine.grade.stuck), recording none: the grade (ER, EP, ED, the hardest step, the steps of each
+    technique) is the one the guided step path's recorded steps give, on AI Escargot and Arto Inkala's 2010
+    puzzle (nested steps at 10.5 and 10.7)."""
+    from engine.grade import stuck
+    from paths import ROOT
+
+    made = []
+    grade_stuck = stuck.grade_stuck
+    monkeypatch.setattr(stuck, "grade_stuck", lambda *a: made.append(1) or grade_stuck(*a))
+    for line in (ROOT / "bench" / "hardest.txt").read_text().splitlines()[0:4:3]:
+        puzzle = from_line(line.split()[0])
+        recorded = grade(puzzle, 3)
+        fast = grade_many(puzzle[None], 3)[0]
+        assert fast.as_dict() == recorded.as_dict() and (fast.ep, fast.ed) == (recorded.ep, recorded.ed)
+        assert recorded.steps_by_technique.get("nested-forcing-chains") and fast.steps == []
+    assert len(made) == 2

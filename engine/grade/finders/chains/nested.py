@@ -388,8 +388,9 @@ def outer_space(cands: np.ndarray, n: int) -> tuple:
     return held
 
 
-def search(cands: np.ndarray, box: int):
-    """The first nested row with a conclusion on ``cands``, and its best: ``(row, hint, links)`` or None."""
+def search(cands: np.ndarray, box: int, explain: bool = True):
+    """The first nested row with a conclusion on ``cands``, and its best: ``(row, hint, links)`` or None (links
+    None unless ``explain``)."""
     inside: dict = {}  # the rows' searches inside, by grid (_Search.inside)
     last = getattr(_STORE, "grid", None)
     if last is None or last.shape != cands.shape or (cands & ~last).any():  # another puzzle: its own store
@@ -405,5 +406,5 @@ def search(cands: np.ndarray, box: int):
         before = s.before
         hint = s.search()
         if hint[H_TENTHS] != NO_HINT:
-            return row, hint, s.links(hint)
+            return row, hint, s.links(hint) if explain else None
     return None
