@@ -165,9 +165,9 @@ def test_what_a_search_inside_finds_is_remembered_and_the_same_as_searching_agai
     assert again.links(best) == first.links(best)
 
     class _Afresh(_Search):  # the twin: nothing remembered
-        def inside(self, producer, work):
+        def inside(self, producer, work, grid=None):
             self.inside_memo.clear()
-            return super().inside(producer, work)
+            return super().inside(producer, work, grid)
 
     fresh = _Afresh(0, STUCK, 3)
     assert fresh.search().tolist() == best.tolist() and fresh.links(best) == first.links(best)
@@ -301,8 +301,7 @@ def test_plain_searches_inside_spared_where_no_chain_can_rest_on_the_run_lose_no
     from engine.grade.kernels.chains.rule_parents import _plain_rests_nowhere
 
     class _Always(_Search):
-        def plain_may_rest(self, work):
-            return True
+        spares = False
 
     search, twin = _Search(0, STUCK, 3), _Always(0, STUCK, 3)
     spared = kept = 0

@@ -36,10 +36,9 @@ from ....geometry import geometry
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.forcing import H_COMPLEXITY, H_KIND, H_SORT, H_TENTHS, HINT_SIZE, NO_HINT
 from ...kernels.chains.implications import NONE
-from ...kernels.chains.nested import RESUME, _add_kept, _collect, _kept, _run_on
+from ...kernels.chains.nested import RESUME, _add_kept, _collect, _kept, _plain_inside, _run_on
 from ...kernels.chains.outer import _outer_hint
 from ...kernels.chains.reuse import _base_off, _reuse
-from ...kernels.chains.rule_parents import _plain_rests_nowhere
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_search_in, _walk_space
 from ...kernels.chains.static_miss import _bound_miss, _static_closures, _static_miss
@@ -72,6 +71,7 @@ class _Search(Explained):
 
     best_by_state = True  # a search inside collects only the best conclusion on each state (see inside)
     bounds = True  # the multiple search inside is spared where the step grid's closures prove it finds nothing
+    spares = True  # the plain search inside is spared where none of its chains can rest on the run's removals
     LAST_NEST = NESTS - 1  # (Explained)
 
     def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None,
@@ -162,8 +162,9 @@ class _Search(Explained):
         states; whether any was new."""
         ws = self.ws
         work = ws[7].copy()
+        grid = work.tobytes()
         for producer in self.inner:
-            inside = self.inside(producer, work)
+            inside = self.inside(producer, work, grid)
             if not len(inside):  # nothing it concludes rests on the run's removals: the next search inside
                 continue
             first = self.nests + 1
@@ -176,19 +177,20 @@ class _Search(Explained):
             return new > 0
         return False
 
-    def inside(self, producer: int, work: np.ndarray) -> Inside:
+    def inside(self, producer: int, work: np.ndarray, grid: bytes | None = None) -> Inside:
         """What search ``producer`` concludes on the run's grid ``work`` that rests on the run's removals, in Sudoku
         Explainer's order (:class:`~engine.grade.finders.chains.inside.Inside`). A pure function of ``work`` (the
         grid the runs start from is the step's), remembered for the step: the same grids recur (each nested row runs
         the rows before it again, so row 10.0's runs look inside with the plain search first exactly as row 9.5's
-        did, and runs from different candidates meet on the same grid)."""
-        key = (producer, work.tobytes())
-        memo = self.inside_memo
-        if key not in memo:
-            memo[key] = self.remembered(producer, work)
-        return memo[key]
+        did, and runs from different candidates meet on the same grid). ``grid``: ``work.tobytes()``, if made."""
+        grid = work.tobytes() if grid is None else grid
+        key = (producer, grid)
+        got = self.inside_memo.get(key)
+        if got is None:
+            got = self.inside_memo[key] = self.remembered(producer, work, grid)
+        return got
 
-    def remembered(self, producer: int, work: np.ndarray) -> Inside:
+    def remembered(self, producer: int, work: np.ndarray, grid: bytes | None = None) -> Inside:
         """:meth:`inside` as a search of an earlier step on the same ``work`` left it, when one did, else searched.
         One grid in six that a nested step searches inside was searched by an earlier step of the puzzle (a run
         reaches the same grid again once the step between removed a candidate the run removes anyway), and what
@@ -200,7 +202,7 @@ class _Search(Explained):
         store = getattr(_STORE, "found", None)
         if store is None:
             store = _STORE.found = {}
-        key = (self.shape, producer, work.tobytes())
+        key = (self.shape, producer, work.tobytes() if grid is None else grid)
         hit = store.get(key)
         if hit is not None and not (self.cands & ~hit[0]).any():
             out = _narrowed(hit[1], self.cands, self.n)
@@ -219,14 +221,12 @@ class _Search(Explained):
         found[0, 0] = 0
         given, ends = NO_STATES, NO_ENDS  # (the rows are sifted by _kept)
         if producer == fo.STATIC:  # walks of their own: no slots
-            if not self.plain_may_rest(work):
+            k = _plain_inside(self.spares, self.cands, work, self.houses, self.cell_houses, n, found, self.walk,
+                              self.sees, self.before)
+            if k <= 0:  # (four grids in five)
                 return NOTHING
             iws, imemo = self.no_slots
-            found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
-            _plain_search_in(work, self.houses, self.cell_houses, n, found, self.walk, self.sees, self.before)
-            rows = found[1:found[0, 0] + 1]
-            if not len(rows):  # (four grids in five)
-                return NOTHING
+            rows = found[1:k + 1]
             if (rows[:, H_KIND] == fo.CYCLE).any():  # cycles: grouped and sifted here (rare); then as the others
                 listed = list(hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))],
                                     work, n))
@@ -305,12 +305,6 @@ class _Search(Explained):
             _places_table(self.cands, self.houses, self.n, places)
             self.step_closures = (index, part, sets, places)
         return _bound_miss(self.cands, work, self.houses, self.cell_houses, self.n, *self.step_closures)
-
-    def plain_may_rest(self, work: np.ndarray) -> bool:
-        """Whether a plain chain on ``work`` may rest on the run's removals (else the plain search inside is
-        spared: :func:`~engine.grade.kernels.chains.rule_parents._plain_rests_nowhere`; the tests' twin always
-        searches)."""
-        return not _plain_rests_nowhere(self.cands, work, self.houses, self.cell_houses, self.n)
 
     def workspace(self, work: np.ndarray) -> tuple:
         """The workspace and memo of a search inside on ``work``: the thread's one for them all
