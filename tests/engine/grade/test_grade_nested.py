@@ -691,8 +691,8 @@ def test_row_10_going_on_with_row_9_5s_runs_finds_what_its_own_runs_find():
         for memo in ("memo", "off_memo"):
             mine, theirs = getattr(going_on, memo), getattr(fresh, memo)
             assert mine.keys() == theirs.keys()
-            for p, (w, on, off, row) in mine.items():
-                w2, on2, off2, _ = theirs[p]
-                assert (on, off, row) == (on2, off2, 1)
+            for p, (w, on, off, row, open_) in mine.items():
+                w2, on2, off2, _, open2 = theirs[p]
+                assert (on, off, row, open_) == (on2, off2, 1, open2)
                 assert (members[w] == fresh.ws[18][w2]).all()
         assert (members != stalled).any()  # (some runs went on)

@@ -36,8 +36,8 @@ from ....geometry import geometry
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.forcing import H_COMPLEXITY, H_KIND, H_SORT, H_TENTHS, HINT_SIZE, NO_HINT
 from ...kernels.chains.implications import NONE
-from ...kernels.chains.nested import RESUME, _add_kept, _collect, _kept, _plain_inside, _run_on
-from ...kernels.chains.outer import _outer_hint
+from ...kernels.chains.nested import _add_kept, _collect, _kept, _plain_inside, _run_on
+from ...kernels.chains.outer import _outer_hint, _resume
 from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.plain import _plain_search_in, _walk_space
@@ -61,6 +61,8 @@ NESTS = 1 << 18
 _NO_FOUND = np.zeros((0, HINT_SIZE), np.int64)
 _NO_SAME, _NO_BASE_OFF = np.zeros(0, np.int8), np.zeros((0, 0), np.int64)
 NO_GRID = np.zeros(0, np.int64)
+#: the seed of :meth:`_Search.run` that goes on with a run an earlier row left stalled
+RESUME = -2
 #: the most searches inside a thread remembers from step to step (:meth:`_Search.remembered`)
 STORED = 1 << 13
 _STORE = threading.local()  # found: that store, of the puzzle whose step was searched last (grid: that step's)
@@ -89,9 +91,9 @@ class _Search(Explained):
         self.free = 2 * n + 1  # the first slot for a run (_outer_slots)
         # ``shared``: the thread's workspace and table (outer_space), else the search's own
         self.ws, self.found = (outer_space if shared else _own_space)(self.cands, n)
-        # the runs from each candidate on, and off: (slot, on, off, the row they were followed for) (on_run)
-        self.memo: dict[int, tuple[int, int, int, int]] = {}
-        self.off_memo: dict[int, tuple[int, int, int, int]] = {}
+        # the runs from each candidate on, and off (made)
+        self.memo: dict[int, tuple[int, int, int, int, bool]] = {}
+        self.off_memo: dict[int, tuple[int, int, int, int, bool]] = {}
         self.place_lists: dict[int, list[int]] = {}
         # the plain searches inside: one walk space for them all, the cells each cell sees
         self.walk = _walk_space(self.cands.size, n)
@@ -114,14 +116,22 @@ class _Search(Explained):
         self.step_closures: tuple | None = None
 
     # -- runs ---------------------------------------------------------------------------------------------------
-    def run(self, w: int, seed: int) -> tuple[int, int]:
-        """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains: ``(on, off)`` of a
-        candidate forced both ways, or ``(NONE, NONE)``."""
+    def run(self, w: int, seed: int) -> tuple[int, int, bool]:
+        """Empty slot ``w`` and fill it with the states ``seed`` forces, nesting chains (with :data:`RESUME`, go on
+        with the run an earlier row left stalled there): ``(on, off, open)``, ``on`` and ``off`` a candidate forced
+        both ways or NONE, ``open`` whether the run ended where the searches inside found nothing to add (a later
+        row's may)."""
         ws, cands, n, houses, cell_houses = self.ws, self.cands, self.n, self.houses, self.cell_houses
-        on, off, stalled = _run_on(ws, w, seed, cands, houses, cell_houses, n)
-        while on == NONE and stalled and self.nest(w):
+        if seed == RESUME:  # its grid again; the rules of a "+" run found nothing there, so the searches inside go on
+            _resume(ws, w, cands, houses, cell_houses, n)
+            on, off, stalled = NONE, NONE, True
+        else:
+            on, off, stalled = _run_on(ws, w, seed, cands, houses, cell_houses, n)
+        while on == NONE and stalled:
+            if not self.nest(w):
+                return NONE, NONE, True
             on, off, stalled = _run_on(ws, w, -1, cands, houses, cell_houses, n)
-        return int(on), int(off)
+        return int(on), int(off), False
 
     def on_run(self, p: int) -> tuple[int, int, int]:
         """The slot holding the run from candidate ``p`` on, with its contradiction (``(on, off)``, NONE for none)."""
@@ -133,20 +143,20 @@ class _Search(Explained):
 
     def made(self, p: int, seed: int, memo: dict) -> tuple[int, int, int]:
         """The run from ``seed`` in its own slot, made once (the workspace has a slot for each: _outer_slots) and
-        followed for this row: a run an earlier row left without a contradiction goes on from where it stalled
-        (:meth:`advance`)."""
+        followed for this row: a run an earlier row left open goes on from where it stalled (:meth:`advance`).
+        ``memo``: (slot, on, off, the row it was followed for, open) by candidate."""
         got = memo.get(p)
         if got is not None and got[3] == self.row:
             return got[0], got[1], got[2]
         if got is None:
             w = self.free
             self.free += 1
-            on, off = self.run(w, seed)
+            on, off, open_ = self.run(w, seed)
         else:
-            w, on, off = got[0], got[1], got[2]
-            if on == NONE:
-                on, off = self.run(w, RESUME)
-        memo[p] = (w, on, off, self.row)
+            w, on, off, _, open_ = got
+            if open_:
+                on, off, open_ = self.run(w, RESUME)
+        memo[p] = (w, on, off, self.row, open_)
         return w, on, off
 
     def advance(self, row: int) -> None:

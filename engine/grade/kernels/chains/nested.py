@@ -11,16 +11,12 @@ from ....bits import popcount
 from .forcing import (H_COMPLEXITY, H_SORT, H_TARGET, H_TENTHS, HINT_SIZE, MULTIPLE, STATIC, _digits_scratch,
                       _forcing_digits)
 from .implications import NONE, _follow, _push_off, _start
-from .outer import _resume
 from .plus import _advanced
 from .plain import _plain_search_in
 from .rule_parents import _plain_rests_nowhere, _rule_parents_marking
 from .slots import _add, _has, _parent, _reset
 from .static_miss import _static_units
 from .walk import links, no_links
-
-#: the seed of :func:`_run_on` that takes up a run an earlier row left stalled
-RESUME = -2
 
 
 @wide_kernel
@@ -220,8 +216,7 @@ def _add_kept(ws, w, rows, states, state_ends, parents, parent_ends, first, last
 @wide_kernel
 def _run_on(ws, w, seed, cands, houses, cell_houses, n):
     """Follow the dynamic run in slot ``w`` (first emptied and begun from ``seed``, unless it is negative: a run
-    going on after chains inside added states, or with :data:`RESUME` one an earlier row left stalled,
-    :func:`.outer._resume`), with the rules of a "+" run when nothing is left to follow, until
+    going on after chains inside added states), with the rules of a "+" run when nothing is left to follow, until
     a candidate is forced both ways, or the run ends, or it needs chains inside: ``(on, off, stalled)``, ``on`` and
     ``off`` NONE unless the first, ``stalled`` the last (the caller then looks inside and, if that adds states,
     calls this again). One call where a nested run's Python loop made five a stall: each call from Python unboxes
@@ -229,8 +224,6 @@ def _run_on(ws, w, seed, cands, houses, cell_houses, n):
     if seed >= 0:
         _reset(ws, w)
         _start(ws, w, seed, cands, houses, cell_houses)
-    elif seed == RESUME:
-        _resume(ws, w, cands, houses, cell_houses, n)
     while True:
         on, off = _follow(ws, w, cands, houses, cell_houses, n, True, True)
         if on != NONE:
