@@ -431,10 +431,10 @@ def test_nothing_is_spared_where_the_steps_own_grid_has_a_plain_conclusion():
 @pytest.mark.parametrize("producer", [fo.STATIC, fo.MULTIPLE, fo.DYNAMIC])
 def test_what_an_earlier_step_found_inside_narrowed_to_a_later_steps_grid_is_what_searching_there_finds(producer):
     """A later step's search inside a grid an earlier step searched takes the earlier result with the rule parents
-    that are still removals (engine.grade.finders.chains.nested._narrowed): on every stall grid of the stuck
+    that are still removals (engine.grade.finders.chains.inside._narrowed): on every stall grid of the stuck
     Escargot, with a later step's grid made by putting back a random part of the run's removals, it must be what
     searching on that grid keeps, and the test must meet conclusions dropped and rule parents thinned."""
-    from engine.grade.finders.chains.nested import NOTHING, _narrowed
+    from engine.grade.finders.chains.inside import NOTHING, _narrowed
 
     rng = np.random.default_rng(48)
     dropped = thinned = 0
@@ -681,7 +681,7 @@ def test_row_10_going_on_with_row_9_5s_runs_finds_what_its_own_runs_find():
         going_on = _Search(0, cands, 3)
         going_on.search()
         stalled = going_on.ws[18].copy()
-        going_on.advance(1)
+        assert going_on.advance(1) and not going_on.advance(2)
         fresh = _Search(1, cands, 3)
         best = going_on.search()
         assert best.tolist() == fresh.search().tolist()
