@@ -18,6 +18,7 @@ import numpy as np
 from ..geometry import geometry
 from ..shape import Shape
 from ..vocabulary import STEP_PATH_ONLY
+from .guided import _Kernel
 from .state import State
 from .techniques import INDEX, NCOUNTERS
 
@@ -33,21 +34,18 @@ def grade_stuck(puzzle: np.ndarray, box: "int | Shape", rows) -> tuple[np.ndarra
     them), as :func:`engine.grade.grader.grade` would make its steps."""
     from .finders.chains import nested
     from .kernels.chains.space import shared_space
-    from .kernels.driver import NO_KERNEL, NRATINGS, _grade_many, enabled_rows
-    from .kernels.misses import new_memo
+    from .kernels.driver import NO_KERNEL, NRATINGS, _grade_many
     from .kernels.state import grader_units
 
     geo = geometry(box)
     n, ncells = geo.size, geo.ncells
-    names = {t.name for t in rows if t.name not in STEP_PATH_ONLY}
-    enabled = enabled_rows(tuple(name for name in INDEX if name not in names))
     state = State.from_puzzle(np.asarray(puzzle, np.int64).reshape(-1), box)
-    arrays = np.empty((2, ncells), np.int64)
+    kernel = _Kernel(state, rows)  # the rows it runs, its memo of misses: the guided path's
+    arrays, enabled, misses = kernel.arrays, kernel.enabled, kernel.misses
     arrays[0], arrays[1] = state.cells, state.cands
     counts = np.zeros((1, NCOUNTERS), np.int64)
     ratings = np.zeros((1, NRATINGS), np.float64)
     status = np.empty(1, np.int64)
-    misses = new_memo(ncells)  # (one per puzzle, kept from step to step, as the guided path keeps it)
     space = shared_space(ncells, n, _SHARED)
     units = grader_units(geo)
     none = np.empty((0, ncells), np.int8)
