@@ -175,9 +175,9 @@ def stalls(cands, seeds):
             work = ws[7].copy()
             present = {t for t in range(2 * cands.size * N) if _has(ws, w, t)}
             added = _advanced(ws, w, s.cands, ws[7], s.houses, s.cell_houses, N, ws[12], ws[13])
-            start, count, pool = ws[2], ws[3], ws[4]
+            origin, pool = ws[0], ws[4]
             emitted = None if added < 0 else [
-                (int(t), {int(q) for q in pool[w, start[w, t]:start[w, t] + count[w, t]]})
+                (int(t), {int(q) for q in pool[w, origin[w, t, 0]:origin[w, t, 0] + origin[w, t, 1]]})
                 for t in ws[12][:added]]
             out.append((work, present, emitted))
             if added <= 0:

@@ -58,19 +58,19 @@ def _worth(cands, t, n):
 
 
 @wide_kernel(_nrt=False)
-def _hidden_cell_parents(mark, gen, count, pool, top, w, s, c, orig, work, n):
+def _hidden_cell_parents(members, origin, pool, top, w, s, c, orig, work, n):
     """The candidates of cell ``c`` removed during a dynamic run are parents of ``s`` (the cell's last candidate)."""
     gone = orig[c] & ~work[c]
     while gone:
         low = gone & -gone
         gone ^= low
         q = 2 * (c * n + digit_of(low) - 1)
-        if mark[w, q] == gen[w]:
-            _pool_parent(count, pool, top, w, s, q)
+        if members[w, q // BITS] >> (q % BITS) & 1:
+            _pool_parent(origin, pool, top, w, s, q)
 
 
 @wide_kernel(_nrt=False)
-def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, d, made, places, houses):
+def _hidden_house_parents(members, origin, pool, top, w, s, h, d, made, places, houses):
     """The places of digit ``d`` in house ``h`` removed during a dynamic run are parents of ``s``: those of the
     run's candidates (``made``) no longer in the working grid's (``places``), as bits by position, so only the
     removed places are visited, in the house's order (the scan of the house's cells it replaces was a measurable
@@ -81,8 +81,8 @@ def _hidden_house_parents(mark, gen, count, pool, top, w, s, h, d, made, places,
         low = gone & -gone
         gone ^= low
         q = 2 * (houses[h, lowbit_index(low)] * n + d - 1)
-        if mark[w, q] == gen[w]:
-            _pool_parent(count, pool, top, w, s, q)
+        if members[w, q // BITS] >> (q % BITS) & 1:
+            _pool_parent(origin, pool, top, w, s, q)
 
 
 @wide_kernel(_nrt=False)
@@ -124,12 +124,12 @@ def _start(ws, w, seed, cands, houses, cell_houses):
 @wide_kernel(_nrt=False)
 def _start_grid(ws, cands, houses, cell_houses):
     """The working grid (``ws[7]``) and its places (``ws[19]``) as those of ``cands``. On the candidates the last
-    run started from (``ws[11]``), only what that run removed is put back (its removals are logged in ``ws[22]``):
+    run started from (``ws[11]``), only what that run removed is put back (its removals are logged in ``ws[3]``):
     a run removes a few dozen candidates, and copying the whole grid and its places (324 words on 9x9) before each
     of a search's hundreds of runs cost more than the undo; a static run removes none. On other candidates, the
-    places (``ws[20]``) and the cells' positions (``ws[21]``) are made again and copied. (Loops, not slice copies:
+    places (``ws[20]``) and the cells' positions (``ws[2]``) are made again and copied. (Loops, not slice copies:
     those may allocate, and the forcing search has no NRT.)"""
-    basis, work, places, made, position, undo = ws[11], ws[7], ws[19], ws[20], ws[21], ws[22]
+    basis, work, places, made, position, undo = ws[11], ws[7], ws[19], ws[20], ws[2], ws[3]
     n = houses.shape[1]
     same = True
     for c in range(cands.size):
@@ -172,12 +172,11 @@ def _push_off(ws, states, k):
 def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
     """Follow the queued states of the run in slot ``w`` until none is left: ``(NONE, NONE)``, after which more
     may be queued and followed (:func:`_push_off`), or a candidate forced both ways, ``(on, off)``."""
-    queue, work, ends, places, made, position, undo = ws[6], ws[7], ws[14], ws[19], ws[20], ws[21], ws[22]
+    queue, work, ends, places, made, position, undo = ws[6], ws[7], ws[14], ws[19], ws[20], ws[2], ws[3]
     nkinds = cell_houses.shape[1]  # a cell's units: 3, or 5 with the diagonals (state.grader_units)
     # the slot's arrays, taken out of the workspace once (see engine/grade/kernels/chains/slots.py on why)
-    mark, gen, start, count, pool, top, nest, members = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18]
+    origin, pool, top, nest, members = ws[0], ws[4], ws[5], ws[15], ws[18]
     qon_head, qon_tail, qoff_head, qoff_tail = ends[0], ends[1], ends[2], ends[3]
-    g = gen[w]  # the slot's generation: a state is in the slot when its mark is g
     uw = _U(w)  # unsigned indices below: numba tests every signed index for a negative value
     room = pool.shape[1]
     nested = nest.shape[0] > 0
@@ -232,18 +231,17 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                 # t joins the slot (parent s) unless it is there, and is queued; its candidate on already: the run
                 # is contradicted (_add written out, as below: see the module's note)
                 ut = _U(t)
-                contradicted = mark[uw, ut + 1] == g
-                if contradicted or mark[uw, ut] != g:
-                    mark[uw, ut] = g
+                contradicted = members[uw, (t + 1) // BITS] >> ((t + 1) % BITS) & 1
+                if contradicted or not members[uw, t // BITS] >> (t % BITS) & 1:
                     members[uw, t // BITS] |= np.int64(1) << (t % BITS)
-                    start[uw, ut] = top[uw]
-                    count[uw, ut] = 0
+                    origin[uw, ut, 0] = top[uw]
+                    origin[uw, ut, 1] = 0
                     if nested:
                         nest[uw, ut] = 0
                     if top[uw] < room:
                         pool[uw, _U(top[uw])] = s
                         top[uw] += 1
-                        count[uw, ut] = 1
+                        origin[uw, ut, 1] = 1
                     if contradicted:
                         return t + 1, t
                     queue[qoff_tail] = t
@@ -259,7 +257,7 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
         found0 = found1 = found2 = found3 = found4 = found5 = NONE
         if ylinks and popcount(work[c]) == 2 and work[c] & bit:
             t = 2 * (c * n + digit_of(work[c] & ~bit) - 1) + 1
-            if mark[uw, _U(t)] != g:
+            if not members[uw, t // BITS] >> (t % BITS) & 1:
                 found0 = t
         for k in (2, 0, 1):
             rest = places[cell_houses[c, k], d - 1] & ~(np.int64(1) << position[c, k])
@@ -297,27 +295,26 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                 continue
             conj = t - 1
             ut = _U(t)
-            fresh = mark[uw, ut] != g
+            fresh = not members[uw, t // BITS] >> (t % BITS) & 1
             if fresh:
-                mark[uw, ut] = g
                 members[uw, t // BITS] |= np.int64(1) << (t % BITS)
-                start[uw, ut] = top[uw]
-                count[uw, ut] = 0
+                origin[uw, ut, 0] = top[uw]
+                origin[uw, ut, 1] = 0
                 if nested:
                     nest[uw, ut] = 0
                 if top[uw] < room:
                     pool[uw, _U(top[uw])] = s
                     top[uw] += 1
-                    count[uw, ut] = 1
+                    origin[uw, ut, 1] = 1
                 if dynamic:
                     c2 = (t >> 1) // n
                     if j == 0:
-                        _hidden_cell_parents(mark, gen, count, pool, top, w, t, c2, cands, work, n)
+                        _hidden_cell_parents(members, origin, pool, top, w, t, c2, cands, work, n)
                     else:
                         # the house of link j: the box, the row, the column, the diagonals (state.SE_SLOTS)
-                        _hidden_house_parents(mark, gen, count, pool, top, w, t, cell_houses[c, SE_SLOTS[j - 1]], d,
+                        _hidden_house_parents(members, origin, pool, top, w, t, cell_houses[c, SE_SLOTS[j - 1]], d,
                                               made, places, houses)
-            if mark[uw, _U(conj)] == g:
+            if members[uw, conj // BITS] >> (conj % BITS) & 1:
                 return t, conj
             if fresh:
                 queue[qon_tail] = t

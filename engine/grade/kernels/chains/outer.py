@@ -28,7 +28,7 @@ def _resume(ws, w, cands, houses, cell_houses, n):
     followed: ``cands`` less its off states), with empty queues, so that it can go on (another run may have used
     the workspace since)."""
     _start_grid(ws, cands, houses, cell_houses)  # (the last run's removals put back)
-    work, places, position, undo, members, queue, ends = ws[7], ws[19], ws[21], ws[22], ws[18], ws[6], ws[14]
+    work, places, position, undo, members, queue, ends = ws[7], ws[19], ws[2], ws[3], ws[18], ws[6], ws[14]
     for k in range(members.shape[1]):
         x = members[w, k]
         while x:

@@ -75,8 +75,8 @@ def _chain_parents(ws, w, t, seed_cause, orig, work, houses, cell_houses, n, mar
     for i in range(k):
         x = states[i]
         if x & 1:
-            first = ws[3][w, x] == 0
-            cause = seed_cause if first else _link_cause(x, ws[4][w, ws[2][w, x]], cell_houses, n)
+            first = ws[0][w, x, 1] == 0
+            cause = seed_cause if first else _link_cause(x, ws[4][w, ws[0][w, x, 0]], cell_houses, n)
             count = _cause_parents(x, cause, orig, work, houses, n, mark, out, count)
     return count
 

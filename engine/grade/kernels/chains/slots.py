@@ -1,10 +1,13 @@
 """Slots: sets of chain states with their parents, the memory every forcing-chain kernel works in.
 
 A state is a candidate on or off (:mod:`engine.grade.kernels.chains.implications`). A *slot* holds one set of states
-and, for each, the states that forced it (its parents), in a shared pool. Membership is ``mark[w, s] == gen[w]``, so
-emptying a slot is one increment; each slot also keeps its states as a bitset (``members``, 63 states to a word,
-cleared when the slot is emptied), so that what several runs have in common is an AND of words, in state order
-(:func:`engine.grade.kernels.chains.forcing._common`), not a scan of every state. The workspace tuple also carries the
+and, for each, the states that forced it (its parents), in a shared pool. A slot's states are a bitset (``members``,
+63 states to a word, a few cache lines a slot, cleared when the slot is emptied): membership is one bit, and what
+several runs have in common is an AND of words, in state order (:func:`engine.grade.kernels.chains.forcing._common`),
+not a scan of every state. Each emptying also moves the slot's generation (``gen``) on, so a memo can tell that a slot
+it remembers was reused (engine.grade.kernels.chains.reuse). (Membership was a generation mark per state: a cache
+line per state looked at, in arrays that outgrow the caches in nested searches; measured, the bits are faster, and
+much faster on a host with little cache.) The workspace tuple also carries the
 scratch of a run (queues, the working candidates and the places of each digit in each house, visit stamps, a
 stack, the finds of the rules of a "+" run and their parents, the queue's ends so a run can stop and go on) and,
 for nested chains only, which nested chain put each state in a slot (:mod:`engine.grade.finders.chains.nested`): a
@@ -23,7 +26,7 @@ BITS = 63
 
 @wide_kernel
 def _workspace(slots, ncells, n):
-    """Room for ``slots`` sets of states: (mark, gen, start, count, pool, top) plus the scratch of a run."""
+    """Room for ``slots`` sets of states: (origin, gen, -, -, pool, top, ..., members) plus the scratch of a run."""
     return _nested_workspace(slots, ncells, n, 0)
 
 
@@ -31,11 +34,11 @@ def _workspace(slots, ncells, n):
 def _nested_workspace(slots, ncells, n, nests):
     """A workspace whose slots also record which of up to ``nests`` nested chains put each state there."""
     nstates = 2 * ncells * n
-    mark = np.zeros((slots, nstates), np.int32)
     gen = np.ones(slots, np.int32)
-    # only membership needs zeros: a state's start, count and parents are written when it is added
-    start = np.empty((slots, nstates), np.int32)
-    count = np.empty((slots, nstates), np.int32)
+    # origin[w, s]: where state s's parents start in slot w's pool and how many it has, side by side so that adding
+    # a state writes one cache line (the slots of a nested search outgrow the caches: a line a state is what they
+    # cost); written when the state is added, so never zeroed (membership is the bits of ``members``)
+    origin = np.empty((slots, nstates, 2), np.int32)
     pool = np.empty((slots, nstates * 4 + 64), np.int32)
     top = np.zeros(slots, np.int32)
     queue = np.zeros(nstates + 1, np.int32)
@@ -66,8 +69,8 @@ def _nested_workspace(slots, ncells, n, nests):
     # the candidates a run removed from its working grid ([0]: how many), put back when the next run starts
     # (engine/grade/kernels/chains/implications.py, _start_grid)
     undo = np.zeros(ncells * n + 1, np.int64)
-    return (mark, gen, start, count, pool, top, queue, work, visit, stack, stamp, basis, found, parents, ends, nest,
-            nest_cx, nest_seen, members, places, start_places, position, undo)
+    return (origin, gen, position, undo, pool, top, queue, work, visit, stack, stamp, basis, found, parents, ends, nest,
+            nest_cx, nest_seen, members, places, start_places)
 
 
 @wide_kernel(_nrt=False)
@@ -81,19 +84,19 @@ def _reset(ws, w):
 
 @wide_kernel(_nrt=False)
 def _has(ws, w, s):
-    return ws[0][w, s] == ws[1][w]
+    return ws[18][w, s // BITS] >> (s % BITS) & 1 != 0
 
 
 @wide_kernel(_nrt=False)
 def _add(ws, w, s, parent):
     """Put state ``s`` in slot ``w`` with one parent (none when ``parent`` < 0); more may follow (:func:`_parent`)."""
-    _put(ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[15], ws[18], w, s, parent)
+    _put(ws[0], ws[4], ws[5], ws[15], ws[18], w, s, parent)
 
 
 @wide_kernel(_nrt=False)
 def _parent(ws, w, s, parent):
     """Add a parent to the state added last (a full pool drops it: the chain only looks shorter)."""
-    _pool_parent(ws[3], ws[4], ws[5], w, s, parent)
+    _pool_parent(ws[0], ws[4], ws[5], w, s, parent)
 
 
 # The same two on the workspace's arrays. Why: a compiled call counts references to each of its array arguments on
@@ -106,25 +109,24 @@ def _parent(ws, w, s, parent):
 
 
 @kernel_with(inline="always")
-def _put(mark, gen, start, count, pool, top, nest, members, w, s, parent):
+def _put(origin, pool, top, nest, members, w, s, parent):
     """:func:`_add` on the workspace's arrays (``nest``: its nested-chain marks, no rows when it has none)."""
-    mark[w, s] = gen[w]
     members[w, s // BITS] |= np.int64(1) << (s % BITS)
-    start[w, s] = top[w]
-    count[w, s] = 0
+    origin[w, s, 0] = top[w]
+    origin[w, s, 1] = 0
     if nest.shape[0]:
         nest[w, s] = 0
     if parent >= 0:
-        _pool_parent(count, pool, top, w, s, parent)
+        _pool_parent(origin, pool, top, w, s, parent)
 
 
 @kernel_with(inline="always")
-def _pool_parent(count, pool, top, w, s, parent):
+def _pool_parent(origin, pool, top, w, s, parent):
     """:func:`_parent` on the workspace's arrays."""
     if top[w] < pool.shape[1]:
         pool[w, top[w]] = parent
         top[w] += 1
-        count[w, s] += 1
+        origin[w, s, 1] += 1
 
 
 @wide_kernel(_nrt=False)
@@ -146,11 +148,11 @@ def _first_path(ws, w, s):
     """How many states the chain that first reached ``s`` in slot ``w`` has (its first parents back to the
     assumption, ``s`` included): a lower bound of :func:`_ancestors` for the price of one load a state, as every
     state of that chain is one of the distinct states it counts."""
-    start, count, pool = ws[2], ws[3], ws[4]
+    origin, pool = ws[0], ws[4]
     length = 1
     x = s
-    while count[w, x]:
-        x = pool[w, start[w, x]]
+    while origin[w, x, 1]:
+        x = pool[w, origin[w, x, 0]]
         length += 1
     return length
 
@@ -160,7 +162,7 @@ def _ancestry(ws, w, s, out):
     """The distinct states that lead to ``s`` in slot ``w`` (``s`` included), written to ``out``: how many, and the
     summed complexity of the nested chains that put any of them there, each counted once per conclusion (since
     :func:`_new_conclusion`: Sudoku Explainer counts a nested chain once over all the chains of a conclusion)."""
-    start, count, pool, visit, stack, stamp = ws[2], ws[3], ws[4], ws[8], ws[9], ws[10]
+    origin, pool, visit, stack, stamp = ws[0], ws[4], ws[8], ws[9], ws[10]
     nest, nest_cx, nest_seen = ws[15], ws[16], ws[17]
     nested = nest.shape[0] > 0
     stamp[0] += 1
@@ -178,7 +180,7 @@ def _ancestry(ws, w, s, out):
         if nested and nest[w, x] and nest_seen[nest[w, x]] != stamp[2]:
             nest_seen[nest[w, x]] = stamp[2]
             extra += nest_cx[nest[w, x]]
-        for k in range(start[w, x], start[w, x] + count[w, x]):
+        for k in range(origin[w, x, 0], origin[w, x, 0] + origin[w, x, 1]):
             q = pool[w, k]
             if visit[q] != mark:
                 visit[q] = mark
@@ -193,25 +195,25 @@ def _full_path(ws, w, s, out, size):
     back to the assumption, written from the assumption forward, each state followed by its other parents, each
     written as ``-2 - parent`` (a state of a dynamic chain may need several removals, the other places of a digit
     in a house, and a person following the chain needs them all). Returns the new size."""
-    start, count, pool = ws[2], ws[3], ws[4]
+    origin, pool = ws[0], ws[4]
     length = 0
     x = s
     while True:
         length += 1
-        if count[w, x] == 0:
+        if origin[w, x, 1] == 0:
             break
-        x = pool[w, start[w, x]]
+        x = pool[w, origin[w, x, 0]]
     path = np.empty(length, np.int32)
     x = s
     for k in range(length - 1, -1, -1):
         path[k] = x
-        if count[w, x]:
-            x = pool[w, start[w, x]]
+        if origin[w, x, 1]:
+            x = pool[w, origin[w, x, 0]]
     for k in range(length):
         x = path[k]
         out[size] = x
         size += 1
-        for j in range(start[w, x] + 1, start[w, x] + count[w, x]):
+        for j in range(origin[w, x, 0] + 1, origin[w, x, 0] + origin[w, x, 1]):
             out[size] = -2 - pool[w, j]
             size += 1
     return size
