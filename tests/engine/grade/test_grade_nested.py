@@ -26,7 +26,7 @@ from engine.grade.kernels.chains.fresh_links import _concluding
 from engine.grade.kernels.chains.plain import (_plain_search, _plain_search_in, _plain_search_walking, _plain_walk,
                                               _walk_space)
 from engine.grade.kernels.chains.walk import links
-from engine.grade.kernels.chains.slots import BITS, _reset, _workspace
+from engine.grade.kernels.chains.slots import BITS, _reset, _workspace, parents_of
 from engine.grade.kernels.chains.space import _search_space
 from engine.grade.kernels.state import grader_units
 from engine.grade.state import State
@@ -539,9 +539,7 @@ def _run_on(grid, seed):
     ws = _workspace(1, 81, 9)
     _reset(ws, 0)
     _propagate(ws, 0, seed, grid, GEO.houses, CELL_HOUSES, 9, True, True, 0)
-    origin, pool, members = ws[0], ws[4], ws[18]
-    states = {s: pool[0, origin[0, s, 0]:origin[0, s, 0] + origin[0, s, 1]].tolist() for s in range(2 * 81 * 9)
-              if int(members[0, s // BITS]) >> (s % BITS) & 1}
+    states = {s: parents_of(ws, 0, s) for s in range(2 * 81 * 9) if int(ws[18][0, s // BITS]) >> (s % BITS) & 1}
     return states, ws[18][0].copy()
 
 

@@ -21,7 +21,7 @@ from engine.grade.finders.chains.nested import _Search
 from engine.grade.kernels.chains import forcing as fo
 from engine.grade.kernels.chains.implications import NONE, _follow, _push_off, _start
 from engine.grade.kernels.chains.plus import _advanced, _emit_hint
-from engine.grade.kernels.chains.slots import _has, _reset
+from engine.grade.kernels.chains.slots import _has, _reset, parents_of
 from engine.grade.kernels.state import grader_units
 
 from test_grade_chains import ESCARGOT, ESCARGOT_STUCK
@@ -175,9 +175,8 @@ def stalls(cands, seeds):
             work = ws[7].copy()
             present = {t for t in range(2 * cands.size * N) if _has(ws, w, t)}
             added = _advanced(ws, w, s.cands, ws[7], s.houses, s.cell_houses, N, ws[12], ws[13])
-            origin, pool = ws[0], ws[4]
             emitted = None if added < 0 else [
-                (int(t), {int(q) for q in pool[w, origin[w, t, 0]:origin[w, t, 0] + origin[w, t, 1]]})
+                (int(t), set(parents_of(ws, w, int(t))))
                 for t in ws[12][:added]]
             out.append((work, present, emitted))
             if added <= 0:

@@ -22,7 +22,7 @@ from ...._jit import kernel_with, wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
 from ..state import _house_positions, _places_table, SE_SLOTS
 from .plus import _advanced
-from .slots import BITS, _add, _pool_parent
+from .slots import BITS, ONE, _add, _pool_parent
 
 _U = np.uint64
 
@@ -234,14 +234,13 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
                 contradicted = members[uw, (t + 1) // BITS] >> ((t + 1) % BITS) & 1
                 if contradicted or not members[uw, t // BITS] >> (t % BITS) & 1:
                     members[uw, t // BITS] |= np.int64(1) << (t % BITS)
-                    origin[uw, ut, 0] = top[uw]
-                    origin[uw, ut, 1] = 0
+                    origin[uw, ut] = top[uw]
                     if nested:
                         nest[uw, ut] = 0
                     if top[uw] < room:
                         pool[uw, _U(top[uw])] = s
                         top[uw] += 1
-                        origin[uw, ut, 1] = 1
+                        origin[uw, ut] += ONE
                     if contradicted:
                         return t + 1, t
                     queue[qoff_tail] = t
@@ -298,14 +297,13 @@ def _follow(ws, w, cands, houses, cell_houses, n, ylinks, dynamic):
             fresh = not members[uw, t // BITS] >> (t % BITS) & 1
             if fresh:
                 members[uw, t // BITS] |= np.int64(1) << (t % BITS)
-                origin[uw, ut, 0] = top[uw]
-                origin[uw, ut, 1] = 0
+                origin[uw, ut] = top[uw]
                 if nested:
                     nest[uw, ut] = 0
                 if top[uw] < room:
                     pool[uw, _U(top[uw])] = s
                     top[uw] += 1
-                    origin[uw, ut, 1] = 1
+                    origin[uw, ut] += ONE
                 if dynamic:
                     c2 = (t >> 1) // n
                     if j == 0:

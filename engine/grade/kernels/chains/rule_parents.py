@@ -20,7 +20,7 @@ from .implications import _propagate
 from .plain import _plain_path_on, _walk_space
 from .walk import links, no_links
 from ..state import SE_SLOTS
-from .slots import _ancestry, _reset
+from .slots import FIRST, ONE, _ancestry, _reset
 
 #: what the assumption of a chain counts as when its rule parents are collected
 NO_CAUSE, CELL_CAUSE = -2, -1  # else a house
@@ -75,8 +75,8 @@ def _chain_parents(ws, w, t, seed_cause, orig, work, houses, cell_houses, n, mar
     for i in range(k):
         x = states[i]
         if x & 1:
-            first = ws[0][w, x, 1] == 0
-            cause = seed_cause if first else _link_cause(x, ws[4][w, ws[0][w, x, 0]], cell_houses, n)
+            first = ws[0][w, x] < ONE
+            cause = seed_cause if first else _link_cause(x, ws[4][w, ws[0][w, x] & FIRST], cell_houses, n)
             count = _cause_parents(x, cause, orig, work, houses, n, mark, out, count)
     return count
 

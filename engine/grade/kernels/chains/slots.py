@@ -22,6 +22,11 @@ from ...._jit import kernel_with, wide_kernel
 
 #: states to a word of a slot's member bits
 BITS = 63
+#: a state's origin word: where its parents start in the pool (the low bits; a pool holds 4 entries a state, under
+#: 2**24 for any grid below 128x128), plus ONE for each parent (at most MOST: more are dropped, as from a full pool)
+ONE = 1 << 24
+FIRST = ONE - 1
+MOST = 127
 
 
 @wide_kernel
@@ -35,10 +40,10 @@ def _nested_workspace(slots, ncells, n, nests):
     """A workspace whose slots also record which of up to ``nests`` nested chains put each state there."""
     nstates = 2 * ncells * n
     gen = np.ones(slots, np.int32)
-    # origin[w, s]: where state s's parents start in slot w's pool and how many it has, side by side so that adding
-    # a state writes one cache line (the slots of a nested search outgrow the caches: a line a state is what they
-    # cost); written when the state is added, so never zeroed (membership is the bits of ``members``)
-    origin = np.empty((slots, nstates, 2), np.int32)
+    # origin[w, s]: where state s's parents start in slot w's pool and how many it has, in one word (ONE counts a
+    # parent) so that adding a state writes 4 bytes (the slots of a nested search outgrow the caches: their bytes
+    # are what they cost); written when the state is added, so never zeroed (membership is the bits of ``members``)
+    origin = np.empty((slots, nstates), np.int32)
     pool = np.empty((slots, nstates * 4 + 64), np.int32)
     top = np.zeros(slots, np.int32)
     queue = np.zeros(nstates + 1, np.int32)
@@ -112,8 +117,7 @@ def _parent(ws, w, s, parent):
 def _put(origin, pool, top, nest, members, w, s, parent):
     """:func:`_add` on the workspace's arrays (``nest``: its nested-chain marks, no rows when it has none)."""
     members[w, s // BITS] |= np.int64(1) << (s % BITS)
-    origin[w, s, 0] = top[w]
-    origin[w, s, 1] = 0
+    origin[w, s] = top[w]
     if nest.shape[0]:
         nest[w, s] = 0
     if parent >= 0:
@@ -123,10 +127,10 @@ def _put(origin, pool, top, nest, members, w, s, parent):
 @kernel_with(inline="always")
 def _pool_parent(origin, pool, top, w, s, parent):
     """:func:`_parent` on the workspace's arrays."""
-    if top[w] < pool.shape[1]:
+    if top[w] < pool.shape[1] and origin[w, s] >> 24 < MOST:
         pool[w, top[w]] = parent
         top[w] += 1
-        origin[w, s, 1] += 1
+        origin[w, s] += ONE
 
 
 @wide_kernel(_nrt=False)
@@ -151,8 +155,8 @@ def _first_path(ws, w, s):
     origin, pool = ws[0], ws[4]
     length = 1
     x = s
-    while origin[w, x, 1]:
-        x = pool[w, origin[w, x, 0]]
+    while origin[w, x] >= ONE:
+        x = pool[w, origin[w, x] & FIRST]
         length += 1
     return length
 
@@ -180,7 +184,8 @@ def _ancestry(ws, w, s, out):
         if nested and nest[w, x] and nest_seen[nest[w, x]] != stamp[2]:
             nest_seen[nest[w, x]] = stamp[2]
             extra += nest_cx[nest[w, x]]
-        for k in range(origin[w, x, 0], origin[w, x, 0] + origin[w, x, 1]):
+        o = origin[w, x]
+        for k in range(o & FIRST, (o & FIRST) + (o >> 24)):
             q = pool[w, k]
             if visit[q] != mark:
                 visit[q] = mark
@@ -200,20 +205,27 @@ def _full_path(ws, w, s, out, size):
     x = s
     while True:
         length += 1
-        if origin[w, x, 1] == 0:
+        if origin[w, x] < ONE:
             break
-        x = pool[w, origin[w, x, 0]]
+        x = pool[w, origin[w, x] & FIRST]
     path = np.empty(length, np.int32)
     x = s
     for k in range(length - 1, -1, -1):
         path[k] = x
-        if origin[w, x, 1]:
-            x = pool[w, origin[w, x, 0]]
+        if origin[w, x] >= ONE:
+            x = pool[w, origin[w, x] & FIRST]
     for k in range(length):
         x = path[k]
         out[size] = x
         size += 1
-        for j in range(origin[w, x, 0] + 1, origin[w, x, 0] + origin[w, x, 1]):
+        o = origin[w, x]
+        for j in range((o & FIRST) + 1, (o & FIRST) + (o >> 24)):
             out[size] = -2 - pool[w, j]
             size += 1
     return size
+
+
+def parents_of(ws, w: int, s: int) -> list[int]:
+    """State ``s``'s parents in slot ``w``, in order (plain Python: for the tests and for reading a workspace)."""
+    o = int(ws[0][w, s])
+    return [int(q) for q in ws[4][w, (o & FIRST):(o & FIRST) + (o >> 24)]]
