@@ -36,16 +36,16 @@ HEADER = """\
 # Benchmarks
 
 Generated from [bench/results/](../bench/results/) by `python tools/benchmarks_page.py` (a test checks it is fresh):
-edit an area's file there, never this page. The only page with measured figures, each area's newest. **figure**: per
+edit an area's file there, never this page; older figures: `git log -p bench/results/`. **figure**: per
 CPU second (one core) unless it says wall, medians of repeated runs; a range spans runs made in turn or the cases
 named; the target in brackets. **beside**: the peer run side by side, and our speed as a multiple of its (above x1:
 faster). **command**: from the repository root ("same": as above; peers and lists not shipped:
 [bench/README.md](../bench/README.md)). **host, load**: the machine (below) and the load average before the run (-:
 none). **date, commit**: the code measured is at or before the commit.
 
-Hosts: shared 2-core VMs, changed between sessions; a rate moves with its host by tens of per cent, so compare
-ratios, or lines of one host and day. Python 3.11, numba 0.68, warm kernel caches unless a line says cold. Older
-figures: `git log -p bench/results/`.
+Hosts: shared 2-core VMs, changing; rates move with the host (hardest
+puzzles: its cache, bench/cache_latency.py); compare ratios of one host. Python 3.11, numba 0.68,
+warm kernel caches unless said cold.
 """
 
 COLUMNS = ("what", "figure", "beside", "command", "host, load", "date, commit")
