@@ -22,7 +22,7 @@ from ...._jit import kernel_with, wide_kernel
 from ....bits import digit_of, lowbit_index, popcount
 from ..state import _house_positions, _places_table, SE_SLOTS
 from .plus import _advanced
-from .slots import BITS, ONE, _add, _pool_parent
+from .slots import BITS, ONE, _add, _in, _pool_parent
 
 _U = np.uint64
 
@@ -65,7 +65,7 @@ def _hidden_cell_parents(members, origin, pool, top, w, s, c, orig, work, n):
         low = gone & -gone
         gone ^= low
         q = 2 * (c * n + digit_of(low) - 1)
-        if members[w, q // BITS] >> (q % BITS) & 1:
+        if _in(members, w, q):
             _pool_parent(origin, pool, top, w, s, q)
 
 
@@ -81,7 +81,7 @@ def _hidden_house_parents(members, origin, pool, top, w, s, h, d, made, places, 
         low = gone & -gone
         gone ^= low
         q = 2 * (houses[h, lowbit_index(low)] * n + d - 1)
-        if members[w, q // BITS] >> (q % BITS) & 1:
+        if _in(members, w, q):
             _pool_parent(origin, pool, top, w, s, q)
 
 

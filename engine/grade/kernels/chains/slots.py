@@ -24,14 +24,15 @@ from ...._jit import kernel_with, wide_kernel
 BITS = 63
 #: a state's origin word: where its parents start in the pool (the low bits; a pool holds 4 entries a state, under
 #: 2**24 for any grid below 128x128), plus ONE for each parent (at most MOST: more are dropped, as from a full pool)
-ONE = 1 << 24
+SHIFT = 24
+ONE = 1 << SHIFT
 FIRST = ONE - 1
 MOST = 127
 
 
 @wide_kernel
 def _workspace(slots, ncells, n):
-    """Room for ``slots`` sets of states: (origin, gen, -, -, pool, top, ..., members) plus the scratch of a run."""
+    """Room for ``slots`` sets of states (origin, gen, pool, top, members) and the scratch of a run."""
     return _nested_workspace(slots, ncells, n, 0)
 
 
@@ -89,7 +90,13 @@ def _reset(ws, w):
 
 @wide_kernel(_nrt=False)
 def _has(ws, w, s):
-    return ws[18][w, s // BITS] >> (s % BITS) & 1 != 0
+    return _in(ws[18], w, s)
+
+
+@kernel_with(inline="always")
+def _in(members, w, s):
+    """:func:`_has` on the slots' member bits."""
+    return members[w, s // BITS] >> (s % BITS) & 1 != 0
 
 
 @wide_kernel(_nrt=False)
@@ -127,7 +134,7 @@ def _put(origin, pool, top, nest, members, w, s, parent):
 @kernel_with(inline="always")
 def _pool_parent(origin, pool, top, w, s, parent):
     """:func:`_parent` on the workspace's arrays."""
-    if top[w] < pool.shape[1] and origin[w, s] >> 24 < MOST:
+    if top[w] < pool.shape[1] and origin[w, s] >> SHIFT < MOST:
         pool[w, top[w]] = parent
         top[w] += 1
         origin[w, s] += ONE
@@ -185,7 +192,7 @@ def _ancestry(ws, w, s, out):
             nest_seen[nest[w, x]] = stamp[2]
             extra += nest_cx[nest[w, x]]
         o = origin[w, x]
-        for k in range(o & FIRST, (o & FIRST) + (o >> 24)):
+        for k in range(o & FIRST, (o & FIRST) + (o >> SHIFT)):
             q = pool[w, k]
             if visit[q] != mark:
                 visit[q] = mark
@@ -219,7 +226,7 @@ def _full_path(ws, w, s, out, size):
         out[size] = x
         size += 1
         o = origin[w, x]
-        for j in range((o & FIRST) + 1, (o & FIRST) + (o >> 24)):
+        for j in range((o & FIRST) + 1, (o & FIRST) + (o >> SHIFT)):
             out[size] = -2 - pool[w, j]
             size += 1
     return size
@@ -228,4 +235,4 @@ def _full_path(ws, w, s, out, size):
 def parents_of(ws, w: int, s: int) -> list[int]:
     """State ``s``'s parents in slot ``w``, in order (plain Python: for the tests and for reading a workspace)."""
     o = int(ws[0][w, s])
-    return [int(q) for q in ws[4][w, (o & FIRST):(o & FIRST) + (o >> 24)]]
+    return [int(q) for q in ws[4][w, (o & FIRST):(o & FIRST) + (o >> SHIFT)]]
