@@ -451,6 +451,23 @@ def test_what_an_earlier_step_found_inside_narrowed_to_a_later_steps_grid_is_wha
     assert dropped > 0 and thinned > 0
 
 
+def test_a_full_store_drops_its_oldest_searches_inside_and_changes_no_step(monkeypatch):
+    """With room for 64 searches inside, the thread's store keeps the 64 searched last, in the order searched (a
+    step searches each grid once: the step's own memo answers the rest), and the step is the one an unbounded
+    store gives."""
+    from engine.grade.finders.chains import nested, searches_inside
+
+    nested._STORE.found = nested.fresh_store()
+    row, hint, links = nested.search(STUCK.copy(), 3)
+    everything = list(nested._STORE.found)
+    assert len(everything) > 64
+    monkeypatch.setattr(searches_inside, "STORED", 64)
+    nested._STORE.found = nested.fresh_store()
+    row2, hint2, links2 = nested.search(STUCK.copy(), 3)
+    assert list(nested._STORE.found) == everything[-64:]
+    assert (row2, hint2.tolist(), links2) == (row, hint.tolist(), links)
+
+
 def test_searches_inside_remembered_from_step_to_step_change_no_step(monkeypatch):
     """The thread's store of searches inside, kept from one step to the next, gives the steps that searching
     afresh gives: three nested steps from the stuck Escargot, each conclusion and its chains, with fewer
@@ -463,11 +480,11 @@ def test_searches_inside_remembered_from_step_to_step_change_no_step(monkeypatch
     monkeypatch.setattr(_Search, "search_inside", lambda self, *a: made.append(1) or search_inside(self, *a))
 
     def three_steps(remember: bool):
-        nested._STORE.found = {}
+        nested._STORE.found = nested.fresh_store()
         cands, steps = STUCK.copy(), []
         for _ in range(3):
             if not remember:
-                nested._STORE.found = {}
+                nested._STORE.found = nested.fresh_store()
             row, hint, links = nested.search(cands, 3)
             steps.append((row, hint.tolist(), links))
             placements, eliminations = conclusion(int(hint[fo.H_TARGET]), 9)
@@ -496,10 +513,10 @@ def test_outer_searches_in_the_threads_kept_workspace_find_what_searches_in_thei
     def steps():
         cands, out = STUCK.copy(), []
         for _ in range(3):
-            nested._STORE.found = {}
+            nested._STORE.found = nested.fresh_store()
             row, hint, links = nested.search(cands, 3)
             out.append((row, hint.tolist(), links))
-            nested._STORE.found = {}
+            nested._STORE.found = nested.fresh_store()
             other = nested.search(start, 3)
             out.append(other if other is None else (other[0], other[1].tolist(), other[2]))
             placements, eliminations = conclusion(int(hint[fo.H_TARGET]), 9)

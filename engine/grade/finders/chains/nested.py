@@ -41,7 +41,7 @@ from ...kernels.chains.space import _room_in
 from ...kernels.state import grader_units, se_units
 from .inside import Inside
 from .nested_steps import Explained
-from .searches_inside import _STORE, FOUND_ROWS, SearchesInside
+from .searches_inside import _STORE, FOUND_ROWS, SearchesInside, fresh_store
 
 #: Sudoku Explainer's nested rows, tried in order: (name, rating in tenths, the searches a run may use)
 ROWS = (
@@ -234,7 +234,7 @@ def search(cands: np.ndarray, box: int, explain: bool = True):
     inside: dict = {}  # the rows' searches inside, by grid (_Search.inside)
     last = getattr(_STORE, "grid", None)
     if last is None or last.shape != cands.shape or (cands & ~last).any():  # another puzzle: its own store
-        _STORE.found = {}
+        _STORE.found = fresh_store()
     _STORE.grid = np.array(cands, np.int64)
     before = None  # (found by the first row's search, then passed on)
     s = None
