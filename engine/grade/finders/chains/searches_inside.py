@@ -55,6 +55,10 @@ class SearchesInside:
         n = self.n
         # what searches inside concluded, by grid (see inside): shared by the rows of one step's search
         self.inside_memo = {} if inside is None else inside
+        # the step's candidates as one integer, its bits those of ``cands``' words in turn: the store's entries keep
+        # theirs, and a grid lacks none of an entry's candidates when ``bits & ~theirs`` is 0 (remembered), a tenth
+        # of the time numpy took to say so
+        self.bits = int.from_bytes(self.cands.tobytes(), "little")
         # the plain searches inside: one walk space for them all, the cells each cell sees
         self.walk = _walk_space(self.cands.size, n)
         self.sees = cycle_sees(self.houses, self.cell_houses, self.cands.size)
@@ -95,14 +99,14 @@ class SearchesInside:
             store = _STORE.found = fresh_store()
         key = (self.shape, producer, work.tobytes() if grid is None else grid)
         hit = store.get(key)
-        if hit is not None and not (self.cands & ~hit[0]).any():
+        if hit is not None and not self.bits & ~hit[0]:
             out = _narrowed(hit[1], self.cands, self.n)
         else:
             out = self.search_inside(producer, work)
             if hit is None and len(store) >= STORED:  # the oldest goes (the steps just before are the ones to meet)
                 store.popitem(last=False)
         out = out if len(out) else NOTHING  # (the memos keep no empty buffers)
-        store[key] = (self.cands, out)
+        store[key] = (self.bits, out)
         return out
 
     def search_inside(self, producer: int, work: np.ndarray) -> Inside:
