@@ -12,6 +12,7 @@ and its closures are those of a plain walk.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import deque
 
 import numpy as np
@@ -40,8 +41,10 @@ _GEO = geometry(3)
 _CELL_HOUSES = grader_units(_GEO)
 
 
-def _tried_grids():
-    """(cands, solution) each time the step path tries the multiple forcing chains on PUZZLES."""
+@functools.cache
+def _grids():
+    """(cands, solution) each time the step path tries the multiple forcing chains on PUZZLES. Made on first use,
+    not at import: grading the puzzles takes seconds, and every test worker imports the module to collect it."""
     seen = []
 
     def recorded(technique):
@@ -63,8 +66,6 @@ def _tried_grids():
     return out
 
 
-_GRIDS = _tried_grids()
-
 
 def _search_misses(cands):
     hint = np.empty(F.HINT_SIZE, np.int64)
@@ -73,9 +74,9 @@ def _search_misses(cands):
 
 
 def test_a_proved_miss_is_a_miss_and_most_misses_are_proved():
-    assert len(_GRIDS) >= 10
+    assert len(_grids()) >= 10
     misses = proved = 0
-    for cands, _ in _GRIDS:
+    for cands, _ in _grids():
         miss = _search_misses(cands)
         sure = _static_miss(cands, _GEO.houses, _CELL_HOUSES, _GEO.size)
         assert not sure or miss
@@ -119,12 +120,13 @@ def _same_conclusion_after(other, cands):
 
 
 def test_the_flagged_cells_and_houses_keep_the_conclusion():
-    hits = sum(_same_conclusion_after(_GRIDS[k - 1][0], cands) for k, (cands, _) in enumerate(_GRIDS))
+    grids = _grids()
+    hits = sum(_same_conclusion_after(grids[k - 1][0], cands) for k, (cands, _) in enumerate(grids))
     assert hits >= 5
 
 
 def _taken_away(data):
-    cands, solution = _GRIDS[data.draw(st.integers(0, len(_GRIDS) - 1))]
+    cands, solution = _grids()[data.draw(st.integers(0, len(_grids()) - 1))]
     cands = cands.copy()
     for c in data.draw(st.lists(st.integers(0, 80), max_size=12)):
         keep = np.int64(1) << (solution[c] - 1)  # the solution's candidate stays: the grid still has a solution
