@@ -66,7 +66,6 @@ def _grids():
     return out
 
 
-
 def _search_misses(cands):
     hint = np.empty(F.HINT_SIZE, np.int64)
     F._forcing_hint(F.MULTIPLE, cands, _GEO.houses, _CELL_HOUSES, _GEO.size, hint)
@@ -126,7 +125,8 @@ def test_the_flagged_cells_and_houses_keep_the_conclusion():
 
 
 def _taken_away(data):
-    cands, solution = _grids()[data.draw(st.integers(0, len(_grids()) - 1))]
+    grids = _grids()
+    cands, solution = grids[data.draw(st.integers(0, len(grids) - 1))]
     cands = cands.copy()
     for c in data.draw(st.lists(st.integers(0, 80), max_size=12)):
         keep = np.int64(1) << (solution[c] - 1)  # the solution's candidate stays: the grid still has a solution

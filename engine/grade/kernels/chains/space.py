@@ -83,8 +83,9 @@ def _room_in(cands, n, space):
     """How many slots a search on ``cands`` has (:func:`_search_slots`) if ``space`` has room for them, else -1.
     Where it has, a long-lived workspace, its counters start again before they could overflow (the slots'
     generations, and the stamps of the complexity walks and of nested chains, with every mark they compare
-    against; a slot's membership is bits, cleared as it is emptied). (Its own kernel for the searches inside nested chains, which keep the thread's workspace as Python
-    holds it: returning it from a kernel made Python objects of all its arrays at every search.)"""
+    against; a slot's membership is bits, cleared as it is emptied). (Its own kernel for the searches inside
+    nested chains, which keep the thread's workspace as Python holds it: returning it from a kernel made Python
+    objects of all its arrays at every search.)"""
     slots = _search_slots(cands, n)
     if space[1].size < slots:
         return -1
