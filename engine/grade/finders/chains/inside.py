@@ -15,14 +15,15 @@ class Inside:
     row ``i``'s off states (``states[state_ends[i]:state_ends[i + 1]]``, in the order the run follows them) and
     rule parents (the run's removals it rests on, likewise). Iterating gives ``(row, states, parents)``."""
 
-    __slots__ = ("rows", "states", "state_ends", "parents", "parent_ends")
+    __slots__ = ("rows", "states", "state_ends", "parents", "parent_ends", "size")
 
     def __init__(self, rows, states, state_ends, parents, parent_ends):
         self.rows, self.states, self.state_ends = rows, states, state_ends
         self.parents, self.parent_ends = parents, parent_ends
+        self.size = rows.shape[0]  # (asked at every stall of a nested run: an int, not the array's shape each time)
 
     def __len__(self) -> int:
-        return self.rows.shape[0]
+        return self.size
 
     def __getitem__(self, i: int) -> tuple:
         if not 0 <= i < len(self):

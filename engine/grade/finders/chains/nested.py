@@ -39,7 +39,7 @@ from ...kernels.chains.outer import _outer_hint, _resume
 from ...kernels.chains.slots import _nested_workspace
 from ...kernels.chains.space import _room_in
 from ...kernels.state import grader_units, se_units
-from .inside import Inside
+from .inside import NOTHING, Inside
 from .nested_steps import Explained
 from .searches_inside import _STORE, FOUND_ROWS, SearchesInside, fresh_store
 
@@ -145,18 +145,20 @@ class _Search(SearchesInside, Explained):
         """The first search inside that rests on the run's removals adds its conclusions to slot ``w`` as off
         states; whether any was new."""
         ws = self.ws
-        work = ws[7].copy()
+        # the run's grid as it is in the workspace, not a copy: the searches inside only read it, in a workspace of
+        # their own, and most of them are remembered (one copy a stall was a fiftieth of the hardest puzzles' time)
+        work = ws[7]
         grid = work.tobytes()
         for producer in self.inner:
             inside = self.inside(producer, work, grid)
-            if not len(inside):  # nothing it concludes rests on the run's removals: the next search inside
-                continue
+            if inside is NOTHING or not len(inside):  # nothing it concludes rests on the run's removals: the next
+                continue  # search inside (the memos keep every empty result as NOTHING, the one asked first)
             first = self.nests + 1
             new = _add_kept(ws, w, inside.rows, inside.states, inside.state_ends, inside.parents,
                             inside.parent_ends, first, NESTS - 1)
             # (the last id is shared once the table is full: what it explains is then unknown)
             if first < NESTS - 1:
-                self.blocks.append((first, producer, inside, work))
+                self.blocks.append((first, producer, inside, work.copy()))
             self.nests = min(self.nests + len(inside), NESTS - 1)
             return new > 0
         return False
@@ -166,7 +168,9 @@ class _Search(SearchesInside, Explained):
         """The best conclusion (a hint record; H_TENTHS is NO_HINT when none), as _forcing_search keeps it: every
         run made first, then their conclusions in one call (kernels.chains.outer._outer_hint)."""
         cands, n = self.cands, self.n
-        runs = np.full((cands.size * n, 6), NONE, np.int64)
+        # each candidate's runs on and off (slot, on, off), six entries from 6p, in a list: a tuple written into a
+        # numpy row costs a microsecond, this a tenth of that
+        runs = [NONE] * (cands.size * n * 6)
         ncells = cands.size
         for c in range(ncells):
             m = int(cands[c])
@@ -177,11 +181,11 @@ class _Search(SearchesInside, Explained):
                 p = c * n + d
                 if alone and not self.in_region(c, d + 1):  # (one candidate: no chain of its own, only a region's)
                     continue
-                runs[p, :3] = self.on_run(p)
+                runs[6 * p:6 * p + 3] = self.on_run(p)
                 if not alone:
-                    runs[p, 3:] = self.off_run(p)
+                    runs[6 * p + 3:6 * p + 6] = self.off_run(p)
         hint = np.full(HINT_SIZE, NO_HINT, np.int64)
-        _outer_hint(self.ws, runs, cands, self.houses, self.cell_houses, n, self.base, hint, _NO_FOUND,
+        _outer_hint(self.ws, np.array(runs, np.int64).reshape(-1, 6), cands, self.houses, self.cell_houses, n, self.base, hint, _NO_FOUND,
                     np.empty(n, np.int64), np.empty(n, np.int64))
         return hint
 
