@@ -59,6 +59,12 @@ class SearchesInside:
         # theirs, and a grid lacks none of an entry's candidates when ``bits & ~theirs`` is 0 (remembered): 0.4 us
         # against numpy's 1.7 us for the same test
         self.bits = int.from_bytes(self.cands.tobytes(), "little")
+        # this thread's store of searches inside (remembered), taken once: a thread-local's attribute at every
+        # search inside was a hundredth of the hardest puzzles' time (the store is replaced only between searches)
+        store = getattr(_STORE, "found", None)
+        if store is None:
+            store = _STORE.found = fresh_store()
+        self.store = store
         # the plain searches inside: one walk space for them all, the cells each cell sees
         self.walk = _walk_space(self.cands.size, n)
         self.sees = cycle_sees(self.houses, self.cell_houses, self.cands.size)
@@ -94,9 +100,7 @@ class SearchesInside:
         removals are a part of the earlier's, and each conclusion's rule parents are the earlier ones that are
         still removals (:func:`_narrowed`): those with none are dropped, as the search would drop them. The tests'
         twin searches again."""
-        store = getattr(_STORE, "found", None)
-        if store is None:
-            store = _STORE.found = fresh_store()
+        store = self.store
         key = (self.shape, producer, work.tobytes() if grid is None else grid)
         hit = store.get(key)
         if hit is not None and not self.bits & ~hit[0]:
@@ -113,7 +117,6 @@ class SearchesInside:
         """:meth:`inside`, not remembered."""
         n = self.n
         found = self.found
-        found[0, 0] = 0
         given, ends = NO_STATES, NO_ENDS  # (the rows are sifted by _kept)
         if producer == fo.STATIC:  # walks of their own: no slots
             k = _plain_inside(self.spares, self.cands, work, self.houses, self.cell_houses, n, found, self.walk,
@@ -138,6 +141,7 @@ class SearchesInside:
             iws, imemo = self.workspace(work)
             same, base_off = self.same_runs(producer, work, iws, imemo)
             # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
+            found[0, 0] = 0  # (the plain search empties the table itself)
             found[0, 1] = FOUND_ROWS if self.best_by_state else 0
             found[FOUND_ROWS:, H_TENTHS] = NO_HINT
             _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo, same, base_off)
