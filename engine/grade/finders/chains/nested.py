@@ -169,7 +169,7 @@ class _Search(SearchesInside, Explained):
         run made first, then their conclusions in one call (kernels.chains.outer._outer_hint)."""
         cands, n = self.cands, self.n
         # each candidate's runs on and off (slot, on, off), six entries from 6p, in a list: a tuple written into a
-        # numpy row costs a microsecond, this a tenth of that
+        # numpy row costs 1.3 us, into a list's slice 0.17 us (timeit, EPYC-3)
         runs = [NONE] * (cands.size * n * 6)
         ncells = cands.size
         for c in range(ncells):
