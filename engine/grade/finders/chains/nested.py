@@ -39,7 +39,7 @@ from ...kernels.chains.outer import _outer_hint, _resume
 from ...kernels.chains.slots import _nested_workspace
 from ...kernels.chains.space import _room_in
 from ...kernels.state import grader_units, se_units
-from .inside import NOTHING, Inside
+from .inside import Inside
 from .nested_steps import Explained
 from .searches_inside import _STORE, FOUND_ROWS, SearchesInside, fresh_store
 
@@ -151,15 +151,15 @@ class _Search(SearchesInside, Explained):
         grid = work.tobytes()
         for producer in self.inner:
             inside = self.inside(producer, work, grid)
-            if inside is NOTHING or not len(inside):  # nothing it concludes rests on the run's removals: the next
-                continue  # search inside (the memos keep every empty result as NOTHING, the one asked first)
+            if not inside.size:  # nothing it concludes rests on the run's removals: the next search inside
+                continue
             first = self.nests + 1
             new = _add_kept(ws, w, inside.rows, inside.states, inside.state_ends, inside.parents,
                             inside.parent_ends, first, NESTS - 1)
             # (the last id is shared once the table is full: what it explains is then unknown)
             if first < NESTS - 1:
                 self.blocks.append((first, producer, inside, work.copy()))
-            self.nests = min(self.nests + len(inside), NESTS - 1)
+            self.nests = min(self.nests + inside.size, NESTS - 1)
             return new > 0
         return False
 
@@ -185,8 +185,8 @@ class _Search(SearchesInside, Explained):
                 if not alone:
                     runs[6 * p + 3:6 * p + 6] = self.off_run(p)
         hint = np.full(HINT_SIZE, NO_HINT, np.int64)
-        _outer_hint(self.ws, np.array(runs, np.int64).reshape(-1, 6), cands, self.houses, self.cell_houses, n, self.base, hint, _NO_FOUND,
-                    np.empty(n, np.int64), np.empty(n, np.int64))
+        _outer_hint(self.ws, np.array(runs, np.int64).reshape(-1, 6), cands, self.houses, self.cell_houses, n,
+                    self.base, hint, _NO_FOUND, np.empty(n, np.int64), np.empty(n, np.int64))
         return hint
 
     def in_region(self, c: int, d: int) -> bool:
