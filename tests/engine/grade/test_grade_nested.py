@@ -711,3 +711,46 @@ def test_row_10_going_on_with_row_9_5s_runs_finds_what_its_own_runs_find():
                 assert (on, off, row, open_) == (on2, off2, 1, open2)
                 assert (members[w] == fresh.ws[18][w2]).all()
         assert (members != stalled).any()  # (some runs went on)
+
+
+def _narrowed_by_numpy(inside: Inside, cands: np.ndarray, n: int) -> Inside:
+    """The twin of the compiled narrowing of a remembered search inside (inside._narrowed): numpy's whole-array
+    steps."""
+    p = inside.parents.astype(np.int64) >> 1
+    still = (cands[p // n] >> (p % n)) & 1 == 1
+    if still.all():
+        return inside
+    counts = np.bincount(np.repeat(np.arange(len(inside)), np.diff(inside.parent_ends))[still], minlength=len(inside))
+    keep = counts > 0
+    sizes = np.diff(inside.state_ends)
+
+    def ends(s):
+        return np.concatenate(([0], np.cumsum(s))).astype(np.int64)
+
+    return Inside(inside.rows[keep], inside.states[np.repeat(keep, sizes)], ends(sizes[keep]),
+                  inside.parents[still], ends(counts[keep]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_a_remembered_search_inside_is_narrowed_as_numpy_narrows_it(data):
+    """A search inside an earlier step made, on a later step's grid: the conclusions keep the rule parents the grid
+    still has, in order, and go when none is left; the arrays are the ones given when nothing changed."""
+    from engine.grade.finders.chains.inside import _narrowed
+
+    n, ncells = 4, 16
+    k = data.draw(st.integers(0, 5))
+    sizes = data.draw(st.lists(st.integers(1, 4), min_size=k, max_size=k))
+    counts = data.draw(st.lists(st.integers(1, 5), min_size=k, max_size=k))
+    state = st.integers(0, 2 * ncells * n - 1)
+    states = np.array(data.draw(st.lists(state, min_size=sum(sizes), max_size=sum(sizes))), np.int32)
+    parents = np.array(data.draw(st.lists(state, min_size=sum(counts), max_size=sum(counts))), np.int32)
+    rows = np.arange(k * fo.HINT_SIZE, dtype=np.int64).reshape(k, fo.HINT_SIZE)
+    inside = Inside(rows, states, np.cumsum([0] + sizes).astype(np.int64), parents,
+                    np.cumsum([0] + counts).astype(np.int64))
+    cands = np.array(data.draw(st.lists(st.integers(0, 2 ** n - 1), min_size=ncells, max_size=ncells)), np.int64)
+    got, want = _narrowed(inside, cands, n), _narrowed_by_numpy(inside, cands, n)
+    assert (got is inside) == (want is inside)
+    for name in Inside.__slots__[:-1]:
+        assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
+    assert got.size == want.size

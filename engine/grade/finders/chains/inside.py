@@ -8,6 +8,7 @@ import numpy as np
 
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.forcing import H_KIND, H_SOURCE, H_TARGET, H_WHERE, HINT_SIZE
+from ...kernels.chains.nested import _narrow
 
 
 class Inside:
@@ -81,18 +82,10 @@ def hints(rows, work: np.ndarray, n: int):
 def _narrowed(inside: Inside, cands: np.ndarray, n: int) -> Inside:
     """``inside`` on a step's grid ``cands`` that lacks none of the candidates of the grid it was found on: each
     conclusion's rule parents that ``cands`` still has (so they are still removals of the run), in their order, and
-    only the conclusions left with some (:meth:`engine.grade.finders.chains.nested._Search.remembered`)."""
-    p = inside.parents.astype(np.int64) >> 1
-    still = (cands[p // n] >> (p % n)) & 1 == 1
-    if still.all():
+    only the conclusions left with some (:meth:`engine.grade.finders.chains.nested._Search.remembered`; compiled:
+    :func:`~engine.grade.kernels.chains.nested._narrow`, whose twin in the tests is numpy's)."""
+    if not inside.size:  # (over half of them: nothing was concluded there)
         return inside
-    counts = np.bincount(np.repeat(np.arange(len(inside)), np.diff(inside.parent_ends))[still], minlength=len(inside))
-    keep = counts > 0  # (a conclusion dropped has no parent left, so the parents still there are the kept ones')
-    sizes = np.diff(inside.state_ends)
-    return Inside(inside.rows[keep], inside.states[np.repeat(keep, sizes)], _ends(sizes[keep]),
-                  inside.parents[still], _ends(counts[keep]))
-
-
-def _ends(sizes: np.ndarray) -> np.ndarray:
-    """Where each of consecutive slices of ``sizes`` ends, after a leading 0 (an :class:`Inside`'s ``*_ends``)."""
-    return np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    changed, *parts = _narrow(inside.rows, inside.states, inside.state_ends, inside.parents, inside.parent_ends,
+                              cands, n)
+    return Inside(*parts) if changed else inside

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.cycles import cycle_sees
-from ...kernels.chains.forcing import H_COMPLEXITY, H_KIND, H_SORT, H_TENTHS, HINT_SIZE, NO_HINT
+from ...kernels.chains.forcing import H_COMPLEXITY, H_SORT, H_TENTHS, HINT_SIZE, NO_HINT
 from ...kernels.chains.nested import _collect, _kept, _plain_inside
 from ...kernels.chains.plain import _plain_search_in, _walk_space
 from ...kernels.chains.reuse import _base_off, _reuse
@@ -119,13 +119,13 @@ class SearchesInside:
         found = self.found
         given, ends = NO_STATES, NO_ENDS  # (the rows are sifted by _kept)
         if producer == fo.STATIC:  # walks of their own: no slots
-            k = _plain_inside(self.spares, self.cands, work, self.houses, self.cell_houses, n, found, self.walk,
-                              self.sees, self.before)
+            k, cycles = _plain_inside(self.spares, self.cands, work, self.houses, self.cell_houses, n, found,
+                                      self.walk, self.sees, self.before)
             if k <= 0:  # (four grids in five)
                 return NOTHING
             iws, imemo = self.no_slots
-            rows = found[1:k + 1]
-            if (rows[:, H_KIND] == fo.CYCLE).any():  # cycles: grouped and sifted here (rare); then as the others
+            if cycles:  # grouped and sifted here (rare); then as the others
+                rows = found[1:k + 1]
                 listed = list(hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))],
                                     work, n))
                 found = np.zeros((len(listed) + 1, HINT_SIZE), np.int64)

@@ -8,8 +8,8 @@ import numpy as np
 
 from ...._jit import wide_kernel
 from ....bits import popcount
-from .forcing import (H_COMPLEXITY, H_SORT, H_TARGET, H_TENTHS, HINT_SIZE, MULTIPLE, STATIC, _digits_scratch,
-                      _forcing_digits)
+from .forcing import (CYCLE, H_COMPLEXITY, H_KIND, H_SORT, H_TARGET, H_TENTHS, HINT_SIZE, MULTIPLE, STATIC,
+                      _digits_scratch, _forcing_digits)
 from .implications import NONE, _follow, _push_off, _start
 from .plus import _advanced
 from .plain import _plain_search_in
@@ -39,16 +39,19 @@ def _collect(producer, cands, houses, cell_houses, n, found, ws, memo, same, bas
 @wide_kernel
 def _plain_inside(spare, orig, work, houses, cell_houses, n, found, walk, sees, before):
     """The plain search inside a nested run on ``work`` (engine.grade.kernels.chains.plain._plain_search_in, with
-    ``walk``, ``sees`` and ``before``), its rows in ``found`` (which it empties first): how many, or -1 when, with
-    ``spare``, it was spared because no chain on ``work`` can rest on the removals from ``orig``
-    (rule_parents._plain_rests_nowhere). One call for the two: the plain searches inside come by the tens of
-    thousands, four in five finding nothing."""
+    ``walk``, ``sees`` and ``before``), its rows in ``found`` (which it empties first): ``(how many, whether one is
+    a cycle's)``, how many -1 when, with ``spare``, it was spared because no chain on ``work`` can rest on the
+    removals from ``orig`` (rule_parents._plain_rests_nowhere). One call for the two (and the cycles told here, not
+    found in numpy): the plain searches inside come by the tens of thousands, four in five finding nothing."""
     if spare and _plain_rests_nowhere(orig, work, houses, cell_houses, n):
-        return -1
+        return -1, False
     found[0, 0] = 0
     found[0, 1] = 0  # every cycle and chain (a cycle's rows remove together)
     _plain_search_in(work, houses, cell_houses, n, found, walk, sees, before)
-    return found[0, 0]
+    cycles = False
+    for i in range(1, found[0, 0] + 1):
+        cycles |= found[i, H_KIND] == CYCLE
+    return found[0, 0], cycles
 
 
 @wide_kernel
@@ -191,6 +194,47 @@ def _kept(producer, found, ws, memo, orig, work, houses, cell_houses, n, given, 
     # (copies: the memo of searches inside keeps these, and the buffers are sized for the worst case)
     return rows[:m].copy(), states[:ns].copy(), state_ends[:m + 1].copy(), parents[:npar].copy(), \
         parent_ends[:m + 1].copy()
+
+
+@wide_kernel
+def _narrow(rows, states, state_ends, parents, parent_ends, cands, n):
+    """What a search inside kept (:func:`_kept`'s five arrays) as it is on the step's grid ``cands``, which lacks
+    none of the candidates of the grid it was found on: each conclusion's rule parents that ``cands`` still has, in
+    their order, and only the conclusions left with some (engine.grade.finders.chains.inside._narrowed). Returns
+    ``(changed, ...the five)``, the arrays given when nothing changed. Compiled: a step meets thousands of such
+    searches an earlier step made, and numpy's eight calls for it cost twenty times this."""
+    k = rows.shape[0]
+    still = np.empty(parents.size, np.bool_)
+    changed = False
+    for j in range(parents.size):
+        p = parents[j] >> 1
+        still[j] = cands[p // n] >> (p % n) & 1 == 1
+        changed |= not still[j]
+    if not changed:
+        return False, rows, states, state_ends, parents, parent_ends
+    kept_rows = np.empty_like(rows)
+    kept_states = np.empty_like(states)
+    kept_state_ends = np.zeros(k + 1, np.int64)
+    kept_parents = np.empty_like(parents)
+    kept_parent_ends = np.zeros(k + 1, np.int64)
+    m = ns = npar = 0
+    for i in range(k):
+        first = npar
+        for j in range(parent_ends[i], parent_ends[i + 1]):
+            if still[j]:
+                kept_parents[npar] = parents[j]
+                npar += 1
+        if npar == first:  # no parent left: the search would drop it
+            continue
+        kept_rows[m] = rows[i]
+        for j in range(state_ends[i], state_ends[i + 1]):
+            kept_states[ns] = states[j]
+            ns += 1
+        m += 1
+        kept_state_ends[m] = ns
+        kept_parent_ends[m] = npar
+    return True, kept_rows[:m].copy(), kept_states[:ns].copy(), kept_state_ends[:m + 1].copy(), \
+        kept_parents[:npar].copy(), kept_parent_ends[:m + 1].copy()
 
 
 @wide_kernel
