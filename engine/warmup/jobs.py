@@ -156,6 +156,8 @@ def _nested(box: int) -> None:
     used: the kernels serve every size, and the job is run as ``nested@3`` (:data:`NESTED_JOB`)."""
     from ..geometry import geometry
     from ..grade.finders.chains import nested
+    from ..grade.kernels.chains import forcing as fo
+    from ..grade.kernels.chains.nested import _narrow
     from ..grade.kernels.driver import NRATINGS
     from ..grade.stuck import take
     from ..grade.techniques import NCOUNTERS
@@ -165,6 +167,14 @@ def _nested(box: int) -> None:
         _, hint, _ = nested.search(cands, 3)
         take(hint, np.stack([np.zeros_like(cands), cands]), geometry(3).peers, 9, np.zeros(NCOUNTERS, np.int64),
              np.zeros(NRATINGS))
+    # what those steps never reach: a dynamic search inside, which takes runs from the step's grid (reuse.py), here
+    # on the grid less one candidate, and the narrowing of a search inside an earlier step made (without this, a
+    # run's first hardest puzzle loaded their kernels in the middle of its step)
+    work = cands.copy()
+    c = int(np.flatnonzero([int(m).bit_count() > 2 for m in cands])[0])
+    work[c] &= work[c] - 1
+    got = nested._Search(2, cands, 3).inside(fo.DYNAMIC, work)
+    _narrow(got.rows, got.states, got.state_ends, got.parents, got.parent_ends, work, 9)
 
 
 #: the one job of every shape but square boxes (see :func:`_shapes`)
