@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 from engine import solve
 from engine.formats import from_line
 from engine.geometry import geometry
-from engine.grade.finders.chains.inside import Inside, hints
+from engine.grade.finders.chains.inside import Inside
 from engine.grade.finders.chains.nested import FOUND_ROWS, _Search
 from engine.grade.kernels.chains import cycles as cy, forcing as fo
+from engine.grade.kernels.chains.forcing import H_KIND, H_SOURCE, H_TARGET, H_WHERE
 from engine.grade.kernels.chains.implications import _propagate
-from engine.grade.kernels.chains.nested import _collect, _kept
+from engine.grade.kernels.chains.nested import _collect, _cycle_hints, _kept
 from engine.grade.kernels.chains.reuse import _differs, _forbidden
 from engine.grade.kernels.chains.rule_parents import _rule_parents
 from engine.grade.kernels.chains.fresh_links import _concluding
@@ -32,6 +33,44 @@ from engine.grade.kernels.state import grader_units
 from engine.grade.state import State
 
 from test_grade_chains import ESCARGOT, ESCARGOT_STUCK
+
+def _map_order(states, n: int) -> list[int]:
+    """The twin of engine.grade.kernels.chains.nested._hashmap_order: off states in the order Sudoku Explainer's
+    hint yields them (cells by ``index mod capacity`` of a Java ``HashMap``, 16 doubled past three quarters full,
+    each cell's digits upwards)."""
+    cells = len({(s >> 1) // n for s in states})
+    cap = 16
+    while cells * 4 > cap * 3:
+        cap *= 2
+    return sorted(states, key=lambda s: (((s >> 1) // n) & (cap - 1), s))
+
+
+def hints(rows, work: np.ndarray, n: int):
+    """The twin of engine.grade.kernels.chains.nested._cycle_hints (and of _kept's sifting): the collected
+    conclusions ``rows`` (sorted) on ``work`` as Sudoku Explainer's hints, ``(row, the off states it adds)``, a
+    cycle's rows as one hint, and of hints that remove the same candidates only the first."""
+    cycles: dict[tuple[int, int], list[int]] = {}
+    for row in rows:
+        if row[H_KIND] == fo.CYCLE:
+            cycles.setdefault((int(row[H_SOURCE]), int(row[H_WHERE])), []).append(int(row[H_TARGET]))
+    seen = set()
+    for row in rows:
+        target = int(row[H_TARGET])
+        if row[H_KIND] == fo.CYCLE:
+            states = cycles.pop((int(row[H_SOURCE]), int(row[H_WHERE])), None)
+            if states is None:  # the cycle's other rows: done with its first
+                continue
+        elif target & 1:  # placed: the cell's other candidates go
+            p = target >> 1
+            c = p // n
+            states = [2 * (c * n + e) for e in range(n) if work[c] >> e & 1 and e != p % n]
+        else:
+            states = [target]
+        key = frozenset(states)
+        if key not in seen:
+            seen.add(key)
+            yield row, np.array(_map_order(states, n), np.int32)
+
 
 GEO = geometry(3)
 CELL_HOUSES = grader_units(GEO)
@@ -754,3 +793,20 @@ def test_a_remembered_search_inside_is_narrowed_as_numpy_narrows_it(data):
     for name in Inside.__slots__[:-1]:
         assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
     assert got.size == want.size
+
+
+def test_a_plain_search_inside_groups_and_sifts_cycles_as_python_does():
+    """engine.grade.kernels.chains.nested._cycle_hints against its twin, hints(): on the stall grids whose plain
+    search finds cycles, the same hints in the same order, each removing the same states in the same order."""
+    n, met = 9, 0
+    for work in _stall_grids(400, 1):
+        rows = _plain(work)
+        if not (rows[:, H_KIND] == fo.CYCLE).any():
+            continue
+        met += 1
+        got, ends, given = _cycle_hints(rows, work, n)
+        twin = [(row.tolist(), states.tolist()) for row, states in hints(
+            rows[np.lexsort((rows[:, fo.H_SORT], rows[:, fo.H_COMPLEXITY], rows[:, fo.H_TENTHS]))], work, n)]
+        assert got[0, 0] == len(twin) == len(ends) - 1
+        assert [(got[1 + i].tolist(), given[ends[i]:ends[i + 1]].tolist()) for i in range(len(twin))] == twin
+    assert met >= 3  # (five of these grids have cycles)

@@ -16,7 +16,7 @@ import pytest
 from engine import solve
 from engine.formats import from_line
 from engine.geometry import geometry
-from engine.grade.finders.chains.inside import _map_order
+from engine.grade.kernels.chains.nested import _hashmap_order
 from engine.grade.finders.chains.nested import _Search
 from engine.grade.kernels.chains import forcing as fo
 from engine.grade.kernels.chains.implications import NONE, _follow, _push_off, _start
@@ -224,7 +224,9 @@ def test_a_hints_eliminations_come_in_java_hashmap_order():
         k = _emit_hint(s.ws, w, cells, masks, len(keys), N, np.zeros(1, np.int32), 0, out, 0)
         assert [int(t) // 2 // N for t in out[:k]] == order
         # a nested chain's eliminations the same way (cells of one bucket taken by index)
-        assert [(t >> 1) // N for t in _map_order([off(c, 1) for c in keys], N)] == java_map_order(sorted(keys))
+        states = np.array([off(c, 1) for c in keys], np.int32)
+        _hashmap_order(states, 0, states.size, N)
+        assert [(int(t) >> 1) // N for t in states] == java_map_order(sorted(keys))
 
 
 def test_pairs_and_fish_go_in_sudoku_explainers_permutations_order():

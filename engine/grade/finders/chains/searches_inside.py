@@ -14,14 +14,14 @@ import numpy as np
 
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.cycles import cycle_sees
-from ...kernels.chains.forcing import H_COMPLEXITY, H_SORT, H_TENTHS, HINT_SIZE, NO_HINT
-from ...kernels.chains.nested import _collect, _kept, _plain_inside
+from ...kernels.chains.forcing import H_TENTHS, NO_HINT
+from ...kernels.chains.nested import _collect, _cycle_hints, _kept, _plain_inside
 from ...kernels.chains.plain import _plain_search_in, _walk_space
 from ...kernels.chains.reuse import _base_off, _reuse
 from ...kernels.chains.space import _room_in, _search_memo, _search_space, _search_space_in, inner_space
 from ...kernels.chains.static_miss import _bound_miss, _static_closures, _static_miss
 from ...kernels.state import _places_table
-from .inside import NO_ENDS, NO_STATES, NOTHING, Inside, _narrowed, hints
+from .inside import NO_ENDS, NO_STATES, NOTHING, Inside, _narrowed
 
 #: the most conclusions a search inside keeps
 FOUND_ROWS = 1 << 14
@@ -124,16 +124,8 @@ class SearchesInside:
             if k <= 0:  # (four grids in five)
                 return NOTHING
             iws, imemo = self.no_slots
-            if cycles:  # grouped and sifted here (rare); then as the others
-                rows = found[1:k + 1]
-                listed = list(hints(rows[np.lexsort((rows[:, H_SORT], rows[:, H_COMPLEXITY], rows[:, H_TENTHS]))],
-                                    work, n))
-                found = np.zeros((len(listed) + 1, HINT_SIZE), np.int64)
-                found[0, 0] = len(listed)
-                for i, (row, _) in enumerate(listed):
-                    found[1 + i] = row
-                ends = np.cumsum([0] + [len(states) for _, states in listed]).astype(np.int64)
-                given = np.concatenate([states for _, states in listed]).astype(np.int32)
+            if cycles:  # a cycle's rows are one hint: grouped and sifted first (one in seven), then as the others
+                found, ends, given = _cycle_hints(found[1:k + 1], work, n)
         else:
             if producer == fo.MULTIPLE and (self.bound_miss(work) or _static_miss(work, self.houses,
                                                                                 self.cell_houses, n)):
