@@ -1,15 +1,17 @@
 """Our grader beside skfr, the fast C++ rater of the puzzle community, and beside serate's own ratings.
 
     python bench/bench_skfr.py --skfr PATH/skfr [--count 300] [--top1465 FILE] [--set NAME=FILE ...]
-                               [--serate bench/hardest-sample.tsv] [--no-hardest]
+                               [--serate bench/hardest-sample.tsv] [--no-hardest] [--runs 1]
 
 skfr (github.com/dobrichev/skfr, "Sudoku fast rater": Sudoku Explainer's rating ported to C++) is not shipped;
 build it from a checkout (bench/README.md). Sets: ``random`` (``--count`` random minimal 9x9 puzzles made here),
 ``hardest`` (bench/hardest-sample.tsv: a sample of the forum's hardest list, with serate's ratings), top1465 when
 given, and any ``--set``. Per set, both rate the same puzzles in one thread: ours with ``grade_many`` in this
 process (CPU of the call), skfr as a child (``OMP_NUM_THREADS=1 skfr -iNAME``, CPU from getrusage, its start-up
-measured apart on one puzzle and taken off). Printed: puzzles per CPU second each, our speed as a multiple of
-skfr's, and how many ratings agree: ours and skfr's ER, and where serate's ratings are known (``--serate``: a
+measured apart on one puzzle and taken off), ``--runs`` times in turns (the first of each pair alternating).
+Printed: puzzles per CPU second each and milliseconds a puzzle, CPU and wall (medians of the runs), our speed as a
+multiple of skfr's (the median of the runs' ratios, and their range: this host's speed moves by tens of per cent
+from one minute to the next, both peers' alike), and how many ratings agree: ours and skfr's ER, and where serate's ratings are known (``--serate``: a
 TSV of puzzle, ER, EP, ED), ours and skfr's against them (ER, EP and ED all equal; ER within 0.1). Where skfr and
 serate differ, serate is the reference (issue 48).
 """
@@ -25,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import _common  # noqa: F401  (the repository on sys.path, the kernel cache)
+from _common import host_line  # (and the repository on sys.path, the kernel cache)
 import numpy as np
 from tabulate import tabulate
 
@@ -62,8 +64,8 @@ def random_minimal(count: int, seed: int = 48) -> list[str]:
     return list(lines(np.stack([r.puzzle for r in carve_many(boards, 3, np.asarray(seeds, dtype=np.int64))])))
 
 
-def ours(puzzles: list[str]) -> tuple[float, list[tuple[float, float, float]]]:
-    """CPU seconds of one grade_many call and each puzzle's (ER, EP, ED)."""
+def ours(puzzles: list[str]) -> tuple[float, float, list[tuple[float, float, float]]]:
+    """CPU and wall seconds of one grade_many call, and each puzzle's (ER, EP, ED)."""
     from engine.formats import from_line
     from engine.grade import grade_many
     from engine.warmup import prepare
@@ -75,34 +77,35 @@ def ours(puzzles: list[str]) -> tuple[float, list[tuple[float, float, float]]]:
     # counted as ours (44 s of CPU for the hardest sample instead of 25-30)
     prepare(["grade@3", NESTED_JOB])
     grade_many(cells[:1], 3)
-    started = time.process_time()
+    started, wall = time.process_time(), time.perf_counter()
     grades = grade_many(cells, 3)
-    return time.process_time() - started, [(g.score, g.ep, g.ed) for g in grades]
+    return time.process_time() - started, time.perf_counter() - wall, [(g.score, g.ep, g.ed) for g in grades]
 
 
-def _run_skfr(skfr: str, puzzles: list[str], folder: Path, name: str) -> tuple[float, dict]:
+def _run_skfr(skfr: str, puzzles: list[str], folder: Path, name: str) -> tuple[float, float, dict]:
     (folder / f"{name}.txt").write_text("".join(p + "\n" for p in puzzles))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     subprocess.run([skfr, f"-i{name}"], cwd=folder, env={**os.environ, "OMP_NUM_THREADS": "1"},
                    capture_output=True, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    after, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter() - wall
     ratings = {}
     for line in (folder / f"{name}_rat.txt").read_text().splitlines():
         puzzle, _, rest = line.partition(" ED=")
         if rest:
             er, ep, ed = (float(x) for x in rest.split()[0].split("/"))
             ratings[puzzle.strip()] = (er, ep, ed)
-    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), ratings
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), wall, ratings
 
 
-def skfr_rates(skfr: str, puzzles: list[str]) -> tuple[float, list]:
-    """skfr's CPU seconds on ``puzzles`` (its start-up on one puzzle taken off) and each puzzle's (ER, EP, ED)
-    (None where it wrote none)."""
+def skfr_rates(skfr: str, puzzles: list[str]) -> tuple[float, float, list]:
+    """skfr's CPU and wall seconds on ``puzzles`` (its start-up on one puzzle taken off each) and each puzzle's
+    (ER, EP, ED) (None where it wrote none)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        start_up = statistics.median(_run_skfr(skfr, puzzles[:1], folder, f"one{k}")[0] for k in range(3))
-        seconds, ratings = _run_skfr(skfr, puzzles, folder, "set")
-    return max(seconds - start_up, 1e-9), [ratings.get(p) for p in puzzles]
+        ones = [_run_skfr(skfr, puzzles[:1], folder, f"one{k}") for k in range(3)]
+        seconds, wall, ratings = _run_skfr(skfr, puzzles, folder, "set")
+    start_up = statistics.median(one[0] for one in ones), statistics.median(one[1] for one in ones)
+    return max(seconds - start_up[0], 1e-9), max(wall - start_up[1], 1e-9), [ratings.get(p) for p in puzzles]
 
 
 def rate(x: float) -> str:
@@ -128,7 +131,10 @@ def main() -> None:
     parser.add_argument("--serate", action="append", default=[], type=Path, metavar="TSV",
                         help=f"serate's ratings (puzzle, ER, EP, ED); {SAMPLE.name} is always read")
     parser.add_argument("--no-hardest", action="store_true", help="leave out the hardest sample")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each set, ours and skfr in turns (default 1)")
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error(f"--runs {args.runs}: at least 1")
     # skfr runs in a folder of its own (it writes NAME_rat.txt beside its input): a relative path is resolved here,
     # and a wrong one stops the run before the minutes of our grading, not after
     found = shutil.which(args.skfr) if os.sep not in args.skfr else None
@@ -148,13 +154,29 @@ def main() -> None:
         sets.append((name, read_puzzles(Path(path))))
     if not args.no_hardest:
         sets.append(("hardest", read_puzzles(SAMPLE)))
-    print(f"{os.cpu_count()} cpus; load average {os.getloadavg()[0]:.2f}; one thread each")
+    print(f"{host_line()}; one thread each; {args.runs} run{'s' if args.runs > 1 else ''} a set")
     rows = []
     for name, puzzles in sets:
-        our_cpu, mine = ours(puzzles)
-        their_cpu, theirs = skfr_rates(args.skfr, puzzles)
+        runs = []  # (our CPU, our wall, skfr's CPU, skfr's wall)
+        for k in range(args.runs):
+            if k % 2:  # skfr first on every other run: neither always meets the host's next mood first
+                their_cpu, their_wall, theirs = skfr_rates(args.skfr, puzzles)
+                our_cpu, our_wall, mine = ours(puzzles)
+            else:
+                our_cpu, our_wall, mine = ours(puzzles)
+                their_cpu, their_wall, theirs = skfr_rates(args.skfr, puzzles)
+            runs.append((our_cpu, our_wall, their_cpu, their_wall))
+            print(f"  {name} run {k + 1}: ours {our_cpu:.2f} s of CPU ({our_wall:.2f} s wall), skfr {their_cpu:.2f} s "
+                  f"({their_wall:.2f} s), x{their_cpu / our_cpu:.2f}; load average {os.getloadavg()[0]:.2f}",
+                  flush=True)
+        our_cpu, our_wall, their_cpu, their_wall = (statistics.median(r[i] for r in runs) for i in range(4))
+        ratios = [r[2] / r[0] for r in runs]
+        ratio = f"x{statistics.median(ratios):.2f}" + (
+            f" (x{min(ratios):.2f}-{max(ratios):.2f})" if len(runs) > 1 else "")
+        each = 1000 / len(puzzles)
         row = [name, len(puzzles), rate(len(puzzles) / our_cpu), rate(len(puzzles) / their_cpu),
-               f"x{their_cpu / our_cpu:.2f}", "%d / %d / %d" % agreement(mine, theirs)]
+               f"{our_cpu * each:.3g} / {our_wall * each:.3g}", f"{their_cpu * each:.3g} / {their_wall * each:.3g}",
+               ratio, "%d / %d / %d" % agreement(mine, theirs)]
         known = [serate.get(p) for p in puzzles]
         if any(known):
             n = sum(1 for k in known if k)
@@ -163,9 +185,9 @@ def main() -> None:
         else:
             row += ["-", "-"]
         rows.append(row)
-        print(f"  {name}: ours {our_cpu:.2f} s, skfr {their_cpu:.2f} s of CPU", flush=True)
-    print(tabulate(rows, headers=["set", "puzzles", "ours /CPU s", "skfr /CPU s", "ours / skfr",
-                                  "vs skfr: all, ER, ER±0.1", "ours vs serate", "skfr vs serate"]))
+    print(tabulate(rows, headers=["set", "puzzles", "ours /CPU s", "skfr /CPU s", "ours ms CPU / wall",
+                                  "skfr ms CPU / wall", "ours / skfr", "vs skfr: all, ER, ER±0.1",
+                                  "ours vs serate", "skfr vs serate"]))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
