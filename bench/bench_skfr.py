@@ -113,6 +113,11 @@ def rate(x: float) -> str:
     return f"{x:,.1f}" if x >= 10 else f"{x:.3g}"
 
 
+def ms(x: float) -> str:
+    """Milliseconds a puzzle: three significant digits, whole ones from 100 (the hardest take a second or more)."""
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def agreement(mine: list, theirs: list) -> tuple[int, int, int]:
     """(all three equal, ER equal, ER within 0.1) over the puzzles both rated."""
     pairs = [(a, b) for a, b in zip(mine, theirs) if a is not None and b is not None]
@@ -175,7 +180,7 @@ def main() -> None:
             f" (x{min(ratios):.2f}-{max(ratios):.2f})" if len(runs) > 1 else "")
         each = 1000 / len(puzzles)
         row = [name, len(puzzles), rate(len(puzzles) / our_cpu), rate(len(puzzles) / their_cpu),
-               f"{our_cpu * each:.3g} / {our_wall * each:.3g}", f"{their_cpu * each:.3g} / {their_wall * each:.3g}",
+               f"{ms(our_cpu * each)} / {ms(our_wall * each)}", f"{ms(their_cpu * each)} / {ms(their_wall * each)}",
                ratio, "%d / %d / %d" % agreement(mine, theirs)]
         known = [serate.get(p) for p in puzzles]
         if any(known):
