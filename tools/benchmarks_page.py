@@ -43,7 +43,7 @@ faster). **command**: from the repository root ("same": as above; peers and list
 [bench/README.md](../bench/README.md)). **host, load**: the machine (below) and the load average before the run (-:
 none). **date, commit**: the code measured is at or before the commit.
 
-Hosts: shared 2-core VMs, changing; rates move with the host and its neighbours: compare ratios
+Hosts: shared 2-core VMs; rates move with the host and its neighbours: compare ratios
 of one run. Python 3.11, numba 0.68, warm kernel caches unless said cold.
 """
 
