@@ -22,16 +22,27 @@ cache.enable()  # before any benchmark imports a kernel module: the warm cache i
 
 
 def cpu_model() -> str:
-    """The host's CPU model from /proc/cpuinfo (the platform's name for it elsewhere)."""
+    """The host's CPU model from /proc/cpuinfo, with its family and model numbers (a VM may name only the maker:
+    "AMD EPYC" is a Zen 3 or a Zen 4, which bench/results/hosts.toml tells apart by them) and AVX-512 when it has
+    it; the platform's name for it elsewhere."""
     import platform
 
+    fields: dict[str, str] = {}
     try:
         for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+            key, _, value = line.partition(":")
+            key = key.strip()
+            if not key:  # the first processor's block is enough
+                break
+            fields.setdefault(key, value.strip())
     except OSError:
         pass
-    return platform.processor() or "unknown CPU"
+    if "model name" not in fields:
+        return platform.processor() or "unknown CPU"
+    extra = [f"family {fields['cpu family']}, model {fields['model']}"] if "cpu family" in fields else []
+    if "avx512f" in fields.get("flags", "").split():
+        extra.append("AVX-512")
+    return fields["model name"] + (f" ({', '.join(extra)})" if extra else "")
 
 
 def host_line() -> str:
