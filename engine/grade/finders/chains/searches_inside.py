@@ -124,7 +124,7 @@ class SearchesInside:
             if k <= 0:  # (four grids in five)
                 return NOTHING
             iws, imemo = self.no_slots
-            if cycles:  # a cycle's rows are one hint: grouped and sifted first (one in seven), then as the others
+            if cycles:  # a cycle's rows are one hint: grouped and sifted first (one in 14), then as the others
                 found, ends, given = _cycle_hints(found[1:k + 1], work, n)
         else:
             if producer == fo.MULTIPLE and (self.bound_miss(work) or _static_miss(work, self.houses,
