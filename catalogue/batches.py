@@ -90,7 +90,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     ledger = Ledger()  # what the first pass found ahead, for the bar's time left (catalogue.time_left)
 
     def finished(result):  # a later result, called and timed (its kernels made ready first, once)
-        ready_for_later(getattr(step, "display", None))
+        ready_for_later(getattr(step, "display", None), result)
         started = time.perf_counter()
         value = result()
         ledger.took(time.perf_counter() - started)

@@ -227,9 +227,10 @@ def finish(batch: Batch, seconds: float = math.inf, begun: float | None = None,
         if n and time.perf_counter() - begun > seconds:
             batch.rest = _split(batch, k)
             break
-        ready_for_later()  # (once: the nested forcing chains' kernels, compiled on every core the first time)
+        later = batch.later.pop(k)
+        ready_for_later(later=later)  # (once: the solver's and nested chains' kernels, on every core the first time)
         started = time.perf_counter()
-        batch.puzzles[k].update(grade_columns(batch.later.pop(k)()))
+        batch.puzzles[k].update(grade_columns(later()))
         if ledger is not None:
             ledger.took(time.perf_counter() - started)
     return batch

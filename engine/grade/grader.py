@@ -252,7 +252,10 @@ def grade_many(puzzles, box: "int | Shape | None" = None, *, uniqueness: bool = 
     ``full_scale``: on 16x16 and 25x25 also try the dynamic forcing chains (plain and +), left out there by
     default (:data:`~engine.vocabulary.BIG_GRID_SKIPS`: seconds a puzzle, against milliseconds), so that a puzzle
     that needs them gets their rating instead of needing guessing. No effect on 4x4 and 9x9, which always try
-    them."""
+    them.
+
+    ``later``: a puzzle the compiled path leaves to the nested forcing chains comes back as a :class:`Later`, to
+    grade by calling it, its solutions counted then too: this call then needs no kernel but the grader's."""
     from .kernels.driver import ED, EP, ER, HARDEST, HARDEST_KIND, grade_counts
 
     arr, box = check_any_grids(puzzles, box, "puzzles")
@@ -282,13 +285,21 @@ def _unnested(rows) -> tuple:
 
 def _worth_nesting(puzzle, box: "int | Shape", rows) -> bool:
     """Whether the rows only the step path runs (the nested forcing chains: seconds to minutes a step) are among
-    ``rows`` and worth trying on ``puzzle``: only if it has one solution. With several, no technique can finish
-    it, and it is graded as needing guessing at no cost, in both paths alike."""
+    ``rows`` and worth trying on ``puzzle`` (:func:`_one_solution`)."""
+    return _nesting(rows) and _one_solution(puzzle, box)
+
+
+def _nesting(rows) -> bool:
+    """Whether the rows only the step path runs are among ``rows``."""
+    return any(t.name in STEP_PATH_ONLY for t in rows)
+
+
+def _one_solution(puzzle, box: "int | Shape") -> bool:
+    """Whether ``puzzle`` has exactly one solution: only then are the nested rows worth trying. With several, no
+    technique can finish it, and it is graded as needing guessing at no cost, in both paths alike."""
     from ..solvers import units
     from ..solvers.fast import count_many
 
-    if not any(t.name in STEP_PATH_ONLY for t in rows):
-        return False
     if isinstance(box, Shape):
         return units.count(box, puzzle, 2) == 1
     return bool(count_many(puzzle.reshape(1, -1), box, 2)[0] == 1)
@@ -297,14 +308,18 @@ def _worth_nesting(puzzle, box: "int | Shape", rows) -> bool:
 def _second_pass(arr, box: "int | Shape", uniqueness: bool, grades: list, full_scale: bool,
                  later: bool = False) -> list:
     """Grade on the puzzles the compiled path left stuck: it stops before the rows it does not run
-    (:data:`STEP_PATH_ONLY`, the nested forcing chains), which :class:`Later` tries. With ``later``, each such
-    puzzle is left as a :class:`Later` instead."""
+    (:data:`STEP_PATH_ONLY`, the nested forcing chains), which :class:`Later` tries on a puzzle with one solution.
+    With ``later``, each such puzzle is left as a :class:`Later` instead, its solutions counted by the call too."""
     rows = techniques_for(box, uniqueness, full_scale=full_scale)
+    if not _nesting(rows):
+        return grades
     for i, g in enumerate(grades):
-        if g.needs_guessing and _worth_nesting(arr[i], box, rows):
-            grades[i] = Later(arr[i].copy(), box, uniqueness, full_scale)
-            if not later:
-                grades[i] = grades[i]()
+        if not g.needs_guessing:
+            continue
+        if later:
+            grades[i] = Later(arr[i].copy(), box, uniqueness, full_scale, g)
+        elif _one_solution(arr[i], box):
+            grades[i] = Later(arr[i].copy(), box, uniqueness, full_scale)()
     return grades
 
 
@@ -313,17 +328,29 @@ class Later:
     """The grade of one puzzle that :func:`grade_many` left for later (``later=True``): one the compiled path left
     to the nested forcing chains. Calling it grades the puzzle as ``grade_many`` would have, with the kernel's
     steps and the nested search's, none recorded (:mod:`engine.grade.stuck`): seconds to minutes, in the calling
-    thread."""
+    thread.
+
+    ``stuck``: the compiled path's grade (needing guessing), which the call returns as it is if the puzzle has
+    several solutions (counted first: the solver's kernels are made ready with the nested chains', by whoever
+    makes those ready, not compiled unannounced inside ``grade_many``); None when it is known to have one."""
 
     puzzle: np.ndarray
     box: "int | Shape"
     uniqueness: bool
     full_scale: bool
+    stuck: "Grade | None" = None
+
+    def worth_nesting(self) -> bool:
+        """Whether the call tries the nested forcing chains: the puzzle has one solution (else the call returns
+        ``stuck``). It counts them, with the solver's kernels: microseconds, once those are ready."""
+        return self.stuck is None or _one_solution(self.puzzle, self.box)
 
     def __call__(self) -> Grade:
         from .kernels.driver import ED, EP, ER, HARDEST, HARDEST_KIND
         from .stuck import grade_stuck
 
+        if not self.worth_nesting():
+            return self.stuck
         counts, ratings, solved = grade_stuck(self.puzzle, self.box, techniques_for(
             self.box, self.uniqueness, full_scale=self.full_scale))
         return grade_from_counts(counts, ratings[[ER, EP, ED, HARDEST, HARDEST_KIND]], solved)

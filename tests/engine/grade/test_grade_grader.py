@@ -249,3 +249,28 @@ def test_next_step_is_the_step_the_grader_takes_from_every_position(pool):
     clash[0] = 3  # r1c1 = 3 while r1c3 holds 3
     with pytest.raises(Contradiction):
         next_step(clash, 3)
+
+
+def test_a_puzzle_left_for_later_is_graded_by_its_call_as_without_later():
+    """grade_many(later=True) leaves each puzzle the compiled path leaves stuck as a Later, its solutions counted
+    by the call: one with a solution gets the nested chains' grade, one with several the stuck grade (needing
+    guessing), each what grade_many without ``later`` gives."""
+    from pathlib import Path
+
+    from engine.grade import Later, grade_many
+    from engine.solvers.fast import count_many
+
+    sample = Path(__file__).resolve().parents[3] / "bench" / "hardest-sample.tsv"
+    lines = [line.split("\t")[0] for line in sample.read_text().splitlines()
+             if line.strip() and not line.startswith(("#", "puzzle"))]
+    one = from_line(lines[7], 3)  # (ER 10.9: the nested rows' quickest of the sample)
+    several = one.copy()
+    several[np.flatnonzero(several)[:3]] = 0
+    assert count_many(one.reshape(1, -1), 3, 2)[0] == 1 and count_many(several.reshape(1, -1), 3, 2)[0] == 2
+    for puzzle, worth in ((one, True), (several, False)):
+        later = grade_many(puzzle.reshape(1, -1), 3, later=True)[0]
+        assert isinstance(later, Later) and later.worth_nesting() == worth
+        got, want = later(), grade_many(puzzle.reshape(1, -1), 3)[0]
+        assert (got.score, got.ep, got.ed, got.level, got.hardest) == (want.score, want.ep, want.ed, want.level,
+                                                                        want.hardest)
+        assert got.needs_guessing != worth
