@@ -76,7 +76,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
     result yielded before it.
     """
     from .config import default_workers
-    from .kernels import jobs_for, ready_for_later, sizes_of
+    from .kernels import jobs_for, ready_for_later, ready_to_count, sizes_of
 
     threads = threads or default_workers()
     if jobs is None:
@@ -96,6 +96,13 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
         ledger.took(time.perf_counter() - started)
         return value
 
+    def settled(answer):  # a later one with several solutions: its grade now, which calling it gives at once
+        if later and isinstance(answer, later) and hasattr(answer, "worth_nesting"):
+            ready_to_count(getattr(step, "display", None), answer)
+            if not answer.worth_nesting():
+                return answer()
+        return answer
+
     def work(window: range) -> list:
         chunk = items[window.start:window.stop]  # each entry made once (Entries makes them when asked for)
         results: list = [None] * len(window)
@@ -112,6 +119,7 @@ def batch_map(one: Callable, many: Callable | None, items: Sequence, name: str, 
                 answers = many(group)
             except retry:
                 answers = [one(item) for item in group]
+            answers = [settled(a) for a in answers]
             seconds = time.perf_counter() - started
             pace.measured(group[0].grid.box, len(group), seconds)
             ledger.seen(len(group), sum(1 for a in answers if later and isinstance(a, later)), seconds)

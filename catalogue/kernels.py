@@ -108,7 +108,7 @@ def ready(jobs: list[str], display=None, what: str = "", workers: int | None = N
 
 _later = threading.Lock()
 _later_ready: list[bool] = [False]
-_solver_ready: set = set()  # the box sizes (or "shapes") whose solver ready_for_later made ready
+_solver_ready: set = set()  # the box sizes (or "shapes") whose solver ready_to_count made ready
 _later_display: list = [None]  # the command's display, for a compile met by its workers (later_shown_on)
 
 
@@ -125,28 +125,42 @@ def later_shown_on(display):
 
 def ready_for_later(display=None, later=None) -> None:
     """Make the kernels an :class:`engine.grade.Later` needs ready, once a process, before it is called (from any
-    thread: the others wait): the solver's that count its solutions, then, unless ``later`` (the one about to be
-    called) has several, the nested forcing chains'.
+    thread: the others wait): the solver's that count its solutions (:func:`ready_to_count`), then, unless ``later``
+    (the one about to be called) has several, the nested forcing chains'.
 
     Why: no command's jobs include them (:data:`COMMAND_JOBS`), since only the hardest puzzles reach those rows and
     compiling them is a minute that most files never need; left to numba, the first such puzzle compiled them
-    on one core inside a grading thread, the bar standing still and nothing said (62 s on a 2-core EPYC; the
-    solver's, for ``catalogue grade``, 7 to 14 s). Here they compile on every core with the compile's own progress
-    (on ``display``'s line, else as log lines), or load in a fraction of a second once they are in the cache."""
+    on one core inside a grading thread, the bar standing still and nothing said (62 s on a 2-core EPYC). Here
+    they compile on every core with the compile's own progress (on ``display``'s line, else as log lines), or load
+    in a fraction of a second once they are in the cache."""
+    ready_to_count(display, later)
+    if _later_ready[0] or not getattr(later, "worth_nesting", lambda: True)():
+        return
+    with _later:
+        if _later_ready[0]:
+            return
+        from engine.warmup.jobs import NESTED_JOB
+
+        display = display if display is not None else _later_display[0]
+        ready([NESTED_JOB], display, "the nested forcing chains", named=True)
+        if display is not None:
+            display.note(display.label)  # the line back to the bar it was
+        _later_ready[0] = True
+
+
+def ready_to_count(display=None, later=None) -> None:
+    """Make the solver's kernels ready for ``later``'s grid size, once a process: a :class:`engine.grade.Later`
+    counts its puzzle's solutions before anything else (``worth_nesting``). Left to numba, the first stuck puzzle
+    of a ``catalogue grade`` compiled them inside a grading thread, unannounced (7 to 14 s on a 2-core EPYC)."""
     box = getattr(later, "box", 3)
     solver = box if isinstance(box, int) else "shapes"
-    if solver not in _solver_ready or not _later_ready[0]:
-        with _later:
-            display = display if display is not None else _later_display[0]
-            made = False
-            if solver not in _solver_ready:
-                ready(jobs_for("solve", [box]), display, "the solver", named=True)
-                _solver_ready.add(solver)
-                made = True
-            if not _later_ready[0] and getattr(later, "worth_nesting", lambda: True)():
-                from engine.warmup.jobs import NESTED_JOB
-
-                ready([NESTED_JOB], display, "the nested forcing chains", named=True)
-                _later_ready[0] = made = True
-            if made and display is not None:
-                display.note(display.label)  # the line back to the bar it was
+    if solver in _solver_ready:
+        return
+    with _later:
+        if solver in _solver_ready:
+            return
+        display = display if display is not None else _later_display[0]
+        ready(jobs_for("solve", [box]), display, "the solver", named=True)
+        if display is not None:
+            display.note(display.label)
+        _solver_ready.add(solver)
