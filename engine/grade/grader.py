@@ -23,6 +23,7 @@ on by default, as in Sudoku Explainer; ``uniqueness=False`` grades without them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -342,8 +343,13 @@ class Later:
 
     def worth_nesting(self) -> bool:
         """Whether the call tries the nested forcing chains: the puzzle has one solution (else the call returns
-        ``stuck``). It counts them, with the solver's kernels: microseconds, once those are ready."""
-        return self.stuck is None or _one_solution(self.puzzle, self.box)
+        ``stuck``). Counted once, with the solver's kernels: the catalogue asks before it makes the nested chains'
+        kernels ready and again before the call, and on 16x16 a count may take a while."""
+        return self.stuck is None or self._one_solution
+
+    @cached_property
+    def _one_solution(self) -> bool:  # (a frozen dataclass still takes it: cached_property writes __dict__)
+        return _one_solution(self.puzzle, self.box)
 
     def __call__(self) -> Grade:
         from .kernels.driver import ED, EP, ER, HARDEST, HARDEST_KIND
