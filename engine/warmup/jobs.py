@@ -168,13 +168,16 @@ def _nested(box: int) -> None:
         take(hint, np.stack([np.zeros_like(cands), cands]), geometry(3).peers, 9, np.zeros(NCOUNTERS, np.int64),
              np.zeros(NRATINGS))
     # what those steps never reach: a dynamic search inside, which takes runs from the step's grid (reuse.py), here
-    # on the grid less one candidate, and the narrowing of a search inside an earlier step made (without this, a
-    # run's first hardest puzzle loaded their kernels in the middle of its step)
+    # on the grid less one candidate, the narrowing of a search inside an earlier step made, and a run of row 10.5
+    # (rows 9.5 and 10.0 follow theirs in nested._run_plain, from which Python's calls of _run_on do not load it):
+    # without this, a run's first hardest puzzle loaded their kernels in the middle of its step
     work = cands.copy()
     c = int(np.flatnonzero([int(m).bit_count() > 2 for m in cands])[0])
     work[c] &= work[c] - 1
-    got = nested._Search(2, cands, 3).inside(fo.DYNAMIC, work)
+    row = nested._Search(2, cands, 3)
+    got = row.inside(fo.DYNAMIC, work)
     _narrow(got.rows, got.states, got.state_ends, got.parents, got.parent_ends, work, 9)
+    row.on_run(c * 9 + (int(cands[c]) & -int(cands[c])).bit_length() - 1)
 
 
 #: the one job of every shape but square boxes (see :func:`_shapes`)

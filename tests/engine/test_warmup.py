@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import cache, warmup
+from engine import warmup
 from engine.warmup import jobs, plan, signature
 from engine.warmup.parallel import Progress, compile_tasks
 from engine.warmup.plan import Task

@@ -97,7 +97,9 @@ def _agrees(target: int) -> bool:
 class _Stalls(_Search):
     """A nested search that, where a run would look for chains inside, keeps the run's grid and looks no further."""
 
-    def nest(self, w: int) -> bool:
+    compiled_looks = False  # (every stall comes to nest)
+
+    def nest(self, w: int, *_) -> bool:
         self.grids.append(self.ws[7].copy())
         return False
 
@@ -204,6 +206,8 @@ def test_what_a_search_inside_finds_is_remembered_and_the_same_as_searching_agai
     assert again.links(best) == first.links(best)
 
     class _Afresh(_Search):  # the twin: nothing remembered
+        compiled_looks = False
+
         def inside(self, producer, work, grid=None):
             self.inside_memo.clear()
             return super().inside(producer, work, grid)
@@ -507,13 +511,28 @@ def test_a_full_store_drops_its_oldest_searches_inside_and_changes_no_step(monke
     assert (row2, hint2.tolist(), links2) == (row, hint.tolist(), links)
 
 
+def _after(cands: np.ndarray, hint: np.ndarray) -> np.ndarray:
+    """The candidates left once the nested step ``hint`` is made on ``cands`` (a copy)."""
+    from engine.grade.finders.chains.steps import conclusion
+
+    cands = cands.copy()
+    placements, eliminations = conclusion(int(hint[fo.H_TARGET]), 9)
+    for c, d in eliminations:
+        cands[c] &= ~(1 << (d - 1))
+    for c, d in placements:  # the digit placed, and gone from the cell's houses
+        for h in np.flatnonzero((GEO.houses == c).any(axis=1)):
+            cands[GEO.houses[h]] &= ~(1 << (d - 1))
+        cands[c] = 1 << (d - 1)
+    return cands
+
+
 def test_searches_inside_remembered_from_step_to_step_change_no_step(monkeypatch):
     """The thread's store of searches inside, kept from one step to the next, gives the steps that searching
     afresh gives: three nested steps from the stuck Escargot, each conclusion and its chains, with fewer
     searches inside made."""
     from engine.grade.finders.chains import nested
-    from engine.grade.finders.chains.steps import conclusion
 
+    monkeypatch.setattr(_Search, "compiled_looks", False)  # (every plain search inside made in Python, counted)
     made = []
     search_inside = _Search.search_inside
     monkeypatch.setattr(_Search, "search_inside", lambda self, *a: made.append(1) or search_inside(self, *a))
@@ -526,13 +545,7 @@ def test_searches_inside_remembered_from_step_to_step_change_no_step(monkeypatch
                 nested._STORE.found = nested.fresh_store()
             row, hint, links = nested.search(cands, 3)
             steps.append((row, hint.tolist(), links))
-            placements, eliminations = conclusion(int(hint[fo.H_TARGET]), 9)
-            for c, d in eliminations:
-                cands[c] &= ~(1 << (d - 1))
-            for c, d in placements:  # the digit placed, and gone from the cell's houses
-                for h in np.flatnonzero((GEO.houses == c).any(axis=1)):
-                    cands[GEO.houses[h]] &= ~(1 << (d - 1))
-                cands[c] = 1 << (d - 1)
+            cands = _after(cands, hint)
         return steps
 
     got = three_steps(True)
@@ -577,7 +590,7 @@ def test_outer_searches_in_the_threads_kept_workspace_find_what_searches_in_thei
 
 
 def test_the_stable_order_is_numpys_stable_argsort():
-    from hypothesis import assume, given, settings, strategies as st
+    from hypothesis import given, settings, strategies as st
 
     from engine.grade.kernels.chains.nested import _stable_order
 
@@ -750,6 +763,62 @@ def test_row_10_going_on_with_row_9_5s_runs_finds_what_its_own_runs_find():
                 assert (on, off, row, open_) == (on2, off2, 1, open2)
                 assert (members[w] == fresh.ws[18][w2]).all()
         assert (members != stalled).any()  # (some runs went on)
+
+
+class _LooksInPython(_Search):
+    """The twin of the plain searches inside made in the compiled runs: each made in Python, from its memo."""
+
+    compiled_looks = False
+
+
+def _runs(search: _Search) -> dict:
+    """Every run of an outer search: by candidate and way, its contradiction, whether it was left open, its states."""
+    members = search.ws[18]
+    return {(way, p): (on, off, open_, members[w].tolist())
+            for way, memo in (("on", search.memo), ("off", search.off_memo))
+            for p, (w, on, off, _, open_) in memo.items()}
+
+
+def test_plain_searches_inside_made_where_runs_stall_give_the_runs_and_steps_python_gives(monkeypatch):
+    """Rows 9.5 and 10.0 make the plain search inside in the compiled run, where it stalls, and hand Python only
+    what it finds (nested._run_plain, with the store's set of grids where it finds nothing: grid_set). Against the
+    twin, which makes each search inside in Python: rows 9.5 and 10.0 (its own runs, and row 9.5's taken up) on
+    the stuck Escargot and a stall grid, every run state for state; then four nested steps from the stuck Escargot,
+    each conclusion and its chains. And most plain searches inside never reach Python."""
+    from engine.grade.finders.chains import nested
+    from engine.grade.finders.chains.searches_inside import SearchesInside
+
+    for cands in (STUCK, _true_runs(1)[0]):
+        for kind in (_Search, _LooksInPython):
+            nested._STORE.found = nested.fresh_store()
+            row0, row1, going_on = kind(0, cands, 3), kind(1, cands, 3), kind(0, cands, 3)
+            best = [s.search().tolist() for s in (row0, row1, going_on)]
+            assert going_on.advance(1)
+            best.append(going_on.search().tolist())
+            runs = [_runs(s) for s in (row0, row1, going_on)]
+            if kind is _Search:
+                fast_best, fast_runs = best, runs
+        assert (best, runs) == (fast_best, fast_runs)
+
+    asked: list[int] = []
+    inside = SearchesInside.inside
+    monkeypatch.setattr(SearchesInside, "inside", lambda self, producer, *a: asked.append(producer) or inside(
+        self, producer, *a))
+
+    def steps(compiled: bool) -> list:
+        monkeypatch.setattr(nested._Search, "compiled_looks", compiled)
+        nested._STORE.found = nested.fresh_store()
+        cands, made = STUCK.copy(), []
+        for _ in range(4):
+            row, hint, links = nested.search(cands, 3)
+            made.append((row, hint.tolist(), links))
+            cands = _after(cands, hint)
+        return made
+
+    fast = steps(True)
+    plain_fast, asked[:] = asked.count(fo.STATIC), []
+    assert fast == steps(False)
+    assert plain_fast * 5 < asked.count(fo.STATIC)
 
 
 def _narrowed_by_numpy(inside: Inside, cands: np.ndarray, n: int) -> Inside:

@@ -34,7 +34,7 @@ from ....geometry import geometry
 from ...kernels.chains.forcing import H_TENTHS, HINT_SIZE, NO_HINT
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.implications import NONE
-from ...kernels.chains.nested import _add_kept, _run_on
+from ...kernels.chains.nested import LOOK, NOTHING_FOUND, _add_kept, _resume_plain, _run_on, _run_plain
 from ...kernels.chains.outer import _outer_hint, _resume
 from ...kernels.chains.slots import _nested_workspace
 from ...kernels.chains.space import _room_in
@@ -61,6 +61,9 @@ class _Search(SearchesInside, Explained):
     """One outer search of row ``row`` on ``cands`` (a dynamic forcing chain search whose runs nest chains)."""
 
     LAST_NEST = NESTS - 1  # (Explained)
+    #: a row whose first search inside is the plain one makes it in the compiled run, where the run stalls
+    #: (nested._run_plain); the tests' twin (False) makes each in Python, from its memo
+    compiled_looks = True
 
     def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None,
                  before: np.ndarray | None = None, shared: bool = False):
@@ -73,6 +76,7 @@ class _Search(SearchesInside, Explained):
         self.shape = self.houses.tobytes()  # (the thread's workspace for searches inside: inner_space)
         self.cands = np.array(cands, np.int64)  # (a copy: the thread's store keeps it, see remembered)
         self.row, self.base, self.inner = row, ROWS[row][1], ROWS[row][2]
+        self.plain_first = self.compiled_looks and self.inner[0] == fo.STATIC
         n = self.n
         self.free = 2 * n + 1  # the first slot for a run (_outer_slots)
         # ``shared``: the thread's workspace and table of conclusions (outer_space), else the search's own
@@ -95,15 +99,31 @@ class _Search(SearchesInside, Explained):
         row's may)."""
         ws, cands, n, houses, cell_houses = self.ws, self.cands, self.n, self.houses, self.cell_houses
         if seed == RESUME:  # its grid again; the rules of a "+" run found nothing there, so the searches inside go on
-            _resume(ws, w, cands, houses, cell_houses, n)
-            on, off, stalled = NONE, NONE, True
+            on, off, stalled, cycles = NONE, NONE, True, False
+            if self.plain_first:
+                seen = _resume_plain(ws, w, cands, houses, cell_houses, n, self.seen[0], self.seen[1])
+            else:
+                _resume(ws, w, cands, houses, cell_houses, n)
+                seen = LOOK
         else:
-            on, off, stalled = _run_on(ws, w, seed, cands, houses, cell_houses, n)
+            on, off, stalled, seen, cycles = self.run_on(w, seed)
         while on == NONE and stalled:
-            if not self.nest(w):
+            if seen == NOTHING_FOUND and len(self.inner) == 1:  # (row 9.5: no other search inside to try)
                 return NONE, NONE, True
-            on, off, stalled = _run_on(ws, w, -1, cands, houses, cell_houses, n)
+            if not self.nest(w, seen, cycles):
+                return NONE, NONE, True
+            on, off, stalled, seen, cycles = self.run_on(w, -1)
         return int(on), int(off), False
+
+    def run_on(self, w: int, seed: int) -> tuple[int, int, bool, int, bool]:
+        """Follow the run in slot ``w`` (from ``seed``, or on when it is -1) until it stalls or ends: ``(on, off,
+        stalled, seen, cycles)``, ``seen`` and ``cycles`` what the plain search inside found on the grid it stalled
+        on when this row makes it in the compiled run (nested._run_plain), else LOOK."""
+        if self.plain_first:
+            return _run_plain(self.ws, w, seed, self.cands, self.houses, self.cell_houses, self.n, self.spares,
+                              self.found, self.walk, self.sees, self.before, *self.seen)
+        on, off, stalled = _run_on(self.ws, w, seed, self.cands, self.houses, self.cell_houses, self.n)
+        return on, off, stalled, LOOK, False
 
     def on_run(self, p: int) -> tuple[int, int, int]:
         """The slot holding the run from candidate ``p`` on, with its contradiction (``(on, off)``, NONE for none)."""
@@ -139,18 +159,25 @@ class _Search(SearchesInside, Explained):
         if ROWS[row][2][:len(self.inner)] != self.inner:
             return False
         self.row, self.base, self.inner = row, ROWS[row][1], ROWS[row][2]
+        self.plain_first = self.compiled_looks and self.inner[0] == fo.STATIC
         return True
 
-    def nest(self, w: int) -> bool:
+    def nest(self, w: int, seen: int = LOOK, cycles: bool = False) -> bool:
         """The first search inside that rests on the run's removals adds its conclusions to slot ``w`` as off
-        states; whether any was new."""
+        states; whether any was new. ``seen`` and ``cycles``: what the compiled run found with the plain search
+        inside (:meth:`run_on`)."""
         ws = self.ws
         # the run's grid as it is in the workspace, not a copy: the searches inside only read it, in a workspace of
         # their own, and most of them are remembered (one copy a stall was a fiftieth of the hardest puzzles' time)
         work = ws[7]
         grid = work.tobytes()
         for producer in self.inner:
-            inside = self.inside(producer, work, grid)
+            if producer != fo.STATIC or seen == LOOK:
+                inside = self.inside(producer, work, grid)
+            elif seen == NOTHING_FOUND:
+                continue
+            else:
+                inside = self.found_inside(work, grid, seen, cycles)
             if not inside.size:  # nothing it concludes rests on the run's removals: the next search inside
                 continue
             first = self.nests + 1

@@ -15,6 +15,7 @@ import numpy as np
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.cycles import cycle_sees
 from ...kernels.chains.forcing import H_TENTHS, NO_HINT
+from ...kernels.chains.grid_set import FOUND_HERE, NOTHING_HERE, _note, grid_set
 from ...kernels.chains.nested import _collect, _cycle_hints, _kept, _plain_inside
 from ...kernels.chains.plain import _plain_search_in, _walk_space
 from ...kernels.chains.reuse import _base_off, _reuse
@@ -34,11 +35,29 @@ STORED = 1 << 13
 _STORE = threading.local()
 
 
-def fresh_store() -> OrderedDict:
-    """An empty store of searches inside (``_STORE.found``). Ordered, so that the oldest search goes in constant
-    time (``popitem(last=False)``): a dict finds its first key by scanning past every entry deleted before it,
-    which at the store's size was a hundredth of the hardest puzzles' time."""
-    return OrderedDict()
+#: the bytes a store's grid set may take (grid_set: 16,384 grids of 9x9, 8,192 of 16x16)
+SET_BYTES = 16 << 20
+
+
+class Store(OrderedDict):
+    """A thread's store of searches inside (``_STORE.found``), by shape, producer and grid. Ordered, so that the
+    oldest search goes in constant time (``popitem(last=False)``): a dict finds its first key by scanning past every
+    entry deleted before it, which at the store's size was a hundredth of the hardest puzzles' time. It also holds,
+    by shape, the set of grids where the plain search inside finds nothing (or something), which the compiled runs
+    read (:mod:`~engine.grade.kernels.chains.grid_set`): made when first asked for, and gone with the store."""
+
+    def grid_set(self, shape: bytes, ncells: int) -> tuple:
+        sets = self.__dict__.setdefault("sets", {})
+        got = sets.get(shape)
+        if got is None:
+            capacity = 1 << max(4, (SET_BYTES // (8 * ncells)).bit_length() - 1)
+            got = sets[shape] = grid_set(ncells, capacity)
+        return got
+
+
+def fresh_store() -> Store:
+    """An empty store of searches inside (:class:`Store`)."""
+    return Store()
 
 
 class SearchesInside:
@@ -65,6 +84,8 @@ class SearchesInside:
         if store is None:
             store = _STORE.found = fresh_store()
         self.store = store
+        # the grids where the plain search inside finds nothing, or something (the store's, for this shape)
+        self.seen = store.grid_set(self.shape, self.cands.size)
         # the plain searches inside: one walk space for them all, the cells each cell sees
         self.walk = _walk_space(self.cands.size, n)
         self.sees = cycle_sees(self.houses, self.cell_houses, self.cands.size)
@@ -89,7 +110,26 @@ class SearchesInside:
         got = self.inside_memo.get(key)
         if got is None:
             got = self.inside_memo[key] = self.remembered(producer, work, grid)
+            if producer == fo.STATIC:
+                self.note(work, got)
         return got
+
+    def found_inside(self, work: np.ndarray, grid: bytes, k: int, cycles: bool) -> Inside:
+        """:meth:`inside` for the plain search, which the compiled run made on ``work`` (``grid``: its bytes) and
+        which left ``k`` rows in ``found`` (``cycles``: whether one is a cycle's): remembered as :meth:`inside`
+        and :meth:`remembered` remember it."""
+        key = (fo.STATIC, grid)
+        got = self.inside_memo.get(key)
+        if got is None:
+            got = self.plain_rows(work, k, cycles)
+            got = self.inside_memo[key] = got if len(got) else NOTHING
+            self.keep(fo.STATIC, grid, got)
+            self.note(work, got)
+        return got
+
+    def note(self, work: np.ndarray, got: Inside) -> None:
+        """Tell the compiled runs what the plain search inside gives on ``work`` (grid_set)."""
+        _note(*self.seen, work, FOUND_HERE if got.size else NOTHING_HERE)
 
     def remembered(self, producer: int, work: np.ndarray, grid: bytes | None = None) -> Inside:
         """:meth:`inside` as a search of an earlier step on the same ``work`` left it, when one did, else searched.
@@ -113,34 +153,46 @@ class SearchesInside:
         store[key] = (self.bits, out)
         return out
 
+    def keep(self, producer: int, grid: bytes, out: Inside) -> None:
+        """Put what search ``producer`` found on ``grid`` in the thread's store, as :meth:`remembered` does."""
+        store, key = self.store, (self.shape, producer, grid)
+        if key not in store and len(store) >= STORED:
+            store.popitem(last=False)
+        store[key] = (self.bits, out)
+
     def search_inside(self, producer: int, work: np.ndarray) -> Inside:
         """:meth:`inside`, not remembered."""
         n = self.n
         found = self.found
-        given, ends = NO_STATES, NO_ENDS  # (the rows are sifted by _kept)
         if producer == fo.STATIC:  # walks of their own: no slots
             k, cycles = _plain_inside(self.spares, self.cands, work, self.houses, self.cell_houses, n, found,
                                       self.walk, self.sees, self.before)
-            if k <= 0:  # (four grids in five)
-                return NOTHING
-            iws, imemo = self.no_slots
-            if cycles:  # a cycle's rows are one hint: grouped and sifted first (one in 14), then as the others
-                found, ends, given = _cycle_hints(found[1:k + 1], work, n)
-        else:
-            if producer == fo.MULTIPLE and (self.bound_miss(work) or _static_miss(work, self.houses,
-                                                                                self.cell_houses, n)):
-                return NOTHING  # (nine grids in ten: proved before any workspace is set up; _collect proves it too)
-            iws, imemo = self.workspace(work)
-            same, base_off = self.same_runs(producer, work, iws, imemo)
-            # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
-            found[0, 0] = 0  # (the plain search empties the table itself)
-            found[0, 1] = FOUND_ROWS if self.best_by_state else 0
-            found[FOUND_ROWS:, H_TENTHS] = NO_HINT
-            _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo, same, base_off)
-            if not found[0, 0]:
-                return NOTHING
-        return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n, given,
-                             ends, self.walk))
+            return self.plain_rows(work, k, cycles) if k > 0 else NOTHING  # (nothing: four grids in five)
+        if producer == fo.MULTIPLE and (self.bound_miss(work) or _static_miss(work, self.houses, self.cell_houses,
+                                                                            n)):
+            return NOTHING  # (nine grids in ten: proved before any workspace is set up; _collect proves it too)
+        iws, imemo = self.workspace(work)
+        same, base_off = self.same_runs(producer, work, iws, imemo)
+        # only the best conclusion on each state: the others would be dropped (the tests' twin keeps all)
+        found[0, 0] = 0  # (the plain search empties the table itself)
+        found[0, 1] = FOUND_ROWS if self.best_by_state else 0
+        found[FOUND_ROWS:, H_TENTHS] = NO_HINT
+        _collect(producer, work, self.houses, self.cell_houses, n, found, iws, imemo, same, base_off)
+        if not found[0, 0]:
+            return NOTHING
+        # (the rows are sorted and sifted by _kept)
+        return Inside(*_kept(producer, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, n,
+                             NO_STATES, NO_ENDS, self.walk))
+
+    def plain_rows(self, work: np.ndarray, k: int, cycles: bool) -> Inside:
+        """What the plain search inside on ``work`` gives, from the ``k`` rows it left in ``found`` (``cycles``:
+        whether one is a cycle's)."""
+        found, given, ends = self.found, NO_STATES, NO_ENDS
+        iws, imemo = self.no_slots
+        if cycles:  # a cycle's rows are one hint: grouped and sifted first (one in 14), then as the others
+            found, ends, given = _cycle_hints(found[1:k + 1], work, self.n)
+        return Inside(*_kept(fo.STATIC, found, iws, imemo, self.cands, work, self.houses, self.cell_houses, self.n,
+                             given, ends, self.walk))
 
     def same_runs(self, producer: int, work: np.ndarray, ws: tuple, memo: np.ndarray) -> tuple:
         """For a dynamic search inside on ``work`` in ``ws`` and ``memo``: which of its runs are those of the
