@@ -34,7 +34,7 @@ from ....geometry import geometry
 from ...kernels.chains.forcing import H_TENTHS, HINT_SIZE, NO_HINT
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.implications import NONE
-from ...kernels.chains.nested import LOOK, NOTHING_FOUND, _add_kept, _resume_plain, _run_on, _run_plain
+from ...kernels.chains.nested import LOOK, NOTHING_FOUND, _add_kept, _resume_plain, _run_many, _run_on, _run_plain
 from ...kernels.chains.outer import _outer_hint, _resume
 from ...kernels.chains.slots import _nested_workspace
 from ...kernels.chains.space import _room_in
@@ -107,6 +107,11 @@ class _Search(SearchesInside, Explained):
                 seen = LOOK
         else:
             on, off, stalled, seen, cycles = self.run_on(w, seed)
+        return self.go_on(w, on, off, stalled, seen, cycles)
+
+    def go_on(self, w: int, on: int, off: int, stalled: bool, seen: int, cycles: bool) -> tuple[int, int, bool]:
+        """:meth:`run` from where the run in slot ``w`` is: ``(on, off, stalled)`` as :meth:`run_on` left it, and
+        what it said of the plain search inside (``seen``, ``cycles``)."""
         while on == NONE and stalled:
             if seen == NOTHING_FOUND and len(self.inner) == 1:  # (row 9.5: no other search inside to try)
                 return NONE, NONE, True
@@ -198,8 +203,8 @@ class _Search(SearchesInside, Explained):
         # each candidate's runs on and off (slot, on, off), six entries from 6p, in a list: a tuple written into a
         # numpy row costs 1.3 us, into a list's slice 0.17 us (timeit, EPYC-3)
         runs = [NONE] * (cands.size * n * 6)
-        ncells = cands.size
-        for c in range(ncells):
+        seeds = []  # the runs to make, in order: from each candidate on, then off unless it is its cell's only one
+        for c in range(cands.size):
             m = int(cands[c])
             alone = m.bit_count() < 2
             while m:
@@ -208,13 +213,41 @@ class _Search(SearchesInside, Explained):
                 p = c * n + d
                 if alone and not self.in_region(c, d + 1):  # (one candidate: no chain of its own, only a region's)
                     continue
-                runs[6 * p:6 * p + 3] = self.on_run(p)
+                seeds.append(2 * p + 1)
                 if not alone:
-                    runs[6 * p + 3:6 * p + 6] = self.off_run(p)
+                    seeds.append(2 * p)
+        if self.plain_first and not self.memo and not self.off_memo:
+            self.made_at_once(seeds)
+        for seed in seeds:
+            p = seed >> 1
+            if seed & 1:
+                runs[6 * p:6 * p + 3] = self.on_run(p)
+            else:
+                runs[6 * p + 3:6 * p + 6] = self.off_run(p)
         hint = np.full(HINT_SIZE, NO_HINT, np.int64)
         _outer_hint(self.ws, np.array(runs, np.int64).reshape(-1, 6), cands, self.houses, self.cell_houses, n,
                     self.base, hint, _NO_FOUND, np.empty(n, np.int64), np.empty(n, np.int64))
         return hint
+
+    def made_at_once(self, seeds: list[int]) -> None:
+        """Make the runs from ``seeds`` as :meth:`made` makes them, in its slots and memos, in one compiled call
+        (nested._run_many) that hands back only the runs Python must go on with (the plain search inside found
+        something where they stalled): a fresh search of a row that looks inside with the plain search first."""
+        at = np.array(seeds, np.int64)
+        out = np.empty((at.size, 3), np.int64)
+        first, i = self.free, 0
+        self.free += at.size
+        while True:
+            i = _run_many(self.ws, at, first, i, out, self.cands, self.houses, self.cell_houses, self.n, self.spares,
+                          self.found, self.walk, self.sees, self.before, *self.seen, len(self.inner) == 1)
+            if i == at.size:
+                break
+            on, off, open_ = self.go_on(first + i, NONE, NONE, True, int(out[i, 0]), bool(out[i, 1]))
+            out[i] = on, off, open_
+            i += 1
+        row = self.row
+        for i, (seed, (on, off, open_)) in enumerate(zip(seeds, out.tolist())):
+            (self.memo if seed & 1 else self.off_memo)[seed >> 1] = (first + i, on, off, row, bool(open_))
 
     def in_region(self, c: int, d: int) -> bool:
         """Whether digit ``d`` of cell ``c`` has another place in one of the cell's houses (a region chain then
