@@ -19,10 +19,12 @@ complexity (so the ratings of the hardest puzzles climb past 11). A chain inside
 run's removals (:mod:`engine.grade.kernels.chains.rule_parents`); it then adds every conclusion of its kind found on the run's
 grid, in the order Sudoku Explainer sorts them (rating, complexity, kind).
 
-The outer search is the dynamic one of :func:`engine.grade.kernels.chains.forcing._forcing_search`, its runs made
-here in Python because they call searches that themselves run chains: numba compiles no recursion it can cache. The
-runs' steps, the searches inside and the conclusions (:mod:`engine.grade.kernels.chains.outer`) are compiled, and
-cost what Sudoku Explainer's do: seconds to minutes a step, on the few puzzles
+The outer search is the dynamic one of :func:`engine.grade.kernels.chains.forcing._forcing_search`, its runs led
+from here in Python because they call searches that themselves run chains: numba compiles no recursion it can cache.
+The runs' steps, the searches inside and the conclusions (:mod:`engine.grade.kernels.chains.outer`) are compiled;
+rows 9.5 and 10.0 make the plain search inside in the run's own call, and a row 9.5 search all its runs in one,
+coming back to Python only where that search finds something (:meth:`_Search.run_on`, :meth:`_Search.made_at_once`).
+They cost what Sudoku Explainer's do: seconds to minutes a step, on the few puzzles
 (none of a thousand random minimal ones) that need these rows. The grader's compiled path stops before them and
 hands such a puzzle to the step path (:func:`engine.grade.grader.grade_many`).
 """
