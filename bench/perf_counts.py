@@ -80,7 +80,9 @@ def short_name(mangled: str) -> str:
 
 #: the kernels the nested rows call from Python, each with its own library (module, name)
 NESTED = (("engine.grade.kernels.chains.nested", "_collect"), ("engine.grade.kernels.chains.nested", "_kept"),
-          ("engine.grade.kernels.chains.nested", "_run_on"), ("engine.grade.kernels.chains.nested", "_add_kept"),
+          ("engine.grade.kernels.chains.nested_runs", "_run_on"),
+          ("engine.grade.kernels.chains.nested_runs", "_run_plain"),
+          ("engine.grade.kernels.chains.nested_runs", "_run_many"), ("engine.grade.kernels.chains.nested", "_add_kept"),
           ("engine.grade.kernels.chains.plain", "_plain_search_in"),
           ("engine.grade.kernels.chains.space", "_search_space_in"), ("engine.grade.kernels.chains.reuse", "_reuse"),
           ("engine.grade.kernels.chains.reuse", "_base_off"), ("engine.grade.kernels.chains.forcing", "_common"),

@@ -169,7 +169,7 @@ def _nested(box: int) -> None:
              np.zeros(NRATINGS))
     # what those steps never reach: a dynamic search inside, which takes runs from the step's grid (reuse.py), here
     # on the grid less one candidate, the narrowing of a search inside an earlier step made, and a run of row 10.5
-    # (rows 9.5 and 10.0 follow theirs in nested._run_plain, from which Python's calls of _run_on do not load it):
+    # (rows 9.5 and 10.0 follow theirs in nested_runs._run_plain, from which Python's calls of _run_on do not load it):
     # without this, a run's first hardest puzzle loaded their kernels in the middle of its step
     work = cands.copy()
     c = int(np.flatnonzero([int(m).bit_count() > 2 for m in cands])[0])

@@ -781,7 +781,7 @@ def _runs(search: _Search) -> dict:
 
 def test_plain_searches_inside_made_where_runs_stall_give_the_runs_and_steps_python_gives(monkeypatch):
     """Rows 9.5 and 10.0 make the plain search inside in the compiled run, where it stalls, and hand Python only
-    what it finds (nested._run_plain, with the store's set of grids where it finds nothing: grid_set). Against the
+    what it finds (nested_runs._run_plain, with the store's set of grids where it finds nothing: grid_set). Against the
     twin, which makes each search inside in Python: rows 9.5 and 10.0 (its own runs, and row 9.5's taken up) on
     the stuck Escargot and a stall grid, every run state for state; then four nested steps from the stuck Escargot,
     each conclusion and its chains. And most plain searches inside never reach Python."""

@@ -36,7 +36,8 @@ from ....geometry import geometry
 from ...kernels.chains.forcing import H_TENTHS, HINT_SIZE, NO_HINT
 from ...kernels.chains import forcing as fo
 from ...kernels.chains.implications import NONE
-from ...kernels.chains.nested import LOOK, NOTHING_FOUND, _add_kept, _resume_plain, _run_many, _run_on, _run_plain
+from ...kernels.chains.nested import _add_kept
+from ...kernels.chains.nested_runs import LOOK, NOTHING_FOUND, _resume_plain, _run_many, _run_on, _run_plain
 from ...kernels.chains.outer import _outer_hint, _resume
 from ...kernels.chains.slots import _nested_workspace
 from ...kernels.chains.space import _room_in
@@ -64,7 +65,7 @@ class _Search(SearchesInside, Explained):
 
     LAST_NEST = NESTS - 1  # (Explained)
     #: a row whose first search inside is the plain one makes it in the compiled run, where the run stalls
-    #: (nested._run_plain); the tests' twin (False) makes each in Python, from its memo
+    #: (nested_runs._run_plain); the tests' twin (False) makes each in Python, from its memo
     compiled_looks = True
 
     def __init__(self, row: int, cands: np.ndarray, box: int, inside: dict | None = None,
@@ -125,7 +126,7 @@ class _Search(SearchesInside, Explained):
     def run_on(self, w: int, seed: int) -> tuple[int, int, bool, int, bool]:
         """Follow the run in slot ``w`` (from ``seed``, or on when it is -1) until it stalls or ends: ``(on, off,
         stalled, seen, cycles)``, ``seen`` and ``cycles`` what the plain search inside found on the grid it stalled
-        on when this row makes it in the compiled run (nested._run_plain), else LOOK."""
+        on when this row makes it in the compiled run (nested_runs._run_plain), else LOOK."""
         if self.plain_first:
             return _run_plain(self.ws, w, seed, self.cands, self.houses, self.cell_houses, self.n, self.spares,
                               self.found, self.walk, self.sees, self.before, *self.seen)
@@ -233,7 +234,7 @@ class _Search(SearchesInside, Explained):
 
     def made_at_once(self, seeds: list[int]) -> None:
         """Make the runs from ``seeds`` as :meth:`made` makes them, in its slots and memos, in one compiled call
-        (nested._run_many) that hands back only the runs Python must go on with (the plain search inside found
+        (nested_runs._run_many) that hands back only the runs Python must go on with (the plain search inside found
         something where they stalled): a fresh search of a row that looks inside with the plain search first."""
         at = np.array(seeds, np.int64)
         out = np.empty((at.size, 3), np.int64)

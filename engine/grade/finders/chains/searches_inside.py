@@ -140,23 +140,20 @@ class SearchesInside:
         removals are a part of the earlier's, and each conclusion's rule parents are the earlier ones that are
         still removals (:func:`_narrowed`): those with none are dropped, as the search would drop them. The tests'
         twin searches again."""
-        store = self.store
-        key = (self.shape, producer, work.tobytes() if grid is None else grid)
-        hit = store.get(key)
+        grid = work.tobytes() if grid is None else grid
+        hit = self.store.get((self.shape, producer, grid))
         if hit is not None and not self.bits & ~hit[0]:
             out = _narrowed(hit[1], self.cands, self.n)
         else:
             out = self.search_inside(producer, work)
-            if hit is None and len(store) >= STORED:  # the oldest goes (the steps just before are the ones to meet)
-                store.popitem(last=False)
         out = out if len(out) else NOTHING  # (the memos keep no empty buffers)
-        store[key] = (self.bits, out)
+        self.keep(producer, grid, out)
         return out
 
     def keep(self, producer: int, grid: bytes, out: Inside) -> None:
-        """Put what search ``producer`` found on ``grid`` in the thread's store, as :meth:`remembered` does."""
+        """Put what search ``producer`` found on ``grid`` in the thread's store, for this step's grid."""
         store, key = self.store, (self.shape, producer, grid)
-        if key not in store and len(store) >= STORED:
+        if key not in store and len(store) >= STORED:  # the oldest goes (the steps just before are the ones to meet)
             store.popitem(last=False)
         store[key] = (self.bits, out)
 
