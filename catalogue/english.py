@@ -1,4 +1,5 @@
-"""Counts and ranges said as English says them: "1 puzzle", "2 puzzles", "number 7", "numbers 7..9".
+"""Counts, rates and ranges said as English says them: "1 puzzle", "2 puzzles", "1.7 puzzles/s", "number 7",
+"numbers 7..9".
 
 One place, so that every summary and message agrees: a count is grouped (``1,024 boards``), a number a person may
 paste back into a command (a board's number) never is (``catalogue export 10657``, not ``10,657``).
@@ -11,6 +12,15 @@ from typing import Optional
 def count(n: int, noun: str, plural: Optional[str] = None) -> str:
     """``1 puzzle``, ``0 puzzles``, ``1,024 boards`` (``plural`` for a noun that does not take an s)."""
     return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def rate(per_second: float, unit: str) -> str:
+    """``951 boards/s``, ``1.7 puzzles/s``, ``0.6 grids/s``, ``0.036 grids/s``: whole items from 10 a second, else
+    two significant digits. Why: the hardest puzzles grade at one or two a second, and rounded to a whole number
+    the bar read ``1 grids/s`` or ``0 grids/s`` while they went by."""
+    if per_second >= 9.95 or per_second <= 0:
+        return f"{per_second:,.0f} {unit}/s"
+    return f"{per_second:.2g} {unit}/s"
 
 
 def numbers(first: Optional[int], last: Optional[int], runs: int = 1) -> str:

@@ -18,6 +18,7 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+from . import english
 from .console import is_quiet
 from .time_left import clock, time_left
 
@@ -137,7 +138,7 @@ class Display:
                 rate = task.fields.get("rate")
                 if rate is None:
                     rate = task.completed / task.elapsed if task.elapsed else 0.0
-                return Text(f"{rate:,.0f} {unit}/s")
+                return Text(english.rate(rate, unit))
 
         class Left(ProgressColumn):
             """The time left (catalogue.time_left): the estimate the caller gave (``left``, told ``left_at``: it

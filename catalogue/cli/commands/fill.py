@@ -64,7 +64,7 @@ def _surplus_reason(status: str) -> str:
 def format_summary(s, width: int | None = None) -> str:
     """The end-of-run summary (stdout): counts, numbers, time, seed, and each stage's throughput as a table that
     fits ``width`` columns (catalogue.tables.table_text)."""
-    from ...english import count, numbers
+    from ...english import count, numbers, rate as per_second
     from ...tables import table_text
 
     lines = [
@@ -80,7 +80,8 @@ def format_summary(s, width: int | None = None) -> str:
         lines.append(f"off level       {s.off_level:,} of {s.accepted:,} puzzles did not reach the level within the "
                      f"tries (stored with the closest level)")
     rate = s.accepted / s.elapsed if s.elapsed > 0 else 0.0
-    lines.append(f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} boards/s (kernels loaded in {s.warm_seconds:.2f} s)")
+    lines.append(f"elapsed         {s.elapsed:.2f} s, {per_second(rate, 'boards')} (kernels loaded in "
+                 f"{s.warm_seconds:.2f} s)")
     lines.append(f"seed            {s.seed}")
     rows = [{"stage": name, "actors": st["actors"], "in": st["in"], "out": st["out"],
              "out/s": f"{st['per_second']:,.1f}", "capacity/s": f"{st['capacity_per_second']:,.1f}",

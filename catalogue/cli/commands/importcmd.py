@@ -38,7 +38,7 @@ SummaryFormatOption = format_option(record_formats("The summary", SUMMARY_FORMAT
 
 def format_summary(s) -> str:
     """The end-of-import summary (stdout): what was added, already known, rejected, and how fast."""
-    from ...english import count, numbers
+    from ...english import count, numbers, rate as per_second
     from ...pipeline.importer import REASONS
 
     rejected = sum(s.rejected.values())
@@ -54,7 +54,8 @@ def format_summary(s) -> str:
         f"new boards      {numbers(s.first_number, s.last_number)}",
         f"already known   {s.known:,}",
         f"rejected        {rejected:,}" + (f" ({reasons})" if reasons else ""),
-        f"elapsed         {s.elapsed:.2f} s, {rate:,.0f} puzzles/s (kernels loaded in {s.warm_seconds:.2f} s)",
+        f"elapsed         {s.elapsed:.2f} s, {per_second(rate, 'puzzles')} "
+        f"(kernels loaded in {s.warm_seconds:.2f} s)",
     ]
     return "\n".join(lines)
 

@@ -205,6 +205,16 @@ def test_the_time_left_reads_as_seconds_then_minutes():
                                                                   "1 min 35 s", "60 min 00 s"]
 
 
+def test_a_rate_keeps_two_digits_below_ten_a_second():
+    """The bar's rate and the summaries' (english.rate): whole items from 10 a second, else two significant digits,
+    so that hard puzzles graded one or two a second do not read as 0 or 1 a second."""
+    from catalogue.english import rate
+
+    assert [rate(r, "grids") for r in (0, 0.036, 0.6, 1.73, 9.94, 9.96, 12.4, 2173.5)] == [
+        "0 grids/s", "0.036 grids/s", "0.6 grids/s", "1.7 grids/s", "9.9 grids/s", "10 grids/s", "12 grids/s",
+        "2,174 grids/s"]
+
+
 def _cold_env(tmp_path: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     env["XDG_CACHE_HOME"] = str(tmp_path / "cold-cache")
@@ -462,6 +472,7 @@ def test_a_few_hard_puzzles_show_the_bar_once_the_grade_has_run_a_second(tmp_pat
     assert t.exit_code() == 0
     raw = t.raw()
     assert "grading" in raw and any(total == 3 for _, total in frames(raw)), raw[-2000:]
+    assert re.search(r"\d\.\d+ grids/s", raw), raw[-2000:]  # a puzzle or two a second, not "0 grids/s"
     assert not any(BAR in line for line in t.screen().splitlines())
     assert len([line for line in out.read_text().splitlines() if line.strip()]) >= 4  # the header and 3 rows
 
