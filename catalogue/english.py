@@ -6,6 +6,7 @@ paste back into a command (a board's number) never is (``catalogue export 10657`
 """
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 
@@ -16,11 +17,14 @@ def count(n: int, noun: str, plural: Optional[str] = None) -> str:
 
 def rate(per_second: float, unit: str) -> str:
     """``951 boards/s``, ``1.7 puzzles/s``, ``0.6 grids/s``, ``0.036 grids/s``: whole items from 10 a second, else
-    two significant digits. Why: the hardest puzzles grade at one or two a second, and rounded to a whole number
-    the bar read ``1 grids/s`` or ``0 grids/s`` while they went by."""
+    two significant digits (written out, never ``1e-05``). Why: the hardest puzzles grade at one or two a second,
+    and rounded to a whole number the bar read ``1 grids/s`` or ``0 grids/s`` while they went by."""
     if per_second >= 9.95 or per_second <= 0:
         return f"{per_second:,.0f} {unit}/s"
-    return f"{per_second:.2g} {unit}/s"
+    text = f"{per_second:.2g}"
+    if "e" in text:  # under 1e-4 a second (hours an item): %g turns to an exponent
+        text = f"{per_second:.{1 - math.floor(math.log10(per_second))}f}"
+    return f"{text} {unit}/s"
 
 
 def numbers(first: Optional[int], last: Optional[int], runs: int = 1) -> str:

@@ -213,6 +213,7 @@ def test_a_rate_keeps_two_digits_below_ten_a_second():
     assert [rate(r, "grids") for r in (0, 0.036, 0.6, 1.73, 9.94, 9.96, 12.4, 2173.5)] == [
         "0 grids/s", "0.036 grids/s", "0.6 grids/s", "1.7 grids/s", "9.9 grids/s", "10 grids/s", "12 grids/s",
         "2,174 grids/s"]
+    assert rate(1 / 36000, "grids") == "0.000028 grids/s"  # ten hours a grid: no exponent
 
 
 def _cold_env(tmp_path: Path) -> dict:

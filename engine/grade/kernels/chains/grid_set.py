@@ -1,5 +1,6 @@
 """A set of grids with a mark each, in arrays that compiled code reads and writes: what the plain searches inside
-nested chains were found to give on each grid a run stalled on (:func:`engine.grade.kernels.chains.nested_runs._run_plain`).
+nested chains were found to give on each grid a run stalled on
+(:func:`engine.grade.kernels.chains.nested_runs._run_plain`).
 
 Why not the Python memo alone: on the hardest puzzles, row 9.5's runs stall about a hundred thousand times, and at
 nine stalls in ten the plain search inside finds nothing; asking Python's memo at each stall (a return from the
